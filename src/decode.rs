@@ -1,0 +1,196 @@
+//! Lazy decoding of token spans into text.
+//!
+//! Character references, newline normalisation, NUL replacement and ASCII lowercasing never
+//! move a token's boundaries, so every piece of token text is one contiguous slice of the
+//! input plus a transform that depends only on where the slice came from (its [`Context`]).
+//! Decoding returns `Cow::Borrowed` when no transform applies and the bytes are valid UTF-8:
+//! the common case costs one scan and no allocation.
+
+use std::borrow::Cow;
+
+use crate::charref;
+
+/// Where a slice of the input came from; it decides which transforms apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Context {
+    /// Data state text: character references; NUL stays U+0000.
+    DataText,
+    /// RCDATA text: character references; NUL becomes U+FFFD.
+    RcdataText,
+    /// RAWTEXT, script data, PLAINTEXT; comments; DOCTYPE identifiers: NUL becomes U+FFFD.
+    Verbatim,
+    /// CDATA section content: nothing but newlines changes; NUL stays U+0000.
+    Cdata,
+    /// Attribute values: character references with the attribute rule; NUL becomes U+FFFD.
+    AttributeValue,
+    /// Tag, attribute and DOCTYPE names: ASCII lowercase; NUL becomes U+FFFD.
+    Name,
+}
+
+impl Context {
+    fn has_char_refs(self) -> bool {
+        matches!(
+            self,
+            Context::DataText | Context::RcdataText | Context::AttributeValue
+        )
+    }
+
+    fn replaces_nul(self) -> bool {
+        !matches!(self, Context::DataText | Context::Cdata)
+    }
+}
+
+/// Decodes `bytes` as the spec's tokenizer would have produced them in `context`.
+pub(crate) fn decode(bytes: &[u8], context: Context) -> Cow<'_, str> {
+    if !needs_transform(bytes, context) {
+        if let Ok(s) = std::str::from_utf8(bytes) {
+            return Cow::Borrowed(s);
+        }
+    }
+    Cow::Owned(decode_slow(bytes, context))
+}
+
+/// True when some byte of `bytes` is changed by `context`'s transforms.
+fn needs_transform(bytes: &[u8], context: Context) -> bool {
+    if context == Context::Name {
+        return bytes
+            .iter()
+            .any(|&b| b.is_ascii_uppercase() || b == 0 || b == b'\r');
+    }
+    if context.has_char_refs() {
+        memchr::memchr3(b'&', b'\r', 0, bytes).is_some()
+    } else if context.replaces_nul() {
+        memchr::memchr2(b'\r', 0, bytes).is_some()
+    } else {
+        memchr::memchr(b'\r', bytes).is_some()
+    }
+}
+
+fn decode_slow(bytes: &[u8], context: Context) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        // Copy the longest run that needs no transform in one go.
+        let run_end = bytes[i..]
+            .iter()
+            .position(|&b| b == b'&' || b == b'\r' || b == 0 || b.is_ascii_uppercase())
+            .map_or(bytes.len(), |p| i + p);
+        push_lossy(&mut out, &bytes[i..run_end]);
+        i = run_end;
+        if i == bytes.len() {
+            break;
+        }
+        let b = bytes[i];
+        match b {
+            b'\r' => {
+                // 13.2.3.5: CR LF becomes LF, then every remaining CR becomes LF.
+                out.push('\n');
+                i += if bytes.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+            }
+            0 => {
+                out.push(if context.replaces_nul() {
+                    '\u{FFFD}'
+                } else {
+                    '\0'
+                });
+                i += 1;
+            }
+            b'&' if context.has_char_refs() => {
+                let reference = charref::resolve(
+                    &bytes[i + 1..],
+                    context == Context::AttributeValue,
+                    &mut |_, _| {},
+                );
+                match reference.value {
+                    Some(value) => {
+                        value.push_to(&mut out);
+                        i += 1 + reference.len;
+                    }
+                    None => {
+                        out.push('&');
+                        i += 1;
+                    }
+                }
+            }
+            b'A'..=b'Z' if context == Context::Name => {
+                out.push(b.to_ascii_lowercase() as char);
+                i += 1;
+            }
+            _ => {
+                out.push(b as char);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Appends `bytes`, replacing each maximal invalid UTF-8 subpart with U+FFFD as the WHATWG
+/// UTF-8 decoder does (`String::from_utf8_lossy` follows the same rule).
+fn push_lossy(out: &mut String, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => out.push_str(s),
+        Err(_) => out.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
+/// True when two raw names are the same name once decoded (ASCII case-insensitive, NUL and
+/// invalid bytes as U+FFFD). Used for the duplicate-attribute check.
+pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
+    let plain = |s: &[u8]| s.iter().all(|&c| c != 0 && c < 0x80);
+    if plain(a) && plain(b) {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        decode(a, Context::Name) == decode(b, Context::Name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn borrows_when_nothing_changes() {
+        assert!(matches!(
+            decode(b"plain text", Context::DataText),
+            Cow::Borrowed("plain text")
+        ));
+        assert!(matches!(
+            decode(b"div", Context::Name),
+            Cow::Borrowed("div")
+        ));
+        assert!(matches!(
+            decode(b"a&b", Context::Verbatim),
+            Cow::Borrowed("a&b")
+        ));
+    }
+
+    #[test]
+    fn applies_each_contexts_transforms() {
+        assert_eq!(decode(b"a\r\nb\rc", Context::DataText), "a\nb\nc");
+        assert_eq!(decode(b"a\0b", Context::DataText), "a\0b");
+        assert_eq!(decode(b"a\0b", Context::RcdataText), "a\u{FFFD}b");
+        assert_eq!(decode(b"a\0b", Context::Cdata), "a\0b");
+        assert_eq!(decode(b"DiV\0", Context::Name), "div\u{FFFD}");
+        assert_eq!(decode(b"x&amp;y", Context::DataText), "x&y");
+        assert_eq!(decode(b"x&amp;y", Context::Verbatim), "x&amp;y");
+        assert_eq!(decode(b"&notit", Context::DataText), "\u{AC}it");
+        assert_eq!(decode(b"&notit", Context::AttributeValue), "&notit");
+        assert_eq!(
+            decode(b"\xFFa\xF0\x9F", Context::Verbatim),
+            "\u{FFFD}a\u{FFFD}"
+        );
+    }
+
+    #[test]
+    fn names_compare_after_decoding() {
+        assert!(same_name(b"Href", b"hREF"));
+        assert!(!same_name(b"href", b"hre"));
+        assert!(same_name(b"a\0", "a\u{FFFD}".as_bytes()));
+        assert!(same_name(b"a\x80", b"A\xFF"));
+    }
+}

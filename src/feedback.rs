@@ -1,0 +1,350 @@
+//! Feedback without a tree builder: a small simulation of the tree construction stage's
+//! decisions that change how the tokenizer reads what follows.
+//!
+//! The tree builder switches the tokenizer to RCDATA, RAWTEXT, script data or PLAINTEXT
+//! after certain HTML start tags (13.2.6.4.4 "in head", 13.2.6.4.7 "in body"), and lets
+//! `<![CDATA[` open a CDATA section only when the adjusted current node is not an HTML
+//! element (13.2.5.42). This module tracks just enough of the stack of open elements to
+//! make those decisions: the `<svg>` and `<math>` subtrees, the HTML integration points
+//! and MathML text integration points inside them, and the tags that break out of foreign
+//! content (13.2.6.5). It does not model insertion modes (so `<style>` inside `<select>`,
+//! which a browser ignores, still switches to RAWTEXT here).
+
+use crate::machine::State;
+
+/// One open element that matters for namespaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frame {
+    /// An `<svg>` element: SVG content below.
+    Svg,
+    /// A `<math>` element: MathML content below.
+    Math,
+    /// An HTML integration point or MathML text integration point (`foreignObject`,
+    /// `desc`, `title` in SVG; `mi`, `mo`, `mn`, `ms`, `mtext`, and `annotation-xml` with
+    /// an HTML encoding in MathML): HTML content below, closed by the same name.
+    Integration(IntegrationPoint),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum IntegrationPoint {
+    ForeignObject,
+    Desc,
+    Title,
+    Mi,
+    Mo,
+    Mn,
+    Ms,
+    Mtext,
+    AnnotationXml,
+}
+
+impl IntegrationPoint {
+    fn in_svg(name: &[u8]) -> Option<Self> {
+        match_lower(
+            name,
+            &[
+                (b"foreignobject", IntegrationPoint::ForeignObject),
+                (b"desc", IntegrationPoint::Desc),
+                (b"title", IntegrationPoint::Title),
+            ],
+        )
+    }
+
+    fn in_math(name: &[u8]) -> Option<Self> {
+        match_lower(
+            name,
+            &[
+                (b"mi", IntegrationPoint::Mi),
+                (b"mo", IntegrationPoint::Mo),
+                (b"mn", IntegrationPoint::Mn),
+                (b"ms", IntegrationPoint::Ms),
+                (b"mtext", IntegrationPoint::Mtext),
+            ],
+        )
+    }
+
+    fn name(self) -> &'static [u8] {
+        match self {
+            IntegrationPoint::ForeignObject => b"foreignobject",
+            IntegrationPoint::Desc => b"desc",
+            IntegrationPoint::Title => b"title",
+            IntegrationPoint::Mi => b"mi",
+            IntegrationPoint::Mo => b"mo",
+            IntegrationPoint::Mn => b"mn",
+            IntegrationPoint::Ms => b"ms",
+            IntegrationPoint::Mtext => b"mtext",
+            IntegrationPoint::AnnotationXml => b"annotation-xml",
+        }
+    }
+}
+
+fn match_lower<T: Copy>(name: &[u8], table: &[(&[u8], T)]) -> Option<T> {
+    table
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, v)| v)
+}
+
+/// Start tags that break out of foreign content (13.2.6.5, "A start tag whose tag name is
+/// one of: …"); `font` only with a `color`, `face` or `size` attribute.
+const BREAKOUT_TAGS: &[&[u8]] = &[
+    b"b",
+    b"big",
+    b"blockquote",
+    b"body",
+    b"br",
+    b"center",
+    b"code",
+    b"dd",
+    b"div",
+    b"dl",
+    b"dt",
+    b"em",
+    b"embed",
+    b"h1",
+    b"h2",
+    b"h3",
+    b"h4",
+    b"h5",
+    b"h6",
+    b"head",
+    b"hr",
+    b"i",
+    b"img",
+    b"li",
+    b"listing",
+    b"menu",
+    b"meta",
+    b"nobr",
+    b"ol",
+    b"p",
+    b"pre",
+    b"ruby",
+    b"s",
+    b"small",
+    b"span",
+    b"strong",
+    b"strike",
+    b"sub",
+    b"sup",
+    b"table",
+    b"tt",
+    b"u",
+    b"ul",
+    b"var",
+];
+
+/// The simulated tree builder.
+#[derive(Clone, Debug)]
+pub(crate) struct Simulator {
+    scripting: bool,
+    stack: Vec<Frame>,
+}
+
+impl Simulator {
+    pub(crate) fn new(scripting: bool) -> Self {
+        Simulator {
+            scripting,
+            stack: Vec::new(),
+        }
+    }
+
+    /// True when the adjusted current node is an SVG or MathML element.
+    pub(crate) fn in_foreign_content(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Svg | Frame::Math))
+    }
+
+    /// A start tag was emitted; returns the state the tree builder would switch to.
+    /// `attr` looks up an attribute's decoded value by lowercase name.
+    pub(crate) fn start_tag(
+        &mut self,
+        name: &[u8],
+        self_closing: bool,
+        attr: impl Fn(&[u8]) -> Option<String>,
+    ) -> Option<State> {
+        match self.stack.last() {
+            Some(Frame::Svg | Frame::Math) if is_breakout(name, &attr) => {
+                self.leave_foreign_content();
+                self.html_start_tag(name, self_closing)
+            }
+            Some(Frame::Svg) => {
+                if !self_closing {
+                    if let Some(point) = IntegrationPoint::in_svg(name) {
+                        self.stack.push(Frame::Integration(point));
+                    }
+                }
+                None
+            }
+            Some(Frame::Math) => {
+                if !self_closing {
+                    if let Some(point) = IntegrationPoint::in_math(name) {
+                        self.stack.push(Frame::Integration(point));
+                    } else if name.eq_ignore_ascii_case(b"annotation-xml") && html_encoding(&attr) {
+                        self.stack
+                            .push(Frame::Integration(IntegrationPoint::AnnotationXml));
+                    }
+                }
+                None
+            }
+            _ => self.html_start_tag(name, self_closing),
+        }
+    }
+
+    /// A start tag processed by the HTML rules.
+    fn html_start_tag(&mut self, name: &[u8], self_closing: bool) -> Option<State> {
+        let lower = |s: &[u8]| name.eq_ignore_ascii_case(s);
+        if lower(b"svg") {
+            if !self_closing {
+                self.stack.push(Frame::Svg);
+            }
+            None
+        } else if lower(b"math") {
+            if !self_closing {
+                self.stack.push(Frame::Math);
+            }
+            None
+        } else if lower(b"title") || lower(b"textarea") {
+            Some(State::Rcdata)
+        } else if lower(b"style")
+            || lower(b"xmp")
+            || lower(b"iframe")
+            || lower(b"noembed")
+            || lower(b"noframes")
+            || (self.scripting && lower(b"noscript"))
+        {
+            Some(State::Rawtext)
+        } else if lower(b"script") {
+            Some(State::ScriptData)
+        } else if lower(b"plaintext") {
+            Some(State::Plaintext)
+        } else {
+            None
+        }
+    }
+
+    /// An end tag was emitted.
+    pub(crate) fn end_tag(&mut self, name: &[u8]) {
+        match self.stack.last() {
+            None => {}
+            Some(Frame::Integration(point)) => {
+                if point.name().eq_ignore_ascii_case(name) {
+                    self.stack.pop();
+                }
+            }
+            Some(Frame::Svg | Frame::Math) => {
+                if name.eq_ignore_ascii_case(b"br") || name.eq_ignore_ascii_case(b"p") {
+                    // 13.2.6.5: `</br>` and `</p>` break out of foreign content.
+                    self.leave_foreign_content();
+                } else if name.eq_ignore_ascii_case(b"svg") || name.eq_ignore_ascii_case(b"math") {
+                    let root = if name.eq_ignore_ascii_case(b"svg") {
+                        Frame::Svg
+                    } else {
+                        Frame::Math
+                    };
+                    // Pop up to the matching root, if it is in the current foreign subtree.
+                    let subtree = self
+                        .stack
+                        .iter()
+                        .rposition(|f| matches!(f, Frame::Integration(_)))
+                        .map_or(0, |i| i + 1);
+                    if let Some(i) = self.stack[subtree..].iter().rposition(|&f| f == root) {
+                        self.stack.truncate(subtree + i);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pops foreign frames until an integration point or HTML content is current.
+    fn leave_foreign_content(&mut self) {
+        while matches!(self.stack.last(), Some(Frame::Svg | Frame::Math)) {
+            self.stack.pop();
+        }
+    }
+}
+
+fn is_breakout(name: &[u8], attr: &impl Fn(&[u8]) -> Option<String>) -> bool {
+    if BREAKOUT_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)) {
+        return true;
+    }
+    name.eq_ignore_ascii_case(b"font")
+        && (attr(b"color").is_some() || attr(b"face").is_some() || attr(b"size").is_some())
+}
+
+fn html_encoding(attr: &impl Fn(&[u8]) -> Option<String>) -> bool {
+    attr(b"encoding").is_some_and(|v| {
+        v.eq_ignore_ascii_case("text/html") || v.eq_ignore_ascii_case("application/xhtml+xml")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn none(_: &[u8]) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn html_start_tags_switch_states() {
+        let mut sim = Simulator::new(true);
+        assert_eq!(sim.start_tag(b"TITLE", false, none), Some(State::Rcdata));
+        assert_eq!(
+            sim.start_tag(b"script", true, none),
+            Some(State::ScriptData)
+        );
+        assert_eq!(
+            sim.start_tag(b"noscript", false, none),
+            Some(State::Rawtext)
+        );
+        assert_eq!(
+            Simulator::new(false).start_tag(b"noscript", false, none),
+            None
+        );
+        assert_eq!(
+            sim.start_tag(b"plaintext", false, none),
+            Some(State::Plaintext)
+        );
+    }
+
+    #[test]
+    fn foreign_content_suppresses_switches_and_allows_cdata() {
+        let mut sim = Simulator::new(true);
+        sim.start_tag(b"svg", false, none);
+        assert!(sim.in_foreign_content());
+        assert_eq!(sim.start_tag(b"script", false, none), None);
+        assert_eq!(sim.start_tag(b"foreignObject", false, none), None);
+        assert!(!sim.in_foreign_content());
+        assert_eq!(sim.start_tag(b"style", false, none), Some(State::Rawtext));
+        sim.end_tag(b"foreignobject");
+        assert!(sim.in_foreign_content());
+        sim.end_tag(b"svg");
+        assert!(!sim.in_foreign_content());
+    }
+
+    #[test]
+    fn breakout_tags_leave_foreign_content() {
+        let mut sim = Simulator::new(true);
+        sim.start_tag(b"math", false, none);
+        assert_eq!(sim.start_tag(b"p", false, none), None);
+        assert!(!sim.in_foreign_content());
+        sim.start_tag(b"svg", false, none);
+        assert_eq!(sim.start_tag(b"font", false, none), None);
+        assert!(sim.in_foreign_content());
+        sim.start_tag(b"font", false, |n: &[u8]| {
+            (n == b"color").then(|| "red".to_string())
+        });
+        assert!(!sim.in_foreign_content());
+    }
+
+    #[test]
+    fn annotation_xml_with_html_encoding_is_an_integration_point() {
+        let mut sim = Simulator::new(true);
+        sim.start_tag(b"math", false, none);
+        sim.start_tag(b"annotation-xml", false, |n: &[u8]| {
+            (n == b"encoding").then(|| "text/html".to_string())
+        });
+        assert!(!sim.in_foreign_content());
+        assert_eq!(sim.start_tag(b"title", false, none), Some(State::Rcdata));
+    }
+}

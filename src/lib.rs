@@ -1,0 +1,68 @@
+//! # htmltok
+//!
+//! An HTML tokenizer that is exact to the WHATWG standard (HTML § 13.2.5, "Tokenization":
+//! all 80 states, character references, every named parse error) and fast: it finds token
+//! boundaries on raw bytes, hands out tokens that borrow the input, and decodes text only
+//! when asked.
+//!
+//! ```
+//! use htmltok::{Token, Tokenizer};
+//!
+//! let html = b"<!DOCTYPE html><title>Caf&eacute;</title><a href='/menu?x=1&amp;y=2'>Menu</a>";
+//! let mut tok = Tokenizer::new(html);
+//! let mut links = Vec::new();
+//! while let Some(token) = tok.next_token() {
+//!     if let Token::StartTag(tag) = token {
+//!         if let Some(href) = tag.attr("href") {
+//!             links.push((href.value().into_owned(), href.value_span().unwrap().range()));
+//!         }
+//!     }
+//! }
+//! assert_eq!(links, [("/menu?x=1&y=2".to_string(), 50..67)]);
+//! ```
+//!
+//! ## Contracts
+//!
+//! - **Input** is any `&[u8]`, read as UTF-8. Invalid UTF-8 is decoded as the WHATWG UTF-8
+//!   decoder does (one U+FFFD per maximal invalid subpart) wherever text is decoded; the
+//!   raw bytes stay available. Nothing panics, whatever the bytes.
+//! - **Tokens borrow the input.** Names, text, attribute values, comment data and DOCTYPE
+//!   fields come back as `Cow<str>`: borrowed unless a transform (character reference,
+//!   CR LF, NUL replacement, ASCII lowercasing, invalid UTF-8) applies.
+//! - **Spans** ([`Token::span`]) are in increasing order and never overlap; a gap between
+//!   them only holds markup the standard drops without a token (`</>`, or a tag cut off by
+//!   the end of the input), so the input can be reproduced byte for byte.
+//! - **Text runs**: adjacent character tokens come as one [`Text`] (a CDATA section is its
+//!   own [`Text`] of kind [`TextKind::Cdata`]).
+//! - **Parse errors** are off by default and free then; when on ([`Builder::errors`]),
+//!   [`Tokenizer::errors`] lists each spec code at a byte offset, and [`position`] turns
+//!   offsets into the one-based line and column the html5lib tests use.
+//! - **Feedback**: by default a small tree-builder simulation switches to RCDATA, RAWTEXT,
+//!   script data and PLAINTEXT after the right start tags and recognises CDATA sections
+//!   inside `<svg>`/`<math>`; turn it off ([`Builder::simulation`]) and drive the state with
+//!   [`Tokenizer::set_state`], [`Tokenizer::set_last_start_tag`] and
+//!   [`Tokenizer::set_foreign_content`] from a real tree builder.
+//! - **No allocation per token**: attribute storage is reused from tag to tag.
+
+#![forbid(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+mod charref;
+mod decode;
+mod error;
+mod feedback;
+pub mod json;
+mod machine;
+mod scan;
+mod token;
+
+pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
+pub use machine::{Builder, State, Tokenizer};
+pub use token::{Attribute, Comment, Doctype, Span, Tag, Text, TextKind, Token};
+
+/// The replacement text of one named character reference given exactly as it appears
+/// after the `&` (for example `"amp;"` or `"not"`), or None when it is not a name in the
+/// standard's table.
+pub fn named_character_reference(name: &str) -> Option<&'static str> {
+    charref::lookup_named(name.as_bytes())
+}

@@ -1,0 +1,258 @@
+//! 13.2.5.41–52: the bogus comment state, the markup declaration open state and the
+//! comment states.
+//!
+//! A comment's data is always one contiguous span: every state either appends the
+//! characters just consumed or leaves the closing `-->` (`--!>`, or the dashes before EOF)
+//! out of it. So the states only track where the data starts and, when the comment is
+//! emitted, how many of the bytes just before the current one are closing dashes.
+
+use super::{Flow, Pending, S, Tokenizer};
+use crate::error::ErrorCode;
+use crate::scan;
+use crate::token::Span;
+
+impl Tokenizer<'_> {
+    /// Creates a comment token whose data starts at the current character and reconsumes
+    /// in the bogus comment state.
+    pub(super) fn start_bogus_comment(&mut self) -> Flow {
+        self.comment_start = self.markup_start;
+        self.comment_data_start = self.pos;
+        self.switch(S::BogusComment)
+    }
+
+    /// Emits the current comment, whose data ends `trailing` bytes before the current
+    /// position. At `>` the `>` is consumed; at EOF the end-of-file token follows.
+    fn emit_comment(&mut self, trailing: usize) -> Flow {
+        let data_end = self.pos - trailing;
+        let end = match self.peek() {
+            Some(_) => {
+                self.pos += 1;
+                self.pos
+            }
+            None => self.pos,
+        };
+        self.state = S::Data;
+        self.text_kind = crate::token::TextKind::Data;
+        Flow::Emit(Pending::Comment {
+            raw: Span::new(self.comment_start, end),
+            data: Span::new(self.comment_data_start, data_end),
+        })
+    }
+
+    /// 13.2.5.41 Bogus comment state.
+    pub(super) fn bogus_comment_state(&mut self) -> Flow {
+        loop {
+            let rest = &self.input[self.pos..];
+            self.pos += if self.errors_on {
+                scan::find_byte2(rest, b'>', 0)
+            } else {
+                scan::find_byte(rest, b'>')
+            };
+            match self.peek() {
+                Some(0) => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.pos += 1;
+                }
+                _ => return self.emit_comment(0), // `>` or EOF
+            }
+        }
+    }
+
+    /// 13.2.5.42 Markup declaration open state. The `<!` has been consumed.
+    pub(super) fn markup_declaration_open_state(&mut self) -> Flow {
+        let rest = &self.input[self.pos..];
+        if rest.starts_with(b"--") {
+            self.pos += 2;
+            self.comment_start = self.markup_start;
+            self.comment_data_start = self.pos;
+            self.switch(S::CommentStart)
+        } else if self.next_is_ignore_case(b"DOCTYPE") {
+            self.pos += 7;
+            self.doctype = super::CurrentDoctype {
+                start: self.markup_start,
+                ..Default::default()
+            };
+            self.switch(S::Doctype)
+        } else if rest.starts_with(b"[CDATA[") {
+            if self.foreign_content {
+                self.pos += 7;
+                self.start_cdata_section(self.markup_start);
+                self.switch(S::CdataSection)
+            } else {
+                // The error comes after consuming "[CDATA[", at its last character. The
+                // comment's data is "[CDATA[", so the data span starts at the `[`.
+                self.error_at(ErrorCode::CdataInHtmlContent, self.pos + 6);
+                self.start_bogus_comment()
+            }
+        } else {
+            self.error(ErrorCode::IncorrectlyOpenedComment);
+            self.start_bogus_comment()
+        }
+    }
+
+    /// 13.2.5.43 Comment start state.
+    pub(super) fn comment_start_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                self.switch(S::CommentStartDash)
+            }
+            Some(b'>') => {
+                self.error(ErrorCode::AbruptClosingOfEmptyComment);
+                self.emit_comment(0)
+            }
+            _ => self.switch(S::Comment),
+        }
+    }
+
+    /// 13.2.5.44 Comment start dash state.
+    pub(super) fn comment_start_dash_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                self.switch(S::CommentEnd)
+            }
+            Some(b'>') => {
+                self.error(ErrorCode::AbruptClosingOfEmptyComment);
+                self.emit_comment(1)
+            }
+            None => {
+                self.error(ErrorCode::EofInComment);
+                self.emit_comment(1)
+            }
+            Some(_) => self.switch(S::Comment), // the `-` is data
+        }
+    }
+
+    /// 13.2.5.45 Comment state.
+    pub(super) fn comment_state(&mut self) -> Flow {
+        loop {
+            let rest = &self.input[self.pos..];
+            // `<` and NUL only matter for parse errors (the comment less-than sign states
+            // append every character they consume and raise nested-comment, nothing else).
+            self.pos += if self.errors_on {
+                scan::find_byte3(rest, b'-', b'<', 0)
+            } else {
+                scan::find_byte(rest, b'-')
+            };
+            match self.peek() {
+                Some(b'-') => {
+                    self.pos += 1;
+                    return self.switch(S::CommentEndDash);
+                }
+                Some(b'<') => {
+                    self.pos += 1;
+                    return self.switch(S::CommentLessThanSign);
+                }
+                Some(_) => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.pos += 1;
+                }
+                None => {
+                    self.error(ErrorCode::EofInComment);
+                    return self.emit_comment(0);
+                }
+            }
+        }
+    }
+
+    /// 13.2.5.46 Comment less-than sign state.
+    pub(super) fn comment_less_than_sign_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'!') => {
+                self.pos += 1;
+                self.switch(S::CommentLessThanSignBang)
+            }
+            Some(b'<') => {
+                self.pos += 1;
+                Flow::Continue
+            }
+            _ => self.switch(S::Comment),
+        }
+    }
+
+    /// 13.2.5.47 Comment less-than sign bang state.
+    pub(super) fn comment_less_than_sign_bang_state(&mut self) -> Flow {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+            self.switch(S::CommentLessThanSignBangDash)
+        } else {
+            self.switch(S::Comment)
+        }
+    }
+
+    /// 13.2.5.48 Comment less-than sign bang dash state.
+    pub(super) fn comment_less_than_sign_bang_dash_state(&mut self) -> Flow {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+            self.switch(S::CommentLessThanSignBangDashDash)
+        } else {
+            self.switch(S::CommentEndDash)
+        }
+    }
+
+    /// 13.2.5.49 Comment less-than sign bang dash dash state.
+    pub(super) fn comment_less_than_sign_bang_dash_dash_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'>') | None => {}
+            Some(_) => self.error(ErrorCode::NestedComment),
+        }
+        self.switch(S::CommentEnd)
+    }
+
+    /// 13.2.5.50 Comment end dash state.
+    pub(super) fn comment_end_dash_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                self.switch(S::CommentEnd)
+            }
+            None => {
+                self.error(ErrorCode::EofInComment);
+                self.emit_comment(1)
+            }
+            Some(_) => self.switch(S::Comment), // the `-` is data
+        }
+    }
+
+    /// 13.2.5.51 Comment end state.
+    pub(super) fn comment_end_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'>') => self.emit_comment(2),
+            Some(b'!') => {
+                self.pos += 1;
+                self.switch(S::CommentEndBang)
+            }
+            Some(b'-') => {
+                // One `-` becomes data; the last two stay the candidate end.
+                self.pos += 1;
+                Flow::Continue
+            }
+            None => {
+                self.error(ErrorCode::EofInComment);
+                self.emit_comment(2)
+            }
+            Some(_) => self.switch(S::Comment), // the `--` are data
+        }
+    }
+
+    /// 13.2.5.52 Comment end bang state.
+    pub(super) fn comment_end_bang_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                // "--!" becomes data; this `-` may begin the end.
+                self.pos += 1;
+                self.switch(S::CommentEndDash)
+            }
+            Some(b'>') => {
+                self.error(ErrorCode::IncorrectlyClosedComment);
+                self.emit_comment(3)
+            }
+            None => {
+                self.error(ErrorCode::EofInComment);
+                self.emit_comment(3)
+            }
+            Some(_) => self.switch(S::Comment), // the `--!` are data
+        }
+    }
+}

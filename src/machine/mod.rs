@@ -1,0 +1,825 @@
+//! The tokenizer: the 80 states of HTML § 13.2.5, run over raw bytes.
+//!
+//! The machine never copies text. It records where each token's pieces begin and end
+//! (see [`crate::token`]); the scanner in [`crate::scan`] skips the bytes in between. Each
+//! state lives in one method named after the spec's state, in the submodule for its group:
+//!
+//! | module | states |
+//! |---|---|
+//! | `text` | 13.2.5.1–5 data, RCDATA, RAWTEXT, script data, PLAINTEXT; 9–17 their end tags |
+//! | `script` | 13.2.5.18–31 script data escape and double-escape states |
+//! | `tag` | 13.2.5.6–8 tag open, end tag open, tag name; 32–40 attributes, self-closing |
+//! | `comment` | 13.2.5.41–52 bogus comment, markup declaration open, comment states |
+//! | `doctype` | 13.2.5.53–68 DOCTYPE states |
+//! | `cdata` | 13.2.5.69–71 CDATA section states |
+//! | [`crate::charref`] | 13.2.5.72–80 character reference states |
+//!
+//! Bytes, not characters: every byte that the states name is ASCII, so a non-ASCII byte
+//! (valid UTF-8 or not) is always "anything else" and the machine can run on bytes. CR is
+//! handled as the LF that newline normalisation (13.2.3.5) would have made of it: it is
+//! whitespace wherever LF is, and decoding turns it into LF.
+
+mod cdata;
+mod comment;
+mod doctype;
+mod script;
+mod tag;
+mod text;
+
+use std::collections::HashSet;
+
+use crate::error::{ErrorCode, ParseError};
+use crate::feedback::Simulator;
+use crate::token::{AttrSpans, Comment, Doctype, Span, Tag, Text, TextKind, Token};
+
+/// The states a tokenizer can be started in or switched to by a tree builder: the ones the
+/// tree construction stage (and the html5lib tests) name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// 13.2.5.1 Data state.
+    Data,
+    /// 13.2.5.5 PLAINTEXT state.
+    Plaintext,
+    /// 13.2.5.2 RCDATA state.
+    Rcdata,
+    /// 13.2.5.3 RAWTEXT state.
+    Rawtext,
+    /// 13.2.5.4 Script data state.
+    ScriptData,
+    /// 13.2.5.69 CDATA section state.
+    CdataSection,
+}
+
+impl State {
+    /// The state named as the html5lib tests name it (`"Data state"`, `"RCDATA state"`, …).
+    pub fn from_html5lib_name(name: &str) -> Option<State> {
+        Some(match name {
+            "Data state" => State::Data,
+            "PLAINTEXT state" => State::Plaintext,
+            "RCDATA state" => State::Rcdata,
+            "RAWTEXT state" => State::Rawtext,
+            "Script data state" => State::ScriptData,
+            "CDATA section state" => State::CdataSection,
+            _ => return None,
+        })
+    }
+
+    /// The html5lib test suite's name for the state.
+    pub fn html5lib_name(self) -> &'static str {
+        match self {
+            State::Data => "Data state",
+            State::Plaintext => "PLAINTEXT state",
+            State::Rcdata => "RCDATA state",
+            State::Rawtext => "RAWTEXT state",
+            State::ScriptData => "Script data state",
+            State::CdataSection => "CDATA section state",
+        }
+    }
+
+    fn internal(self) -> S {
+        match self {
+            State::Data => S::Data,
+            State::Plaintext => S::Plaintext,
+            State::Rcdata => S::Rcdata,
+            State::Rawtext => S::Rawtext,
+            State::ScriptData => S::ScriptData,
+            State::CdataSection => S::CdataSection,
+        }
+    }
+}
+
+/// Every state of 13.2.5, named as the spec names it. The character reference states
+/// (13.2.5.72–80) run as one function, [`crate::charref::resolve`], and are not listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum S {
+    Data,
+    Rcdata,
+    Rawtext,
+    ScriptData,
+    Plaintext,
+    TagOpen,
+    EndTagOpen,
+    TagName,
+    RcdataLessThanSign,
+    RcdataEndTagOpen,
+    RcdataEndTagName,
+    RawtextLessThanSign,
+    RawtextEndTagOpen,
+    RawtextEndTagName,
+    ScriptDataLessThanSign,
+    ScriptDataEndTagOpen,
+    ScriptDataEndTagName,
+    ScriptDataEscapeStart,
+    ScriptDataEscapeStartDash,
+    ScriptDataEscaped,
+    ScriptDataEscapedDash,
+    ScriptDataEscapedDashDash,
+    ScriptDataEscapedLessThanSign,
+    ScriptDataEscapedEndTagOpen,
+    ScriptDataEscapedEndTagName,
+    ScriptDataDoubleEscapeStart,
+    ScriptDataDoubleEscaped,
+    ScriptDataDoubleEscapedDash,
+    ScriptDataDoubleEscapedDashDash,
+    ScriptDataDoubleEscapedLessThanSign,
+    ScriptDataDoubleEscapeEnd,
+    BeforeAttributeName,
+    AttributeName,
+    AfterAttributeName,
+    BeforeAttributeValue,
+    AttributeValueDoubleQuoted,
+    AttributeValueSingleQuoted,
+    AttributeValueUnquoted,
+    AfterAttributeValueQuoted,
+    SelfClosingStartTag,
+    BogusComment,
+    MarkupDeclarationOpen,
+    CommentStart,
+    CommentStartDash,
+    Comment,
+    CommentLessThanSign,
+    CommentLessThanSignBang,
+    CommentLessThanSignBangDash,
+    CommentLessThanSignBangDashDash,
+    CommentEndDash,
+    CommentEnd,
+    CommentEndBang,
+    Doctype,
+    BeforeDoctypeName,
+    DoctypeName,
+    AfterDoctypeName,
+    AfterDoctypePublicKeyword,
+    BeforeDoctypePublicIdentifier,
+    DoctypePublicIdentifierDoubleQuoted,
+    DoctypePublicIdentifierSingleQuoted,
+    AfterDoctypePublicIdentifier,
+    BetweenDoctypePublicAndSystemIdentifiers,
+    AfterDoctypeSystemKeyword,
+    BeforeDoctypeSystemIdentifier,
+    DoctypeSystemIdentifierDoubleQuoted,
+    DoctypeSystemIdentifierSingleQuoted,
+    AfterDoctypeSystemIdentifier,
+    BogusDoctype,
+    CdataSection,
+    CdataSectionBracket,
+    CdataSectionEnd,
+    /// After the end-of-file token: nothing more comes.
+    Done,
+}
+
+/// What a state method tells the driver loop.
+enum Flow {
+    /// The state (or position) changed: run the next state.
+    Continue,
+    /// A token is ready.
+    Emit(Pending),
+}
+
+/// A finished token, as spans, waiting to be handed out.
+#[derive(Clone, Copy, Debug)]
+enum Pending {
+    Text {
+        raw: Span,
+        content: Span,
+        kind: TextKind,
+    },
+    Tag,
+    Comment {
+        raw: Span,
+        data: Span,
+    },
+    Doctype,
+}
+
+/// The tag token being built (13.2.5.6–40).
+#[derive(Clone, Copy, Debug, Default)]
+struct CurrentTag {
+    /// Offset of the `<`.
+    start: usize,
+    /// Offset one past the `>`, once emitted.
+    end: usize,
+    name: Span,
+    is_end: bool,
+    self_closing: bool,
+    /// Index in `attrs` of the attribute being built; None when it was a duplicate.
+    attr: Option<usize>,
+    /// Start of the current attribute's name (kept even for a dropped duplicate).
+    attr_name_start: usize,
+}
+
+/// The DOCTYPE token being built (13.2.5.53–68).
+#[derive(Clone, Copy, Debug, Default)]
+struct CurrentDoctype {
+    start: usize,
+    end: usize,
+    name: Option<Span>,
+    public_id: Option<Span>,
+    system_id: Option<Span>,
+    force_quirks: bool,
+}
+
+/// Options for a [`Tokenizer`]; see [`Tokenizer::builder`].
+#[derive(Clone, Debug)]
+pub struct Builder {
+    errors: bool,
+    simulation: bool,
+    scripting: bool,
+    state: State,
+    last_start_tag: Option<String>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder {
+            errors: false,
+            simulation: true,
+            scripting: true,
+            state: State::Data,
+            last_start_tag: None,
+        }
+    }
+}
+
+impl Builder {
+    /// Record parse errors (off by default; when off they cost nothing).
+    pub fn errors(mut self, on: bool) -> Self {
+        self.errors = on;
+        self
+    }
+
+    /// Simulate the tree builder's state switches (on by default): RCDATA after `<title>`
+    /// and `<textarea>`, RAWTEXT after `<style>`, `<xmp>`, `<iframe>`, `<noembed>`,
+    /// `<noframes>` (and `<noscript>` with scripting on), script data after `<script>`,
+    /// PLAINTEXT after `<plaintext>`, and CDATA sections inside `<svg>`/`<math>`. Turn it
+    /// off when a real tree builder drives the state through the `set_*` methods.
+    pub fn simulation(mut self, on: bool) -> Self {
+        self.simulation = on;
+        self
+    }
+
+    /// Whether scripting is enabled for the simulation (on by default, as in a browser):
+    /// it decides whether `<noscript>` content is RAWTEXT.
+    pub fn scripting(mut self, on: bool) -> Self {
+        self.scripting = on;
+        self
+    }
+
+    /// The state to start in (data state by default).
+    pub fn state(mut self, state: State) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// The tag name of "the last start tag to have been emitted" (for the appropriate end
+    /// tag check when starting in RCDATA, RAWTEXT or script data).
+    pub fn last_start_tag(mut self, name: &str) -> Self {
+        self.last_start_tag = Some(name.to_ascii_lowercase());
+        self
+    }
+
+    /// A tokenizer over `input` with these options.
+    pub fn build(self, input: &[u8]) -> Tokenizer<'_> {
+        let mut tokenizer = Tokenizer {
+            input,
+            pos: 0,
+            state: self.state.internal(),
+            text_start: None,
+            text_kind: text_kind_of(self.state.internal()),
+            markup_start: 0,
+            tag: CurrentTag::default(),
+            attrs: Vec::new(),
+            attr_names: None,
+            doctype: CurrentDoctype::default(),
+            comment_start: 0,
+            comment_data_start: 0,
+            cdata_start: 0,
+            temp_start: 0,
+            last_start_tag: LastStartTag::None,
+            foreign_content: false,
+            simulator: self.simulation.then(|| Simulator::new(self.scripting)),
+            errors_on: self.errors,
+            errors: Vec::new(),
+            stream_checked: 0,
+        };
+        if let Some(name) = self.last_start_tag {
+            tokenizer.last_start_tag = LastStartTag::Owned(name.into_bytes());
+        }
+        tokenizer
+    }
+}
+
+/// "The tag name of the last start tag to have been emitted from this tokenizer".
+#[derive(Clone, Debug)]
+enum LastStartTag {
+    None,
+    /// The name of a start tag in the input (no copy).
+    InInput(Span),
+    /// Set from outside, lowercase.
+    Owned(Vec<u8>),
+}
+
+/// An exact WHATWG HTML tokenizer over a byte slice.
+///
+/// ```
+/// use htmltok::{Token, Tokenizer};
+///
+/// let mut tok = Tokenizer::new(b"<p class=intro>Fish &amp; chips</p>");
+/// let mut seen = Vec::new();
+/// while let Some(token) = tok.next_token() {
+///     match token {
+///         Token::StartTag(tag) => seen.push(format!("<{} {}>", tag.name(), tag.attr("class").unwrap().value())),
+///         Token::Text(text) => seen.push(text.text().into_owned()),
+///         Token::EndTag(tag) => seen.push(format!("</{}>", tag.name())),
+///         _ => {}
+///     }
+/// }
+/// assert_eq!(seen, ["<p intro>", "Fish & chips", "</p>"]);
+/// ```
+pub struct Tokenizer<'a> {
+    input: &'a [u8],
+    /// Offset of the next input character.
+    pos: usize,
+    state: S,
+    /// Start of the run of character tokens not yet handed out.
+    text_start: Option<usize>,
+    text_kind: TextKind,
+    /// Offset of the `<` that may begin markup.
+    markup_start: usize,
+    tag: CurrentTag,
+    attrs: Vec<AttrSpans>,
+    /// Lowercased names of the current tag's attributes, built only for tags with many
+    /// attributes so that the duplicate check stays linear.
+    attr_names: Option<HashSet<Box<[u8]>>>,
+    doctype: CurrentDoctype,
+    comment_start: usize,
+    comment_data_start: usize,
+    /// Start of the raw bytes of the CDATA section being read.
+    cdata_start: usize,
+    /// Start of the temporary buffer (the bytes after `</` or `<` in the text states).
+    temp_start: usize,
+    last_start_tag: LastStartTag,
+    /// Whether the adjusted current node is an element not in the HTML namespace (decides
+    /// whether `<![CDATA[` opens a CDATA section).
+    foreign_content: bool,
+    simulator: Option<Simulator>,
+    errors_on: bool,
+    errors: Vec<ParseError>,
+    /// Input-stream errors (13.2.3.5) have been looked for up to this offset.
+    stream_checked: usize,
+}
+
+fn text_kind_of(state: S) -> TextKind {
+    match state {
+        S::Rcdata => TextKind::Rcdata,
+        S::Rawtext => TextKind::Rawtext,
+        S::ScriptData => TextKind::ScriptData,
+        S::Plaintext => TextKind::Plaintext,
+        S::CdataSection => TextKind::Cdata,
+        _ => TextKind::Data,
+    }
+}
+
+/// ASCII whitespace as the tokenizer sees it: tab, LF, FF, space, and CR (which newline
+/// normalisation would have turned into LF).
+#[inline]
+fn is_whitespace(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0C' | b' ' | b'\r')
+}
+
+impl<'a> Tokenizer<'a> {
+    /// A tokenizer with the default options: data state, simulation on, errors off.
+    pub fn new(input: &'a [u8]) -> Self {
+        Builder::default().build(input)
+    }
+
+    /// Options: `Tokenizer::builder().errors(true).simulation(false).build(input)`.
+    pub fn builder() -> Builder {
+        Builder::default()
+    }
+
+    /// The input being tokenized.
+    pub fn input(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// Offset of the next byte the tokenizer will look at.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Parse errors recorded so far (always empty unless errors were turned on), in the
+    /// order the spec raises them.
+    pub fn errors(&self) -> &[ParseError] {
+        &self.errors
+    }
+
+    /// Takes the errors recorded so far, leaving none.
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        std::mem::take(&mut self.errors)
+    }
+
+    /// Switches the tokenizer's state, as the tree construction stage does (for example
+    /// to RCDATA after a `<title>` start tag). Takes effect at the next token.
+    pub fn set_state(&mut self, state: State) {
+        if self.state != S::Done {
+            self.state = state.internal();
+            self.text_kind = text_kind_of(self.state);
+        }
+    }
+
+    /// Sets "the last start tag to have been emitted" (its lowercase name).
+    pub fn set_last_start_tag(&mut self, name: &str) {
+        self.last_start_tag = LastStartTag::Owned(name.to_ascii_lowercase().into_bytes());
+    }
+
+    /// Tells the tokenizer whether the adjusted current node is an element outside the
+    /// HTML namespace; `<![CDATA[` opens a CDATA section only then.
+    pub fn set_foreign_content(&mut self, foreign: bool) {
+        self.foreign_content = foreign;
+    }
+
+    /// The next token, or None at the end of the input. A tag's attributes borrow the
+    /// tokenizer until the next call.
+    pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
+        let pending = self.run()?;
+        Some(self.token(pending))
+    }
+
+    fn token(&self, pending: Pending) -> Token<'a, '_> {
+        let input = self.input;
+        match pending {
+            Pending::Text { raw, content, kind } => Token::Text(Text {
+                input,
+                raw,
+                content,
+                kind,
+            }),
+            Pending::Comment { raw, data } => Token::Comment(Comment { input, raw, data }),
+            Pending::Doctype => Token::Doctype(Doctype {
+                input,
+                raw: Span::new(self.doctype.start, self.doctype.end),
+                name: self.doctype.name,
+                public_id: self.doctype.public_id,
+                system_id: self.doctype.system_id,
+                force_quirks: self.doctype.force_quirks,
+            }),
+            Pending::Tag => {
+                let tag = Tag {
+                    input,
+                    raw: Span::new(self.tag.start, self.tag.end),
+                    name: self.tag.name,
+                    self_closing: self.tag.self_closing,
+                    attrs: &self.attrs,
+                };
+                if self.tag.is_end {
+                    Token::EndTag(tag)
+                } else {
+                    Token::StartTag(tag)
+                }
+            }
+        }
+    }
+
+    /// Runs states until a token is ready.
+    fn run(&mut self) -> Option<Pending> {
+        loop {
+            let flow = match self.state {
+                S::Data => self.data_state(),
+                S::Rcdata => self.rcdata_state(),
+                S::Rawtext => self.rawtext_state(),
+                S::ScriptData => self.script_data_state(),
+                S::Plaintext => self.plaintext_state(),
+                S::TagOpen => self.tag_open_state(),
+                S::EndTagOpen => self.end_tag_open_state(),
+                S::TagName => self.tag_name_state(),
+                S::RcdataLessThanSign => self.rcdata_less_than_sign_state(),
+                S::RcdataEndTagOpen => self.rcdata_end_tag_open_state(),
+                S::RcdataEndTagName => self.rcdata_end_tag_name_state(),
+                S::RawtextLessThanSign => self.rawtext_less_than_sign_state(),
+                S::RawtextEndTagOpen => self.rawtext_end_tag_open_state(),
+                S::RawtextEndTagName => self.rawtext_end_tag_name_state(),
+                S::ScriptDataLessThanSign => self.script_data_less_than_sign_state(),
+                S::ScriptDataEndTagOpen => self.script_data_end_tag_open_state(),
+                S::ScriptDataEndTagName => self.script_data_end_tag_name_state(),
+                S::ScriptDataEscapeStart => self.script_data_escape_start_state(),
+                S::ScriptDataEscapeStartDash => self.script_data_escape_start_dash_state(),
+                S::ScriptDataEscaped => self.script_data_escaped_state(),
+                S::ScriptDataEscapedDash => self.script_data_escaped_dash_state(),
+                S::ScriptDataEscapedDashDash => self.script_data_escaped_dash_dash_state(),
+                S::ScriptDataEscapedLessThanSign => self.script_data_escaped_less_than_sign_state(),
+                S::ScriptDataEscapedEndTagOpen => self.script_data_escaped_end_tag_open_state(),
+                S::ScriptDataEscapedEndTagName => self.script_data_escaped_end_tag_name_state(),
+                S::ScriptDataDoubleEscapeStart => self.script_data_double_escape_start_state(),
+                S::ScriptDataDoubleEscaped => self.script_data_double_escaped_state(),
+                S::ScriptDataDoubleEscapedDash => self.script_data_double_escaped_dash_state(),
+                S::ScriptDataDoubleEscapedDashDash => {
+                    self.script_data_double_escaped_dash_dash_state()
+                }
+                S::ScriptDataDoubleEscapedLessThanSign => {
+                    self.script_data_double_escaped_less_than_sign_state()
+                }
+                S::ScriptDataDoubleEscapeEnd => self.script_data_double_escape_end_state(),
+                S::BeforeAttributeName => self.before_attribute_name_state(),
+                S::AttributeName => self.attribute_name_state(),
+                S::AfterAttributeName => self.after_attribute_name_state(),
+                S::BeforeAttributeValue => self.before_attribute_value_state(),
+                S::AttributeValueDoubleQuoted => self.attribute_value_quoted_state(b'"'),
+                S::AttributeValueSingleQuoted => self.attribute_value_quoted_state(b'\''),
+                S::AttributeValueUnquoted => self.attribute_value_unquoted_state(),
+                S::AfterAttributeValueQuoted => self.after_attribute_value_quoted_state(),
+                S::SelfClosingStartTag => self.self_closing_start_tag_state(),
+                S::BogusComment => self.bogus_comment_state(),
+                S::MarkupDeclarationOpen => self.markup_declaration_open_state(),
+                S::CommentStart => self.comment_start_state(),
+                S::CommentStartDash => self.comment_start_dash_state(),
+                S::Comment => self.comment_state(),
+                S::CommentLessThanSign => self.comment_less_than_sign_state(),
+                S::CommentLessThanSignBang => self.comment_less_than_sign_bang_state(),
+                S::CommentLessThanSignBangDash => self.comment_less_than_sign_bang_dash_state(),
+                S::CommentLessThanSignBangDashDash => {
+                    self.comment_less_than_sign_bang_dash_dash_state()
+                }
+                S::CommentEndDash => self.comment_end_dash_state(),
+                S::CommentEnd => self.comment_end_state(),
+                S::CommentEndBang => self.comment_end_bang_state(),
+                S::Doctype => self.doctype_state(),
+                S::BeforeDoctypeName => self.before_doctype_name_state(),
+                S::DoctypeName => self.doctype_name_state(),
+                S::AfterDoctypeName => self.after_doctype_name_state(),
+                S::AfterDoctypePublicKeyword => self.after_doctype_public_keyword_state(),
+                S::BeforeDoctypePublicIdentifier => self.before_doctype_public_identifier_state(),
+                S::DoctypePublicIdentifierDoubleQuoted => {
+                    self.doctype_public_identifier_quoted_state(b'"')
+                }
+                S::DoctypePublicIdentifierSingleQuoted => {
+                    self.doctype_public_identifier_quoted_state(b'\'')
+                }
+                S::AfterDoctypePublicIdentifier => self.after_doctype_public_identifier_state(),
+                S::BetweenDoctypePublicAndSystemIdentifiers => {
+                    self.between_doctype_public_and_system_identifiers_state()
+                }
+                S::AfterDoctypeSystemKeyword => self.after_doctype_system_keyword_state(),
+                S::BeforeDoctypeSystemIdentifier => self.before_doctype_system_identifier_state(),
+                S::DoctypeSystemIdentifierDoubleQuoted => {
+                    self.doctype_system_identifier_quoted_state(b'"')
+                }
+                S::DoctypeSystemIdentifierSingleQuoted => {
+                    self.doctype_system_identifier_quoted_state(b'\'')
+                }
+                S::AfterDoctypeSystemIdentifier => self.after_doctype_system_identifier_state(),
+                S::BogusDoctype => self.bogus_doctype_state(),
+                S::CdataSection => self.cdata_section_state(),
+                S::CdataSectionBracket => self.cdata_section_bracket_state(),
+                S::CdataSectionEnd => self.cdata_section_end_state(),
+                S::Done => return None,
+            };
+            if let Flow::Emit(pending) = flow {
+                return Some(pending);
+            }
+        }
+    }
+
+    // ----- reading input ---------------------------------------------------------------
+
+    /// The current input character, or None at EOF.
+    #[inline(always)]
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    /// True when the input at the current position starts with `word`, ASCII
+    /// case-insensitively.
+    fn next_is_ignore_case(&self, word: &[u8]) -> bool {
+        self.input
+            .get(self.pos..self.pos + word.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(word))
+    }
+
+    // ----- errors ----------------------------------------------------------------------
+
+    /// Records a parse error at `offset` when errors are on.
+    #[inline(always)]
+    fn error_at(&mut self, code: ErrorCode, offset: usize) {
+        if self.errors_on {
+            self.record_error(code, offset);
+        }
+    }
+
+    /// Records a parse error at the current input character.
+    #[inline(always)]
+    fn error(&mut self, code: ErrorCode) {
+        self.error_at(code, self.pos);
+    }
+
+    #[cold]
+    fn record_error(&mut self, code: ErrorCode, offset: usize) {
+        // Input-stream errors of characters up to this one come first (the preprocessor
+        // sees a character before the tokenizer consumes it).
+        self.check_input_stream(offset + 1);
+        self.errors.push(ParseError { code, offset });
+    }
+
+    /// Reports the input-stream errors (13.2.3.5) of characters starting before `end`.
+    fn check_input_stream(&mut self, end: usize) {
+        let end = end.min(self.input.len());
+        if end <= self.stream_checked {
+            return;
+        }
+        let mut i = self.stream_checked;
+        let input = self.input;
+        while i < end {
+            let b = input[i];
+            let (len, code) = match b {
+                0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F => {
+                    (1, Some(ErrorCode::ControlCharacterInInputStream))
+                }
+                0x00..=0x7F => (1, None),
+                _ => {
+                    let len = crate::error::utf8_char_or_subpart_len(&input[i..]);
+                    let code = std::str::from_utf8(&input[i..i + len])
+                        .ok()
+                        .and_then(|s| s.chars().next())
+                        .and_then(input_stream_error);
+                    (len, code)
+                }
+            };
+            if let Some(code) = code {
+                self.errors.push(ParseError { code, offset: i });
+            }
+            i += len;
+        }
+        self.stream_checked = i;
+    }
+
+    // ----- text runs -------------------------------------------------------------------
+
+    /// Notes that character tokens of the current text kind start here (if no run is open).
+    #[inline(always)]
+    fn open_text(&mut self, at: usize) {
+        if self.text_start.is_none() {
+            self.text_start = Some(at);
+        }
+    }
+
+    /// Hands out the open text run, ending at `end`, if it is not empty.
+    #[inline]
+    fn flush_text(&mut self, end: usize) -> Option<Pending> {
+        let start = self.text_start.take()?;
+        (start < end).then(|| {
+            let span = Span::new(start, end);
+            Pending::Text {
+                raw: span,
+                content: span,
+                kind: self.text_kind,
+            }
+        })
+    }
+
+    /// Markup begins at `self.markup_start`: hands out the text before it first, if any.
+    /// Callers return the flow right away, before consuming or reporting anything, so that
+    /// the same state runs again on the next call.
+    #[inline]
+    fn text_before_markup(&mut self) -> Option<Flow> {
+        self.flush_text(self.markup_start).map(Flow::Emit)
+    }
+
+    /// The end of the input: hands out the open text run, then nothing more.
+    fn emit_eof(&mut self) -> Flow {
+        self.state = S::Done;
+        if self.errors_on {
+            self.check_input_stream(self.input.len());
+        }
+        match self.flush_text(self.input.len()) {
+            Some(pending) => Flow::Emit(pending),
+            None => Flow::Continue,
+        }
+    }
+
+    /// Switches to `state`, whose characters belong to text of the same kind.
+    #[inline(always)]
+    fn switch(&mut self, state: S) -> Flow {
+        self.state = state;
+        Flow::Continue
+    }
+
+    // ----- tags ------------------------------------------------------------------------
+
+    /// Creates a new start or end tag token whose name starts at the current character.
+    fn create_tag(&mut self, is_end: bool) {
+        self.tag = CurrentTag {
+            start: self.markup_start,
+            end: 0,
+            name: Span::new(self.pos, self.pos),
+            is_end,
+            self_closing: false,
+            attr: None,
+            attr_name_start: 0,
+        };
+        self.attrs.clear();
+        self.attr_names = None;
+    }
+
+    /// "An appropriate end tag token is an end tag token whose tag name matches the tag
+    /// name of the last start tag to have been emitted from this tokenizer": `name` is the
+    /// raw bytes after `</`, all ASCII letters.
+    fn is_appropriate_end_tag(&self, name: &[u8]) -> bool {
+        let last: &[u8] = match &self.last_start_tag {
+            LastStartTag::None => return false,
+            LastStartTag::InInput(span) => span.of(self.input),
+            LastStartTag::Owned(bytes) => bytes,
+        };
+        last.eq_ignore_ascii_case(name)
+    }
+
+    /// Emits the current tag token; the current input character is its `>`, not yet
+    /// consumed. Switches to the data state (or to the state the simulation decides).
+    fn emit_tag(&mut self) -> Flow {
+        let gt = self.pos;
+        self.pos += 1;
+        self.tag.end = self.pos;
+        self.state = S::Data;
+        self.text_kind = TextKind::Data;
+        if self.tag.is_end {
+            if !self.attrs.is_empty() {
+                self.error_at(ErrorCode::EndTagWithAttributes, gt);
+            }
+            if self.tag.self_closing {
+                self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
+            }
+        } else {
+            self.last_start_tag = LastStartTag::InInput(self.tag.name);
+        }
+        if self.simulator.is_some() {
+            self.simulate();
+        }
+        Flow::Emit(Pending::Tag)
+    }
+
+    /// The tree-builder simulation's reaction to the tag just finished.
+    fn simulate(&mut self) {
+        let Some(sim) = self.simulator.as_mut() else {
+            return;
+        };
+        let input = self.input;
+        let name = self.tag.name.of(input);
+        let switch = if self.tag.is_end {
+            sim.end_tag(name);
+            None
+        } else {
+            let attrs = &self.attrs;
+            sim.start_tag(name, self.tag.self_closing, |attr_name| {
+                attrs
+                    .iter()
+                    .find(|a| a.name.of(input).eq_ignore_ascii_case(attr_name))
+                    .map(|a| {
+                        crate::decode::decode(
+                            a.value.unwrap_or(Span::EMPTY).of(input),
+                            crate::decode::Context::AttributeValue,
+                        )
+                        .into_owned()
+                    })
+            })
+        };
+        self.foreign_content = sim.in_foreign_content();
+        if let Some(state) = switch {
+            self.state = state.internal();
+            self.text_kind = text_kind_of(self.state);
+        }
+    }
+
+    // ----- character references (13.2.5.72–80) ------------------------------------------
+
+    /// Runs the character reference states at the `&` at `amp` (for their parse errors
+    /// only: the text itself is decoded lazily) and returns the offset where the state
+    /// that set the return state resumes.
+    fn character_reference(&mut self, amp: usize, in_attribute: bool, end: usize) -> usize {
+        let mut found: [(ErrorCode, usize); 2] = [(ErrorCode::EofInTag, 0); 2];
+        let mut count = 0;
+        let reference = crate::charref::resolve(
+            &self.input[amp + 1..end],
+            in_attribute,
+            &mut |code, offset| {
+                if count < found.len() {
+                    found[count] = (code, amp + 1 + offset);
+                    count += 1;
+                }
+            },
+        );
+        for &(code, offset) in &found[..count] {
+            self.error_at(code, offset);
+        }
+        amp + 1 + reference.len
+    }
+}
+
+/// The input-stream parse error (13.2.3.5) a non-ASCII character causes, if any.
+fn input_stream_error(c: char) -> Option<ErrorCode> {
+    let cp = c as u32;
+    if (0x80..=0x9F).contains(&cp) {
+        Some(ErrorCode::ControlCharacterInInputStream)
+    } else if (0xFDD0..=0xFDEF).contains(&cp) || (cp & 0xFFFE) == 0xFFFE {
+        Some(ErrorCode::NoncharacterInInputStream)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,267 @@
+//! 13.2.5.15 and 13.2.5.18–31: the script data less-than sign, escape and double-escape
+//! states. All of them only decide where `</script>` can end the script; every character
+//! they consume is a character token of the one script data text run.
+
+use super::{Flow, S, Tokenizer, is_whitespace};
+use crate::error::ErrorCode;
+use crate::scan::{self, class};
+
+impl Tokenizer<'_> {
+    /// 13.2.5.15 Script data less-than sign state.
+    pub(super) fn script_data_less_than_sign_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'/') => {
+                self.pos += 1;
+                self.switch(S::ScriptDataEndTagOpen)
+            }
+            Some(b'!') => {
+                self.pos += 1;
+                self.switch(S::ScriptDataEscapeStart)
+            }
+            _ => self.switch(S::ScriptData),
+        }
+    }
+
+    /// 13.2.5.18 Script data escape start state.
+    pub(super) fn script_data_escape_start_state(&mut self) -> Flow {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+            self.switch(S::ScriptDataEscapeStartDash)
+        } else {
+            self.switch(S::ScriptData)
+        }
+    }
+
+    /// 13.2.5.19 Script data escape start dash state.
+    pub(super) fn script_data_escape_start_dash_state(&mut self) -> Flow {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+            self.switch(S::ScriptDataEscapedDashDash)
+        } else {
+            self.switch(S::ScriptData)
+        }
+    }
+
+    /// EOF in an escaped or double-escaped state.
+    fn eof_in_script_comment_like_text(&mut self) -> Flow {
+        self.error(ErrorCode::EofInScriptHtmlCommentLikeText);
+        self.emit_eof()
+    }
+
+    /// 13.2.5.20 Script data escaped state.
+    pub(super) fn script_data_escaped_state(&mut self) -> Flow {
+        loop {
+            let rest = &self.input[self.pos..];
+            self.pos += if self.errors_on {
+                scan::find_byte3(rest, b'-', b'<', 0)
+            } else {
+                scan::find_byte2(rest, b'-', b'<')
+            };
+            match self.peek() {
+                Some(b'-') => {
+                    self.pos += 1;
+                    return self.switch(S::ScriptDataEscapedDash);
+                }
+                Some(b'<') => {
+                    self.markup_start = self.pos;
+                    self.pos += 1;
+                    return self.switch(S::ScriptDataEscapedLessThanSign);
+                }
+                Some(_) => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.pos += 1;
+                }
+                None => return self.eof_in_script_comment_like_text(),
+            }
+        }
+    }
+
+    /// 13.2.5.21 Script data escaped dash state.
+    pub(super) fn script_data_escaped_dash_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                self.switch(S::ScriptDataEscapedDashDash)
+            }
+            Some(b'<') => {
+                self.markup_start = self.pos;
+                self.pos += 1;
+                self.switch(S::ScriptDataEscapedLessThanSign)
+            }
+            Some(0) => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.pos += 1;
+                self.switch(S::ScriptDataEscaped)
+            }
+            None => self.eof_in_script_comment_like_text(),
+            Some(_) => {
+                self.pos += 1;
+                self.switch(S::ScriptDataEscaped)
+            }
+        }
+    }
+
+    /// 13.2.5.22 Script data escaped dash dash state.
+    pub(super) fn script_data_escaped_dash_dash_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                Flow::Continue
+            }
+            Some(b'<') => {
+                self.markup_start = self.pos;
+                self.pos += 1;
+                self.switch(S::ScriptDataEscapedLessThanSign)
+            }
+            Some(b'>') => {
+                self.pos += 1;
+                self.switch(S::ScriptData)
+            }
+            Some(0) => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.pos += 1;
+                self.switch(S::ScriptDataEscaped)
+            }
+            None => self.eof_in_script_comment_like_text(),
+            Some(_) => {
+                self.pos += 1;
+                self.switch(S::ScriptDataEscaped)
+            }
+        }
+    }
+
+    /// 13.2.5.23 Script data escaped less-than sign state.
+    pub(super) fn script_data_escaped_less_than_sign_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'/') => {
+                self.pos += 1;
+                self.switch(S::ScriptDataEscapedEndTagOpen)
+            }
+            Some(c) if c.is_ascii_alphabetic() => {
+                self.temp_start = self.pos;
+                self.switch(S::ScriptDataDoubleEscapeStart)
+            }
+            _ => self.switch(S::ScriptDataEscaped),
+        }
+    }
+
+    /// 13.2.5.26 Script data double escape start state.
+    pub(super) fn script_data_double_escape_start_state(&mut self) -> Flow {
+        self.double_escape_boundary(S::ScriptDataDoubleEscaped, S::ScriptDataEscaped)
+    }
+
+    /// 13.2.5.31 Script data double escape end state.
+    pub(super) fn script_data_double_escape_end_state(&mut self) -> Flow {
+        self.double_escape_boundary(S::ScriptDataEscaped, S::ScriptDataDoubleEscaped)
+    }
+
+    /// The double escape start and end states: letters fill the temporary buffer; at
+    /// whitespace, `/` or `>` the buffer decides ("script" switches to `if_script`);
+    /// anything else reconsumes in `otherwise`.
+    fn double_escape_boundary(&mut self, if_script: S, otherwise: S) -> Flow {
+        let rest = &self.input[self.pos..];
+        self.pos += scan::find_class(rest, class::NOT_ALPHA);
+        match self.peek() {
+            Some(c) if is_whitespace(c) || c == b'/' || c == b'>' => {
+                let buffer = &self.input[self.temp_start..self.pos];
+                self.pos += 1;
+                if buffer.eq_ignore_ascii_case(b"script") {
+                    self.switch(if_script)
+                } else {
+                    self.switch(otherwise)
+                }
+            }
+            _ => self.switch(otherwise),
+        }
+    }
+
+    /// 13.2.5.27 Script data double escaped state.
+    pub(super) fn script_data_double_escaped_state(&mut self) -> Flow {
+        loop {
+            let rest = &self.input[self.pos..];
+            self.pos += if self.errors_on {
+                scan::find_byte3(rest, b'-', b'<', 0)
+            } else {
+                scan::find_byte2(rest, b'-', b'<')
+            };
+            match self.peek() {
+                Some(b'-') => {
+                    self.pos += 1;
+                    return self.switch(S::ScriptDataDoubleEscapedDash);
+                }
+                Some(b'<') => {
+                    self.pos += 1;
+                    return self.switch(S::ScriptDataDoubleEscapedLessThanSign);
+                }
+                Some(_) => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.pos += 1;
+                }
+                None => return self.eof_in_script_comment_like_text(),
+            }
+        }
+    }
+
+    /// 13.2.5.28 Script data double escaped dash state.
+    pub(super) fn script_data_double_escaped_dash_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                self.switch(S::ScriptDataDoubleEscapedDashDash)
+            }
+            Some(b'<') => {
+                self.pos += 1;
+                self.switch(S::ScriptDataDoubleEscapedLessThanSign)
+            }
+            Some(0) => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.pos += 1;
+                self.switch(S::ScriptDataDoubleEscaped)
+            }
+            None => self.eof_in_script_comment_like_text(),
+            Some(_) => {
+                self.pos += 1;
+                self.switch(S::ScriptDataDoubleEscaped)
+            }
+        }
+    }
+
+    /// 13.2.5.29 Script data double escaped dash dash state.
+    pub(super) fn script_data_double_escaped_dash_dash_state(&mut self) -> Flow {
+        match self.peek() {
+            Some(b'-') => {
+                self.pos += 1;
+                Flow::Continue
+            }
+            Some(b'<') => {
+                self.pos += 1;
+                self.switch(S::ScriptDataDoubleEscapedLessThanSign)
+            }
+            Some(b'>') => {
+                self.pos += 1;
+                self.switch(S::ScriptData)
+            }
+            Some(0) => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.pos += 1;
+                self.switch(S::ScriptDataDoubleEscaped)
+            }
+            None => self.eof_in_script_comment_like_text(),
+            Some(_) => {
+                self.pos += 1;
+                self.switch(S::ScriptDataDoubleEscaped)
+            }
+        }
+    }
+
+    /// 13.2.5.30 Script data double escaped less-than sign state.
+    pub(super) fn script_data_double_escaped_less_than_sign_state(&mut self) -> Flow {
+        if self.peek() == Some(b'/') {
+            self.pos += 1;
+            self.temp_start = self.pos;
+            self.switch(S::ScriptDataDoubleEscapeEnd)
+        } else {
+            self.switch(S::ScriptDataDoubleEscaped)
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! 13.2.5.1–5: the data, RCDATA, RAWTEXT, script data and PLAINTEXT states, and
+//! 13.2.5.9–17: the end tag states of RCDATA, RAWTEXT and script data.
+//!
+//! Character tokens are not emitted one by one: the open text run grows until markup
+//! begins, and is handed out as one [`crate::Text`] span.
+
+use super::{Flow, S, Tokenizer, is_whitespace};
+use crate::error::ErrorCode;
+use crate::scan;
+
+/// Which family of text states an end tag check belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum TextFamily {
+    Rcdata,
+    Rawtext,
+    ScriptData,
+    ScriptDataEscaped,
+}
+
+impl TextFamily {
+    /// The state that "reconsume in the … state" returns to.
+    fn text_state(self) -> S {
+        match self {
+            TextFamily::Rcdata => S::Rcdata,
+            TextFamily::Rawtext => S::Rawtext,
+            TextFamily::ScriptData => S::ScriptData,
+            TextFamily::ScriptDataEscaped => S::ScriptDataEscaped,
+        }
+    }
+
+    fn end_tag_name_state(self) -> S {
+        match self {
+            TextFamily::Rcdata => S::RcdataEndTagName,
+            TextFamily::Rawtext => S::RawtextEndTagName,
+            TextFamily::ScriptData => S::ScriptDataEndTagName,
+            TextFamily::ScriptDataEscaped => S::ScriptDataEscapedEndTagName,
+        }
+    }
+}
+
+impl Tokenizer<'_> {
+    /// 13.2.5.1 Data state.
+    pub(super) fn data_state(&mut self) -> Flow {
+        self.open_text(self.pos);
+        loop {
+            let rest = &self.input[self.pos..];
+            // `&` and NUL only raise parse errors here (references decode lazily, NUL stays
+            // U+0000), so without errors the scanner looks for `<` alone.
+            self.pos += if self.errors_on {
+                scan::find_byte3(rest, b'<', b'&', 0)
+            } else {
+                scan::find_byte(rest, b'<')
+            };
+            match self.peek() {
+                Some(b'<') => {
+                    self.markup_start = self.pos;
+                    self.pos += 1;
+                    return self.switch(S::TagOpen);
+                }
+                Some(b'&') => {
+                    self.pos = self.character_reference(self.pos, false, self.input.len());
+                }
+                Some(_) => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.pos += 1;
+                }
+                None => return self.emit_eof(),
+            }
+        }
+    }
+
+    /// 13.2.5.2 RCDATA state.
+    pub(super) fn rcdata_state(&mut self) -> Flow {
+        self.open_text(self.pos);
+        loop {
+            let rest = &self.input[self.pos..];
+            self.pos += if self.errors_on {
+                scan::find_byte3(rest, b'<', b'&', 0)
+            } else {
+                scan::find_byte(rest, b'<')
+            };
+            match self.peek() {
+                Some(b'<') => {
+                    self.markup_start = self.pos;
+                    self.pos += 1;
+                    return self.switch(S::RcdataLessThanSign);
+                }
+                Some(b'&') => {
+                    self.pos = self.character_reference(self.pos, false, self.input.len());
+                }
+                Some(_) => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.pos += 1;
+                }
+                None => return self.emit_eof(),
+            }
+        }
+    }
+
+    /// 13.2.5.3 RAWTEXT state.
+    pub(super) fn rawtext_state(&mut self) -> Flow {
+        self.verbatim_text_state(S::RawtextLessThanSign)
+    }
+
+    /// 13.2.5.4 Script data state.
+    pub(super) fn script_data_state(&mut self) -> Flow {
+        self.verbatim_text_state(S::ScriptDataLessThanSign)
+    }
+
+    /// RAWTEXT and script data read the same way: text up to `<`, NUL an error.
+    fn verbatim_text_state(&mut self, less_than_sign_state: S) -> Flow {
+        self.open_text(self.pos);
+        loop {
+            let rest = &self.input[self.pos..];
+            self.pos += if self.errors_on {
+                scan::find_byte2(rest, b'<', 0)
+            } else {
+                scan::find_byte(rest, b'<')
+            };
+            match self.peek() {
+                Some(b'<') => {
+                    self.markup_start = self.pos;
+                    self.pos += 1;
+                    return self.switch(less_than_sign_state);
+                }
+                Some(_) => {
+                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.pos += 1;
+                }
+                None => return self.emit_eof(),
+            }
+        }
+    }
+
+    /// 13.2.5.5 PLAINTEXT state.
+    pub(super) fn plaintext_state(&mut self) -> Flow {
+        self.open_text(self.pos);
+        if self.errors_on {
+            while let Some(i) = memchr::memchr(0, &self.input[self.pos..]) {
+                self.pos += i;
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.pos += 1;
+            }
+        }
+        self.pos = self.input.len();
+        self.emit_eof()
+    }
+
+    /// 13.2.5.9 RCDATA less-than sign state.
+    pub(super) fn rcdata_less_than_sign_state(&mut self) -> Flow {
+        self.text_less_than_sign(S::RcdataEndTagOpen, S::Rcdata)
+    }
+
+    /// 13.2.5.12 RAWTEXT less-than sign state.
+    pub(super) fn rawtext_less_than_sign_state(&mut self) -> Flow {
+        self.text_less_than_sign(S::RawtextEndTagOpen, S::Rawtext)
+    }
+
+    /// RCDATA and RAWTEXT less-than sign states: `/` may begin an end tag; anything else
+    /// leaves the `<` as text.
+    fn text_less_than_sign(&mut self, end_tag_open: S, text: S) -> Flow {
+        if self.peek() == Some(b'/') {
+            self.pos += 1;
+            self.switch(end_tag_open)
+        } else {
+            self.switch(text)
+        }
+    }
+
+    /// 13.2.5.10 RCDATA end tag open state.
+    pub(super) fn rcdata_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(TextFamily::Rcdata)
+    }
+
+    /// 13.2.5.13 RAWTEXT end tag open state.
+    pub(super) fn rawtext_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(TextFamily::Rawtext)
+    }
+
+    /// 13.2.5.16 Script data end tag open state.
+    pub(super) fn script_data_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(TextFamily::ScriptData)
+    }
+
+    /// 13.2.5.24 Script data escaped end tag open state.
+    pub(super) fn script_data_escaped_end_tag_open_state(&mut self) -> Flow {
+        self.text_end_tag_open(TextFamily::ScriptDataEscaped)
+    }
+
+    /// The four "… end tag open" states of the text families: an ASCII letter creates an
+    /// end tag token (whose name is also the temporary buffer); anything else leaves `</`
+    /// as text.
+    fn text_end_tag_open(&mut self, family: TextFamily) -> Flow {
+        match self.peek() {
+            Some(c) if c.is_ascii_alphabetic() => {
+                self.temp_start = self.pos;
+                self.create_tag(true);
+                self.switch(family.end_tag_name_state())
+            }
+            _ => self.switch(family.text_state()),
+        }
+    }
+
+    /// 13.2.5.11 RCDATA end tag name state.
+    pub(super) fn rcdata_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(TextFamily::Rcdata)
+    }
+
+    /// 13.2.5.14 RAWTEXT end tag name state.
+    pub(super) fn rawtext_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(TextFamily::Rawtext)
+    }
+
+    /// 13.2.5.17 Script data end tag name state.
+    pub(super) fn script_data_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(TextFamily::ScriptData)
+    }
+
+    /// 13.2.5.25 Script data escaped end tag name state.
+    pub(super) fn script_data_escaped_end_tag_name_state(&mut self) -> Flow {
+        self.text_end_tag_name(TextFamily::ScriptDataEscaped)
+    }
+
+    /// The four "… end tag name" states: letters extend the name and the temporary buffer;
+    /// whitespace, `/` or `>` after an appropriate end tag name continue as a tag; anything
+    /// else leaves `</` and the buffer as text.
+    fn text_end_tag_name(&mut self, family: TextFamily) -> Flow {
+        let rest = &self.input[self.pos..];
+        self.pos += scan::find_class(rest, scan::class::NOT_ALPHA);
+        let name = &self.input[self.temp_start..self.pos];
+        let next = self.peek();
+        let ends_name = matches!(next, Some(c) if is_whitespace(c) || c == b'/' || c == b'>');
+        if !ends_name || !self.is_appropriate_end_tag(name) {
+            // "Anything else": the `</` and the buffer are character tokens of the run.
+            return self.switch(family.text_state());
+        }
+        if let Some(flow) = self.text_before_markup() {
+            return flow;
+        }
+        self.tag.name.end = self.pos;
+        match next {
+            Some(b'/') => {
+                self.pos += 1;
+                self.switch(S::SelfClosingStartTag)
+            }
+            Some(b'>') => self.emit_tag(),
+            _ => {
+                self.pos += 1;
+                self.switch(S::BeforeAttributeName)
+            }
+        }
+    }
+}

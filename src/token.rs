@@ -1,0 +1,377 @@
+//! Tokens: spans into the input plus lazy decoding.
+//!
+//! Every token borrows the input. Its raw bytes ([`Token::raw`]) and byte range
+//! ([`Token::span`]) are exact; its decoded strings (`name()`, `text()`, `value()`, …) come
+//! back as `Cow<str>` that is `Borrowed` whenever no transform applies.
+//!
+//! # The span contract
+//!
+//! The raw spans of the tokens of one document are in increasing order and never overlap.
+//! A gap between two consecutive spans (or after the last) only ever holds markup that the
+//! standard drops without a token: an end tag with no name (`</>`), or a tag, comment-less
+//! markup or DOCTYPE-less markup cut off by the end of the input (`<a href="x`). So the
+//! concatenation of every token's raw bytes and the gaps is the input, byte for byte.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::decode::{Context, decode};
+
+/// A half-open byte range `[start, end)` into the input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    pub(crate) const EMPTY: Span = Span { start: 0, end: 0 };
+
+    /// A span from `start` to `end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The span as a `Range<usize>`.
+    pub fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+
+    /// Length in bytes.
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    /// True when the span holds no bytes.
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    pub(crate) fn of(self, input: &[u8]) -> &[u8] {
+        &input[self.start..self.end]
+    }
+}
+
+/// One token, borrowing the input (`'a`) and, for tags, the tokenizer's attribute buffer
+/// (`'t`, valid until the next call to [`crate::Tokenizer::next_token`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Token<'a, 't> {
+    /// `<!DOCTYPE …>`.
+    Doctype(Doctype<'a>),
+    /// `<name attr=value …>`.
+    StartTag(Tag<'a, 't>),
+    /// `</name>`.
+    EndTag(Tag<'a, 't>),
+    /// `<!-- … -->`, and the bogus comments `<? … >`, `<!x … >`, `</0 … >`.
+    Comment(Comment<'a>),
+    /// A maximal run of character tokens (text, or a CDATA section's content).
+    Text(Text<'a>),
+}
+
+impl<'a> Token<'a, '_> {
+    /// The token's bytes in the input, exactly as they appear there.
+    pub fn raw(&self) -> &'a [u8] {
+        let (input, raw) = match self {
+            Token::Doctype(t) => (t.input, t.raw),
+            Token::StartTag(t) | Token::EndTag(t) => (t.input, t.raw),
+            Token::Comment(t) => (t.input, t.raw),
+            Token::Text(t) => (t.input, t.raw),
+        };
+        raw.of(input)
+    }
+
+    /// The byte range of [`Token::raw`] in the input.
+    pub fn span(&self) -> Span {
+        match self {
+            Token::Doctype(t) => t.raw,
+            Token::StartTag(t) | Token::EndTag(t) => t.raw,
+            Token::Comment(t) => t.raw,
+            Token::Text(t) => t.raw,
+        }
+    }
+}
+
+/// Which tokenizer state a run of text came from; it decides how the text decodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextKind {
+    /// Data state: character references are decoded; NUL stays U+0000.
+    Data,
+    /// RCDATA (`<title>`, `<textarea>`): character references are decoded; NUL → U+FFFD.
+    Rcdata,
+    /// RAWTEXT (`<style>`, `<xmp>`, `<iframe>`, `<noembed>`, `<noframes>`, `<noscript>`).
+    Rawtext,
+    /// Script data (`<script>`), including its escaped and double-escaped states.
+    ScriptData,
+    /// PLAINTEXT (after `<plaintext>`): the rest of the document.
+    Plaintext,
+    /// The content of a `<![CDATA[ … ]]>` section in foreign content.
+    Cdata,
+}
+
+impl TextKind {
+    fn context(self) -> Context {
+        match self {
+            TextKind::Data => Context::DataText,
+            TextKind::Rcdata => Context::RcdataText,
+            TextKind::Rawtext | TextKind::ScriptData | TextKind::Plaintext => Context::Verbatim,
+            TextKind::Cdata => Context::Cdata,
+        }
+    }
+}
+
+/// A run of character tokens.
+#[derive(Clone, Copy, Debug)]
+pub struct Text<'a> {
+    pub(crate) input: &'a [u8],
+    pub(crate) raw: Span,
+    pub(crate) content: Span,
+    pub(crate) kind: TextKind,
+}
+
+impl<'a> Text<'a> {
+    /// The decoded text: character references resolved (data and RCDATA), CR LF and CR as
+    /// LF, NUL as the state says.
+    pub fn text(&self) -> Cow<'a, str> {
+        decode(self.content.of(self.input), self.kind.context())
+    }
+
+    /// The undecoded bytes of the text (for CDATA, without `<![CDATA[` and `]]>`).
+    pub fn raw_text(&self) -> &'a [u8] {
+        self.content.of(self.input)
+    }
+
+    /// The byte range of [`Text::raw_text`].
+    pub fn text_span(&self) -> Span {
+        self.content
+    }
+
+    /// The state the text was tokenized in.
+    pub fn kind(&self) -> TextKind {
+        self.kind
+    }
+
+    /// The raw bytes, delimiters included.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw.of(self.input)
+    }
+
+    /// The byte range of [`Text::raw`].
+    pub fn span(&self) -> Span {
+        self.raw
+    }
+}
+
+/// A comment, or a bogus comment.
+#[derive(Clone, Copy, Debug)]
+pub struct Comment<'a> {
+    pub(crate) input: &'a [u8],
+    pub(crate) raw: Span,
+    pub(crate) data: Span,
+}
+
+impl<'a> Comment<'a> {
+    /// The comment's data (NUL → U+FFFD, newlines normalised).
+    pub fn data(&self) -> Cow<'a, str> {
+        decode(self.data.of(self.input), Context::Verbatim)
+    }
+
+    /// The undecoded bytes of the data.
+    pub fn raw_data(&self) -> &'a [u8] {
+        self.data.of(self.input)
+    }
+
+    /// The byte range of [`Comment::raw_data`].
+    pub fn data_span(&self) -> Span {
+        self.data
+    }
+
+    /// The raw bytes, delimiters included.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw.of(self.input)
+    }
+
+    /// The byte range of [`Comment::raw`].
+    pub fn span(&self) -> Span {
+        self.raw
+    }
+}
+
+/// A DOCTYPE token.
+#[derive(Clone, Copy, Debug)]
+pub struct Doctype<'a> {
+    pub(crate) input: &'a [u8],
+    pub(crate) raw: Span,
+    pub(crate) name: Option<Span>,
+    pub(crate) public_id: Option<Span>,
+    pub(crate) system_id: Option<Span>,
+    pub(crate) force_quirks: bool,
+}
+
+impl<'a> Doctype<'a> {
+    /// The name, ASCII-lowercased; None when missing (which differs from empty).
+    pub fn name(&self) -> Option<Cow<'a, str>> {
+        self.name.map(|s| decode(s.of(self.input), Context::Name))
+    }
+
+    /// The public identifier; None when missing.
+    pub fn public_id(&self) -> Option<Cow<'a, str>> {
+        self.public_id
+            .map(|s| decode(s.of(self.input), Context::Verbatim))
+    }
+
+    /// The system identifier; None when missing.
+    pub fn system_id(&self) -> Option<Cow<'a, str>> {
+        self.system_id
+            .map(|s| decode(s.of(self.input), Context::Verbatim))
+    }
+
+    /// The force-quirks flag.
+    pub fn force_quirks(&self) -> bool {
+        self.force_quirks
+    }
+
+    /// Byte ranges of the name, public and system identifiers (undecoded).
+    pub fn spans(&self) -> (Option<Span>, Option<Span>, Option<Span>) {
+        (self.name, self.public_id, self.system_id)
+    }
+
+    /// The raw bytes.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw.of(self.input)
+    }
+
+    /// The byte range of [`Doctype::raw`].
+    pub fn span(&self) -> Span {
+        self.raw
+    }
+}
+
+/// The spans of one attribute, as the tokenizer stores them (no input reference, so the
+/// buffer of a tag's attributes stays small and is reused from tag to tag).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct AttrSpans {
+    pub(crate) name: Span,
+    /// The value's bytes (between the quotes when quoted); None when there is no `=`.
+    pub(crate) value: Option<Span>,
+    /// From the name's first byte to the value's last (closing quote included).
+    pub(crate) raw: Span,
+}
+
+/// A start or end tag. Its attributes borrow the tokenizer until the next token.
+#[derive(Clone, Copy, Debug)]
+pub struct Tag<'a, 't> {
+    pub(crate) input: &'a [u8],
+    pub(crate) raw: Span,
+    pub(crate) name: Span,
+    pub(crate) self_closing: bool,
+    pub(crate) attrs: &'t [AttrSpans],
+}
+
+impl<'a, 't> Tag<'a, 't> {
+    /// The tag name, ASCII-lowercased (NUL → U+FFFD).
+    pub fn name(&self) -> Cow<'a, str> {
+        decode(self.name.of(self.input), Context::Name)
+    }
+
+    /// The tag name's raw bytes.
+    pub fn raw_name(&self) -> &'a [u8] {
+        self.name.of(self.input)
+    }
+
+    /// The byte range of the tag name.
+    pub fn name_span(&self) -> Span {
+        self.name
+    }
+
+    /// True when the tag ends in `/>`.
+    pub fn self_closing(&self) -> bool {
+        self.self_closing
+    }
+
+    /// The attributes in source order, duplicates (which the spec drops) removed.
+    pub fn attrs(&self) -> impl ExactSizeIterator<Item = Attribute<'a>> + use<'a, 't> {
+        let input = self.input;
+        self.attrs
+            .iter()
+            .map(move |&spans| Attribute { input, spans })
+    }
+
+    /// The number of attributes.
+    pub fn attr_count(&self) -> usize {
+        self.attrs.len()
+    }
+
+    /// The attribute whose (lowercased) name is `name`; `name` must be lowercase.
+    pub fn attr(&self, name: &str) -> Option<Attribute<'a>> {
+        self.attrs().find(|a| a.name_is(name))
+    }
+
+    /// The raw bytes of the whole tag.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw.of(self.input)
+    }
+
+    /// The byte range of [`Tag::raw`].
+    pub fn span(&self) -> Span {
+        self.raw
+    }
+}
+
+/// One attribute of a tag.
+#[derive(Clone, Copy, Debug)]
+pub struct Attribute<'a> {
+    input: &'a [u8],
+    spans: AttrSpans,
+}
+
+impl<'a> Attribute<'a> {
+    /// The attribute name, ASCII-lowercased (NUL → U+FFFD).
+    pub fn name(&self) -> Cow<'a, str> {
+        decode(self.spans.name.of(self.input), Context::Name)
+    }
+
+    /// True when the name, lowercased, equals `name` (which must be lowercase).
+    pub fn name_is(&self, name: &str) -> bool {
+        let raw = self.spans.name.of(self.input);
+        if raw.iter().all(|&b| b != 0 && b < 0x80) {
+            raw.eq_ignore_ascii_case(name.as_bytes())
+        } else {
+            self.name() == name
+        }
+    }
+
+    /// The value with character references decoded; empty when the attribute has no value.
+    pub fn value(&self) -> Cow<'a, str> {
+        match self.spans.value {
+            Some(s) => decode(s.of(self.input), Context::AttributeValue),
+            None => Cow::Borrowed(""),
+        }
+    }
+
+    /// The raw name bytes.
+    pub fn raw_name(&self) -> &'a [u8] {
+        self.spans.name.of(self.input)
+    }
+
+    /// The raw value bytes (without quotes); None when there is no `=`.
+    pub fn raw_value(&self) -> Option<&'a [u8]> {
+        self.spans.value.map(|s| s.of(self.input))
+    }
+
+    /// The byte range of the name.
+    pub fn name_span(&self) -> Span {
+        self.spans.name
+    }
+
+    /// The byte range of the value (without quotes); None when there is no `=`.
+    pub fn value_span(&self) -> Option<Span> {
+        self.spans.value
+    }
+
+    /// The byte range from the name's start to the value's end (closing quote included).
+    pub fn span(&self) -> Span {
+        self.spans.raw
+    }
+}
