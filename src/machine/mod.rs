@@ -26,6 +26,9 @@ mod script;
 mod tag;
 mod text;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::HashSet;
 
 use crate::error::{ErrorCode, ParseError};

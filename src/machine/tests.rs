@@ -1,0 +1,204 @@
+//! Unit tests of the machine through its public API: spans, the text/markup split, the
+//! simulation, and the feedback hooks. The html5lib suite (tests/html5lib.rs) covers the
+//! states themselves.
+
+use crate::{State, Token, Tokenizer};
+
+/// Renders tokens compactly: `T"…"`, `<name k=v>`, `</name>`, `C"…"`, `D…`, `X"…"` (CDATA).
+fn render(input: &[u8], mut tok: Tokenizer<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut last_end = 0;
+    while let Some(token) = tok.next_token() {
+        let span = token.span();
+        assert!(span.start >= last_end && span.end <= input.len() && span.start <= span.end);
+        last_end = span.end;
+        out.push(match token {
+            Token::Text(t) if t.kind() == crate::TextKind::Cdata => format!("X{:?}", t.text()),
+            Token::Text(t) => format!("T{:?}", t.text()),
+            Token::StartTag(tag) => {
+                let attrs: String = tag
+                    .attrs()
+                    .map(|a| format!(" {}={}", a.name(), a.value()))
+                    .collect();
+                format!(
+                    "<{}{}{}>",
+                    tag.name(),
+                    attrs,
+                    if tag.self_closing() { "/" } else { "" }
+                )
+            }
+            Token::EndTag(tag) => format!("</{}>", tag.name()),
+            Token::Comment(c) => format!("C{:?}", c.data()),
+            Token::Doctype(d) => format!("D{:?}", d.name()),
+        });
+    }
+    out
+}
+
+fn tokens(input: &str) -> Vec<String> {
+    render(input.as_bytes(), Tokenizer::new(input.as_bytes()))
+}
+
+#[test]
+fn text_runs_are_maximal_and_markup_splits_them() {
+    assert_eq!(tokens("a < b &amp; c"), [r#"T"a < b & c""#]);
+    assert_eq!(
+        tokens("a<b>c</b>d"),
+        [r#"T"a""#, "<b>", r#"T"c""#, "</b>", r#"T"d""#]
+    );
+    assert_eq!(tokens("a</>b"), [r#"T"a""#, r#"T"b""#]);
+    assert_eq!(tokens("a</"), [r#"T"a</""#]);
+    assert_eq!(tokens("a<p class='x"), [r#"T"a""#]);
+}
+
+#[test]
+fn simulation_switches_text_states() {
+    assert_eq!(
+        tokens("<title>a<b>&amp;</title><p>"),
+        ["<title>", r#"T"a<b>&""#, "</title>", "<p>"]
+    );
+    assert_eq!(
+        tokens("<script>if (a<b) x='</div>'</script >y"),
+        [
+            "<script>",
+            r#"T"if (a<b) x='</div>'""#,
+            "</script>",
+            r#"T"y""#
+        ]
+    );
+    assert_eq!(
+        tokens("<script><!--<script>x</script>y--></script>z"),
+        [
+            "<script>",
+            r#"T"<!--<script>x</script>y-->""#,
+            "</script>",
+            r#"T"z""#
+        ]
+    );
+    assert_eq!(
+        tokens("<style>a&amp;</style>"),
+        ["<style>", r#"T"a&amp;""#, "</style>"]
+    );
+    assert_eq!(
+        tokens("<plaintext></plaintext>"),
+        ["<plaintext>", r#"T"</plaintext>""#]
+    );
+    assert_eq!(
+        tokens("<noscript><b></noscript>"),
+        ["<noscript>", r#"T"<b>""#, "</noscript>"]
+    );
+    let no_scripting = Tokenizer::builder()
+        .scripting(false)
+        .build(b"<noscript><b>");
+    assert_eq!(
+        render(b"<noscript><b>", no_scripting),
+        ["<noscript>", "<b>"]
+    );
+}
+
+#[test]
+fn foreign_content_allows_cdata_and_keeps_script_tokenized() {
+    assert_eq!(
+        tokens("<svg><![CDATA[a<b]]><script>x<y/></script></svg><![CDATA[z]]>"),
+        [
+            "<svg>",
+            r#"X"a<b""#,
+            "<script>",
+            r#"T"x""#,
+            "<y/>",
+            "</script>",
+            "</svg>",
+            r#"C"[CDATA[z]]""#
+        ]
+    );
+    assert_eq!(
+        tokens("<svg><foreignObject><title>&lt;</title></foreignObject></svg>"),
+        [
+            "<svg>",
+            "<foreignobject>",
+            "<title>",
+            r#"T"<""#,
+            "</title>",
+            "</foreignobject>",
+            "</svg>"
+        ]
+    );
+}
+
+#[test]
+fn hooks_drive_the_state_without_simulation() {
+    let input = b"<textarea><b></textarea><![CDATA[x]]>";
+    let mut tok = Tokenizer::builder().simulation(false).build(input);
+    let mut seen = Vec::new();
+    while let Some(token) = tok.next_token() {
+        let is_textarea = matches!(&token, Token::StartTag(t) if t.name() == "textarea");
+        let is_end = matches!(&token, Token::EndTag(_));
+        seen.push(String::from_utf8_lossy(token.raw()).into_owned());
+        if is_textarea {
+            tok.set_state(State::Rcdata);
+        }
+        if is_end {
+            tok.set_foreign_content(true);
+        }
+    }
+    assert_eq!(seen, ["<textarea>", "<b>", "</textarea>", "<![CDATA[x]]>"]);
+}
+
+#[test]
+fn raw_spans_reproduce_the_input() {
+    let input = "<!DOCTYPE html><p a=1 A=2 b='&amp;'>x\r\ny<!--c--><?pi><br/></p></>tail<a";
+    let mut tok = Tokenizer::new(input.as_bytes());
+    let mut rebuilt = Vec::new();
+    let mut last = 0;
+    while let Some(token) = tok.next_token() {
+        let span = token.span();
+        rebuilt.extend_from_slice(&input.as_bytes()[last..span.start]);
+        rebuilt.extend_from_slice(token.raw());
+        last = span.end;
+    }
+    rebuilt.extend_from_slice(&input.as_bytes()[last..]);
+    assert_eq!(rebuilt, input.as_bytes());
+}
+
+#[test]
+fn duplicate_attributes_are_dropped_case_insensitively() {
+    assert_eq!(tokens("<p a=1 A=2 b c=3 B=4>"), ["<p a=1 b= c=3>"]);
+    // Many attributes take the set-based path.
+    let many: String = (0..40).map(|i| format!(" a{i}={i}")).collect();
+    let input = format!("<p{many} A7=x>");
+    let out = tokens(&input);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].contains(" a7=7") && !out[0].contains("a7=x"));
+}
+
+#[test]
+fn errors_do_not_change_tokens() {
+    let input = b"<p a='&notin' b=&#0;>&unknown; \0</p x><!--a--!><!DOCTYPE>";
+    let plain = render(input, Tokenizer::new(input));
+    let mut tok = Tokenizer::builder().errors(true).build(input);
+    let with_errors = render(input, Tokenizer::builder().errors(true).build(input));
+    assert_eq!(plain, with_errors);
+    while tok.next_token().is_some() {}
+    let codes: Vec<&str> = tok.errors().iter().map(|e| e.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            // `&notin` in a value followed by a letter is left alone: no error.
+            "null-character-reference",
+            "unknown-named-character-reference",
+            "unexpected-null-character",
+            "end-tag-with-attributes",
+            "incorrectly-closed-comment",
+            "missing-doctype-name",
+        ]
+    );
+}
+
+#[test]
+fn invalid_utf8_decodes_to_replacement_characters() {
+    let input = b"<p t\xFF='\xC3'>\xE2\x82x";
+    assert_eq!(
+        render(input, Tokenizer::new(input)),
+        ["<p t\u{FFFD}=\u{FFFD}>", "T\"\u{FFFD}x\""]
+    );
+}
