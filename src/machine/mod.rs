@@ -29,7 +29,8 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::Simulator;
@@ -291,7 +292,8 @@ impl Builder {
             markup_start: 0,
             tag: CurrentTag::default(),
             attrs: Vec::new(),
-            attr_names: None,
+            attr_index: HashMap::new(),
+            hasher: RandomState::new(),
             doctype: CurrentDoctype::default(),
             comment_start: 0,
             comment_data_start: 0,
@@ -350,9 +352,10 @@ pub struct Tokenizer<'a> {
     markup_start: usize,
     tag: CurrentTag,
     attrs: Vec<AttrSpans>,
-    /// Lowercased names of the current tag's attributes, built only for tags with many
-    /// attributes so that the duplicate check stays linear.
-    attr_names: Option<HashSet<Box<[u8]>>>,
+    /// Name hash → index in `attrs`, built only for tags with many attributes so that the
+    /// duplicate check stays linear; empty otherwise.
+    attr_index: HashMap<u64, usize>,
+    hasher: RandomState,
     doctype: CurrentDoctype,
     comment_start: usize,
     comment_data_start: usize,
@@ -719,7 +722,9 @@ impl<'a> Tokenizer<'a> {
             attr_name_start: 0,
         };
         self.attrs.clear();
-        self.attr_names = None;
+        if !self.attr_index.is_empty() {
+            self.attr_index.clear();
+        }
     }
 
     /// "An appropriate end tag token is an end tag token whose tag name matches the tag

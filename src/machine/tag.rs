@@ -1,7 +1,7 @@
 //! 13.2.5.6–8: tag open, end tag open and tag name states, and
 //! 13.2.5.32–40: the attribute states and the self-closing start tag state.
 
-use std::collections::HashSet;
+use std::hash::{BuildHasher, Hasher};
 
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::decode::{Context, decode, same_name};
@@ -194,20 +194,29 @@ impl Tokenizer<'_> {
     fn is_duplicate_attribute(&mut self, name: Span) -> bool {
         let input = self.input;
         let bytes = name.of(input);
+        let linear = |attrs: &[AttrSpans]| attrs.iter().any(|a| same_name(a.name.of(input), bytes));
         if self.attrs.len() < LINEAR_DUPLICATE_CHECK {
-            return self
-                .attrs
-                .iter()
-                .any(|a| same_name(a.name.of(input), bytes));
+            return linear(&self.attrs);
         }
-        // Many attributes: keep a set of decoded names so the check stays linear.
-        let names = self.attr_names.get_or_insert_with(|| {
-            self.attrs
-                .iter()
-                .map(|a| decode(a.name.of(input), Context::Name).as_bytes().into())
-                .collect::<HashSet<Box<[u8]>>>()
-        });
-        !names.insert(decode(bytes, Context::Name).as_bytes().into())
+        // Many attributes: an index from name hash to the first attribute with that hash
+        // keeps the check linear. It is reused from tag to tag, so no allocation per token.
+        if self.attr_index.is_empty() {
+            for (i, attr) in self.attrs.iter().enumerate() {
+                let hash = name_hash(&self.hasher, attr.name.of(input));
+                self.attr_index.entry(hash).or_insert(i);
+            }
+        }
+        let hash = name_hash(&self.hasher, bytes);
+        match self.attr_index.get(&hash) {
+            None => {
+                self.attr_index.insert(hash, self.attrs.len());
+                false
+            }
+            Some(&i) if same_name(self.attrs[i].name.of(input), bytes) => true,
+            // A hash collision between different names (the hasher is keyed per
+            // tokenizer, so this cannot be forced): fall back to the linear check.
+            Some(_) => linear(&self.attrs),
+        }
     }
 
     /// Sets where the current attribute's value starts (a dropped duplicate has none).
@@ -378,4 +387,18 @@ impl Tokenizer<'_> {
             }
         }
     }
+}
+
+/// A hash of an attribute name as the spec compares it (ASCII case-insensitive, NUL and
+/// invalid UTF-8 as U+FFFD).
+fn name_hash(hasher: &std::hash::RandomState, name: &[u8]) -> u64 {
+    let mut h = hasher.build_hasher();
+    if name.iter().all(|&b| b != 0 && b < 0x80) {
+        for &b in name {
+            h.write_u8(b.to_ascii_lowercase());
+        }
+    } else {
+        h.write(decode(name, Context::Name).as_bytes());
+    }
+    h.finish()
 }
