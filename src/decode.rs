@@ -141,12 +141,17 @@ fn push_lossy(out: &mut String, bytes: &[u8]) {
 /// True when two raw names are the same name once decoded (ASCII case-insensitive, NUL and
 /// invalid bytes as U+FFFD). Used for the duplicate-attribute check.
 pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
-    let plain = |s: &[u8]| s.iter().all(|&c| c != 0 && c < 0x80);
-    if plain(a) && plain(b) {
+    if is_plain_name(a) && is_plain_name(b) {
         a.eq_ignore_ascii_case(b)
     } else {
         decode(a, Context::Name) == decode(b, Context::Name)
     }
+}
+
+/// True when a name is ASCII without NUL: its decoded form is its ASCII lowercase.
+#[inline]
+pub(crate) fn is_plain_name(name: &[u8]) -> bool {
+    name.iter().all(|&c| c != 0 && c < 0x80)
 }
 
 #[cfg(test)]

@@ -192,33 +192,32 @@ impl Simulator {
 
     /// A start tag processed by the HTML rules.
     fn html_start_tag(&mut self, name: &[u8], self_closing: bool) -> Option<State> {
-        let lower = |s: &[u8]| name.eq_ignore_ascii_case(s);
-        if lower(b"svg") {
-            if !self_closing {
-                self.stack.push(Frame::Svg);
+        let is = |s: &[u8]| name.eq_ignore_ascii_case(s);
+        // Dispatch on the length first: most tags are none of these and cost one compare.
+        match name.len() {
+            3 if is(b"svg") => {
+                if !self_closing {
+                    self.stack.push(Frame::Svg);
+                }
+                None
             }
-            None
-        } else if lower(b"math") {
-            if !self_closing {
-                self.stack.push(Frame::Math);
+            3 if is(b"xmp") => Some(State::Rawtext),
+            4 if is(b"math") => {
+                if !self_closing {
+                    self.stack.push(Frame::Math);
+                }
+                None
             }
-            None
-        } else if lower(b"title") || lower(b"textarea") {
-            Some(State::Rcdata)
-        } else if lower(b"style")
-            || lower(b"xmp")
-            || lower(b"iframe")
-            || lower(b"noembed")
-            || lower(b"noframes")
-            || (self.scripting && lower(b"noscript"))
-        {
-            Some(State::Rawtext)
-        } else if lower(b"script") {
-            Some(State::ScriptData)
-        } else if lower(b"plaintext") {
-            Some(State::Plaintext)
-        } else {
-            None
+            5 if is(b"title") => Some(State::Rcdata),
+            5 if is(b"style") => Some(State::Rawtext),
+            6 if is(b"script") => Some(State::ScriptData),
+            6 if is(b"iframe") => Some(State::Rawtext),
+            7 if is(b"noembed") => Some(State::Rawtext),
+            8 if is(b"textarea") => Some(State::Rcdata),
+            8 if is(b"noframes") => Some(State::Rawtext),
+            8 if self.scripting && is(b"noscript") => Some(State::Rawtext),
+            9 if is(b"plaintext") => Some(State::Plaintext),
+            _ => None,
         }
     }
 

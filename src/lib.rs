@@ -58,6 +58,7 @@ mod token;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
 pub use machine::{Builder, State, Tokenizer};
+pub use scan::Scanner;
 pub use token::{Attribute, Comment, Doctype, Span, Tag, Text, TextKind, Token};
 
 /// The replacement text of one named character reference given exactly as it appears

@@ -1,1 +1,8 @@
-fn main() {}
+//! The `htmltok` command-line program. See `htmltok --help`, and [`cli`] for how the
+//! subcommands are organised.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

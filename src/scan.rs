@@ -1,9 +1,23 @@
-//! The scanner: skips to the next byte that matters in a state.
+//! The scanner: skips to the next byte that matters in a state. All of the crate's
+//! `unsafe` code and all of its `std::arch` use live here.
 //!
-//! Byte sets of up to three bytes use `memchr`, which is SIMD-accelerated on every target
-//! it supports. Larger sets (the bytes that end a tag name, an attribute name or an
-//! unquoted value) use a byte-class table: a 256-entry table of bit flags, one bit per
-//! class, so one load and one test per byte.
+//! Two kinds of search:
+//!
+//! - **A few bytes** (`<` in text, a quote in an attribute value, `-` in a comment): the
+//!   first 16 bytes are checked inline with SSE2 (part of the x86_64 baseline), which
+//!   answers most searches in a handful of instructions; longer searches go to `memchr`,
+//!   which uses AVX2 (or NEON on aarch64) with its own runtime detection.
+//! - **A byte class** (the bytes that end a tag name, an attribute name or an unquoted
+//!   value): SIMD compares find *candidates* (every byte ≤ 0x20, plus the class's ASCII
+//!   punctuation), and the 256-entry [`CLASS_TABLE`] confirms them, which rules out the
+//!   control characters that are candidates but not whitespace. SSE2 inline for the first
+//!   blocks; AVX2, when the CPU has it, for runs longer than 64 bytes.
+//!
+//! Every SIMD routine has a scalar twin (the `scalar` module), used on other targets and
+//! when a tokenizer is built with [`Scanner::Scalar`], and a property test checks that the
+//! two agree on arbitrary inputs and alignments. The CPU is detected at run time.
+
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Byte classes for [`find_class`]. Each is a bit in [`CLASS_TABLE`].
 pub(crate) mod class {
@@ -14,7 +28,7 @@ pub(crate) mod class {
     /// Ends an unquoted attribute value or needs a look: whitespace, `&`, `>`, NUL, `"`,
     /// `'`, `<`, `=`, `` ` ``.
     pub(crate) const UNQUOTED_VALUE_END: u8 = 1 << 2;
-    /// Not whitespace: tab, LF, FF, CR, space.
+    /// Not whitespace: anything but tab, LF, FF, CR, space.
     pub(crate) const NOT_WHITESPACE: u8 = 1 << 3;
     /// Not an ASCII letter.
     pub(crate) const NOT_ALPHA: u8 = 1 << 4;
@@ -51,46 +65,382 @@ const fn build_class_table() -> [u8; 256] {
 /// One byte of class bits for every byte value.
 pub(crate) static CLASS_TABLE: [u8; 256] = build_class_table();
 
-/// The index of the first byte of `haystack` in class `class`, or `haystack.len()`.
-#[inline]
-pub(crate) fn find_class(haystack: &[u8], class: u8) -> usize {
-    haystack
-        .iter()
-        .position(|&b| CLASS_TABLE[b as usize] & class != 0)
-        .unwrap_or(haystack.len())
+/// The bytes above 0x20 that are in a class; with "every byte ≤ 0x20" they make the SIMD
+/// candidate set of the class (a superset: the table then confirms).
+fn class_punctuation(class: u8) -> &'static [u8] {
+    match class {
+        class::TAG_NAME_END => b"/>",
+        class::ATTR_NAME_END => b"\"'/<=>",
+        class::UNQUOTED_VALUE_END => b"\"&'<=>`",
+        _ => b"",
+    }
 }
 
-/// The index of the first `needle`, or `haystack.len()`.
-#[inline]
-pub(crate) fn find_byte(haystack: &[u8], needle: u8) -> usize {
-    memchr::memchr(needle, haystack).unwrap_or(haystack.len())
+/// Which scanner implementation a tokenizer uses. Every one gives the same results; the
+/// choice exists for tests, for comparisons, and for CPUs that lack a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scanner {
+    /// Plain byte loops and table lookups: no SIMD at all (not even `memchr`).
+    Scalar,
+    /// SSE2 (the x86_64 baseline) plus `memchr`.
+    Sse2,
+    /// SSE2 for short runs, AVX2 for long ones, plus `memchr`.
+    Avx2,
 }
 
-/// The index of the first `a` or `b`, or `haystack.len()`.
-#[inline]
-pub(crate) fn find_byte2(haystack: &[u8], a: u8, b: u8) -> usize {
-    memchr::memchr2(a, b, haystack).unwrap_or(haystack.len())
+impl Scanner {
+    /// The best scanner this CPU supports (detected at run time), or [`Scanner::Scalar`]
+    /// when the environment variable `HTMLTOK_SCANNER` is `scalar`. The default.
+    pub fn detect() -> Scanner {
+        static DETECTED: AtomicU8 = AtomicU8::new(0);
+        match DETECTED.load(Ordering::Relaxed) {
+            1 => Scanner::Scalar,
+            2 => Scanner::Sse2,
+            3 => Scanner::Avx2,
+            _ => {
+                let forced = std::env::var_os("HTMLTOK_SCANNER").is_some_and(|v| v == "scalar");
+                let scanner = if forced {
+                    Scanner::Scalar
+                } else {
+                    Scanner::best()
+                };
+                let code = match scanner {
+                    Scanner::Scalar => 1,
+                    Scanner::Sse2 => 2,
+                    Scanner::Avx2 => 3,
+                };
+                DETECTED.store(code, Ordering::Relaxed);
+                scanner
+            }
+        }
+    }
+
+    /// The best scanner this CPU supports.
+    pub fn best() -> Scanner {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                Scanner::Avx2
+            } else {
+                Scanner::Sse2
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Scanner::Scalar
+        }
+    }
+
+    /// True when this CPU can run the scanner.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Scanner::Scalar => true,
+            Scanner::Sse2 => cfg!(target_arch = "x86_64"),
+            Scanner::Avx2 => Scanner::best() == Scanner::Avx2,
+        }
+    }
+
+    /// The index of the first byte of `haystack` in class `class`, or `haystack.len()`.
+    #[inline(always)]
+    pub(crate) fn find_class(self, haystack: &[u8], class: u8) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self != Scanner::Scalar && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
+            return x86::find_class(
+                haystack,
+                class,
+                class_punctuation(class),
+                self == Scanner::Avx2,
+            );
+        }
+        scalar::find_class(haystack, class)
+    }
+
+    /// The index of the first `needle`, or `haystack.len()`.
+    #[inline(always)]
+    pub(crate) fn find_byte(self, haystack: &[u8], needle: u8) -> usize {
+        self.find_bytes(haystack, &[needle])
+    }
+
+    /// The index of the first `a` or `b`, or `haystack.len()`.
+    #[inline(always)]
+    pub(crate) fn find_byte2(self, haystack: &[u8], a: u8, b: u8) -> usize {
+        self.find_bytes(haystack, &[a, b])
+    }
+
+    /// The index of the first `a`, `b` or `c`, or `haystack.len()`.
+    #[inline(always)]
+    pub(crate) fn find_byte3(self, haystack: &[u8], a: u8, b: u8, c: u8) -> usize {
+        self.find_bytes(haystack, &[a, b, c])
+    }
+
+    #[inline(always)]
+    fn find_bytes(self, haystack: &[u8], needles: &[u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self != Scanner::Scalar && haystack.len() >= 16 {
+            // Most searches end within 16 bytes: answer those inline.
+            if let Some(i) = x86::find_bytes_first_block(haystack, needles) {
+                return i;
+            }
+            let rest = &haystack[16..];
+            let found = match *needles {
+                [a] => memchr::memchr(a, rest),
+                [a, b] => memchr::memchr2(a, b, rest),
+                [a, b, c] => memchr::memchr3(a, b, c, rest),
+                _ => unreachable!("at most three needles"),
+            };
+            return found.map_or(haystack.len(), |i| 16 + i);
+        }
+        scalar::find_bytes(haystack, needles)
+    }
 }
 
-/// The index of the first `a`, `b` or `c`, or `haystack.len()`.
-#[inline]
-pub(crate) fn find_byte3(haystack: &[u8], a: u8, b: u8, c: u8) -> usize {
-    memchr::memchr3(a, b, c, haystack).unwrap_or(haystack.len())
+/// The scalar twins: the reference the SIMD routines are tested against, and the path on
+/// targets without them.
+pub(crate) mod scalar {
+    use super::CLASS_TABLE;
+
+    /// The index of the first byte in `class`, or `haystack.len()`.
+    pub(crate) fn find_class(haystack: &[u8], class: u8) -> usize {
+        haystack
+            .iter()
+            .position(|&b| CLASS_TABLE[b as usize] & class != 0)
+            .unwrap_or(haystack.len())
+    }
+
+    /// The index of the first byte that is one of `needles`, or `haystack.len()`.
+    pub(crate) fn find_bytes(haystack: &[u8], needles: &[u8]) -> usize {
+        haystack
+            .iter()
+            .position(|b| needles.contains(b))
+            .unwrap_or(haystack.len())
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::CLASS_TABLE;
+
+    /// Bit `i` set when byte `i` of `block` is one of `needles`.
+    #[inline(always)]
+    fn sse2_eq_mask(block: __m128i, needles: &[u8]) -> u32 {
+        // SAFETY: register-only SSE2 intrinsics; SSE2 is part of the x86_64 baseline, so
+        // every x86_64 CPU has them (the compiler enables `sse2` for the whole target).
+        unsafe {
+            let mut hits = _mm_setzero_si128();
+            for &n in needles {
+                hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, _mm_set1_epi8(n as i8)));
+            }
+            _mm_movemask_epi8(hits) as u32
+        }
+    }
+
+    /// Bit `i` set when byte `i` of `block` is ≤ 0x20 or one of `punctuation`.
+    #[inline(always)]
+    fn sse2_class_candidates(block: __m128i, punctuation: &[u8]) -> u32 {
+        // Unsigned b ≤ 0x20 ⇔ min(b, 0x20) == b.
+        // SAFETY: register-only SSE2 intrinsics, part of the x86_64 baseline.
+        let low = unsafe {
+            let low = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(0x20)), block);
+            _mm_movemask_epi8(low) as u32
+        };
+        low | sse2_eq_mask(block, punctuation)
+    }
+
+    /// Loads 16 bytes of `haystack` at `at`.
+    #[inline(always)]
+    fn load16(haystack: &[u8], at: usize) -> __m128i {
+        assert!(at + 16 <= haystack.len());
+        // SAFETY: the assertion keeps the 16-byte unaligned read inside `haystack`;
+        // `_mm_loadu_si128` has no alignment requirement, and SSE2 is part of the
+        // x86_64 baseline, so the instruction is always available.
+        unsafe { _mm_loadu_si128(haystack.as_ptr().add(at).cast()) }
+    }
+
+    /// Searches the first 16 bytes (`haystack.len() >= 16`) for any of `needles`.
+    #[inline(always)]
+    pub(crate) fn find_bytes_first_block(haystack: &[u8], needles: &[u8]) -> Option<usize> {
+        let mask = sse2_eq_mask(load16(haystack, 0), needles);
+        (mask != 0).then(|| mask.trailing_zeros() as usize)
+    }
+
+    /// The first byte of `class` in `haystack` (`haystack.len() >= 16`), or its length.
+    #[inline(always)]
+    pub(crate) fn find_class(haystack: &[u8], class: u8, punctuation: &[u8], avx2: bool) -> usize {
+        let len = haystack.len();
+        let mut at = 0;
+        while at + 16 <= len {
+            if avx2 && at >= 32 && len - at >= 64 {
+                // A long run: hand over to the AVX2 loop.
+                return long_run_avx2(haystack, at, class, punctuation);
+            }
+            let mut mask = sse2_class_candidates(load16(haystack, at), punctuation);
+            while mask != 0 {
+                let i = at + mask.trailing_zeros() as usize;
+                if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+                    return i;
+                }
+                mask &= mask - 1; // a control character that only looked like whitespace
+            }
+            at += 16;
+        }
+        at + super::scalar::find_class(&haystack[at..], class)
+    }
+
+    #[inline(never)]
+    fn long_run_avx2(haystack: &[u8], at: usize, class: u8, punctuation: &[u8]) -> usize {
+        assert!(std::arch::is_x86_feature_detected!("avx2"));
+        // SAFETY: the CPU has AVX2: checked by the assertion (a cached load); callers
+        // also only pass `avx2 = true` for `Scanner::Avx2`, which `Builder::scanner`
+        // accepts only when `Scanner::is_supported`.
+        unsafe { find_class_avx2(haystack, at, class, punctuation) }
+    }
+
+    /// The AVX2 loop of [`find_class`]: 32 bytes per step from `at`.
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn find_class_avx2(
+        haystack: &[u8],
+        mut at: usize,
+        class: u8,
+        punctuation: &[u8],
+    ) -> usize {
+        let len = haystack.len();
+        let limit = _mm256_set1_epi8(0x20);
+        while at + 32 <= len {
+            assert!(at + 32 <= haystack.len());
+            // SAFETY: the assertion keeps the 32-byte unaligned read inside `haystack`;
+            // `_mm256_loadu_si256` has no alignment requirement; AVX2 is enabled for this
+            // function and its callers check the CPU has it.
+            let block = unsafe { _mm256_loadu_si256(haystack.as_ptr().add(at).cast()) };
+            let mut hits = _mm256_cmpeq_epi8(_mm256_min_epu8(block, limit), block);
+            for &n in punctuation {
+                hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(block, _mm256_set1_epi8(n as i8)));
+            }
+            let mut mask = _mm256_movemask_epi8(hits) as u32;
+            while mask != 0 {
+                let i = at + mask.trailing_zeros() as usize;
+                if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+                    return i;
+                }
+                mask &= mask - 1;
+            }
+            at += 32;
+        }
+        at + super::scalar::find_class(&haystack[at..], class)
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use quickcheck::{QuickCheck, TestResult};
+
     use super::*;
+
+    const CLASSES: [u8; 5] = [
+        class::TAG_NAME_END,
+        class::ATTR_NAME_END,
+        class::UNQUOTED_VALUE_END,
+        class::NOT_WHITESPACE,
+        class::NOT_ALPHA,
+    ];
 
     #[test]
     fn classes_match_the_spec_byte_sets() {
-        assert_eq!(find_class(b"div class", class::TAG_NAME_END), 3);
-        assert_eq!(find_class(b"div\r", class::TAG_NAME_END), 3);
-        assert_eq!(find_class(b"a<b", class::TAG_NAME_END), 3);
-        assert_eq!(find_class(b"data-x=1", class::ATTR_NAME_END), 6);
-        assert_eq!(find_class(b"abc`", class::UNQUOTED_VALUE_END), 3);
-        assert_eq!(find_class(b" \t\r\nx", class::NOT_WHITESPACE), 4);
-        assert_eq!(find_class(b"scRipt>", class::NOT_ALPHA), 6);
-        assert_eq!(find_class(b"", class::NOT_ALPHA), 0);
+        for (s, label) in [
+            (scalar::find_class as fn(&[u8], u8) -> usize, "scalar"),
+            (|h: &[u8], c: u8| Scanner::best().find_class(h, c), "best"),
+        ] {
+            assert_eq!(s(b"div class", class::TAG_NAME_END), 3, "{label}");
+            assert_eq!(s(b"div\r", class::TAG_NAME_END), 3);
+            assert_eq!(s(b"a<b", class::TAG_NAME_END), 3);
+            assert_eq!(s(b"data-x=1", class::ATTR_NAME_END), 6);
+            assert_eq!(s(b"abc`", class::UNQUOTED_VALUE_END), 3);
+            assert_eq!(s(b" \t\r\nx", class::NOT_WHITESPACE), 4);
+            assert_eq!(s(b"scRipt>", class::NOT_ALPHA), 6);
+            assert_eq!(s(b"", class::NOT_ALPHA), 0);
+        }
+    }
+
+    /// Bytes biased towards the interesting ones, so hits happen at every position.
+    fn interesting(bytes: Vec<u8>) -> Vec<u8> {
+        const PICK: &[u8] = b"\0\t\n\x0B\x0C\r \x01\x1F\"&'/<=>`-]aZ\x80\xFF";
+        bytes
+            .into_iter()
+            .map(|b| {
+                if b % 3 == 0 {
+                    PICK[b as usize % PICK.len()]
+                } else {
+                    b'a' + b % 26
+                }
+            })
+            .collect()
+    }
+
+    fn simd_agrees_with_scalar(data: Vec<u8>, offset: u8, bias: bool) -> TestResult {
+        let data = if bias { interesting(data) } else { data };
+        let start = (offset as usize).min(data.len());
+        let hay = &data[start..];
+        for class in CLASSES {
+            let want = scalar::find_class(hay, class);
+            if Scanner::best().find_class(hay, class) != want {
+                return TestResult::error(format!("find_class {class:#x} on {hay:?}"));
+            }
+            #[cfg(target_arch = "x86_64")]
+            if hay.len() >= 16 && !class_punctuation(class).is_empty() {
+                let p = class_punctuation(class);
+                if x86::find_class(hay, class, p, false) != want {
+                    return TestResult::error(format!("sse2 find_class {class:#x} on {hay:?}"));
+                }
+                if Scanner::best() == Scanner::Avx2 {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    let got = unsafe { x86::find_class_avx2(hay, 0, class, p) };
+                    if got != want {
+                        return TestResult::error(format!("avx2 find_class {class:#x} on {hay:?}"));
+                    }
+                }
+            }
+        }
+        for needles in [&b"<"[..], b"\"&", b"-<\0", b"'", b">\0"] {
+            let want = scalar::find_bytes(hay, needles);
+            if Scanner::best().find_bytes(hay, needles) != want {
+                return TestResult::error(format!("find_bytes {needles:?} on {hay:?}"));
+            }
+        }
+        TestResult::passed()
+    }
+
+    #[test]
+    fn simd_scanners_agree_with_their_scalar_twins() {
+        QuickCheck::new()
+            .tests(3000)
+            .max_tests(3000)
+            .quickcheck(simd_agrees_with_scalar as fn(Vec<u8>, u8, bool) -> TestResult);
+    }
+
+    #[test]
+    fn every_position_and_length_around_the_block_sizes() {
+        for len in 0..100 {
+            for hit in 0..=len {
+                let mut hay = vec![b'x'; len];
+                if hit < len {
+                    hay[hit] = b'>';
+                }
+                let best = Scanner::best();
+                for class in CLASSES {
+                    assert_eq!(
+                        best.find_class(&hay, class),
+                        scalar::find_class(&hay, class)
+                    );
+                }
+                assert_eq!(best.find_byte(&hay, b'>'), hit);
+                // A control character that is a SIMD candidate but not whitespace.
+                let mut hay2 = vec![b'\x01'; len];
+                if hit < len {
+                    hay2[hit] = b' ';
+                }
+                assert_eq!(best.find_class(&hay2, class::TAG_NAME_END), hit);
+            }
+        }
     }
 }

@@ -257,6 +257,8 @@ pub(crate) struct AttrSpans {
     pub(crate) value: Option<Span>,
     /// From the name's first byte to the value's last (closing quote included).
     pub(crate) raw: Span,
+    /// The name is ASCII without NUL, so it compares with `eq_ignore_ascii_case`.
+    pub(crate) plain_name: bool,
 }
 
 /// A start or end tag. Its attributes borrow the tokenizer until the next token.

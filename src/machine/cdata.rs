@@ -5,7 +5,6 @@
 
 use super::{Flow, Pending, S, Tokenizer};
 use crate::error::ErrorCode;
-use crate::scan;
 use crate::token::{Span, TextKind};
 
 impl Tokenizer<'_> {
@@ -24,7 +23,7 @@ impl Tokenizer<'_> {
             // Started in this state (html5lib's "CDATA section state").
             self.start_cdata_section(self.pos);
         }
-        self.pos += scan::find_byte(&self.input[self.pos..], b']');
+        self.pos += self.scanner.find_byte(&self.input[self.pos..], b']');
         if self.peek().is_some() {
             self.pos += 1;
             return self.switch(S::CdataSectionBracket);

@@ -8,7 +8,6 @@
 
 use super::{Flow, Pending, S, Tokenizer};
 use crate::error::ErrorCode;
-use crate::scan;
 use crate::token::Span;
 
 impl Tokenizer<'_> {
@@ -44,9 +43,9 @@ impl Tokenizer<'_> {
         loop {
             let rest = &self.input[self.pos..];
             self.pos += if self.errors_on {
-                scan::find_byte2(rest, b'>', 0)
+                self.scanner.find_byte2(rest, b'>', 0)
             } else {
-                scan::find_byte(rest, b'>')
+                self.scanner.find_byte(rest, b'>')
             };
             match self.peek() {
                 Some(0) => {
@@ -131,9 +130,9 @@ impl Tokenizer<'_> {
             // `<` and NUL only matter for parse errors (the comment less-than sign states
             // append every character they consume and raise nested-comment, nothing else).
             self.pos += if self.errors_on {
-                scan::find_byte3(rest, b'-', b'<', 0)
+                self.scanner.find_byte3(rest, b'-', b'<', 0)
             } else {
-                scan::find_byte(rest, b'-')
+                self.scanner.find_byte(rest, b'-')
             };
             match self.peek() {
                 Some(b'-') => {

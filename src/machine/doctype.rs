@@ -5,7 +5,7 @@
 
 use super::{Flow, Pending, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
-use crate::scan::{self, class};
+use crate::scan::class;
 use crate::token::Span;
 
 /// Which identifier a DOCTYPE state is about.
@@ -40,7 +40,7 @@ impl Tokenizer<'_> {
     /// Skips whitespace; returns the next input character.
     fn skip_whitespace(&mut self) -> Option<u8> {
         let rest = &self.input[self.pos..];
-        self.pos += scan::find_class(rest, class::NOT_WHITESPACE);
+        self.pos += self.scanner.find_class(rest, class::NOT_WHITESPACE);
         self.peek()
     }
 
@@ -84,7 +84,7 @@ impl Tokenizer<'_> {
     pub(super) fn doctype_name_state(&mut self) -> Flow {
         loop {
             let rest = &self.input[self.pos..];
-            self.pos += scan::find_class(rest, class::TAG_NAME_END);
+            self.pos += self.scanner.find_class(rest, class::TAG_NAME_END);
             if let Some(name) = self.doctype.name.as_mut() {
                 name.end = self.pos;
             }
@@ -234,7 +234,7 @@ impl Tokenizer<'_> {
     fn doctype_identifier_quoted(&mut self, which: Identifier, quote: u8) -> Flow {
         loop {
             let rest = &self.input[self.pos..];
-            self.pos += scan::find_byte3(rest, quote, b'>', 0);
+            self.pos += self.scanner.find_byte3(rest, quote, b'>', 0);
             let end = self.pos;
             let span = match which {
                 Identifier::Public => self.doctype.public_id.as_mut(),
@@ -315,9 +315,9 @@ impl Tokenizer<'_> {
         loop {
             let rest = &self.input[self.pos..];
             self.pos += if self.errors_on {
-                scan::find_byte2(rest, b'>', 0)
+                self.scanner.find_byte2(rest, b'>', 0)
             } else {
-                scan::find_byte(rest, b'>')
+                self.scanner.find_byte(rest, b'>')
             };
             match self.peek() {
                 Some(0) => {

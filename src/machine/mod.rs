@@ -34,6 +34,7 @@ use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::Simulator;
+use crate::scan::Scanner;
 use crate::token::{AttrSpans, Comment, Doctype, Span, Tag, Text, TextKind, Token};
 
 /// The states a tokenizer can be started in or switched to by a tree builder: the ones the
@@ -230,6 +231,7 @@ pub struct Builder {
     scripting: bool,
     state: State,
     last_start_tag: Option<String>,
+    scanner: Scanner,
 }
 
 impl Default for Builder {
@@ -240,6 +242,7 @@ impl Default for Builder {
             scripting: true,
             state: State::Data,
             last_start_tag: None,
+            scanner: Scanner::detect(),
         }
     }
 }
@@ -281,6 +284,17 @@ impl Builder {
         self
     }
 
+    /// The scanner implementation (default: the best the CPU supports, see
+    /// [`Scanner::detect`]). One the CPU cannot run falls back to the best it can.
+    pub fn scanner(mut self, scanner: Scanner) -> Self {
+        self.scanner = if scanner.is_supported() {
+            scanner
+        } else {
+            Scanner::best()
+        };
+        self
+    }
+
     /// A tokenizer over `input` with these options.
     pub fn build(self, input: &[u8]) -> Tokenizer<'_> {
         let mut tokenizer = Tokenizer {
@@ -302,6 +316,7 @@ impl Builder {
             last_start_tag: LastStartTag::None,
             foreign_content: false,
             simulator: self.simulation.then(|| Simulator::new(self.scripting)),
+            scanner: self.scanner,
             errors_on: self.errors,
             errors: Vec::new(),
             stream_checked: 0,
@@ -368,6 +383,7 @@ pub struct Tokenizer<'a> {
     /// whether `<![CDATA[` opens a CDATA section).
     foreign_content: bool,
     simulator: Option<Simulator>,
+    scanner: Scanner,
     errors_on: bool,
     errors: Vec<ParseError>,
     /// Input-stream errors (13.2.3.5) have been looked for up to this offset.
@@ -446,11 +462,13 @@ impl<'a> Tokenizer<'a> {
 
     /// The next token, or None at the end of the input. A tag's attributes borrow the
     /// tokenizer until the next call.
+    #[inline]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
         let pending = self.run()?;
         Some(self.token(pending))
     }
 
+    #[inline]
     fn token(&self, pending: Pending) -> Token<'a, '_> {
         let input = self.input;
         match pending {
@@ -497,7 +515,16 @@ impl<'a> Tokenizer<'a> {
                 S::Plaintext => self.plaintext_state(),
                 S::TagOpen => self.tag_open_state(),
                 S::EndTagOpen => self.end_tag_open_state(),
-                S::TagName => self.tag_name_state(),
+                S::TagName
+                | S::BeforeAttributeName
+                | S::AttributeName
+                | S::AfterAttributeName
+                | S::BeforeAttributeValue
+                | S::AttributeValueDoubleQuoted
+                | S::AttributeValueSingleQuoted
+                | S::AttributeValueUnquoted
+                | S::AfterAttributeValueQuoted
+                | S::SelfClosingStartTag => self.tag_states(),
                 S::RcdataLessThanSign => self.rcdata_less_than_sign_state(),
                 S::RcdataEndTagOpen => self.rcdata_end_tag_open_state(),
                 S::RcdataEndTagName => self.rcdata_end_tag_name_state(),
@@ -525,15 +552,6 @@ impl<'a> Tokenizer<'a> {
                     self.script_data_double_escaped_less_than_sign_state()
                 }
                 S::ScriptDataDoubleEscapeEnd => self.script_data_double_escape_end_state(),
-                S::BeforeAttributeName => self.before_attribute_name_state(),
-                S::AttributeName => self.attribute_name_state(),
-                S::AfterAttributeName => self.after_attribute_name_state(),
-                S::BeforeAttributeValue => self.before_attribute_value_state(),
-                S::AttributeValueDoubleQuoted => self.attribute_value_quoted_state(b'"'),
-                S::AttributeValueSingleQuoted => self.attribute_value_quoted_state(b'\''),
-                S::AttributeValueUnquoted => self.attribute_value_unquoted_state(),
-                S::AfterAttributeValueQuoted => self.after_attribute_value_quoted_state(),
-                S::SelfClosingStartTag => self.self_closing_start_tag_state(),
                 S::BogusComment => self.bogus_comment_state(),
                 S::MarkupDeclarationOpen => self.markup_declaration_open_state(),
                 S::CommentStart => self.comment_start_state(),

@@ -4,7 +4,7 @@
 
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
-use crate::scan::{self, class};
+use crate::scan::class;
 
 impl Tokenizer<'_> {
     /// 13.2.5.15 Script data less-than sign state.
@@ -53,9 +53,9 @@ impl Tokenizer<'_> {
         loop {
             let rest = &self.input[self.pos..];
             self.pos += if self.errors_on {
-                scan::find_byte3(rest, b'-', b'<', 0)
+                self.scanner.find_byte3(rest, b'-', b'<', 0)
             } else {
-                scan::find_byte2(rest, b'-', b'<')
+                self.scanner.find_byte2(rest, b'-', b'<')
             };
             match self.peek() {
                 Some(b'-') => {
@@ -160,7 +160,7 @@ impl Tokenizer<'_> {
     /// anything else reconsumes in `otherwise`.
     fn double_escape_boundary(&mut self, if_script: S, otherwise: S) -> Flow {
         let rest = &self.input[self.pos..];
-        self.pos += scan::find_class(rest, class::NOT_ALPHA);
+        self.pos += self.scanner.find_class(rest, class::NOT_ALPHA);
         match self.peek() {
             Some(c) if is_whitespace(c) || c == b'/' || c == b'>' => {
                 let buffer = &self.input[self.temp_start..self.pos];
@@ -180,9 +180,9 @@ impl Tokenizer<'_> {
         loop {
             let rest = &self.input[self.pos..];
             self.pos += if self.errors_on {
-                scan::find_byte3(rest, b'-', b'<', 0)
+                self.scanner.find_byte3(rest, b'-', b'<', 0)
             } else {
-                scan::find_byte2(rest, b'-', b'<')
+                self.scanner.find_byte2(rest, b'-', b'<')
             };
             match self.peek() {
                 Some(b'-') => {

@@ -4,9 +4,9 @@
 use std::hash::{BuildHasher, Hasher};
 
 use super::{Flow, S, Tokenizer, is_whitespace};
-use crate::decode::{Context, decode, same_name};
+use crate::decode::{Context, decode, is_plain_name, same_name};
 use crate::error::ErrorCode;
-use crate::scan::{self, class};
+use crate::scan::class;
 use crate::token::{AttrSpans, Span};
 
 /// Above this many attributes the duplicate check switches from a linear scan to a set.
@@ -32,7 +32,8 @@ impl Tokenizer<'_> {
                     return flow;
                 }
                 self.create_tag(false);
-                self.switch(S::TagName)
+                self.state = S::TagName;
+                self.tag_states()
             }
             Some(b'?') => {
                 if let Some(flow) = self.text_before_markup() {
@@ -61,7 +62,8 @@ impl Tokenizer<'_> {
                     return flow;
                 }
                 self.create_tag(true);
-                self.switch(S::TagName)
+                self.state = S::TagName;
+                self.tag_states()
             }
             Some(b'>') => {
                 // `</>` is dropped: no token, a gap in the spans.
@@ -87,88 +89,254 @@ impl Tokenizer<'_> {
         }
     }
 
-    /// 13.2.5.8 Tag name state. Upper-case letters and NUL are kept in the span and
-    /// transformed when the name is decoded.
-    pub(super) fn tag_name_state(&mut self) -> Flow {
+    /// The states inside a tag, run as one loop with the position and the state in local
+    /// variables (a tag is where most of a page's transitions happen, so they should be
+    /// plain jumps rather than trips through the driver): 13.2.5.8 tag name, 13.2.5.32–39
+    /// the attribute states, 13.2.5.40 self-closing start tag. Each state is one arm.
+    /// Returns when the tag is emitted or the input ends.
+    pub(super) fn tag_states(&mut self) -> Flow {
+        let input = self.input;
+        let scanner = self.scanner;
+        let mut pos = self.pos;
+        let mut state = self.state;
         loop {
-            let rest = &self.input[self.pos..];
-            self.pos += scan::find_class(rest, class::TAG_NAME_END);
-            match self.peek() {
-                Some(b'/') => {
-                    self.tag.name.end = self.pos;
-                    self.pos += 1;
-                    return self.switch(S::SelfClosingStartTag);
+            match state {
+                // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
+                // are transformed when the name is decoded.
+                S::TagName => {
+                    pos += scanner.find_class(&input[pos..], class::TAG_NAME_END);
+                    match input.get(pos) {
+                        Some(b'>') => {
+                            self.tag.name.end = pos;
+                            self.pos = pos;
+                            return self.emit_tag();
+                        }
+                        Some(b'/') => {
+                            self.tag.name.end = pos;
+                            pos += 1;
+                            state = S::SelfClosingStartTag;
+                        }
+                        Some(0) => {
+                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                            pos += 1;
+                        }
+                        Some(_) => {
+                            // Whitespace.
+                            self.tag.name.end = pos;
+                            pos += 1;
+                            state = S::BeforeAttributeName;
+                        }
+                        None => return self.eof_in_tag(pos),
+                    }
                 }
-                Some(b'>') => {
-                    self.tag.name.end = self.pos;
-                    return self.emit_tag();
+                // 13.2.5.32 Before attribute name state.
+                S::BeforeAttributeName => {
+                    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
+                        pos += 1;
+                    }
+                    match input.get(pos) {
+                        Some(b'/' | b'>') | None => state = S::AfterAttributeName,
+                        Some(b'=') => {
+                            self.error_at(ErrorCode::UnexpectedEqualsSignBeforeAttributeName, pos);
+                            self.tag.attr_name_start = pos;
+                            pos += 1;
+                            state = S::AttributeName;
+                        }
+                        Some(_) => {
+                            self.tag.attr_name_start = pos;
+                            state = S::AttributeName;
+                        }
+                    }
                 }
-                Some(0) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
+                // 13.2.5.33 Attribute name state.
+                S::AttributeName => {
+                    pos += scanner.find_class(&input[pos..], class::ATTR_NAME_END);
+                    match input.get(pos) {
+                        Some(b'=') => {
+                            self.leave_attribute_name(pos);
+                            pos += 1;
+                            state = S::BeforeAttributeValue;
+                        }
+                        Some(0) => {
+                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                            pos += 1;
+                        }
+                        Some(b'"' | b'\'' | b'<') => {
+                            self.error_at(ErrorCode::UnexpectedCharacterInAttributeName, pos);
+                            pos += 1;
+                        }
+                        _ => {
+                            // Whitespace, `/`, `>` or EOF: reconsume in the after attribute
+                            // name state.
+                            self.leave_attribute_name(pos);
+                            state = S::AfterAttributeName;
+                        }
+                    }
                 }
-                Some(_) => {
-                    // Whitespace.
-                    self.tag.name.end = self.pos;
-                    self.pos += 1;
-                    return self.switch(S::BeforeAttributeName);
+                // 13.2.5.34 After attribute name state.
+                S::AfterAttributeName => {
+                    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
+                        pos += 1;
+                    }
+                    match input.get(pos) {
+                        Some(b'/') => {
+                            pos += 1;
+                            state = S::SelfClosingStartTag;
+                        }
+                        Some(b'=') => {
+                            pos += 1;
+                            state = S::BeforeAttributeValue;
+                        }
+                        Some(b'>') => {
+                            self.pos = pos;
+                            return self.emit_tag();
+                        }
+                        None => return self.eof_in_tag(pos),
+                        Some(_) => {
+                            self.tag.attr_name_start = pos;
+                            state = S::AttributeName;
+                        }
+                    }
                 }
-                None => return self.eof_in_tag(),
+                // 13.2.5.35 Before attribute value state.
+                S::BeforeAttributeValue => {
+                    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
+                        pos += 1;
+                    }
+                    match input.get(pos) {
+                        Some(b'"') => {
+                            pos += 1;
+                            self.start_attribute_value(pos);
+                            state = S::AttributeValueDoubleQuoted;
+                        }
+                        Some(b'\'') => {
+                            pos += 1;
+                            self.start_attribute_value(pos);
+                            state = S::AttributeValueSingleQuoted;
+                        }
+                        Some(b'>') => {
+                            self.error_at(ErrorCode::MissingAttributeValue, pos);
+                            self.pos = pos;
+                            return self.emit_tag();
+                        }
+                        _ => {
+                            self.start_attribute_value(pos);
+                            state = S::AttributeValueUnquoted;
+                        }
+                    }
+                }
+                // 13.2.5.36 Attribute value (double-quoted) state and 13.2.5.37 Attribute
+                // value (single-quoted) state, which differ only in their quote.
+                S::AttributeValueDoubleQuoted | S::AttributeValueSingleQuoted => {
+                    let quote = if state == S::AttributeValueDoubleQuoted {
+                        b'"'
+                    } else {
+                        b'\''
+                    };
+                    // `&` and NUL matter only for parse errors: values decode lazily.
+                    pos += if self.errors_on {
+                        scanner.find_byte3(&input[pos..], quote, b'&', 0)
+                    } else {
+                        scanner.find_byte(&input[pos..], quote)
+                    };
+                    match input.get(pos) {
+                        Some(b'&') => {
+                            let end = pos + scanner.find_byte(&input[pos..], quote);
+                            pos = self.character_reference(pos, true, end);
+                        }
+                        Some(0) => {
+                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                            pos += 1;
+                        }
+                        Some(_) => {
+                            self.end_attribute_value(pos, pos + 1);
+                            pos += 1;
+                            state = S::AfterAttributeValueQuoted;
+                        }
+                        None => return self.eof_in_tag(pos),
+                    }
+                }
+                // 13.2.5.38 Attribute value (unquoted) state.
+                S::AttributeValueUnquoted => {
+                    pos += scanner.find_class(&input[pos..], class::UNQUOTED_VALUE_END);
+                    match input.get(pos) {
+                        Some(b'>') => {
+                            self.end_attribute_value(pos, pos);
+                            self.pos = pos;
+                            return self.emit_tag();
+                        }
+                        Some(b'&') => {
+                            if self.errors_on {
+                                let rest = &input[pos..];
+                                let end = pos + scanner.find_class(rest, class::TAG_NAME_END);
+                                pos = self.character_reference(pos, true, end);
+                            } else {
+                                pos += 1;
+                            }
+                        }
+                        Some(0) => {
+                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                            pos += 1;
+                        }
+                        Some(b'"' | b'\'' | b'<' | b'=' | b'`') => {
+                            self.error_at(
+                                ErrorCode::UnexpectedCharacterInUnquotedAttributeValue,
+                                pos,
+                            );
+                            pos += 1;
+                        }
+                        Some(_) => {
+                            // Whitespace.
+                            self.end_attribute_value(pos, pos);
+                            pos += 1;
+                            state = S::BeforeAttributeName;
+                        }
+                        None => return self.eof_in_tag(pos),
+                    }
+                }
+                // 13.2.5.39 After attribute value (quoted) state.
+                S::AfterAttributeValueQuoted => match input.get(pos) {
+                    Some(&c) if is_whitespace(c) => {
+                        pos += 1;
+                        state = S::BeforeAttributeName;
+                    }
+                    Some(b'/') => {
+                        pos += 1;
+                        state = S::SelfClosingStartTag;
+                    }
+                    Some(b'>') => {
+                        self.pos = pos;
+                        return self.emit_tag();
+                    }
+                    None => return self.eof_in_tag(pos),
+                    Some(_) => {
+                        self.error_at(ErrorCode::MissingWhitespaceBetweenAttributes, pos);
+                        state = S::BeforeAttributeName;
+                    }
+                },
+                // 13.2.5.40 Self-closing start tag state.
+                S::SelfClosingStartTag => match input.get(pos) {
+                    Some(b'>') => {
+                        self.tag.self_closing = true;
+                        self.pos = pos;
+                        return self.emit_tag();
+                    }
+                    None => return self.eof_in_tag(pos),
+                    Some(_) => {
+                        self.error_at(ErrorCode::UnexpectedSolidusInTag, pos);
+                        state = S::BeforeAttributeName;
+                    }
+                },
+                _ => unreachable!("tag_states runs only the states inside a tag"),
             }
         }
     }
 
     /// EOF anywhere inside a tag: the tag is dropped.
-    fn eof_in_tag(&mut self) -> Flow {
+    fn eof_in_tag(&mut self, pos: usize) -> Flow {
+        self.pos = pos;
         self.error(ErrorCode::EofInTag);
         self.emit_eof()
-    }
-
-    /// 13.2.5.32 Before attribute name state.
-    pub(super) fn before_attribute_name_state(&mut self) -> Flow {
-        let rest = &self.input[self.pos..];
-        self.pos += scan::find_class(rest, class::NOT_WHITESPACE);
-        match self.peek() {
-            Some(b'/' | b'>') | None => self.switch(S::AfterAttributeName),
-            Some(b'=') => {
-                self.error(ErrorCode::UnexpectedEqualsSignBeforeAttributeName);
-                self.tag.attr_name_start = self.pos;
-                self.pos += 1;
-                self.switch(S::AttributeName)
-            }
-            Some(_) => {
-                self.tag.attr_name_start = self.pos;
-                self.switch(S::AttributeName)
-            }
-        }
-    }
-
-    /// 13.2.5.33 Attribute name state.
-    pub(super) fn attribute_name_state(&mut self) -> Flow {
-        loop {
-            let rest = &self.input[self.pos..];
-            self.pos += scan::find_class(rest, class::ATTR_NAME_END);
-            match self.peek() {
-                Some(b'=') => {
-                    self.leave_attribute_name();
-                    self.pos += 1;
-                    return self.switch(S::BeforeAttributeValue);
-                }
-                Some(0) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
-                Some(b'"' | b'\'' | b'<') => {
-                    self.error(ErrorCode::UnexpectedCharacterInAttributeName);
-                    self.pos += 1;
-                }
-                _ => {
-                    // Whitespace, `/`, `>` or EOF: reconsume in the after attribute name state.
-                    self.leave_attribute_name();
-                    return self.switch(S::AfterAttributeName);
-                }
-            }
-        }
     }
 
     /// "When the user agent leaves the attribute name state (and before emitting the tag
@@ -176,10 +344,11 @@ impl Tokenizer<'_> {
     /// attributes on the same token; if there is already an attribute on the token with
     /// the exact same name, then this is a duplicate-attribute parse error and the new
     /// attribute must be removed from the token."
-    fn leave_attribute_name(&mut self) {
-        let name = Span::new(self.tag.attr_name_start, self.pos);
-        if self.is_duplicate_attribute(name) {
-            self.error(ErrorCode::DuplicateAttribute);
+    fn leave_attribute_name(&mut self, pos: usize) {
+        let name = Span::new(self.tag.attr_name_start, pos);
+        let plain_name = is_plain_name(name.of(self.input));
+        if self.is_duplicate_attribute(name, plain_name) {
+            self.error_at(ErrorCode::DuplicateAttribute, pos);
             self.tag.attr = None;
         } else {
             self.tag.attr = Some(self.attrs.len());
@@ -187,14 +356,23 @@ impl Tokenizer<'_> {
                 name,
                 value: None,
                 raw: name,
+                plain_name,
             });
         }
     }
 
-    fn is_duplicate_attribute(&mut self, name: Span) -> bool {
+    fn is_duplicate_attribute(&mut self, name: Span, plain: bool) -> bool {
         let input = self.input;
         let bytes = name.of(input);
-        let linear = |attrs: &[AttrSpans]| attrs.iter().any(|a| same_name(a.name.of(input), bytes));
+        let linear = |attrs: &[AttrSpans]| {
+            attrs.iter().any(|a| {
+                if plain && a.plain_name {
+                    a.name.len() == bytes.len() && a.name.of(input).eq_ignore_ascii_case(bytes)
+                } else {
+                    same_name(a.name.of(input), bytes)
+                }
+            })
+        };
         if self.attrs.len() < LINEAR_DUPLICATE_CHECK {
             return linear(&self.attrs);
         }
@@ -234,157 +412,6 @@ impl Tokenizer<'_> {
                 value.end = value_end;
             }
             attr.raw.end = raw_end;
-        }
-    }
-
-    /// 13.2.5.34 After attribute name state.
-    pub(super) fn after_attribute_name_state(&mut self) -> Flow {
-        let rest = &self.input[self.pos..];
-        self.pos += scan::find_class(rest, class::NOT_WHITESPACE);
-        match self.peek() {
-            Some(b'/') => {
-                self.pos += 1;
-                self.switch(S::SelfClosingStartTag)
-            }
-            Some(b'=') => {
-                self.pos += 1;
-                self.switch(S::BeforeAttributeValue)
-            }
-            Some(b'>') => self.emit_tag(),
-            None => self.eof_in_tag(),
-            Some(_) => {
-                self.tag.attr_name_start = self.pos;
-                self.switch(S::AttributeName)
-            }
-        }
-    }
-
-    /// 13.2.5.35 Before attribute value state.
-    pub(super) fn before_attribute_value_state(&mut self) -> Flow {
-        let rest = &self.input[self.pos..];
-        self.pos += scan::find_class(rest, class::NOT_WHITESPACE);
-        match self.peek() {
-            Some(b'"') => {
-                self.pos += 1;
-                self.start_attribute_value(self.pos);
-                self.switch(S::AttributeValueDoubleQuoted)
-            }
-            Some(b'\'') => {
-                self.pos += 1;
-                self.start_attribute_value(self.pos);
-                self.switch(S::AttributeValueSingleQuoted)
-            }
-            Some(b'>') => {
-                self.error(ErrorCode::MissingAttributeValue);
-                self.emit_tag()
-            }
-            _ => {
-                self.start_attribute_value(self.pos);
-                self.switch(S::AttributeValueUnquoted)
-            }
-        }
-    }
-
-    /// 13.2.5.36 Attribute value (double-quoted) state and 13.2.5.37 Attribute value
-    /// (single-quoted) state, which differ only in their quote.
-    pub(super) fn attribute_value_quoted_state(&mut self, quote: u8) -> Flow {
-        loop {
-            let rest = &self.input[self.pos..];
-            // `&` and NUL matter only for parse errors: values decode lazily.
-            self.pos += if self.errors_on {
-                scan::find_byte3(rest, quote, b'&', 0)
-            } else {
-                scan::find_byte(rest, quote)
-            };
-            match self.peek() {
-                Some(b'&') => {
-                    let end = self.pos + scan::find_byte(&self.input[self.pos..], quote);
-                    self.pos = self.character_reference(self.pos, true, end);
-                }
-                Some(0) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
-                Some(_) => {
-                    self.end_attribute_value(self.pos, self.pos + 1);
-                    self.pos += 1;
-                    return self.switch(S::AfterAttributeValueQuoted);
-                }
-                None => return self.eof_in_tag(),
-            }
-        }
-    }
-
-    /// 13.2.5.38 Attribute value (unquoted) state.
-    pub(super) fn attribute_value_unquoted_state(&mut self) -> Flow {
-        loop {
-            let rest = &self.input[self.pos..];
-            self.pos += scan::find_class(rest, class::UNQUOTED_VALUE_END);
-            match self.peek() {
-                Some(b'>') => {
-                    self.end_attribute_value(self.pos, self.pos);
-                    return self.emit_tag();
-                }
-                Some(b'&') => {
-                    if self.errors_on {
-                        let rest = &self.input[self.pos..];
-                        let end = self.pos + scan::find_class(rest, class::TAG_NAME_END);
-                        self.pos = self.character_reference(self.pos, true, end);
-                    } else {
-                        self.pos += 1;
-                    }
-                }
-                Some(0) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
-                Some(b'"' | b'\'' | b'<' | b'=' | b'`') => {
-                    self.error(ErrorCode::UnexpectedCharacterInUnquotedAttributeValue);
-                    self.pos += 1;
-                }
-                Some(_) => {
-                    // Whitespace.
-                    self.end_attribute_value(self.pos, self.pos);
-                    self.pos += 1;
-                    return self.switch(S::BeforeAttributeName);
-                }
-                None => return self.eof_in_tag(),
-            }
-        }
-    }
-
-    /// 13.2.5.39 After attribute value (quoted) state.
-    pub(super) fn after_attribute_value_quoted_state(&mut self) -> Flow {
-        match self.peek() {
-            Some(c) if is_whitespace(c) => {
-                self.pos += 1;
-                self.switch(S::BeforeAttributeName)
-            }
-            Some(b'/') => {
-                self.pos += 1;
-                self.switch(S::SelfClosingStartTag)
-            }
-            Some(b'>') => self.emit_tag(),
-            None => self.eof_in_tag(),
-            Some(_) => {
-                self.error(ErrorCode::MissingWhitespaceBetweenAttributes);
-                self.switch(S::BeforeAttributeName)
-            }
-        }
-    }
-
-    /// 13.2.5.40 Self-closing start tag state.
-    pub(super) fn self_closing_start_tag_state(&mut self) -> Flow {
-        match self.peek() {
-            Some(b'>') => {
-                self.tag.self_closing = true;
-                self.emit_tag()
-            }
-            None => self.eof_in_tag(),
-            Some(_) => {
-                self.error(ErrorCode::UnexpectedSolidusInTag);
-                self.switch(S::BeforeAttributeName)
-            }
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
-use crate::scan;
+use crate::scan::class;
 
 /// Which family of text states an end tag check belongs to.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,14 +47,24 @@ impl Tokenizer<'_> {
             // `&` and NUL only raise parse errors here (references decode lazily, NUL stays
             // U+0000), so without errors the scanner looks for `<` alone.
             self.pos += if self.errors_on {
-                scan::find_byte3(rest, b'<', b'&', 0)
+                self.scanner.find_byte3(rest, b'<', b'&', 0)
             } else {
-                scan::find_byte(rest, b'<')
+                self.scanner.find_byte(rest, b'<')
             };
             match self.peek() {
                 Some(b'<') => {
                     self.markup_start = self.pos;
                     self.pos += 1;
+                    // The tag open state's "ASCII alpha" branch, taken here when no text
+                    // precedes the `<` (the common `><` case) to save a trip through the
+                    // driver.
+                    let starts_tag = self.peek().is_some_and(|c| c.is_ascii_alphabetic());
+                    if starts_tag && self.text_start == Some(self.markup_start) {
+                        self.text_start = None;
+                        self.create_tag(false);
+                        self.state = S::TagName;
+                        return self.tag_states();
+                    }
                     return self.switch(S::TagOpen);
                 }
                 Some(b'&') => {
@@ -75,9 +85,9 @@ impl Tokenizer<'_> {
         loop {
             let rest = &self.input[self.pos..];
             self.pos += if self.errors_on {
-                scan::find_byte3(rest, b'<', b'&', 0)
+                self.scanner.find_byte3(rest, b'<', b'&', 0)
             } else {
-                scan::find_byte(rest, b'<')
+                self.scanner.find_byte(rest, b'<')
             };
             match self.peek() {
                 Some(b'<') => {
@@ -113,9 +123,9 @@ impl Tokenizer<'_> {
         loop {
             let rest = &self.input[self.pos..];
             self.pos += if self.errors_on {
-                scan::find_byte2(rest, b'<', 0)
+                self.scanner.find_byte2(rest, b'<', 0)
             } else {
-                scan::find_byte(rest, b'<')
+                self.scanner.find_byte(rest, b'<')
             };
             match self.peek() {
                 Some(b'<') => {
@@ -226,7 +236,7 @@ impl Tokenizer<'_> {
     /// else leaves `</` and the buffer as text.
     fn text_end_tag_name(&mut self, family: TextFamily) -> Flow {
         let rest = &self.input[self.pos..];
-        self.pos += scan::find_class(rest, scan::class::NOT_ALPHA);
+        self.pos += self.scanner.find_class(rest, class::NOT_ALPHA);
         let name = &self.input[self.temp_start..self.pos];
         let next = self.peek();
         let ends_name = matches!(next, Some(c) if is_whitespace(c) || c == b'/' || c == b'>');

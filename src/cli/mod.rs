@@ -1,0 +1,110 @@
+//! The command line: argument parsing and the exit-status rules shared by every
+//! subcommand.
+//!
+//! Layout, so that more subcommands slot in without touching the others:
+//! - [`args`]: arguments several subcommands share (the input file, tokenizer options),
+//!   flattened into each subcommand's own `Args`;
+//! - [`output`]: buffered standard output and [`Failure`], the one error type a subcommand
+//!   returns (its exit status and one-line message are decided here);
+//! - [`positions`]: byte offsets to line/column for parse errors;
+//! - one module per subcommand with an `Args` struct and a `run` function ([`tokens`]).
+//!
+//! Exit status: 0 on success (also when standard output is closed early, as by `| head`),
+//! 1 when writing the output fails otherwise, 2 for bad arguments or unreadable input.
+//! Every failure is one line on standard error, `htmltok: <what went wrong>`.
+
+mod args;
+mod output;
+mod positions;
+mod tokens;
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Parser, Subcommand};
+
+pub use output::Failure;
+
+const ABOUT: &str = "An exact WHATWG HTML tokenizer";
+
+const LONG_ABOUT: &str = "\
+An exact WHATWG HTML tokenizer (HTML § 13.2.5: every state, character reference and \
+parse error).
+
+Input is read as bytes, as UTF-8 (invalid bytes decode to U+FFFD); nothing is re-encoded.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  htmltok tokens page.html
+  htmltok tokens --errors page.html | grep '\"Error\"'
+  curl -s https://example.com/ | htmltok tokens
+  printf '&amp;</title>' | htmltok tokens --html5lib --state 'RCDATA state' --last-start-tag title
+
+Exit status: 0 on success, 1 if writing the output failed, 2 for bad arguments or
+unreadable input (with one line `htmltok: <what went wrong>` on standard error).";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "htmltok",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = AFTER_HELP,
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Tokens(tokens::Args),
+}
+
+/// Runs the program and turns the outcome into an exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return argument_error(&err),
+    };
+    let result = match &cli.command {
+        Command::Tokens(args) => tokens::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}
+
+/// Help and version go to standard output (exit 0); running with no arguments prints the
+/// help on standard error (exit 2); any other argument error becomes one line (exit 2).
+fn argument_error(err: &clap::Error) -> ExitCode {
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // A closed standard output is not worth a message.
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            let rendered = err.render().to_string();
+            let first = rendered
+                .lines()
+                .map(str::trim)
+                .find(|line| !line.is_empty())
+                .unwrap_or("invalid arguments");
+            let what = first.strip_prefix("error: ").unwrap_or(first);
+            Failure::Input(format!("{what} (see --help)")).report()
+        }
+    }
+}
+
+/// Writes `htmltok: <message>` to standard error, ignoring a failure to do so.
+fn complain(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "htmltok: {message}");
+}
