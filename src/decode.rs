@@ -42,10 +42,10 @@ impl Context {
 
 /// Decodes `bytes` as the spec's tokenizer would have produced them in `context`.
 pub(crate) fn decode(bytes: &[u8], context: Context) -> Cow<'_, str> {
-    if !needs_transform(bytes, context) {
-        if let Ok(s) = std::str::from_utf8(bytes) {
-            return Cow::Borrowed(s);
-        }
+    if !needs_transform(bytes, context)
+        && let Ok(s) = std::str::from_utf8(bytes)
+    {
+        return Cow::Borrowed(s);
     }
     Cow::Owned(decode_slow(bytes, context))
 }

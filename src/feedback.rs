@@ -168,10 +168,8 @@ impl Simulator {
                 self.html_start_tag(name, self_closing)
             }
             Some(Frame::Svg) => {
-                if !self_closing {
-                    if let Some(point) = IntegrationPoint::in_svg(name) {
-                        self.stack.push(Frame::Integration(point));
-                    }
+                if !self_closing && let Some(point) = IntegrationPoint::in_svg(name) {
+                    self.stack.push(Frame::Integration(point));
                 }
                 None
             }
@@ -225,11 +223,10 @@ impl Simulator {
     pub(crate) fn end_tag(&mut self, name: &[u8]) {
         match self.stack.last() {
             None => {}
-            Some(Frame::Integration(point)) => {
-                if point.name().eq_ignore_ascii_case(name) {
-                    self.stack.pop();
-                }
+            Some(Frame::Integration(point)) if point.name().eq_ignore_ascii_case(name) => {
+                self.stack.pop();
             }
+            Some(Frame::Integration(_)) => {}
             Some(Frame::Svg | Frame::Math) => {
                 if name.eq_ignore_ascii_case(b"br") || name.eq_ignore_ascii_case(b"p") {
                     // 13.2.6.5: `</br>` and `</p>` break out of foreign content.

@@ -90,14 +90,13 @@ fn unescape_value(v: &Value) -> Option<Value> {
 fn coalesce(tokens: &[Value]) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
     for t in tokens {
-        if t[0] == "Character" {
-            if let Some(last) = out.last_mut() {
-                if last[0] == "Character" {
-                    let joined = format!("{}{}", last[1].as_str().unwrap(), t[1].as_str().unwrap());
-                    last[1] = Value::String(joined);
-                    continue;
-                }
-            }
+        if t[0] == "Character"
+            && let Some(last) = out.last_mut()
+            && last[0] == "Character"
+        {
+            let joined = format!("{}{}", last[1].as_str().unwrap(), t[1].as_str().unwrap());
+            last[1] = Value::String(joined);
+            continue;
         }
         out.push(t.clone());
     }
