@@ -149,6 +149,12 @@ impl Simulator {
         }
     }
 
+    /// True when no foreign content is open: only HTML start tags can matter.
+    #[inline]
+    pub(crate) fn is_idle(&self) -> bool {
+        self.stack.is_empty()
+    }
+
     /// True when the adjusted current node is an SVG or MathML element.
     pub(crate) fn in_foreign_content(&self) -> bool {
         matches!(self.stack.last(), Some(Frame::Svg | Frame::Math))

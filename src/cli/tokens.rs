@@ -85,10 +85,7 @@ fn json_lines(input: &[u8], args: &Args, out: &mut output::Out) -> Result<(), Fa
     let mut tokenizer = args.options.builder().errors(args.errors).build(input);
     let mut positions = Positions::new(input);
     let mut line = String::with_capacity(256);
-    loop {
-        let Some(token) = tokenizer.next_token() else {
-            break;
-        };
+    while let Some(token) = tokenizer.next_token() {
         line.clear();
         json::write_token(&mut line, &token);
         line.push('\n');

@@ -73,7 +73,7 @@ impl Tokenizer<'_> {
         if raw.is_empty() {
             return Flow::Continue;
         }
-        Flow::Emit(Pending::Text {
+        self.emit(Pending::Text {
             raw,
             content: Span::new(content_start, content_end),
             kind: TextKind::Cdata,

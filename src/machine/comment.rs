@@ -32,7 +32,7 @@ impl Tokenizer<'_> {
         };
         self.state = S::Data;
         self.text_kind = crate::token::TextKind::Data;
-        Flow::Emit(Pending::Comment {
+        self.emit(Pending::Comment {
             raw: Span::new(self.comment_start, end),
             data: Span::new(self.comment_data_start, data_end),
         })

@@ -25,7 +25,7 @@ impl Tokenizer<'_> {
         self.doctype.end = self.pos;
         self.state = S::Data;
         self.text_kind = crate::token::TextKind::Data;
-        Flow::Emit(Pending::Doctype)
+        self.emit(Pending::Doctype)
     }
 
     /// EOF inside a DOCTYPE: "This is an eof-in-doctype parse error. Set the current

@@ -176,8 +176,8 @@ enum S {
 enum Flow {
     /// The state (or position) changed: run the next state.
     Continue,
-    /// A token is ready.
-    Emit(Pending),
+    /// A token is ready in `Tokenizer::pending`.
+    Emit,
 }
 
 /// A finished token, as spans, waiting to be handed out.
@@ -210,6 +210,12 @@ struct CurrentTag {
     attr: Option<usize>,
     /// Start of the current attribute's name (kept even for a dropped duplicate).
     attr_name_start: usize,
+    /// The current attribute's name contains a NUL.
+    attr_name_has_nul: bool,
+    /// Every attribute name so far was plain (ASCII without NUL), so `name_filter` holds.
+    all_names_plain: bool,
+    /// One bit per plain attribute name seen (see `tag::name_filter_bit`).
+    name_filter: u64,
 }
 
 /// The DOCTYPE token being built (13.2.5.53–68).
@@ -317,6 +323,7 @@ impl Builder {
             foreign_content: false,
             simulator: self.simulation.then(|| Simulator::new(self.scripting)),
             scanner: self.scanner,
+            pending: Pending::Tag,
             errors_on: self.errors,
             errors: Vec::new(),
             stream_checked: 0,
@@ -384,6 +391,8 @@ pub struct Tokenizer<'a> {
     foreign_content: bool,
     simulator: Option<Simulator>,
     scanner: Scanner,
+    /// The token `run` finished last.
+    pending: Pending,
     errors_on: bool,
     errors: Vec<ParseError>,
     /// Input-stream errors (13.2.3.5) have been looked for up to this offset.
@@ -464,8 +473,11 @@ impl<'a> Tokenizer<'a> {
     /// tokenizer until the next call.
     #[inline]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
-        let pending = self.run()?;
-        Some(self.token(pending))
+        if self.run() {
+            Some(self.token(self.pending))
+        } else {
+            None
+        }
     }
 
     #[inline]
@@ -504,8 +516,9 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// Runs states until a token is ready.
-    fn run(&mut self) -> Option<Pending> {
+    /// Runs states until a token is ready (true, the token is in `pending`) or the input
+    /// has ended (false).
+    fn run(&mut self) -> bool {
         loop {
             let flow = match self.state {
                 S::Data => self.data_state(),
@@ -595,10 +608,10 @@ impl<'a> Tokenizer<'a> {
                 S::CdataSection => self.cdata_section_state(),
                 S::CdataSectionBracket => self.cdata_section_bracket_state(),
                 S::CdataSectionEnd => self.cdata_section_end_state(),
-                S::Done => return None,
+                S::Done => return false,
             };
-            if let Flow::Emit(pending) = flow {
-                return Some(pending);
+            if let Flow::Emit = flow {
+                return true;
             }
         }
     }
@@ -687,16 +700,23 @@ impl<'a> Tokenizer<'a> {
 
     /// Hands out the open text run, ending at `end`, if it is not empty.
     #[inline]
-    fn flush_text(&mut self, end: usize) -> Option<Pending> {
+    fn flush_text(&mut self, end: usize) -> Option<Flow> {
         let start = self.text_start.take()?;
         (start < end).then(|| {
             let span = Span::new(start, end);
-            Pending::Text {
+            self.emit(Pending::Text {
                 raw: span,
                 content: span,
                 kind: self.text_kind,
-            }
+            })
         })
+    }
+
+    /// Makes `pending` the next token.
+    #[inline(always)]
+    fn emit(&mut self, pending: Pending) -> Flow {
+        self.pending = pending;
+        Flow::Emit
     }
 
     /// Markup begins at `self.markup_start`: hands out the text before it first, if any.
@@ -704,7 +724,7 @@ impl<'a> Tokenizer<'a> {
     /// the same state runs again on the next call.
     #[inline]
     fn text_before_markup(&mut self) -> Option<Flow> {
-        self.flush_text(self.markup_start).map(Flow::Emit)
+        self.flush_text(self.markup_start)
     }
 
     /// The end of the input: hands out the open text run, then nothing more.
@@ -713,10 +733,7 @@ impl<'a> Tokenizer<'a> {
         if self.errors_on {
             self.check_input_stream(self.input.len());
         }
-        match self.flush_text(self.input.len()) {
-            Some(pending) => Flow::Emit(pending),
-            None => Flow::Continue,
-        }
+        self.flush_text(self.input.len()).unwrap_or(Flow::Continue)
     }
 
     /// Switches to `state`, whose characters belong to text of the same kind.
@@ -738,6 +755,9 @@ impl<'a> Tokenizer<'a> {
             self_closing: false,
             attr: None,
             attr_name_start: 0,
+            attr_name_has_nul: false,
+            all_names_plain: true,
+            name_filter: 0,
         };
         self.attrs.clear();
         if !self.attr_index.is_empty() {
@@ -759,6 +779,7 @@ impl<'a> Tokenizer<'a> {
 
     /// Emits the current tag token; the current input character is its `>`, not yet
     /// consumed. Switches to the data state (or to the state the simulation decides).
+    #[inline(always)]
     fn emit_tag(&mut self) -> Flow {
         let gt = self.pos;
         self.pos += 1;
@@ -775,10 +796,15 @@ impl<'a> Tokenizer<'a> {
         } else {
             self.last_start_tag = LastStartTag::InInput(self.tag.name);
         }
-        if self.simulator.is_some() {
-            self.simulate();
+        if let Some(sim) = &self.simulator {
+            // Only start tags of 3 to 9 letters can switch states in HTML content, and end
+            // tags only matter inside foreign content: skip the call for all others.
+            let len = self.tag.name.len();
+            if !sim.is_idle() || (!self.tag.is_end && (3..=9).contains(&len)) {
+                self.simulate();
+            }
         }
-        Flow::Emit(Pending::Tag)
+        self.emit(Pending::Tag)
     }
 
     /// The tree-builder simulation's reaction to the tag just finished.

@@ -4,7 +4,7 @@
 use std::hash::{BuildHasher, Hasher};
 
 use super::{Flow, S, Tokenizer, is_whitespace};
-use crate::decode::{Context, decode, is_plain_name, same_name};
+use crate::decode::{Context, decode, same_name};
 use crate::error::ErrorCode;
 use crate::scan::class;
 use crate::token::{AttrSpans, Span};
@@ -108,8 +108,7 @@ impl Tokenizer<'_> {
                     match input.get(pos) {
                         Some(b'>') => {
                             self.tag.name.end = pos;
-                            self.pos = pos;
-                            return self.emit_tag();
+                            break;
                         }
                         Some(b'/') => {
                             self.tag.name.end = pos;
@@ -159,6 +158,7 @@ impl Tokenizer<'_> {
                         }
                         Some(0) => {
                             self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                            self.tag.attr_name_has_nul = true;
                             pos += 1;
                         }
                         Some(b'"' | b'\'' | b'<') => {
@@ -187,10 +187,7 @@ impl Tokenizer<'_> {
                             pos += 1;
                             state = S::BeforeAttributeValue;
                         }
-                        Some(b'>') => {
-                            self.pos = pos;
-                            return self.emit_tag();
-                        }
+                        Some(b'>') => break,
                         None => return self.eof_in_tag(pos),
                         Some(_) => {
                             self.tag.attr_name_start = pos;
@@ -216,8 +213,7 @@ impl Tokenizer<'_> {
                         }
                         Some(b'>') => {
                             self.error_at(ErrorCode::MissingAttributeValue, pos);
-                            self.pos = pos;
-                            return self.emit_tag();
+                            break;
                         }
                         _ => {
                             self.start_attribute_value(pos);
@@ -262,8 +258,7 @@ impl Tokenizer<'_> {
                     match input.get(pos) {
                         Some(b'>') => {
                             self.end_attribute_value(pos, pos);
-                            self.pos = pos;
-                            return self.emit_tag();
+                            break;
                         }
                         Some(b'&') => {
                             if self.errors_on {
@@ -304,10 +299,7 @@ impl Tokenizer<'_> {
                         pos += 1;
                         state = S::SelfClosingStartTag;
                     }
-                    Some(b'>') => {
-                        self.pos = pos;
-                        return self.emit_tag();
-                    }
+                    Some(b'>') => break,
                     None => return self.eof_in_tag(pos),
                     Some(_) => {
                         self.error_at(ErrorCode::MissingWhitespaceBetweenAttributes, pos);
@@ -318,8 +310,7 @@ impl Tokenizer<'_> {
                 S::SelfClosingStartTag => match input.get(pos) {
                     Some(b'>') => {
                         self.tag.self_closing = true;
-                        self.pos = pos;
-                        return self.emit_tag();
+                        break;
                     }
                     None => return self.eof_in_tag(pos),
                     Some(_) => {
@@ -330,6 +321,9 @@ impl Tokenizer<'_> {
                 _ => unreachable!("tag_states runs only the states inside a tag"),
             }
         }
+        // At the `>` of the tag: "Switch to the data state. Emit the current tag token."
+        self.pos = pos;
+        self.emit_tag()
     }
 
     /// EOF anywhere inside a tag: the tag is dropped.
@@ -346,7 +340,9 @@ impl Tokenizer<'_> {
     /// attribute must be removed from the token."
     fn leave_attribute_name(&mut self, pos: usize) {
         let name = Span::new(self.tag.attr_name_start, pos);
-        let plain_name = is_plain_name(name.of(self.input));
+        let bytes = name.of(self.input);
+        // A plain name (ASCII, no NUL) compares with `eq_ignore_ascii_case`.
+        let plain_name = !std::mem::take(&mut self.tag.attr_name_has_nul) && bytes.is_ascii();
         if self.is_duplicate_attribute(name, plain_name) {
             self.error_at(ErrorCode::DuplicateAttribute, pos);
             self.tag.attr = None;
@@ -364,6 +360,18 @@ impl Tokenizer<'_> {
     fn is_duplicate_attribute(&mut self, name: Span, plain: bool) -> bool {
         let input = self.input;
         let bytes = name.of(input);
+        // A 64-bit filter over (length, first byte, last byte) of the plain names seen so
+        // far: a name whose bit is clear cannot be a duplicate, so most attributes skip
+        // the comparisons entirely.
+        if plain && self.tag.all_names_plain {
+            let bit = name_filter_bit(bytes);
+            if self.tag.name_filter & bit == 0 {
+                self.tag.name_filter |= bit;
+                return false;
+            }
+        } else {
+            self.tag.all_names_plain = false;
+        }
         let linear = |attrs: &[AttrSpans]| {
             attrs.iter().any(|a| {
                 if plain && a.plain_name {
@@ -428,4 +436,17 @@ fn name_hash(hasher: &std::hash::RandomState, name: &[u8]) -> u64 {
         h.write(decode(name, Context::Name).as_bytes());
     }
     h.finish()
+}
+
+/// The bit of a plain (ASCII, NUL-free) attribute name in the per-tag duplicate filter.
+/// Equal names (ignoring ASCII case) always get the same bit.
+#[inline]
+fn name_filter_bit(name: &[u8]) -> u64 {
+    let (first, last) = match name {
+        [] => (0, 0),
+        [f, .., l] => (f.to_ascii_lowercase(), l.to_ascii_lowercase()),
+        [f] => (f.to_ascii_lowercase(), f.to_ascii_lowercase()),
+    };
+    let key = (name.len() as u32).wrapping_mul(7) ^ (first as u32).wrapping_mul(31) ^ last as u32;
+    1 << (key % 64)
 }
