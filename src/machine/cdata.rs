@@ -18,6 +18,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.69 CDATA section state.
+    #[inline(never)]
     pub(super) fn cdata_section_state(&mut self) -> Flow {
         if self.text_start.is_none() {
             // Started in this state (html5lib's "CDATA section state").
@@ -38,6 +39,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.70 CDATA section bracket state.
+    #[inline(never)]
     pub(super) fn cdata_section_bracket_state(&mut self) -> Flow {
         if self.peek() == Some(b']') {
             self.pos += 1;
@@ -48,6 +50,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.71 CDATA section end state.
+    #[inline(never)]
     pub(super) fn cdata_section_end_state(&mut self) -> Flow {
         match self.peek() {
             Some(b']') => {

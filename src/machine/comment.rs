@@ -39,6 +39,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.41 Bogus comment state.
+    #[inline(never)]
     pub(super) fn bogus_comment_state(&mut self) -> Flow {
         loop {
             let rest = &self.input[self.pos..];
@@ -58,6 +59,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.42 Markup declaration open state. The `<!` has been consumed.
+    #[inline(never)]
     pub(super) fn markup_declaration_open_state(&mut self) -> Flow {
         let rest = &self.input[self.pos..];
         if rest.starts_with(b"--") {
@@ -90,6 +92,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.43 Comment start state.
+    #[inline(never)]
     pub(super) fn comment_start_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {
@@ -105,6 +108,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.44 Comment start dash state.
+    #[inline(never)]
     pub(super) fn comment_start_dash_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {
@@ -124,6 +128,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.45 Comment state.
+    #[inline(never)]
     pub(super) fn comment_state(&mut self) -> Flow {
         loop {
             let rest = &self.input[self.pos..];
@@ -156,6 +161,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.46 Comment less-than sign state.
+    #[inline(never)]
     pub(super) fn comment_less_than_sign_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'!') => {
@@ -171,6 +177,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.47 Comment less-than sign bang state.
+    #[inline(never)]
     pub(super) fn comment_less_than_sign_bang_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -181,6 +188,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.48 Comment less-than sign bang dash state.
+    #[inline(never)]
     pub(super) fn comment_less_than_sign_bang_dash_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -191,6 +199,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.49 Comment less-than sign bang dash dash state.
+    #[inline(never)]
     pub(super) fn comment_less_than_sign_bang_dash_dash_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'>') | None => {}
@@ -200,6 +209,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.50 Comment end dash state.
+    #[inline(never)]
     pub(super) fn comment_end_dash_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {
@@ -215,6 +225,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.51 Comment end state.
+    #[inline(never)]
     pub(super) fn comment_end_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'>') => self.emit_comment(2),
@@ -236,6 +247,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.52 Comment end bang state.
+    #[inline(never)]
     pub(super) fn comment_end_bang_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {

@@ -45,6 +45,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.53 DOCTYPE state.
+    #[inline(never)]
     pub(super) fn doctype_state(&mut self) -> Flow {
         match self.peek() {
             Some(c) if is_whitespace(c) => {
@@ -61,6 +62,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.54 Before DOCTYPE name state.
+    #[inline(never)]
     pub(super) fn before_doctype_name_state(&mut self) -> Flow {
         match self.skip_whitespace() {
             Some(b'>') => {
@@ -81,6 +83,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.55 DOCTYPE name state.
+    #[inline(never)]
     pub(super) fn doctype_name_state(&mut self) -> Flow {
         loop {
             let rest = &self.input[self.pos..];
@@ -105,6 +108,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.56 After DOCTYPE name state.
+    #[inline(never)]
     pub(super) fn after_doctype_name_state(&mut self) -> Flow {
         match self.skip_whitespace() {
             Some(b'>') => self.emit_doctype(),
@@ -126,11 +130,13 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.57 After DOCTYPE public keyword state.
+    #[inline(never)]
     pub(super) fn after_doctype_public_keyword_state(&mut self) -> Flow {
         self.after_doctype_keyword(Identifier::Public)
     }
 
     /// 13.2.5.63 After DOCTYPE system keyword state.
+    #[inline(never)]
     pub(super) fn after_doctype_system_keyword_state(&mut self) -> Flow {
         self.after_doctype_keyword(Identifier::System)
     }
@@ -158,12 +164,14 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.58 Before DOCTYPE public identifier state.
+    #[inline(never)]
     pub(super) fn before_doctype_public_identifier_state(&mut self) -> Flow {
         self.skip_whitespace();
         self.before_doctype_identifier(Identifier::Public)
     }
 
     /// 13.2.5.64 Before DOCTYPE system identifier state.
+    #[inline(never)]
     pub(super) fn before_doctype_system_identifier_state(&mut self) -> Flow {
         self.skip_whitespace();
         self.before_doctype_identifier(Identifier::System)
@@ -221,12 +229,14 @@ impl Tokenizer<'_> {
 
     /// 13.2.5.59 DOCTYPE public identifier (double-quoted) state and 13.2.5.60 DOCTYPE
     /// public identifier (single-quoted) state.
+    #[inline(never)]
     pub(super) fn doctype_public_identifier_quoted_state(&mut self, quote: u8) -> Flow {
         self.doctype_identifier_quoted(Identifier::Public, quote)
     }
 
     /// 13.2.5.65 DOCTYPE system identifier (double-quoted) state and 13.2.5.66 DOCTYPE
     /// system identifier (single-quoted) state.
+    #[inline(never)]
     pub(super) fn doctype_system_identifier_quoted_state(&mut self, quote: u8) -> Flow {
         self.doctype_identifier_quoted(Identifier::System, quote)
     }
@@ -269,6 +279,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.61 After DOCTYPE public identifier state.
+    #[inline(never)]
     pub(super) fn after_doctype_public_identifier_state(&mut self) -> Flow {
         match self.peek() {
             Some(c) if is_whitespace(c) => {
@@ -284,6 +295,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.62 Between DOCTYPE public and system identifiers state.
+    #[inline(never)]
     pub(super) fn between_doctype_public_and_system_identifiers_state(&mut self) -> Flow {
         match self.skip_whitespace() {
             Some(b'>') => self.emit_doctype(),
@@ -298,6 +310,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.67 After DOCTYPE system identifier state.
+    #[inline(never)]
     pub(super) fn after_doctype_system_identifier_state(&mut self) -> Flow {
         match self.skip_whitespace() {
             Some(b'>') => self.emit_doctype(),
@@ -311,6 +324,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.68 Bogus DOCTYPE state.
+    #[inline(never)]
     pub(super) fn bogus_doctype_state(&mut self) -> Flow {
         loop {
             let rest = &self.input[self.pos..];

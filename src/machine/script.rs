@@ -8,6 +8,7 @@ use crate::scan::class;
 
 impl Tokenizer<'_> {
     /// 13.2.5.15 Script data less-than sign state.
+    #[inline(never)]
     pub(super) fn script_data_less_than_sign_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'/') => {
@@ -23,6 +24,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.18 Script data escape start state.
+    #[inline(never)]
     pub(super) fn script_data_escape_start_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -33,6 +35,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.19 Script data escape start dash state.
+    #[inline(never)]
     pub(super) fn script_data_escape_start_dash_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -49,6 +52,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.20 Script data escaped state.
+    #[inline(never)]
     pub(super) fn script_data_escaped_state(&mut self) -> Flow {
         loop {
             let rest = &self.input[self.pos..];
@@ -77,6 +81,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.21 Script data escaped dash state.
+    #[inline(never)]
     pub(super) fn script_data_escaped_dash_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {
@@ -102,6 +107,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.22 Script data escaped dash dash state.
+    #[inline(never)]
     pub(super) fn script_data_escaped_dash_dash_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {
@@ -131,6 +137,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.23 Script data escaped less-than sign state.
+    #[inline(never)]
     pub(super) fn script_data_escaped_less_than_sign_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'/') => {
@@ -146,11 +153,13 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.26 Script data double escape start state.
+    #[inline(never)]
     pub(super) fn script_data_double_escape_start_state(&mut self) -> Flow {
         self.double_escape_boundary(S::ScriptDataDoubleEscaped, S::ScriptDataEscaped)
     }
 
     /// 13.2.5.31 Script data double escape end state.
+    #[inline(never)]
     pub(super) fn script_data_double_escape_end_state(&mut self) -> Flow {
         self.double_escape_boundary(S::ScriptDataEscaped, S::ScriptDataDoubleEscaped)
     }
@@ -176,6 +185,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.27 Script data double escaped state.
+    #[inline(never)]
     pub(super) fn script_data_double_escaped_state(&mut self) -> Flow {
         loop {
             let rest = &self.input[self.pos..];
@@ -203,6 +213,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.28 Script data double escaped dash state.
+    #[inline(never)]
     pub(super) fn script_data_double_escaped_dash_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {
@@ -227,6 +238,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.29 Script data double escaped dash dash state.
+    #[inline(never)]
     pub(super) fn script_data_double_escaped_dash_dash_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'-') => {
@@ -255,6 +267,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.30 Script data double escaped less-than sign state.
+    #[inline(never)]
     pub(super) fn script_data_double_escaped_less_than_sign_state(&mut self) -> Flow {
         if self.peek() == Some(b'/') {
             self.pos += 1;

@@ -123,7 +123,10 @@ impl Tokenizer<'_> {
                             // Whitespace.
                             self.tag.name.end = pos;
                             pos += 1;
-                            state = S::BeforeAttributeName;
+                            (state, pos) = before_attribute_name_shortcut(input, pos);
+                            if state == S::AttributeName {
+                                self.tag.attr_name_start = pos;
+                            }
                         }
                         None => return self.eof_in_tag(pos),
                     }
@@ -154,7 +157,17 @@ impl Tokenizer<'_> {
                         Some(b'=') => {
                             self.leave_attribute_name(pos);
                             pos += 1;
-                            state = S::BeforeAttributeValue;
+                            // The before attribute value state's quote branches, taken
+                            // directly when the quote follows the `=`.
+                            state = match input.get(pos) {
+                                Some(b'"') => S::AttributeValueDoubleQuoted,
+                                Some(b'\'') => S::AttributeValueSingleQuoted,
+                                _ => S::BeforeAttributeValue,
+                            };
+                            if state != S::BeforeAttributeValue {
+                                pos += 1;
+                                self.start_attribute_value(pos);
+                            }
                         }
                         Some(0) => {
                             self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
@@ -247,7 +260,18 @@ impl Tokenizer<'_> {
                         Some(_) => {
                             self.end_attribute_value(pos, pos + 1);
                             pos += 1;
-                            state = S::AfterAttributeValueQuoted;
+                            // The after attribute value (quoted) state's `>` and
+                            // whitespace branches, taken directly.
+                            match input.get(pos) {
+                                Some(b'>') => break,
+                                Some(&c) if is_whitespace(c) => {
+                                    (state, pos) = before_attribute_name_shortcut(input, pos + 1);
+                                    if state == S::AttributeName {
+                                        self.tag.attr_name_start = pos;
+                                    }
+                                }
+                                _ => state = S::AfterAttributeValueQuoted,
+                            }
                         }
                         None => return self.eof_in_tag(pos),
                     }
@@ -338,12 +362,29 @@ impl Tokenizer<'_> {
     /// attributes on the same token; if there is already an attribute on the token with
     /// the exact same name, then this is a duplicate-attribute parse error and the new
     /// attribute must be removed from the token."
+    #[inline(always)]
     fn leave_attribute_name(&mut self, pos: usize) {
         let name = Span::new(self.tag.attr_name_start, pos);
         let bytes = name.of(self.input);
-        // A plain name (ASCII, no NUL) compares with `eq_ignore_ascii_case`.
-        let plain_name = !std::mem::take(&mut self.tag.attr_name_has_nul) && bytes.is_ascii();
-        if self.is_duplicate_attribute(name, plain_name) {
+        // A plain name (ASCII, no NUL) compares with `eq_ignore_ascii_case`. Names are
+        // short: a plain loop beats `is_ascii`'s word-at-a-time setup.
+        let plain_name =
+            !std::mem::take(&mut self.tag.attr_name_has_nul) && bytes.iter().all(|&b| b < 0x80);
+        let mut duplicate = false;
+        if plain_name && self.tag.all_names_plain {
+            // A 64-bit filter over (length, first byte, last byte) of the names seen so
+            // far: a name whose bit is clear cannot be a duplicate, so most attributes
+            // skip the comparisons entirely.
+            let bit = name_filter_bit(bytes);
+            if self.tag.name_filter & bit != 0 {
+                duplicate = self.is_duplicate_attribute(name, plain_name);
+            }
+            self.tag.name_filter |= bit;
+        } else {
+            self.tag.all_names_plain = false;
+            duplicate = self.is_duplicate_attribute(name, plain_name);
+        }
+        if duplicate {
             self.error_at(ErrorCode::DuplicateAttribute, pos);
             self.tag.attr = None;
         } else {
@@ -357,21 +398,11 @@ impl Tokenizer<'_> {
         }
     }
 
+    /// The full duplicate check, for names the filter cannot rule out.
+    #[inline(never)]
     fn is_duplicate_attribute(&mut self, name: Span, plain: bool) -> bool {
         let input = self.input;
         let bytes = name.of(input);
-        // A 64-bit filter over (length, first byte, last byte) of the plain names seen so
-        // far: a name whose bit is clear cannot be a duplicate, so most attributes skip
-        // the comparisons entirely.
-        if plain && self.tag.all_names_plain {
-            let bit = name_filter_bit(bytes);
-            if self.tag.name_filter & bit == 0 {
-                self.tag.name_filter |= bit;
-                return false;
-            }
-        } else {
-            self.tag.all_names_plain = false;
-        }
         let linear = |attrs: &[AttrSpans]| {
             attrs.iter().any(|a| {
                 if plain && a.plain_name {
@@ -439,14 +470,26 @@ fn name_hash(hasher: &std::hash::RandomState, name: &[u8]) -> u64 {
 }
 
 /// The bit of a plain (ASCII, NUL-free) attribute name in the per-tag duplicate filter.
-/// Equal names (ignoring ASCII case) always get the same bit.
-#[inline]
+/// Equal names (ignoring ASCII case) always get the same bit: `| 0x20` maps both cases of
+/// a letter to one value and leaves equal non-letters equal.
+#[inline(always)]
 fn name_filter_bit(name: &[u8]) -> u64 {
-    let (first, last) = match name {
-        [] => (0, 0),
-        [f, .., l] => (f.to_ascii_lowercase(), l.to_ascii_lowercase()),
-        [f] => (f.to_ascii_lowercase(), f.to_ascii_lowercase()),
-    };
-    let key = (name.len() as u32).wrapping_mul(7) ^ (first as u32).wrapping_mul(31) ^ last as u32;
-    1 << (key % 64)
+    let first = name.first().map_or(0, |&b| b | 0x20) as u32;
+    let last = name.last().map_or(0, |&b| b | 0x20) as u32;
+    let key = (name.len() as u32).wrapping_mul(7) ^ first.wrapping_mul(31) ^ last;
+    1 << (key & 63)
+}
+
+/// 13.2.5.32 Before attribute name state, entered from whitespace inside a tag: skips the
+/// whitespace and takes its "anything else" branch directly when an attribute name starts
+/// (returning `AttributeName` and the name's start); otherwise returns the state to run.
+#[inline(always)]
+fn before_attribute_name_shortcut(input: &[u8], mut pos: usize) -> (S, usize) {
+    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
+        pos += 1;
+    }
+    match input.get(pos) {
+        Some(b'/' | b'>' | b'=') | None => (S::BeforeAttributeName, pos),
+        Some(_) => (S::AttributeName, pos),
+    }
 }
