@@ -55,17 +55,7 @@ impl Tokenizer<'_> {
                 Some(b'<') => {
                     self.markup_start = self.pos;
                     self.pos += 1;
-                    // The tag open state's "ASCII alpha" branch, taken here when no text
-                    // precedes the `<` (the common `><` case) to save a trip through the
-                    // driver.
-                    let starts_tag = self.peek().is_some_and(|c| c.is_ascii_alphabetic());
-                    if starts_tag && self.text_start == Some(self.markup_start) {
-                        self.text_start = None;
-                        self.create_tag(false);
-                        self.state = S::TagName;
-                        return self.tag_states();
-                    }
-                    return self.switch(S::TagOpen);
+                    return self.tag_open_shortcut();
                 }
                 Some(b'&') => {
                     self.pos = self.character_reference(self.pos, false, self.input.len());
@@ -77,6 +67,33 @@ impl Tokenizer<'_> {
                 None => return self.emit_eof(),
             }
         }
+    }
+
+    /// The tag open state's (and end tag open state's) "ASCII alpha" branches, taken
+    /// straight from the data state for `<x` and `</x`, the two commonest markups: when no
+    /// text precedes them the tag starts here; otherwise the text is handed out first, and
+    /// the next call resumes in the tag open or end tag open state. Anything else goes
+    /// through the tag open state.
+    #[inline(always)]
+    fn tag_open_shortcut(&mut self) -> Flow {
+        let next = self.peek();
+        let (is_end, name_at) = match next {
+            Some(c) if c.is_ascii_alphabetic() => (false, self.pos),
+            Some(b'/') if self.input.get(self.pos + 1).is_some_and(u8::is_ascii_alphabetic) => {
+                (true, self.pos + 1)
+            }
+            _ => return self.switch(S::TagOpen),
+        };
+        if self.text_start == Some(self.markup_start) {
+            self.text_start = None;
+            self.pos = name_at;
+            self.create_tag(is_end);
+            self.state = S::TagName;
+            return self.tag_states();
+        }
+        self.pos = name_at;
+        self.state = if is_end { S::EndTagOpen } else { S::TagOpen };
+        self.flush_text(self.markup_start).unwrap_or(Flow::Continue)
     }
 
     /// 13.2.5.2 RCDATA state.
