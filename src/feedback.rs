@@ -134,6 +134,72 @@ const BREAKOUT_TAGS: &[&[u8]] = &[
     b"var",
 ];
 
+/// What an HTML start tag means to the simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HtmlStartTag {
+    /// The tokenizer switches to this state.
+    Switch(State),
+    /// `<svg>`: SVG content follows (unless self-closing).
+    Svg,
+    /// `<math>`: MathML content follows (unless self-closing).
+    Math,
+    /// Nothing changes.
+    Other,
+}
+
+/// Packs a name of up to 8 bytes into a `u64`, each byte `| 0x20`. For names made of
+/// letters this is exactly ASCII-case-insensitive: a byte maps to a lowercase letter only
+/// if it is that letter in either case.
+#[inline(always)]
+const fn pack(name: &[u8]) -> u64 {
+    let mut key = 0u64;
+    let mut i = 0;
+    while i < name.len() && i < 8 {
+        key |= ((name[i] | 0x20) as u64) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
+/// Classifies an HTML start tag name (raw bytes, any case) for the simulation: the state
+/// switches of 13.2.6.4.4 "in head" and 13.2.6.4.7 "in body", and the foreign roots.
+#[inline(always)]
+pub(crate) fn html_start_tag_kind(name: &[u8], scripting: bool) -> HtmlStartTag {
+    const SVG: u64 = pack(b"svg");
+    const XMP: u64 = pack(b"xmp");
+    const MATH: u64 = pack(b"math");
+    const TITLE: u64 = pack(b"title");
+    const STYLE: u64 = pack(b"style");
+    const SCRIPT: u64 = pack(b"script");
+    const IFRAME: u64 = pack(b"iframe");
+    const NOEMBED: u64 = pack(b"noembed");
+    const TEXTAREA: u64 = pack(b"textarea");
+    const NOFRAMES: u64 = pack(b"noframes");
+    const NOSCRIPT: u64 = pack(b"noscript");
+    let len = name.len();
+    if !(3..=9).contains(&len) {
+        return HtmlStartTag::Other;
+    }
+    if len == 9 {
+        return if name.eq_ignore_ascii_case(b"plaintext") {
+            HtmlStartTag::Switch(State::Plaintext)
+        } else {
+            HtmlStartTag::Other
+        };
+    }
+    match (len, pack(name)) {
+        (3, SVG) => HtmlStartTag::Svg,
+        (4, MATH) => HtmlStartTag::Math,
+        (5, TITLE) | (8, TEXTAREA) => HtmlStartTag::Switch(State::Rcdata),
+        (3, XMP) | (5, STYLE) | (6, IFRAME) | (7, NOEMBED) | (8, NOFRAMES) => {
+            HtmlStartTag::Switch(State::Rawtext)
+        }
+        (8, NOSCRIPT) if scripting => HtmlStartTag::Switch(State::Rawtext),
+        (6, SCRIPT) => HtmlStartTag::Switch(State::ScriptData),
+        _ => HtmlStartTag::Other,
+    }
+}
+
 /// The simulated tree builder.
 #[derive(Clone, Debug)]
 pub(crate) struct Simulator {
@@ -147,6 +213,11 @@ impl Simulator {
             scripting,
             stack: Vec::new(),
         }
+    }
+
+    /// Whether scripting is enabled (`<noscript>` is RAWTEXT).
+    pub(crate) fn scripting(&self) -> bool {
+        self.scripting
     }
 
     /// True when no foreign content is open: only HTML start tags can matter.
@@ -196,32 +267,18 @@ impl Simulator {
 
     /// A start tag processed by the HTML rules.
     fn html_start_tag(&mut self, name: &[u8], self_closing: bool) -> Option<State> {
-        let is = |s: &[u8]| name.eq_ignore_ascii_case(s);
-        // Dispatch on the length first: most tags are none of these and cost one compare.
-        match name.len() {
-            3 if is(b"svg") => {
-                if !self_closing {
-                    self.stack.push(Frame::Svg);
-                }
+        match html_start_tag_kind(name, self.scripting) {
+            HtmlStartTag::Switch(state) => Some(state),
+            HtmlStartTag::Svg | HtmlStartTag::Math if self_closing => None,
+            HtmlStartTag::Svg => {
+                self.stack.push(Frame::Svg);
                 None
             }
-            3 if is(b"xmp") => Some(State::Rawtext),
-            4 if is(b"math") => {
-                if !self_closing {
-                    self.stack.push(Frame::Math);
-                }
+            HtmlStartTag::Math => {
+                self.stack.push(Frame::Math);
                 None
             }
-            5 if is(b"title") => Some(State::Rcdata),
-            5 if is(b"style") => Some(State::Rawtext),
-            6 if is(b"script") => Some(State::ScriptData),
-            6 if is(b"iframe") => Some(State::Rawtext),
-            7 if is(b"noembed") => Some(State::Rawtext),
-            8 if is(b"textarea") => Some(State::Rcdata),
-            8 if is(b"noframes") => Some(State::Rawtext),
-            8 if self.scripting && is(b"noscript") => Some(State::Rawtext),
-            9 if is(b"plaintext") => Some(State::Plaintext),
-            _ => None,
+            HtmlStartTag::Other => None,
         }
     }
 
@@ -285,6 +342,24 @@ mod tests {
 
     fn none(_: &[u8]) -> Option<String> {
         None
+    }
+
+    #[test]
+    fn packed_names_match_case_insensitively_and_only_letters() {
+        assert_eq!(
+            html_start_tag_kind(b"ScRiPt", true),
+            HtmlStartTag::Switch(State::ScriptData)
+        );
+        assert_eq!(html_start_tag_kind(b"SVG", true), HtmlStartTag::Svg);
+        assert_eq!(
+            html_start_tag_kind(b"PlainText", true),
+            HtmlStartTag::Switch(State::Plaintext)
+        );
+        assert_eq!(html_start_tag_kind(b"noscript", false), HtmlStartTag::Other);
+        // `@` | 0x20 is a backquote, not a letter: no false match.
+        assert_eq!(html_start_tag_kind(b"s\x16g", true), HtmlStartTag::Other);
+        assert_eq!(html_start_tag_kind(b"divs", true), HtmlStartTag::Other);
+        assert_eq!(html_start_tag_kind(b"scripts", true), HtmlStartTag::Other);
     }
 
     #[test]

@@ -249,19 +249,27 @@ pub(crate) mod x86 {
     }
 
     /// Loads 16 bytes of `haystack` at `at`.
+    ///
+    /// # Safety
+    /// `at + 16 <= haystack.len()`.
     #[inline(always)]
-    fn load16(haystack: &[u8], at: usize) -> __m128i {
-        assert!(at + 16 <= haystack.len());
-        // SAFETY: the assertion keeps the 16-byte unaligned read inside `haystack`;
+    unsafe fn load16(haystack: &[u8], at: usize) -> __m128i {
+        debug_assert!(at + 16 <= haystack.len());
+        // SAFETY: the caller keeps the 16-byte unaligned read inside `haystack`;
         // `_mm_loadu_si128` has no alignment requirement, and SSE2 is part of the
         // x86_64 baseline, so the instruction is always available.
         unsafe { _mm_loadu_si128(haystack.as_ptr().add(at).cast()) }
     }
 
-    /// Searches the first 16 bytes (`haystack.len() >= 16`) for any of `needles`.
+    /// Searches the first 16 bytes for any of `needles`.
     #[inline(always)]
     pub(crate) fn find_bytes_first_block(haystack: &[u8], needles: &[u8]) -> Option<usize> {
-        let mask = sse2_eq_mask(load16(haystack, 0), needles);
+        if haystack.len() < 16 {
+            return None;
+        }
+        // SAFETY: the haystack has at least 16 bytes (checked just above).
+        let block = unsafe { load16(haystack, 0) };
+        let mask = sse2_eq_mask(block, needles);
         (mask != 0).then(|| mask.trailing_zeros() as usize)
     }
 
@@ -275,10 +283,14 @@ pub(crate) mod x86 {
                 // A long run: hand over to the AVX2 loop.
                 return long_run_avx2(haystack, at, class, punctuation);
             }
-            let mut mask = sse2_class_candidates(load16(haystack, at), punctuation);
+            // SAFETY: the loop condition keeps the block inside the haystack.
+            let block = unsafe { load16(haystack, at) };
+            let mut mask = sse2_class_candidates(block, punctuation);
             while mask != 0 {
                 let i = at + mask.trailing_zeros() as usize;
-                if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+                // SAFETY: `i < at + 16 <= len`: a bit of the 16-bit mask indexes the block.
+                let byte = unsafe { *haystack.get_unchecked(i) };
+                if CLASS_TABLE[byte as usize] & class != 0 {
                     return i;
                 }
                 mask &= mask - 1; // a control character that only looked like whitespace

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::feedback::Simulator;
+use crate::feedback::{HtmlStartTag, Simulator, html_start_tag_kind};
 use crate::scan::Scanner;
 use crate::token::{AttrSpans, Comment, Doctype, Span, Tag, Text, TextKind, Token};
 
@@ -797,17 +797,27 @@ impl<'a> Tokenizer<'a> {
             self.last_start_tag = LastStartTag::InInput(self.tag.name);
         }
         if let Some(sim) = &self.simulator {
-            // Only start tags of 3 to 9 letters can switch states in HTML content, and end
-            // tags only matter inside foreign content: skip the call for all others.
-            let len = self.tag.name.len();
-            if !sim.is_idle() || (!self.tag.is_end && (3..=9).contains(&len)) {
+            if !sim.is_idle() {
                 self.simulate();
+            } else if !self.tag.is_end {
+                // HTML content: a start tag either switches the state, opens foreign
+                // content, or changes nothing (the common case, decided inline).
+                let name = self.tag.name.of(self.input);
+                match html_start_tag_kind(name, sim.scripting()) {
+                    HtmlStartTag::Other => {}
+                    HtmlStartTag::Switch(state) => {
+                        self.state = state.internal();
+                        self.text_kind = text_kind_of(self.state);
+                    }
+                    HtmlStartTag::Svg | HtmlStartTag::Math => self.simulate(),
+                }
             }
         }
         self.emit(Pending::Tag)
     }
 
     /// The tree-builder simulation's reaction to the tag just finished.
+    #[inline(never)]
     fn simulate(&mut self) {
         let Some(sim) = self.simulator.as_mut() else {
             return;

@@ -79,7 +79,12 @@ impl Tokenizer<'_> {
         let next = self.peek();
         let (is_end, name_at) = match next {
             Some(c) if c.is_ascii_alphabetic() => (false, self.pos),
-            Some(b'/') if self.input.get(self.pos + 1).is_some_and(u8::is_ascii_alphabetic) => {
+            Some(b'/')
+                if self
+                    .input
+                    .get(self.pos + 1)
+                    .is_some_and(u8::is_ascii_alphabetic) =>
+            {
                 (true, self.pos + 1)
             }
             _ => return self.switch(S::TagOpen),
