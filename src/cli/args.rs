@@ -1,6 +1,6 @@
 //! Arguments shared by the subcommands that tokenize a document.
 
-use std::io::Read as _;
+use std::io::{IsTerminal as _, Read as _};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -12,8 +12,9 @@ use super::output::describe;
 /// The document to read.
 #[derive(Args, Debug)]
 pub struct Input {
-    /// The HTML file to read; `-` or nothing reads standard input. The bytes are taken as
-    /// UTF-8 (invalid sequences decode to U+FFFD) and never re-encoded.
+    /// The HTML file to read; `-` or nothing reads standard input (nothing only when it is
+    /// not a terminal). The bytes are taken as UTF-8 (invalid sequences decode to U+FFFD)
+    /// and never re-encoded.
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
 }
@@ -29,6 +30,10 @@ impl Input {
                     describe(&err)
                 ))
             }),
+            None if std::io::stdin().is_terminal() => Err(Failure::Input(
+                "no input: give a FILE, pipe HTML into standard input, or use '-' to type it"
+                    .to_string(),
+            )),
             _ => {
                 let mut bytes = Vec::new();
                 std::io::stdin()

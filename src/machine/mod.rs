@@ -611,6 +611,12 @@ impl<'a> Tokenizer<'a> {
                 S::Done => return false,
             };
             if let Flow::Emit = flow {
+                if self.errors_on {
+                    // Report the input-stream errors of everything consumed so far, so that
+                    // they come out with (not after) the token that holds them. Later
+                    // tokenizer errors are never before `pos`, so the order stays sorted.
+                    self.check_input_stream(self.pos);
+                }
                 return true;
             }
         }
