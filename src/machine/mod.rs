@@ -859,7 +859,9 @@ impl<'a> Tokenizer<'a> {
 
     /// Runs the character reference states at the `&` at `amp` (for their parse errors
     /// only: the text itself is decoded lazily) and returns the offset where the state
-    /// that set the return state resumes.
+    /// that set the return state resumes. `end` bounds the bytes it may read; the states
+    /// never read past the end of the enclosing text or value anyway, so callers pass the
+    /// input's end.
     fn character_reference(&mut self, amp: usize, in_attribute: bool, end: usize) -> usize {
         let mut found: [(ErrorCode, usize); 2] = [(ErrorCode::EofInTag, 0); 2];
         let mut count = 0;

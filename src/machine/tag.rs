@@ -250,8 +250,11 @@ impl Tokenizer<'_> {
                     };
                     match input.get(pos) {
                         Some(b'&') => {
-                            let end = pos + scanner.find_byte(&input[pos..], quote);
-                            pos = self.character_reference(pos, true, end);
+                            // The reference never reads past the closing quote (it reads
+                            // letters, digits, `#`, `x`, `;` and one byte after), so it can
+                            // run on the rest of the input: no rescan for the quote, which
+                            // would be quadratic in a value full of `&`.
+                            pos = self.character_reference(pos, true, input.len());
                         }
                         Some(0) => {
                             self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
@@ -286,9 +289,7 @@ impl Tokenizer<'_> {
                         }
                         Some(b'&') => {
                             if self.errors_on {
-                                let rest = &input[pos..];
-                                let end = pos + scanner.find_class(rest, class::TAG_NAME_END);
-                                pos = self.character_reference(pos, true, end);
+                                pos = self.character_reference(pos, true, input.len());
                             } else {
                                 pos += 1;
                             }
