@@ -1,13 +1,17 @@
 //! Counts the tokens of each file named on the command line and reports throughput.
 //!
-//! `cargo run --release --example count_tokens -- page.html other.html`
+//! `cargo run --release --example count_tokens -- [--errors] [--decode] page.html …`
+//! (`--errors`: parse errors on; `--decode`: decode every string of every token.)
 
 use std::time::Instant;
 
 use htmltok::{Token, Tokenizer};
 
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let errors = args.iter().any(|a| a == "--errors");
+    let decode = args.iter().any(|a| a == "--decode");
+    let paths: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     if paths.is_empty() {
         eprintln!("usage: count_tokens FILE...");
         std::process::exit(2);
@@ -21,11 +25,12 @@ fn main() {
     }
     let bytes: usize = pages.iter().map(Vec::len).sum();
     let mut counts = [0usize; 5];
+    let mut decoded = 0usize;
     let start = Instant::now();
     for page in &pages {
-        let mut tok = Tokenizer::new(page);
+        let mut tok = Tokenizer::builder().errors(errors).build(page);
         while let Some(token) = tok.next_token() {
-            let kind = match token {
+            let kind = match &token {
                 Token::Doctype(_) => 0,
                 Token::StartTag(_) => 1,
                 Token::EndTag(_) => 2,
@@ -33,6 +38,9 @@ fn main() {
                 Token::Text(_) => 4,
             };
             counts[kind] += 1;
+            if decode {
+                decoded += decoded_len(&token);
+            }
         }
     }
     let secs = start.elapsed().as_secs_f64();
@@ -45,5 +53,27 @@ fn main() {
         counts[3],
         counts[4]
     );
+    if decode {
+        println!("{decoded} bytes decoded");
+    }
     println!("{:.1} MB/s", bytes as f64 / secs / 1e6);
+}
+
+/// Decodes every string of a token; returns their total length.
+fn decoded_len(token: &Token<'_, '_>) -> usize {
+    match token {
+        Token::Doctype(d) => {
+            d.name().map_or(0, |s| s.len())
+                + d.public_id().map_or(0, |s| s.len())
+                + d.system_id().map_or(0, |s| s.len())
+        }
+        Token::StartTag(t) | Token::EndTag(t) => {
+            t.name().len()
+                + t.attrs()
+                    .map(|a| a.name().len() + a.value().len())
+                    .sum::<usize>()
+        }
+        Token::Comment(c) => c.data().len(),
+        Token::Text(t) => t.text().len(),
+    }
 }

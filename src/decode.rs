@@ -28,6 +28,18 @@ pub(crate) enum Context {
 }
 
 impl Context {
+    /// The bytes this context transforms (besides invalid UTF-8).
+    fn specials(self) -> u8 {
+        use crate::scan::special::*;
+        match self {
+            Context::DataText => AMP | CR,
+            Context::RcdataText | Context::AttributeValue => AMP | CR | NUL,
+            Context::Verbatim => CR | NUL,
+            Context::Cdata => CR,
+            Context::Name => CR | NUL | UPPER,
+        }
+    }
+
     fn has_char_refs(self) -> bool {
         matches!(
             self,
@@ -41,7 +53,17 @@ impl Context {
 }
 
 /// Decodes `bytes` as the spec's tokenizer would have produced them in `context`.
+#[inline]
 pub(crate) fn decode(bytes: &[u8], context: Context) -> Cow<'_, str> {
+    // The common case, answered in one pass: ASCII with nothing to transform.
+    if let Some(s) = crate::scan::plain_ascii_str(bytes, context.specials()) {
+        return Cow::Borrowed(s);
+    }
+    decode_general(bytes, context)
+}
+
+#[inline(never)]
+fn decode_general(bytes: &[u8], context: Context) -> Cow<'_, str> {
     if !needs_transform(bytes, context)
         && let Ok(s) = std::str::from_utf8(bytes)
     {

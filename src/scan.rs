@@ -173,6 +173,21 @@ impl Scanner {
         self.find_bytes(haystack, &[a, b, c])
     }
 
+    /// The index of the first byte that may begin an input-stream parse error (13.2.3.5),
+    /// or `haystack.len()`: a control character other than ASCII whitespace and NUL, or a
+    /// lead byte of a C1 control (`C2`), of a noncharacter in the BMP (`EF`) or of a
+    /// supplementary-plane noncharacter (`F0`–`F4`). Lead bytes are never continuation
+    /// bytes, so a candidate is always the start of a character (or of an invalid
+    /// sequence) and skipping the bytes between candidates loses nothing.
+    #[inline]
+    pub(crate) fn find_stream_error_candidate(self, haystack: &[u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self != Scanner::Scalar {
+            return x86::find_stream_error_candidate(haystack);
+        }
+        scalar::find_stream_error_candidate(haystack)
+    }
+
     #[inline(always)]
     fn find_bytes(self, haystack: &[u8], needles: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
@@ -194,6 +209,63 @@ impl Scanner {
     }
 }
 
+/// Bytes that decoding must look at, as a bit set for [`plain_ascii_str`].
+pub(crate) mod special {
+    /// `&`: a character reference may start.
+    pub(crate) const AMP: u8 = 1 << 0;
+    /// CR: newline normalisation.
+    pub(crate) const CR: u8 = 1 << 1;
+    /// NUL: replaced by U+FFFD.
+    pub(crate) const NUL: u8 = 1 << 2;
+    /// `A`–`Z`: lowercased.
+    pub(crate) const UPPER: u8 = 1 << 3;
+    /// A byte of 0x80 or above (never plain ASCII).
+    pub(crate) const NOT_ASCII: u8 = 1 << 4;
+}
+
+const fn build_special_table() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        table[i] = match b {
+            b'&' => special::AMP,
+            b'\r' => special::CR,
+            0 => special::NUL,
+            b'A'..=b'Z' => special::UPPER,
+            0x80..=0xFF => special::NOT_ASCII,
+            _ => 0,
+        };
+        i += 1;
+    }
+    table
+}
+
+/// The [`special`] bit of every byte value.
+static SPECIAL_TABLE: [u8; 256] = build_special_table();
+
+/// `bytes` as a `&str` when they are all ASCII and none is in `specials` (a set of
+/// [`special`] bits): then decoding changes nothing and needs no UTF-8 validation beyond
+/// this one pass. None otherwise.
+#[inline]
+pub(crate) fn plain_ascii_str(bytes: &[u8], specials: u8) -> Option<&str> {
+    #[cfg(target_arch = "x86_64")]
+    let plain = if Scanner::detect() != Scanner::Scalar {
+        x86::is_plain_ascii(bytes, specials)
+    } else {
+        scalar::is_plain_ascii(bytes, specials)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let plain = scalar::is_plain_ascii(bytes, specials);
+    if plain {
+        // SAFETY: `is_plain_ascii` returned true, so every byte is below 0x80: ASCII is
+        // valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        None
+    }
+}
+
 /// The scalar twins: the reference the SIMD routines are tested against, and the path on
 /// targets without them.
 pub(crate) mod scalar {
@@ -212,6 +284,30 @@ pub(crate) mod scalar {
         haystack
             .iter()
             .position(|b| needles.contains(b))
+            .unwrap_or(haystack.len())
+    }
+
+    /// True when `b` may begin an input-stream parse error (see
+    /// [`super::Scanner::find_stream_error_candidate`]).
+    #[inline]
+    pub(crate) fn is_stream_error_candidate(b: u8) -> bool {
+        matches!(b, 0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0xC2 | 0xEF | 0xF0..=0xFF)
+    }
+
+    /// True when every byte is ASCII and none is in `specials` ([`super::special`] bits).
+    #[inline]
+    pub(crate) fn is_plain_ascii(bytes: &[u8], specials: u8) -> bool {
+        let stop = specials | super::special::NOT_ASCII;
+        bytes
+            .iter()
+            .all(|&b| super::SPECIAL_TABLE[b as usize] & stop == 0)
+    }
+
+    /// Scalar twin of the stream error candidate search.
+    pub(crate) fn find_stream_error_candidate(haystack: &[u8]) -> usize {
+        haystack
+            .iter()
+            .position(|&b| is_stream_error_candidate(b))
             .unwrap_or(haystack.len())
     }
 }
@@ -300,6 +396,88 @@ pub(crate) mod x86 {
         at + super::scalar::find_class(&haystack[at..], class)
     }
 
+    /// Bit `i` set when byte `i` of `block` may begin an input-stream error.
+    #[inline(always)]
+    fn sse2_stream_error_candidates(block: __m128i) -> u32 {
+        // SAFETY: register-only SSE2 intrinsics, part of the x86_64 baseline.
+        unsafe {
+            let eq = |b: u8| _mm_cmpeq_epi8(block, _mm_set1_epi8(b as i8));
+            let control = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(0x1F)), block);
+            let allowed = _mm_or_si128(
+                _mm_or_si128(eq(0), eq(b'\t')),
+                _mm_or_si128(_mm_or_si128(eq(b'\n'), eq(0x0C)), eq(b'\r')),
+            );
+            let high = _mm_cmpeq_epi8(_mm_max_epu8(block, _mm_set1_epi8(0xF0u8 as i8)), block);
+            let hits = _mm_or_si128(
+                _mm_andnot_si128(allowed, control),
+                _mm_or_si128(
+                    _mm_or_si128(eq(0x7F), eq(0xC2)),
+                    _mm_or_si128(eq(0xEF), high),
+                ),
+            );
+            _mm_movemask_epi8(hits) as u32
+        }
+    }
+
+    /// Bit `i` set when byte `i` of `block` is not ASCII or is in `specials`.
+    #[inline(always)]
+    fn sse2_not_plain(block: __m128i, specials: u8) -> u32 {
+        use super::special::*;
+        // SAFETY: register-only SSE2 intrinsics, part of the x86_64 baseline.
+        unsafe {
+            let eq = |b: u8| _mm_cmpeq_epi8(block, _mm_set1_epi8(b as i8));
+            let mut hits = _mm_setzero_si128();
+            if specials & AMP != 0 {
+                hits = _mm_or_si128(hits, eq(b'&'));
+            }
+            if specials & CR != 0 {
+                hits = _mm_or_si128(hits, eq(b'\r'));
+            }
+            if specials & NUL != 0 {
+                hits = _mm_or_si128(hits, eq(0));
+            }
+            if specials & UPPER != 0 {
+                // b - 'A' ≤ 25, unsigned.
+                let offset = _mm_sub_epi8(block, _mm_set1_epi8(b'A' as i8));
+                let upper = _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8(25)), offset);
+                hits = _mm_or_si128(hits, upper);
+            }
+            // The high bit of each byte is its own "not ASCII" flag.
+            (_mm_movemask_epi8(hits) | _mm_movemask_epi8(block)) as u32
+        }
+    }
+
+    /// See [`super::scalar::is_plain_ascii`].
+    #[inline]
+    pub(crate) fn is_plain_ascii(bytes: &[u8], specials: u8) -> bool {
+        let len = bytes.len();
+        let mut at = 0;
+        while at + 16 <= len {
+            // SAFETY: the loop condition keeps the block inside `bytes`.
+            if sse2_not_plain(unsafe { load16(bytes, at) }, specials) != 0 {
+                return false;
+            }
+            at += 16;
+        }
+        super::scalar::is_plain_ascii(&bytes[at..], specials)
+    }
+
+    /// See [`super::Scanner::find_stream_error_candidate`].
+    #[inline]
+    pub(crate) fn find_stream_error_candidate(haystack: &[u8]) -> usize {
+        let len = haystack.len();
+        let mut at = 0;
+        while at + 16 <= len {
+            // SAFETY: the loop condition keeps the block inside the haystack.
+            let mask = sse2_stream_error_candidates(unsafe { load16(haystack, at) });
+            if mask != 0 {
+                return at + mask.trailing_zeros() as usize;
+            }
+            at += 16;
+        }
+        at + super::scalar::find_stream_error_candidate(&haystack[at..])
+    }
+
     #[inline(never)]
     fn long_run_avx2(haystack: &[u8], at: usize, class: u8, punctuation: &[u8]) -> usize {
         assert!(std::arch::is_x86_feature_detected!("avx2"));
@@ -376,7 +554,7 @@ mod tests {
 
     /// Bytes biased towards the interesting ones, so hits happen at every position.
     fn interesting(bytes: Vec<u8>) -> Vec<u8> {
-        const PICK: &[u8] = b"\0\t\n\x0B\x0C\r \x01\x1F\"&'/<=>`-]aZ\x80\xFF";
+        const PICK: &[u8] = b"\0\t\n\x0B\x0C\r \x01\x1F\"&'/<=>`-]aZ\x7F\x80\xC2\xEF\xF0\xF4\xFF";
         bytes
             .into_iter()
             .map(|b| {
@@ -412,6 +590,16 @@ mod tests {
                     }
                 }
             }
+        }
+        #[cfg(target_arch = "x86_64")]
+        for specials in 0..16 {
+            if x86::is_plain_ascii(hay, specials) != scalar::is_plain_ascii(hay, specials) {
+                return TestResult::error(format!("is_plain_ascii {specials} on {hay:?}"));
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if x86::find_stream_error_candidate(hay) != scalar::find_stream_error_candidate(hay) {
+            return TestResult::error(format!("stream error candidates on {hay:?}"));
         }
         for needles in [&b"<"[..], b"\"&", b"-<\0", b"'", b">\0"] {
             let want = scalar::find_bytes(hay, needles);

@@ -327,6 +327,7 @@ impl Builder {
             errors_on: self.errors,
             errors: Vec::new(),
             stream_checked: 0,
+            stream_next: 0,
         };
         if let Some(name) = self.last_start_tag {
             tokenizer.last_start_tag = LastStartTag::Owned(name.into_bytes());
@@ -397,6 +398,9 @@ pub struct Tokenizer<'a> {
     errors: Vec<ParseError>,
     /// Input-stream errors (13.2.3.5) have been looked for up to this offset.
     stream_checked: usize,
+    /// The next offset that may begin an input-stream error (valid when it is at least
+    /// `stream_checked`).
+    stream_next: usize,
 }
 
 fn text_kind_of(state: S) -> TextKind {
@@ -668,9 +672,18 @@ impl<'a> Tokenizer<'a> {
         if end <= self.stream_checked {
             return;
         }
-        let mut i = self.stream_checked;
         let input = self.input;
-        while i < end {
+        // `stream_next` is the next byte at or after `stream_checked` that can begin an
+        // error. It is found with one SIMD scan over the rest of the input, so the common
+        // call (no candidate before `end`) is one comparison, and every byte is scanned
+        // once in all.
+        if self.stream_next < self.stream_checked {
+            let from = self.stream_checked;
+            self.stream_next = from + self.scanner.find_stream_error_candidate(&input[from..]);
+        }
+        let mut i = self.stream_checked;
+        while self.stream_next < end {
+            i = self.stream_next;
             let b = input[i];
             let (len, code) = match b {
                 0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F => {
@@ -690,8 +703,9 @@ impl<'a> Tokenizer<'a> {
                 self.errors.push(ParseError { code, offset: i });
             }
             i += len;
+            self.stream_next = i + self.scanner.find_stream_error_candidate(&input[i..]);
         }
-        self.stream_checked = i;
+        self.stream_checked = i.max(end);
     }
 
     // ----- text runs -------------------------------------------------------------------
