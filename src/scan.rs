@@ -182,8 +182,14 @@ impl Scanner {
     #[inline]
     pub(crate) fn find_stream_error_candidate(self, haystack: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if self != Scanner::Scalar {
-            return x86::find_stream_error_candidate(haystack);
+        match self {
+            Scanner::Avx2 if haystack.len() >= 64 => {
+                assert!(std::arch::is_x86_feature_detected!("avx2"));
+                // SAFETY: the CPU has AVX2: checked by the assertion (a cached load).
+                return unsafe { x86::find_stream_error_candidate_avx2(haystack) };
+            }
+            Scanner::Avx2 | Scanner::Sse2 => return x86::find_stream_error_candidate(haystack),
+            Scanner::Scalar => {}
         }
         scalar::find_stream_error_candidate(haystack)
     }
@@ -462,6 +468,44 @@ pub(crate) mod x86 {
         super::scalar::is_plain_ascii(&bytes[at..], specials)
     }
 
+    /// The AVX2 form of [`find_stream_error_candidate`]: 32 bytes per step.
+    #[target_feature(enable = "avx2")]
+    pub(crate) fn find_stream_error_candidate_avx2(haystack: &[u8]) -> usize {
+        let len = haystack.len();
+        let mut at = 0;
+        let eq = |block: __m256i, b: u8| _mm256_cmpeq_epi8(block, _mm256_set1_epi8(b as i8));
+        while at + 32 <= len {
+            // SAFETY: the loop condition keeps the 32-byte unaligned read inside
+            // `haystack`; AVX2 is enabled for this function and its callers check the CPU.
+            let block = unsafe { _mm256_loadu_si256(haystack.as_ptr().add(at).cast()) };
+            let control = _mm256_cmpeq_epi8(_mm256_min_epu8(block, _mm256_set1_epi8(0x1F)), block);
+            let allowed = _mm256_or_si256(
+                _mm256_or_si256(eq(block, 0), eq(block, b'\t')),
+                _mm256_or_si256(
+                    _mm256_or_si256(eq(block, b'\n'), eq(block, 0x0C)),
+                    eq(block, b'\r'),
+                ),
+            );
+            let high = _mm256_cmpeq_epi8(
+                _mm256_max_epu8(block, _mm256_set1_epi8(0xF0u8 as i8)),
+                block,
+            );
+            let hits = _mm256_or_si256(
+                _mm256_andnot_si256(allowed, control),
+                _mm256_or_si256(
+                    _mm256_or_si256(eq(block, 0x7F), eq(block, 0xC2)),
+                    _mm256_or_si256(eq(block, 0xEF), high),
+                ),
+            );
+            let mask = _mm256_movemask_epi8(hits) as u32;
+            if mask != 0 {
+                return at + mask.trailing_zeros() as usize;
+            }
+            at += 32;
+        }
+        at + find_stream_error_candidate(&haystack[at..])
+    }
+
     /// See [`super::Scanner::find_stream_error_candidate`].
     #[inline]
     pub(crate) fn find_stream_error_candidate(haystack: &[u8]) -> usize {
@@ -598,8 +642,18 @@ mod tests {
             }
         }
         #[cfg(target_arch = "x86_64")]
-        if x86::find_stream_error_candidate(hay) != scalar::find_stream_error_candidate(hay) {
-            return TestResult::error(format!("stream error candidates on {hay:?}"));
+        {
+            let want = scalar::find_stream_error_candidate(hay);
+            if x86::find_stream_error_candidate(hay) != want {
+                return TestResult::error(format!("stream error candidates on {hay:?}"));
+            }
+            if Scanner::best() == Scanner::Avx2 {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                let got = unsafe { x86::find_stream_error_candidate_avx2(hay) };
+                if got != want {
+                    return TestResult::error(format!("avx2 stream candidates on {hay:?}"));
+                }
+            }
         }
         for needles in [&b"<"[..], b"\"&", b"-<\0", b"'", b">\0"] {
             let want = scalar::find_bytes(hay, needles);

@@ -326,11 +326,13 @@ impl Builder {
             pending: Pending::Tag,
             errors_on: self.errors,
             errors: Vec::new(),
-            stream_checked: 0,
-            stream_next: 0,
+            stream_next: usize::MAX,
         };
         if let Some(name) = self.last_start_tag {
             tokenizer.last_start_tag = LastStartTag::Owned(name.into_bytes());
+        }
+        if tokenizer.errors_on {
+            tokenizer.stream_next = tokenizer.scanner.find_stream_error_candidate(input);
         }
         tokenizer
     }
@@ -396,10 +398,8 @@ pub struct Tokenizer<'a> {
     pending: Pending,
     errors_on: bool,
     errors: Vec<ParseError>,
-    /// Input-stream errors (13.2.3.5) have been looked for up to this offset.
-    stream_checked: usize,
-    /// The next offset that may begin an input-stream error (valid when it is at least
-    /// `stream_checked`).
+    /// The next offset that may begin an input-stream error (13.2.3.5); every error before
+    /// it has been reported. Unused when errors are off.
     stream_next: usize,
 }
 
@@ -667,25 +667,25 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Reports the input-stream errors (13.2.3.5) of characters starting before `end`.
+    ///
+    /// `stream_next` is the next byte that can begin such an error, every one before it
+    /// having been reported. It is found by a SIMD scan over the rest of the input, so a
+    /// call with no candidate before `end` (the usual case) is one comparison, and each
+    /// byte of the input is scanned once in all.
+    #[inline(always)]
     fn check_input_stream(&mut self, end: usize) {
-        let end = end.min(self.input.len());
-        if end <= self.stream_checked {
-            return;
+        if self.stream_next < end {
+            self.report_input_stream_errors(end);
         }
+    }
+
+    #[inline(never)]
+    fn report_input_stream_errors(&mut self, end: usize) {
         let input = self.input;
-        // `stream_next` is the next byte at or after `stream_checked` that can begin an
-        // error. It is found with one SIMD scan over the rest of the input, so the common
-        // call (no candidate before `end`) is one comparison, and every byte is scanned
-        // once in all.
-        if self.stream_next < self.stream_checked {
-            let from = self.stream_checked;
-            self.stream_next = from + self.scanner.find_stream_error_candidate(&input[from..]);
-        }
-        let mut i = self.stream_checked;
+        let end = end.min(input.len());
         while self.stream_next < end {
-            i = self.stream_next;
-            let b = input[i];
-            let (len, code) = match b {
+            let i = self.stream_next;
+            let (len, code) = match input[i] {
                 0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F => {
                     (1, Some(ErrorCode::ControlCharacterInInputStream))
                 }
@@ -702,10 +702,9 @@ impl<'a> Tokenizer<'a> {
             if let Some(code) = code {
                 self.errors.push(ParseError { code, offset: i });
             }
-            i += len;
-            self.stream_next = i + self.scanner.find_stream_error_candidate(&input[i..]);
+            let next = i + len;
+            self.stream_next = next + self.scanner.find_stream_error_candidate(&input[next..]);
         }
-        self.stream_checked = i.max(end);
     }
 
     // ----- text runs -------------------------------------------------------------------
