@@ -313,6 +313,7 @@ impl Builder {
             tag: CurrentTag::default(),
             attrs: Vec::new(),
             attr_index: HashMap::new(),
+            attr_indexed: 0,
             hasher: RandomState::new(),
             doctype: CurrentDoctype::default(),
             comment_start: 0,
@@ -380,6 +381,8 @@ pub struct Tokenizer<'a> {
     /// Name hash → index in `attrs`, built only for tags with many attributes so that the
     /// duplicate check stays linear; empty otherwise.
     attr_index: HashMap<u64, usize>,
+    /// How many of `attrs` are in `attr_index`.
+    attr_indexed: usize,
     hasher: RandomState,
     doctype: CurrentDoctype,
     comment_start: usize,
@@ -781,6 +784,7 @@ impl<'a> Tokenizer<'a> {
         self.attrs.clear();
         if !self.attr_index.is_empty() {
             self.attr_index.clear();
+            self.attr_indexed = 0;
         }
     }
 

@@ -418,18 +418,17 @@ impl Tokenizer<'_> {
         }
         // Many attributes: an index from name hash to the first attribute with that hash
         // keeps the check linear. It is reused from tag to tag, so no allocation per token.
-        if self.attr_index.is_empty() {
-            for (i, attr) in self.attrs.iter().enumerate() {
-                let hash = name_hash(&self.hasher, attr.name.of(input));
-                self.attr_index.entry(hash).or_insert(i);
-            }
+        // Attributes that the name filter let through without a look are not in it yet:
+        // index every attribute added since the last look first.
+        for i in self.attr_indexed..self.attrs.len() {
+            let hash = name_hash(&self.hasher, self.attrs[i].name.of(input));
+            self.attr_index.entry(hash).or_insert(i);
         }
+        self.attr_indexed = self.attrs.len();
         let hash = name_hash(&self.hasher, bytes);
         match self.attr_index.get(&hash) {
-            None => {
-                self.attr_index.insert(hash, self.attrs.len());
-                false
-            }
+            // Not a duplicate; the attribute is indexed at the next look.
+            None => false,
             Some(&i) if same_name(self.attrs[i].name.of(input), bytes) => true,
             // A hash collision between different names (the hasher is keyed per
             // tokenizer, so this cannot be forced): fall back to the linear check.

@@ -169,6 +169,13 @@ fn duplicate_attributes_are_dropped_case_insensitively() {
     let out = tokens(&input);
     assert_eq!(out.len(), 1);
     assert!(out[0].contains(" a7=7") && !out[0].contains("a7=x"));
+    // Attributes the name filter let through unchecked must still be found later.
+    let names: String = (0..40).map(|i| format!(" n{i}")).collect();
+    let input = format!("<p{names} n30 n3 N39 x>");
+    let out = tokens(&input);
+    assert_eq!(out[0].matches(" n30=").count(), 1, "{out:?}");
+    assert_eq!(out[0].matches(" n39=").count(), 1, "{out:?}");
+    assert!(out[0].ends_with(" x=>"), "{out:?}");
 }
 
 #[test]
