@@ -47,14 +47,20 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "batch")]
+pub mod batch;
 mod charref;
 mod decode;
+#[cfg(feature = "encoding")]
+pub mod encoding;
 mod error;
 mod feedback;
 pub mod json;
 mod machine;
 mod scan;
 mod token;
+#[cfg(feature = "warc")]
+pub mod warc;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
 pub use machine::{Builder, State, Tokenizer};

@@ -598,7 +598,8 @@ mod tests {
 
     /// Bytes biased towards the interesting ones, so hits happen at every position.
     fn interesting(bytes: Vec<u8>) -> Vec<u8> {
-        const PICK: &[u8] = b"\0\t\n\x0B\x0C\r \x01\x1F\"&'/<=>`-]aZ@[A\x7F\x80\xC2\xEF\xF0\xF4\xFF";
+        const PICK: &[u8] =
+            b"\0\t\n\x0B\x0C\r \x01\x1F\"&'/<=>`-]aZ@[A\x7F\x80\xC2\xEF\xF0\xF4\xFF";
         bytes
             .into_iter()
             .map(|b| {

@@ -1,10 +1,16 @@
 //! Arguments shared by the subcommands that tokenize a document.
 
-use std::io::{IsTerminal as _, Read as _};
+use std::io::{BufWriter, IsTerminal as _, Read as _, Stdout, Write as _};
 use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use htmltok::batch::{self, BatchResult, Document, Source};
 use htmltok::{Builder, State, Tokenizer};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Failure;
 use super::output::describe;
@@ -101,5 +107,230 @@ impl TokenizerOptions {
             builder = builder.last_start_tag(name);
         }
         builder
+    }
+}
+
+/// The documents a corpus subcommand (`stats`, `links`, `text`) reads, and how.
+#[derive(Args, Debug)]
+pub struct Corpus {
+    /// HTML files, directories (walked recursively for .html, .htm, .xhtml, .xht, .shtml,
+    /// .warc and .warc.gz files) and WARC files (.warc, .warc.gz: every response record is
+    /// a document); `-` reads one document from standard input
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+
+    /// Worker threads (default: one per core). With -j 1 the documents come in the
+    /// order of the paths and of the directory walk (names in byte order)
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        hide_default_value = true
+    )]
+    pub threads: usize,
+
+    /// In directories, read every file as HTML, not only the ones with an HTML (or WARC)
+    /// extension
+    #[arg(long)]
+    pub all_files: bool,
+
+    /// In WARC files, read every response and resource record, not only the ones whose
+    /// Content-Type is HTML, XML or missing
+    #[arg(long)]
+    pub all_records: bool,
+
+    /// Do not decode documents to UTF-8 by the WHATWG encoding rules (byte order mark,
+    /// HTTP charset of a WARC record, <meta> prescan, detector): read the bytes as UTF-8
+    #[arg(long)]
+    pub no_decode: bool,
+}
+
+/// A finished corpus run.
+pub struct Finished<T> {
+    pub result: BatchResult<T>,
+    /// Wall time of the whole batch.
+    pub elapsed: Duration,
+}
+
+impl<T> Finished<T> {
+    /// Exit status 0, or 1 with a closing line on standard error when documents were
+    /// skipped (each was reported as it happened).
+    pub fn exit_code(&self) -> ExitCode {
+        match self.result.failures.len() {
+            0 => ExitCode::SUCCESS,
+            n => {
+                let s = if n == 1 { "" } else { "s" };
+                super::complain(&format!("{n} input{s} skipped (see above)"));
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+impl Corpus {
+    /// Runs `map` over every document in parallel and reduces the values; failures are
+    /// reported on standard error as they happen (`htmltok: FILE: offset N: what`) and
+    /// skipped. A progress line is drawn on standard error when it is a terminal.
+    /// `stop` ends the batch early (set it when the output cannot be written).
+    pub fn run<T, M, R, Z>(
+        &self,
+        tokenizer: Builder,
+        stop: Arc<AtomicBool>,
+        map: M,
+        reduce: R,
+        identity: Z,
+    ) -> Result<Finished<T>, Failure>
+    where
+        T: Send,
+        M: Fn(Document<'_>) -> T + Sync,
+        R: Fn(T, T) -> T + Sync,
+        Z: Fn() -> T + Sync,
+    {
+        let mut sources = Vec::with_capacity(self.paths.len());
+        for path in &self.paths {
+            if path.as_os_str() == "-" {
+                let mut bytes = Vec::new();
+                std::io::stdin()
+                    .lock()
+                    .read_to_end(&mut bytes)
+                    .map_err(|err| {
+                        Failure::Input(format!("cannot read standard input: {}", describe(&err)))
+                    })?;
+                sources.push(Source::bytes("-", bytes));
+            } else {
+                sources.push(Source::Path(path.clone()));
+            }
+        }
+        let progress = Progress::new();
+        let reporter = progress.bar.clone();
+        let options = batch::Options::new()
+            .threads(self.threads)
+            .all_files(self.all_files)
+            .all_records(self.all_records)
+            .decode(!self.no_decode)
+            .tokenizer(tokenizer)
+            .stop_flag(stop)
+            .on_failure(move |failure| {
+                reporter.suspend(|| super::complain(&failure.to_string()));
+            });
+        let started = Instant::now();
+        let result = batch::map_reduce(
+            sources,
+            &options,
+            |document| {
+                let bytes = document.raw().len() as u64;
+                let value = map(document);
+                progress.done(bytes);
+                value
+            },
+            reduce,
+            identity,
+        );
+        let elapsed = started.elapsed();
+        progress.bar.finish_and_clear();
+        Ok(Finished { result, elapsed })
+    }
+}
+
+/// The progress line on standard error (hidden unless it is a terminal).
+struct Progress {
+    bar: ProgressBar,
+    bytes: AtomicU64,
+    started: Instant,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        let bar = if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            if let Ok(style) =
+                ProgressStyle::with_template("{spinner} {pos} documents, {msg} [{elapsed}]")
+            {
+                bar.set_style(style);
+            }
+            bar.set_message("0.0 MB");
+            bar.enable_steady_tick(Duration::from_millis(150));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        Progress {
+            bar,
+            bytes: AtomicU64::new(0),
+            started: Instant::now(),
+        }
+    }
+
+    /// One more document of `bytes` bytes is done.
+    fn done(&self, bytes: u64) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let total = self.bytes.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+        self.bar.inc(1);
+        self.bar.set_message(format!(
+            "{:.1} MB, {:.1} MB/s",
+            total as f64 / 1e6,
+            total as f64 / 1e6 / secs
+        ));
+    }
+}
+
+/// Standard output shared by worker threads: each writes whole documents' worth of
+/// lines under a lock. The first write error is kept and stops the batch.
+pub struct SharedOut {
+    out: Mutex<BufWriter<Stdout>>,
+    error: Mutex<Option<std::io::Error>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl SharedOut {
+    pub fn new() -> SharedOut {
+        SharedOut {
+            out: Mutex::new(BufWriter::with_capacity(64 * 1024, std::io::stdout())),
+            error: Mutex::new(None),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The flag that is set when writing fails.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Writes `bytes` (nothing once a write has failed).
+    pub fn write(&self, bytes: &[u8]) {
+        if bytes.is_empty() || self.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let result = match self.out.lock() {
+            Ok(mut out) => out.write_all(bytes),
+            Err(_) => return,
+        };
+        if let Err(err) = result {
+            self.fail(err);
+        }
+    }
+
+    fn fail(&self, err: std::io::Error) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Ok(mut slot) = self.error.lock() {
+            slot.get_or_insert(err);
+        }
+    }
+
+    /// Flushes the output; the first write error, if any.
+    pub fn finish(self) -> Result<(), Failure> {
+        let flushed = match self.out.into_inner() {
+            Ok(mut out) => out.flush(),
+            Err(_) => Ok(()),
+        };
+        let first = self.error.into_inner().ok().flatten();
+        match (first, flushed) {
+            (Some(err), _) | (None, Err(err)) => Err(Failure::Output(err)),
+            (None, Ok(())) => Ok(()),
+        }
     }
 }

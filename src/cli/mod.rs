@@ -7,15 +7,22 @@
 //! - [`output`]: buffered standard output and [`Failure`], the one error type a subcommand
 //!   returns (its exit status and one-line message are decided here);
 //! - [`positions`]: byte offsets to line/column for parse errors;
-//! - one module per subcommand with an `Args` struct and a `run` function ([`tokens`]).
+//! - one module per subcommand with an `Args` struct and a `run` function ([`tokens`], and
+//!   the corpus subcommands [`stats`], [`links`], [`text`], which read many documents in
+//!   parallel through `htmltok::batch` with [`args::Corpus`]).
 //!
 //! Exit status: 0 on success (also when standard output is closed early, as by `| head`),
 //! 1 when writing the output fails otherwise, 2 for bad arguments or unreadable input.
-//! Every failure is one line on standard error, `htmltok: <what went wrong>`.
+//! Every failure is one line on standard error, `htmltok: <what went wrong>`. The corpus
+//! subcommands skip a document they cannot read (one line `htmltok: FILE: offset N: what`
+//! each), go on, and exit with 1 at the end if they skipped any.
 
 mod args;
+mod links;
 mod output;
 mod positions;
+mod stats;
+mod text;
 mod tokens;
 
 use std::io::Write as _;
@@ -40,9 +47,14 @@ Examples:
   htmltok tokens --errors page.html | grep '\"Error\"'
   curl -s https://example.com/ | htmltok tokens
   printf '&amp;</title>' | htmltok tokens --html5lib --state 'RCDATA state' --last-start-tag title
+  htmltok stats corpus/
+  htmltok links --base https://example.org/ page.html
+  htmltok text crawl.warc.gz | head
 
 Exit status: 0 on success, 1 if writing the output failed, 2 for bad arguments or
-unreadable input (with one line `htmltok: <what went wrong>` on standard error).";
+unreadable input (with one line `htmltok: <what went wrong>` on standard error). stats,
+links and text skip documents they cannot read (one line each on standard error) and exit
+with 1 at the end if they skipped any.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -61,6 +73,9 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     Tokens(tokens::Args),
+    Stats(stats::Args),
+    Links(links::Args),
+    Text(text::Args),
 }
 
 /// Runs the program and turns the outcome into an exit status.
@@ -70,10 +85,13 @@ pub fn main() -> ExitCode {
         Err(err) => return argument_error(&err),
     };
     let result = match &cli.command {
-        Command::Tokens(args) => tokens::run(args),
+        Command::Tokens(args) => tokens::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Stats(args) => stats::run(args),
+        Command::Links(args) => links::run(args),
+        Command::Text(args) => text::run(args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(failure) => failure.report(),
     }
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Long fuzz run: builds the cargo-fuzz targets and runs each for SECONDS (default 300),
+# one after the other (one core), keeping the corpus in fuzz/corpus/<target>/ between runs.
+# Prints executions per second and total executions per target, and exits non-zero when a
+# target crashed (the input is in fuzz/artifacts/<target>/).
+#
+#   scripts/fuzz-long.sh [SECONDS] [TARGET...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# The toolchain for cargo-fuzz (FUZZ_TOOLCHAIN to change; it must be a nightly).
+TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
+
+SECONDS_PER_TARGET=${1:-300}
+shift || true
+if [ $# -gt 0 ]; then
+    TARGETS=("$@")
+else
+    TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd)
+fi
+OPTION_TARGETS=" simulation writers scalar_vs_simd "
+
+if ! cargo +"$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
+    echo "fuzz-long: needs \`cargo +$TOOLCHAIN\` and cargo-fuzz (\`cargo +$TOOLCHAIN install cargo-fuzz\`)" >&2
+    exit 1
+fi
+
+prepare_corpus() {
+    local target=$1 dir=fuzz/corpus/$1
+    mkdir -p "$dir"
+    for f in fuzz/seeds/* tests/regressions/*; do
+        [ -f "$f" ] || continue
+        case "$f" in *.md) continue ;; esac
+        cp "$f" "$dir/seed-$(basename "$f")"
+        if [[ $OPTION_TARGETS == *" $target "* ]]; then
+            { printf '\0'; cat "$f"; } > "$dir/seed0-$(basename "$f")"
+        fi
+    done
+}
+
+cargo +"$TOOLCHAIN" fuzz build || exit 1
+
+mkdir -p fuzz/target/fuzz-logs
+rows=()
+failed=0
+for target in "${TARGETS[@]}"; do
+    prepare_corpus "$target"
+    log=fuzz/target/fuzz-logs/$target.log
+    echo "fuzz-long: $target for ${SECONDS_PER_TARGET}s (log: $log)"
+    cargo +"$TOOLCHAIN" fuzz run "$target" "fuzz/corpus/$target" -- \
+        -max_total_time="$SECONDS_PER_TARGET" -dict=fuzz/html.dict -timeout=10 \
+        -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1 >"$log" 2>&1
+    status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    files=$(ls "fuzz/corpus/$target" | wc -l)
+    result=ok
+    if [ $status -ne 0 ]; then
+        result="CRASH (exit $status, see $log)"
+        failed=1
+    fi
+    rows+=("$(printf '%-22s %8s %12s %10s %8s %8s  %s' "$target" "$SECONDS_PER_TARGET" "${runs:-?}" "${speed:-?}" "${cov:-?}" "$files" "$result")")
+done
+
+echo
+printf '%-22s %8s %12s %10s %8s %8s  %s\n' target seconds executions exec/s cov corpus result
+for row in "${rows[@]}"; do echo "$row"; done
+exit $failed

@@ -1,0 +1,925 @@
+//! Tokenize many documents in parallel: files, directories, WARC files and byte buffers,
+//! with a map-reduce API (feature `batch`).
+//!
+//! ```no_run
+//! use htmltok::Token;
+//! use htmltok::batch::{self, Options, Source};
+//!
+//! // Count the start tags of every page under `corpus/`, on every core.
+//! let result = batch::map_reduce(
+//!     [Source::from("corpus/")],
+//!     &Options::new(),
+//!     |doc| {
+//!         let mut tokenizer = doc.tokenizer();
+//!         let mut tags = 0u64;
+//!         while let Some(token) = tokenizer.next_token() {
+//!             tags += matches!(token, Token::StartTag(_)) as u64;
+//!         }
+//!         tags
+//!     },
+//!     |a, b| a + b,
+//!     || 0,
+//! );
+//! println!("{} start tags in {} documents", result.value, result.documents);
+//! for failure in &result.failures {
+//!     eprintln!("skipped {failure}");
+//! }
+//! ```
+//!
+//! # Sources
+//!
+//! - **A file** named as a source is always read, whatever its name. A name ending in
+//!   `.warc` or `.warc.gz` is read as a WARC file when the `warc` feature is on (see below).
+//! - **A directory** is walked recursively, in byte order of the names (so the order of
+//!   the documents is the same from run to run before the parallel part). The walk takes
+//!   the files whose name ends in `.html`, `.htm`, `.xhtml`, `.xht` or `.shtml` (any
+//!   case) and, with the `warc` feature, `.warc` and `.warc.gz`; other files (a
+//!   `MANIFEST.tsv`, images, …) are left out unless [`Options::all_files`] is on. Names
+//!   beginning with `.` are skipped, and symbolic links to directories are not followed
+//!   (no cycles); symbolic links to files are.
+//! - **A WARC file** (feature `warc`, read with [`crate::warc`]): every `response` (and
+//!   `resource`) record is one document, its URL from `WARC-Target-URI` and its
+//!   transport charset from the HTTP `Content-Type` header. Records whose `Content-Type`
+//!   is not HTML (an image, a PDF, `robots.txt`) are left out and counted in
+//!   [`BatchResult::ignored`] unless [`Options::all_records`] is on. Records are read
+//!   (and gunzipped) one at a time, in order, as workers ask for them: the reading of one
+//!   WARC file is sequential, the tokenizing of its records parallel.
+//!
+//! # Encodings
+//!
+//! With the `encoding` feature, each document is decoded to UTF-8 before it is tokenized,
+//! by the encoding sniffing algorithm of [`crate::encoding`] (byte order mark, then the
+//! transport charset of a WARC record or [`Source::Bytes`], then the `<meta>` prescan,
+//! then a detector); [`Document::decoded_as`] says which encoding and which rule.
+//! [`Document::raw`] is always the bytes as read. [`Options::decode`] turns this off.
+//! - **A byte buffer** ([`Source::bytes`]), with a name and optionally a URL.
+//!
+//! # Memory
+//!
+//! Memory stays bounded whatever the size of the corpus: sources are taken from the
+//! iterator lazily, directories are walked lazily, and each worker thread holds one
+//! document at a time (rayon's `par_bridge` hands out one item per request), so about
+//! as many documents are in memory at once as there are threads. Files are read (with
+//! `std::fs::File` and `read_to_end`) into a buffer each worker thread reuses from file
+//! to file (kept up to 16 MiB); they are not memory-mapped, because mapping a file needs
+//! `unsafe` and the crate keeps its only `unsafe` code in its SIMD scanners.
+//!
+//! # Failures
+//!
+//! A document that cannot be read (an unreadable file, a directory that cannot be
+//! listed, a broken WARC record or a truncated gzip member) becomes a [`Failure`] with its
+//! source and, where there is one, its byte offset; the rest of the batch goes on. A
+//! `map` call that panics is a failure of its document too.
+//!
+//! # Order
+//!
+//! Documents are processed in parallel in no fixed order, so `reduce` must be
+//! associative and commutative (sums, counts, maxima, merged maps) for the result not to
+//! depend on the scheduling; [`BatchResult::failures`] is sorted by source and offset.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::fs;
+use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use crate::machine::{Builder, Tokenizer};
+
+/// Where documents come from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// A file (HTML, or WARC by its name) or a directory to walk.
+    Path(PathBuf),
+    /// A document in memory.
+    Bytes {
+        /// The name failures and [`Document::source`] report.
+        name: String,
+        /// The document's URL, if known.
+        url: Option<String>,
+        /// The charset given by the transport layer (an HTTP `Content-Type` parameter),
+        /// used by the `encoding` feature's decoder.
+        charset: Option<String>,
+        /// The document's bytes.
+        bytes: Vec<u8>,
+    },
+}
+
+impl Source {
+    /// A document in memory with this name.
+    pub fn bytes(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Source {
+        Source::Bytes {
+            name: name.into(),
+            url: None,
+            charset: None,
+            bytes: bytes.into(),
+        }
+    }
+}
+
+impl From<PathBuf> for Source {
+    fn from(path: PathBuf) -> Source {
+        Source::Path(path)
+    }
+}
+
+impl From<&Path> for Source {
+    fn from(path: &Path) -> Source {
+        Source::Path(path.to_path_buf())
+    }
+}
+
+impl From<&str> for Source {
+    /// A path.
+    fn from(path: &str) -> Source {
+        Source::Path(PathBuf::from(path))
+    }
+}
+
+impl From<String> for Source {
+    /// A path.
+    fn from(path: String) -> Source {
+        Source::Path(PathBuf::from(path))
+    }
+}
+
+/// A function told about each failure as it happens (for live reporting).
+pub type FailureHook = Arc<dyn Fn(&Failure) + Send + Sync>;
+
+/// How a batch runs; [`Options::new`] gives the defaults.
+#[derive(Clone, Default)]
+pub struct Options {
+    threads: usize,
+    all_files: bool,
+    all_records: bool,
+    no_decode: bool,
+    tokenizer: Option<Builder>,
+    stop: Option<Arc<AtomicBool>>,
+    on_failure: Option<FailureHook>,
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("threads", &self.threads)
+            .field("all_files", &self.all_files)
+            .field("all_records", &self.all_records)
+            .field("decode", &!self.no_decode)
+            .field("tokenizer", &self.tokenizer)
+            .field("stop", &self.stop)
+            .field("on_failure", &self.on_failure.as_ref().map(|_| ".."))
+            .finish()
+    }
+}
+
+impl Options {
+    /// The defaults: rayon's global thread pool, only HTML (and WARC) files from
+    /// directory walks, documents decoded to UTF-8 when the `encoding` feature is on.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Run on a new pool of this many threads, built for the call (0, the default: the
+    /// current rayon pool — the global one, one thread per core unless
+    /// `RAYON_NUM_THREADS` says otherwise, or the pool whose `install` the batch is
+    /// called in; use that to run many batches on one pool of your own).
+    pub fn threads(mut self, threads: usize) -> Options {
+        self.threads = threads;
+        self
+    }
+
+    /// Take every file in a directory walk, not only `.html`, `.htm`, `.xhtml`, `.xht`,
+    /// `.shtml` (and `.warc`, `.warc.gz`) files.
+    pub fn all_files(mut self, on: bool) -> Options {
+        self.all_files = on;
+        self
+    }
+
+    /// Take every `response` and `resource` record of a WARC file, not only the ones
+    /// whose `Content-Type` is HTML (`text/html`, `application/xhtml+xml`), XML or
+    /// missing; the others are counted in [`BatchResult::ignored`].
+    pub fn all_records(mut self, on: bool) -> Options {
+        self.all_records = on;
+        self
+    }
+
+    /// Decode each document to UTF-8 with the WHATWG encoding sniffing rules before it
+    /// is tokenized (on by default; has an effect only with the `encoding` feature).
+    /// Off, [`Document::html`] is the raw bytes, read as UTF-8.
+    pub fn decode(mut self, on: bool) -> Options {
+        self.no_decode = !on;
+        self
+    }
+
+    /// The tokenizer options [`Document::tokenizer`] uses (default: [`Tokenizer::new`]'s).
+    pub fn tokenizer(mut self, builder: Builder) -> Options {
+        self.tokenizer = Some(builder);
+        self
+    }
+
+    /// A flag that stops the batch when set: no further document is started (the ones
+    /// being processed finish).
+    pub fn stop_flag(mut self, stop: Arc<AtomicBool>) -> Options {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Calls `hook` with each failure as it happens, from the thread that found it (the
+    /// failures are also in [`BatchResult::failures`]).
+    pub fn on_failure(mut self, hook: impl Fn(&Failure) + Send + Sync + 'static) -> Options {
+        self.on_failure = Some(Arc::new(hook));
+        self
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// A document that could not be read or processed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Failure {
+    /// The file (or buffer name) it came from.
+    pub source: String,
+    /// The byte offset in the file where the trouble is, when there is one (the start of
+    /// a WARC record, or where a truncated gzip stream ends).
+    pub offset: Option<u64>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    /// `source: message`, or `source: offset N: message`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(offset) => write!(f, "{}: offset {}: {}", self.source, offset, self.message),
+            None => write!(f, "{}: {}", self.source, self.message),
+        }
+    }
+}
+
+/// What a batch produced.
+#[derive(Clone, Debug)]
+pub struct BatchResult<T> {
+    /// The reduction of every document's `map` value (the identity when there was none).
+    pub value: T,
+    /// How many documents were mapped.
+    pub documents: u64,
+    /// Their size in bytes, as read (before any decoding).
+    pub bytes: u64,
+    /// WARC records left out because they are not HTML (see [`Options::all_records`]).
+    pub ignored: u64,
+    /// The documents that were skipped, sorted by source and offset.
+    pub failures: Vec<Failure>,
+}
+
+/// How the `encoding` feature decided a document's encoding.
+#[cfg(feature = "encoding")]
+#[derive(Clone, Copy, Debug)]
+pub struct DecodedAs {
+    /// The encoding the bytes were decoded from.
+    pub encoding: &'static crate::encoding::Encoding,
+    /// The rule that chose it.
+    pub rule: crate::encoding::Rule,
+    /// Whether some bytes were malformed in that encoding (decoded to U+FFFD).
+    pub had_replacements: bool,
+}
+
+/// One document of a batch, handed to the `map` function.
+#[derive(Debug)]
+pub struct Document<'a> {
+    source: &'a str,
+    offset: Option<u64>,
+    url: Option<&'a str>,
+    raw: &'a [u8],
+    html: &'a [u8],
+    builder: Option<&'a Builder>,
+    #[cfg(feature = "encoding")]
+    decoded_as: Option<DecodedAs>,
+}
+
+impl<'a> Document<'a> {
+    /// The file (or buffer name) the document came from; for a WARC record, the WARC
+    /// file.
+    pub fn source(&self) -> &'a str {
+        self.source
+    }
+
+    /// For a WARC record, the byte offset of the record in the WARC file.
+    pub fn offset(&self) -> Option<u64> {
+        self.offset
+    }
+
+    /// A name for the document: the source, or for a WARC record `source@offset`.
+    pub fn label(&self) -> String {
+        match self.offset {
+            Some(offset) => format!("{}@{}", self.source, offset),
+            None => self.source.to_string(),
+        }
+    }
+
+    /// The document's URL when known (a WARC record's `WARC-Target-URI`, or the URL of a
+    /// [`Source::Bytes`]).
+    pub fn url(&self) -> Option<&'a str> {
+        self.url
+    }
+
+    /// The bytes as read (for a WARC record, the HTTP body).
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// The bytes to tokenize: UTF-8 decoded from [`Document::raw`] by the WHATWG
+    /// encoding rules when the `encoding` feature is on (and [`Options::decode`] is not
+    /// turned off), else the raw bytes themselves.
+    pub fn html(&self) -> &'a [u8] {
+        self.html
+    }
+
+    /// A tokenizer over [`Document::html`] with the batch's tokenizer options.
+    pub fn tokenizer(&self) -> Tokenizer<'a> {
+        match self.builder {
+            Some(builder) => builder.clone().build(self.html),
+            None => Tokenizer::new(self.html),
+        }
+    }
+
+    /// The encoding the document was decoded from and the rule that chose it; None when
+    /// the document was not decoded ([`Options::decode`] off).
+    #[cfg(feature = "encoding")]
+    pub fn decoded_as(&self) -> Option<DecodedAs> {
+        self.decoded_as
+    }
+}
+
+/// Tokenizes every document of `sources` in parallel: calls `map` on each and folds the
+/// results with `reduce`, starting from `identity()` (which may be called many times).
+/// `reduce` must be associative and commutative; see the module documentation for the
+/// sources, the memory bound and how failures are reported.
+pub fn map_reduce<T, I, M, R, Z>(
+    sources: I,
+    options: &Options,
+    map: M,
+    reduce: R,
+    identity: Z,
+) -> BatchResult<T>
+where
+    T: Send,
+    I: IntoIterator<Item = Source>,
+    I::IntoIter: Send,
+    M: Fn(Document<'_>) -> T + Sync,
+    R: Fn(T, T) -> T + Sync,
+    Z: Fn() -> T + Sync,
+{
+    let jobs = Jobs::new(sources.into_iter(), options);
+    let run = || {
+        jobs.par_bridge()
+            .fold(
+                || Partial::new(identity()),
+                |partial, job| run_job(partial, job, options, &map, &reduce),
+            )
+            .reduce(
+                || Partial::new(identity()),
+                |a, b| Partial {
+                    value: reduce(a.value, b.value),
+                    documents: a.documents + b.documents,
+                    bytes: a.bytes + b.bytes,
+                    ignored: a.ignored + b.ignored,
+                    failures: {
+                        let mut failures = a.failures;
+                        failures.extend(b.failures);
+                        failures
+                    },
+                },
+            )
+    };
+    let pool = match options.threads {
+        0 => None,
+        n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
+    };
+    let partial = match pool {
+        Some(pool) => pool.install(run),
+        None => run(),
+    };
+    let mut failures = partial.failures;
+    failures.sort();
+    BatchResult {
+        value: partial.value,
+        documents: partial.documents,
+        bytes: partial.bytes,
+        ignored: partial.ignored,
+        failures,
+    }
+}
+
+/// Calls `each` on every document of `sources` in parallel (a [`map_reduce`] to `()`).
+pub fn for_each<I, F>(sources: I, options: &Options, each: F) -> BatchResult<()>
+where
+    I: IntoIterator<Item = Source>,
+    I::IntoIter: Send,
+    F: Fn(Document<'_>) + Sync,
+{
+    map_reduce(sources, options, each, |(), ()| (), || ())
+}
+
+/// The running result of one worker.
+struct Partial<T> {
+    value: T,
+    documents: u64,
+    bytes: u64,
+    ignored: u64,
+    failures: Vec<Failure>,
+}
+
+impl<T> Partial<T> {
+    fn new(value: T) -> Self {
+        Partial {
+            value,
+            documents: 0,
+            bytes: 0,
+            ignored: 0,
+            failures: Vec::new(),
+        }
+    }
+
+    fn fail(&mut self, failure: Failure, options: &Options) {
+        if let Some(hook) = &options.on_failure {
+            hook(&failure);
+        }
+        self.failures.push(failure);
+    }
+}
+
+/// One unit of work, produced in order by [`Jobs`] and run by any worker.
+enum Job {
+    /// A file to read (in the worker).
+    File { path: PathBuf, name: String },
+    /// A document already in memory (a buffer, or a record read from a WARC file).
+    Loaded(Loaded),
+    /// Something that went wrong while listing sources or reading a WARC file.
+    Failed(Failure),
+    /// A WARC record that is not HTML, left out.
+    #[cfg_attr(not(feature = "warc"), allow(dead_code))]
+    Ignored,
+}
+
+struct Loaded {
+    name: String,
+    offset: Option<u64>,
+    url: Option<String>,
+    charset: Option<String>,
+    bytes: Vec<u8>,
+}
+
+fn run_job<T, M, R>(
+    mut partial: Partial<T>,
+    job: Job,
+    options: &Options,
+    map: &M,
+    reduce: &R,
+) -> Partial<T>
+where
+    M: Fn(Document<'_>) -> T,
+    R: Fn(T, T) -> T,
+{
+    let loaded = match job {
+        Job::Failed(failure) => {
+            partial.fail(failure, options);
+            return partial;
+        }
+        Job::Ignored => {
+            partial.ignored += 1;
+            return partial;
+        }
+        Job::Loaded(loaded) => loaded,
+        Job::File { path, name } => match read_file(&path) {
+            Ok(bytes) => Loaded {
+                name,
+                offset: None,
+                url: None,
+                charset: None,
+                bytes,
+            },
+            Err(err) => {
+                partial.fail(
+                    Failure {
+                        source: name,
+                        offset: None,
+                        message: format!("cannot read: {}", describe(&err)),
+                    },
+                    options,
+                );
+                return partial;
+            }
+        },
+    };
+    let html = decode(&loaded.bytes, loaded.charset.as_deref(), options);
+    let document = Document {
+        source: &loaded.name,
+        offset: loaded.offset,
+        url: loaded.url.as_deref(),
+        raw: &loaded.bytes,
+        html: &html.text,
+        builder: options.tokenizer.as_ref(),
+        #[cfg(feature = "encoding")]
+        decoded_as: html.decoded_as,
+    };
+    match catch_unwind(AssertUnwindSafe(|| map(document))) {
+        Ok(value) => {
+            partial.value = reduce(partial.value, value);
+            partial.documents += 1;
+            partial.bytes += loaded.bytes.len() as u64;
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            partial.fail(
+                Failure {
+                    source: loaded.name.clone(),
+                    offset: loaded.offset,
+                    message: format!("processing panicked: {what}"),
+                },
+                options,
+            );
+        }
+    }
+    drop(html);
+    recycle(loaded.bytes);
+    partial
+}
+
+/// The largest buffer a worker keeps for the next file.
+const KEEP_BUFFER: usize = 16 << 20;
+
+thread_local! {
+    /// A worker's file buffer, reused from file to file: the pages are mapped already,
+    /// so reading a file costs no page faults (which, taken by every thread at once,
+    /// also contend in the kernel).
+    static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Reads a file into this thread's reused buffer (taken out of it for the time being, so
+/// a nested batch on the same thread is no problem).
+fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut buffer = BUFFER.with(|b| b.take());
+    buffer.clear();
+    fs::File::open(path)?.read_to_end(&mut buffer)?;
+    Ok(buffer)
+}
+
+/// Gives a document's buffer back to this thread for the next file, unless it is large.
+fn recycle(buffer: Vec<u8>) {
+    if buffer.capacity() <= KEEP_BUFFER {
+        BUFFER.with(|b| {
+            let old = b.take();
+            b.set(if old.capacity() > buffer.capacity() {
+                old
+            } else {
+                buffer
+            });
+        });
+    }
+}
+
+/// A document's bytes as the tokenizer will see them.
+struct Html<'a> {
+    text: Cow<'a, [u8]>,
+    #[cfg(feature = "encoding")]
+    decoded_as: Option<DecodedAs>,
+}
+
+#[cfg(not(feature = "encoding"))]
+fn decode<'a>(bytes: &'a [u8], _charset: Option<&str>, _options: &Options) -> Html<'a> {
+    Html {
+        text: Cow::Borrowed(bytes),
+    }
+}
+
+/// Decodes `bytes` to UTF-8 with the encoding sniffing algorithm (see
+/// [`crate::encoding`]), `charset` being the transport layer's label.
+#[cfg(feature = "encoding")]
+fn decode<'a>(bytes: &'a [u8], charset: Option<&str>, options: &Options) -> Html<'a> {
+    if options.no_decode {
+        return Html {
+            text: Cow::Borrowed(bytes),
+            decoded_as: None,
+        };
+    }
+    let decoded = crate::encoding::decode(bytes, charset);
+    Html {
+        text: match decoded.text {
+            Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+            Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+        },
+        decoded_as: Some(DecodedAs {
+            encoding: decoded.encoding,
+            rule: decoded.rule,
+            had_replacements: decoded.had_replacements,
+        }),
+    }
+}
+
+/// An I/O error's message without the trailing ` (os error N)`.
+fn describe(err: &io::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
+    }
+}
+
+/// What kind of file a path names, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FileKind {
+    Html,
+    #[cfg_attr(not(feature = "warc"), allow(dead_code))]
+    Warc,
+    Other,
+}
+
+fn file_kind(path: &Path) -> FileKind {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return FileKind::Other;
+    };
+    let lower = name.to_ascii_lowercase();
+    #[cfg(feature = "warc")]
+    if lower.ends_with(".warc") || lower.ends_with(".warc.gz") {
+        return FileKind::Warc;
+    }
+    let html = [".html", ".htm", ".xhtml", ".xht", ".shtml"];
+    if html.iter().any(|ext| lower.ends_with(ext)) {
+        FileKind::Html
+    } else {
+        FileKind::Other
+    }
+}
+
+/// The lazy expansion of sources into jobs: directory walks and WARC records.
+struct Jobs<'o, I> {
+    sources: I,
+    options: &'o Options,
+    /// Directories being walked: the entries not yet visited, last first.
+    walk: Vec<Vec<PathBuf>>,
+    #[cfg(feature = "warc")]
+    warc: Option<WarcFile>,
+}
+
+impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
+    fn new(sources: I, options: &'o Options) -> Self {
+        Jobs {
+            sources,
+            options,
+            walk: Vec::new(),
+            #[cfg(feature = "warc")]
+            warc: None,
+        }
+    }
+
+    /// The job for a source given by the caller; None when there is none yet (a directory
+    /// walk or a WARC file started).
+    fn source(&mut self, source: Source) -> Option<Job> {
+        match source {
+            Source::Bytes {
+                name,
+                url,
+                charset,
+                bytes,
+            } => Some(Job::Loaded(Loaded {
+                name,
+                offset: None,
+                url,
+                charset,
+                bytes,
+            })),
+            Source::Path(path) => match fs::metadata(&path) {
+                Err(err) => Some(failed_path(&path, &err)),
+                Ok(meta) if meta.is_dir() => self.enter(&path),
+                Ok(_) => {
+                    let kind = file_kind(&path);
+                    self.file(path, kind)
+                }
+            },
+        }
+    }
+
+    /// The job for an entry of a directory walk; None when there is none (a file the walk
+    /// leaves out, a directory entered, a WARC file started).
+    fn walked(&mut self, path: PathBuf) -> Option<Job> {
+        let meta = match fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(err) => return Some(failed_path(&path, &err)),
+        };
+        let is_file = if meta.file_type().is_symlink() {
+            // Links to files are followed, links to directories are not (no cycles). A
+            // dangling link the walk would have taken is an unreadable file.
+            match fs::metadata(&path) {
+                Ok(target) => target.is_file(),
+                Err(err) if self.options.all_files || file_kind(&path) != FileKind::Other => {
+                    return Some(failed_path(&path, &err));
+                }
+                Err(_) => false,
+            }
+        } else if meta.is_dir() {
+            return self.enter(&path);
+        } else {
+            meta.is_file()
+        };
+        match file_kind(&path) {
+            _ if !is_file => None,
+            FileKind::Other if !self.options.all_files => None,
+            kind => self.file(path, kind),
+        }
+    }
+
+    /// Starts walking a directory.
+    fn enter(&mut self, dir: &Path) -> Option<Job> {
+        match list(dir) {
+            Ok(entries) => {
+                self.walk.push(entries);
+                None
+            }
+            Err(err) => Some(failed_path(dir, &err)),
+        }
+    }
+
+    /// The job for one file; None when it is a WARC file whose reading started.
+    fn file(&mut self, path: PathBuf, kind: FileKind) -> Option<Job> {
+        match kind {
+            #[cfg(feature = "warc")]
+            FileKind::Warc => match WarcFile::open(&path, self.options.all_records) {
+                Ok(warc) => {
+                    self.warc = Some(warc);
+                    None
+                }
+                Err(failure) => Some(Job::Failed(failure)),
+            },
+            _ => Some(Job::File {
+                name: path.display().to_string(),
+                path,
+            }),
+        }
+    }
+}
+
+impl<I: Iterator<Item = Source>> Iterator for Jobs<'_, I> {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        loop {
+            if self.options.stopped() {
+                return None;
+            }
+            #[cfg(feature = "warc")]
+            if let Some(warc) = &mut self.warc {
+                match warc.next_job() {
+                    Some(job) => return Some(job),
+                    None => {
+                        self.warc = None;
+                        continue;
+                    }
+                }
+            }
+            let job = match self.walk.last_mut() {
+                Some(entries) => match entries.pop() {
+                    Some(path) => self.walked(path),
+                    None => {
+                        self.walk.pop();
+                        continue;
+                    }
+                },
+                None => {
+                    let source = self.sources.next()?;
+                    self.source(source)
+                }
+            };
+            if job.is_some() {
+                return job;
+            }
+        }
+    }
+}
+
+fn failed_path(path: &Path, err: &io::Error) -> Job {
+    Job::Failed(Failure {
+        source: path.display().to_string(),
+        offset: None,
+        message: format!("cannot read: {}", describe(err)),
+    })
+}
+
+/// A directory's entries, sorted so that popping gives them in byte order of their names;
+/// names beginning with `.` left out.
+fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            continue;
+        }
+        entries.push(entry.path());
+    }
+    entries.sort_by(|a, b| b.as_os_str().cmp(a.as_os_str()));
+    Ok(entries)
+}
+
+/// A WARC file being read, record by record.
+#[cfg(feature = "warc")]
+struct WarcFile {
+    name: String,
+    reader: crate::warc::Reader<Box<dyn io::Read + Send>>,
+    all_records: bool,
+}
+
+#[cfg(feature = "warc")]
+impl WarcFile {
+    fn open(path: &Path, all_records: bool) -> Result<WarcFile, Failure> {
+        let name = path.display().to_string();
+        match crate::warc::open(path) {
+            Ok(reader) => Ok(WarcFile {
+                name,
+                reader,
+                all_records,
+            }),
+            Err(err) => Err(Failure {
+                source: name,
+                offset: None,
+                message: format!("cannot read: {}", describe(&err)),
+            }),
+        }
+    }
+
+    /// The job for the next record (or damage), None at the end of the file.
+    fn next_job(&mut self) -> Option<Job> {
+        let record = match self.reader.next()? {
+            Ok(record) => record,
+            Err(err) => {
+                // The error's text starts with its offset, which the failure has apart.
+                let text = err.to_string();
+                let prefix = format!("WARC input at offset {}: ", err.offset);
+                let message = text.strip_prefix(&prefix).unwrap_or(&text).to_string();
+                return Some(Job::Failed(Failure {
+                    source: self.name.clone(),
+                    offset: Some(err.offset),
+                    message,
+                }));
+            }
+        };
+        let still_coded = record
+            .content_encoding
+            .as_deref()
+            .map(|c| ("Content-Encoding", c))
+            .or(record
+                .transfer_encoding
+                .as_deref()
+                .map(|t| ("Transfer-Encoding", t)));
+        if let Some((header, coding)) = still_coded {
+            return Some(Job::Failed(Failure {
+                source: self.name.clone(),
+                offset: Some(record.offset),
+                message: format!("the body is still {header}: {coding}, which cannot be undone"),
+            }));
+        }
+        if !self.all_records && !is_html_type(record.content_type.as_deref()) {
+            return Some(Job::Ignored);
+        }
+        Some(Job::Loaded(Loaded {
+            name: self.name.clone(),
+            offset: Some(record.offset),
+            url: record.target_uri,
+            charset: record.charset,
+            bytes: record.body,
+        }))
+    }
+}
+
+/// Whether a `Content-Type` is one to tokenize: missing, HTML, or XML (XHTML is often
+/// served as `text/xml` or `application/xml`).
+#[cfg(feature = "warc")]
+fn is_html_type(content_type: Option<&str>) -> bool {
+    let Some(value) = content_type else {
+        return true;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence.is_empty()
+        || essence == "text/html"
+        || essence == "application/xhtml+xml"
+        || essence == "text/xml"
+        || essence == "application/xml"
+        || essence == "application/octet-stream"
+        || essence == "unknown/unknown"
+}

@@ -1,0 +1,1766 @@
+//! Reading and writing WARC files (feature `warc`): `.warc`, and `.warc.gz` with one gzip
+//! member per record as Common Crawl, wget and Heritrix write them.
+//!
+//! [`Reader`] yields the `response` records (and, unless turned off, the `resource`
+//! records) of a WARC file as [`Record`]s: the record's offset in the file, its
+//! `WARC-Target-URI` and `WARC-Date`, and for HTTP responses the status, the
+//! `Content-Type` and its `charset` parameter, and the HTTP body. Other record types
+//! (`warcinfo`, `request`, `metadata`, `revisit`, …) are skipped.
+//!
+//! ```no_run
+//! # fn main() -> std::io::Result<()> {
+//! for record in htmltok::warc::open("CC-MAIN-example.warc.gz".as_ref())? {
+//!     match record {
+//!         Ok(record) => println!("{} {:?} {} bytes", record.offset, record.target_uri, record.body.len()),
+//!         Err(error) => eprintln!("{error}"), // names the offset; reading goes on
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Why not the `warc` crate
+//!
+//! crates.io's `warc` (0.4) reads records but cannot say where a record starts in a
+//! compressed file (it reads through libflate's multi-member decoder), stops at the first
+//! malformed record, and pulls in chrono, uuid 0.8, url and nom. Corpus-scale tokenizing
+//! needs the offsets (to point at a bad page, or to look a record up in a Common Crawl
+//! index) and needs to get past damage, so this module has its own small reader on
+//! `flate2` (one dependency, already common).
+//!
+//! # Offsets
+//!
+//! [`Record::offset`] and [`Error::offset`] are byte offsets in the file as stored. In a
+//! `.warc` that is the record's first byte (the `W` of `WARC/1.1`). In a `.warc.gz` it is
+//! the start of the gzip member the record begins in — what Common Crawl's index calls the
+//! record's `offset`: seek there and decompress one member to get the record. (A file
+//! gzipped as a whole is one member; all its records then report offset 0.)
+//!
+//! # Damage
+//!
+//! No input makes the reader panic or loop. Each problem is one [`Error`] naming its
+//! offset, and reading goes on where it can:
+//!
+//! - a gzip member that does not decompress (corrupt, truncated, wrong checksum, or bytes
+//!   that are not gzip at all): reading resumes at the next gzip member that starts with
+//!   `WARC/`, searched from the byte after the bad member's start (the member's compressed
+//!   bytes are kept, up to 64 MiB, to search them again);
+//! - a record that is malformed (no `WARC/` version line, a header line without a colon,
+//!   a header block over 1 MiB, a missing or non-numeric `Content-Length`, one over
+//!   [`Reader::max_record_len`], a block not followed by CR LF CR LF, input that ends
+//!   inside it): in a `.warc`, reading resumes at the next WARC version line (a line
+//!   that is `WARC/` digits `.` digits) after the record's first byte, so records that a
+//!   too-large `Content-Length` swallowed are found again; in a `.warc.gz`, at the next
+//!   member when the record was its member's first (the usual one record per member;
+//!   a file gzipped as a whole then loses the rest), else at the next version line in the
+//!   member. A record may not run past the end of its gzip member. If the member then
+//!   turns out not to decompress, the gzip error, the cause, is the one reported;
+//! - an I/O error from the underlying reader ends the iteration after it is reported.
+//!
+//! # HTTP payloads
+//!
+//! A `response` record whose block starts with `HTTP/` is split into status line, headers
+//! and body. `Transfer-Encoding: chunked` is undone (WARC writers are meant to store the
+//! message as received, chunk framing included); so are `Content-Encoding: gzip`,
+//! `x-gzip` and `deflate`. Crawlers that store bodies already decoded rename those headers
+//! (Common Crawl's `X-Crawler-Content-Encoding`, …), so nothing is undone there. A coding that is unknown (`br`, `zstd`) or fails to decode is left in
+//! place and named in [`Record::transfer_encoding`] / [`Record::content_encoding`]; the
+//! body is then the raw bytes. A block that does not start with an HTTP status line is the
+//! body as a whole (a `resource` record, or a `response` to a `dns:` or `ftp:` request),
+//! with the WARC `Content-Type`.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use flate2::Compression;
+use flate2::bufread::GzDecoder;
+use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
+use flate2::write::GzEncoder;
+
+/// The first bytes of a gzip member: magic and the deflate method.
+const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
+/// Where a record starts after damage: a line beginning `WARC/`.
+const RECORD_START: &[u8] = b"\nWARC/";
+/// How many compressed bytes of one gzip member (or one plain record) are kept to search
+/// again after damage.
+const MAX_REWIND: usize = 64 << 20;
+/// The largest WARC header block (version line and fields) accepted.
+const MAX_HEADER: usize = 1 << 20;
+/// Decompressed bytes are pulled in pieces of this size.
+const CHUNK: usize = 64 << 10;
+/// The default for [`Reader::max_record_len`].
+const DEFAULT_MAX_RECORD: u64 = 1 << 30;
+
+// ---------------------------------------------------------------------------------------
+// Records and errors
+// ---------------------------------------------------------------------------------------
+
+/// One `response` or `resource` record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Where the record starts in the file (in a `.warc.gz`, the start of its gzip member).
+    pub offset: u64,
+    /// `WARC-Type`: `response` or `resource`.
+    pub warc_type: String,
+    /// `WARC-Target-URI` (angle brackets, which some WARC 1.0 writers put around it,
+    /// removed).
+    pub target_uri: Option<String>,
+    /// `WARC-Date`, as written (`2024-02-29T12:00:00Z`).
+    pub date: Option<String>,
+    /// `WARC-Record-ID`, as written (`<urn:uuid:…>`).
+    pub record_id: Option<String>,
+    /// The HTTP status code, for a response with an HTTP status line.
+    pub http_status: Option<u16>,
+    /// The HTTP `Content-Type` header (the last one), or for a block that is not an HTTP
+    /// message, the WARC record's `Content-Type`.
+    pub content_type: Option<String>,
+    /// The `charset` parameter of `content_type` (Fetch's "extract a MIME type"), as
+    /// written: resolve it with `htmltok::encoding` or `encoding_rs`.
+    pub charset: Option<String>,
+    /// The `Transfer-Encoding` still applied to `body`: None when there was none or it was
+    /// undone (`chunked`).
+    pub transfer_encoding: Option<String>,
+    /// The `Content-Encoding` still applied to `body`: None when there was none or it was
+    /// undone (`gzip`, `x-gzip`, `deflate`).
+    pub content_encoding: Option<String>,
+    /// The HTTP body (for a block that is not an HTTP message, the whole block).
+    pub body: Vec<u8>,
+}
+
+/// A problem in the input, at an offset in the file.
+#[derive(Debug)]
+pub struct Error {
+    /// The offset of the record (in a `.warc.gz`, of the gzip member) where it is, or for an
+    /// I/O error, how far reading got.
+    pub offset: u64,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+/// What went wrong; see the [module documentation](self#damage) for where reading resumes.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Reading the underlying input failed. The reader stops.
+    Io(io::Error),
+    /// A gzip member is corrupt or truncated, or the bytes there are not gzip.
+    Gzip(io::Error),
+    /// The record has no `WARC/` version line, or a header line is malformed, or the
+    /// header block is too long.
+    Header(String),
+    /// `Content-Length` is missing, not a number, or over [`Reader::max_record_len`].
+    ContentLength(String),
+    /// The input (or the record's gzip member) ends inside the record.
+    Truncated(String),
+    /// The record's block is not followed by CR LF CR LF: `Content-Length` is wrong.
+    RecordEnd,
+}
+
+impl Error {
+    /// Whether reading stopped because of this error (an I/O error).
+    pub fn is_fatal(&self) -> bool {
+        matches!(self.kind, ErrorKind::Io(_))
+    }
+
+    fn new(offset: u64, kind: ErrorKind) -> Self {
+        Error { offset, kind }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "WARC input at offset {}: ", self.offset)?;
+        match &self.kind {
+            ErrorKind::Io(error) => write!(f, "read error: {error}"),
+            ErrorKind::Gzip(error) => write!(f, "bad gzip member: {error}"),
+            ErrorKind::Header(what) => write!(f, "malformed WARC header: {what}"),
+            ErrorKind::ContentLength(what) => write!(f, "bad Content-Length: {what}"),
+            ErrorKind::Truncated(what) => write!(f, "truncated record: {what}"),
+            ErrorKind::RecordEnd => f.write_str(
+                "the record's block is not followed by CR LF CR LF (is Content-Length wrong?)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::Io(error) | ErrorKind::Gzip(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Raw input: position, push-back and the bytes kept for rewinding
+// ---------------------------------------------------------------------------------------
+
+/// The file's bytes as stored, counting the position, with bytes pushed back in front of
+/// the rest and the bytes consumed since a mark kept (up to [`MAX_REWIND`]) so that
+/// reading can go back there after damage.
+struct Raw<R> {
+    inner: BufReader<R>,
+    /// The offset in the file of the next byte.
+    pos: u64,
+    /// Bytes to read before `inner`'s, from `replay_at`.
+    replay: Vec<u8>,
+    replay_at: usize,
+    mark: Option<Mark>,
+    /// The underlying reader failed (so an error seen through the gzip decoder is an I/O
+    /// error, not damage).
+    io_failed: bool,
+}
+
+/// The bytes consumed since `offset`, unless there were more than [`MAX_REWIND`].
+struct Mark {
+    offset: u64,
+    bytes: Vec<u8>,
+    overflowed: bool,
+}
+
+impl<R: Read> Raw<R> {
+    fn new(inner: R) -> Self {
+        Raw {
+            inner: BufReader::with_capacity(CHUNK, inner),
+            pos: 0,
+            replay: Vec::new(),
+            replay_at: 0,
+            mark: None,
+            io_failed: false,
+        }
+    }
+
+    /// Starts keeping the bytes consumed from here on.
+    fn set_mark(&mut self) {
+        self.mark = Some(Mark {
+            offset: self.pos,
+            bytes: Vec::new(),
+            overflowed: false,
+        });
+    }
+
+    fn mark_offset(&self) -> Option<u64> {
+        self.mark.as_ref().map(|mark| mark.offset)
+    }
+
+    /// Goes back to `skip` bytes after the mark, if the bytes since are all kept; the mark
+    /// is dropped either way. Returns whether it went back.
+    fn rewind_to_mark(&mut self, skip: usize) -> bool {
+        let Some(mark) = self.mark.take() else {
+            return false;
+        };
+        if mark.overflowed || skip > mark.bytes.len() {
+            return false;
+        }
+        let mut replay = mark.bytes;
+        replay.drain(..skip);
+        replay.extend_from_slice(&self.replay[self.replay_at..]);
+        self.replay = replay;
+        self.replay_at = 0;
+        self.pos = mark.offset + skip as u64;
+        true
+    }
+
+    fn record(mark: &mut Option<Mark>, bytes: &[u8]) {
+        if let Some(mark) = mark
+            && !mark.overflowed
+        {
+            if mark.bytes.len() + bytes.len() > MAX_REWIND {
+                mark.overflowed = true;
+                mark.bytes = Vec::new();
+            } else {
+                mark.bytes.extend_from_slice(bytes);
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for Raw<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Raw<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.replay_at < self.replay.len() {
+            return Ok(&self.replay[self.replay_at..]);
+        }
+        loop {
+            match self.inner.fill_buf() {
+                Ok(_) => break,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => {
+                    self.io_failed = true;
+                    return Err(error);
+                }
+            }
+        }
+        Ok(self.inner.buffer())
+    }
+
+    fn consume(&mut self, amount: usize) {
+        let from_replay = self.replay.len() - self.replay_at;
+        let amount = if from_replay > 0 {
+            let amount = amount.min(from_replay);
+            Self::record(
+                &mut self.mark,
+                &self.replay[self.replay_at..self.replay_at + amount],
+            );
+            self.replay_at += amount;
+            if self.replay_at == self.replay.len() {
+                self.replay.clear();
+                self.replay_at = 0;
+            }
+            amount
+        } else {
+            let amount = amount.min(self.inner.buffer().len());
+            Self::record(&mut self.mark, &self.inner.buffer()[..amount]);
+            self.inner.consume(amount);
+            amount
+        };
+        self.pos += amount as u64;
+    }
+}
+
+/// Something to scan: bytes in pieces, consumed, with bytes pushed back in front.
+trait Pull {
+    /// The next bytes (empty at the end of the unit being read).
+    fn pull(&mut self) -> Result<&[u8], Error>;
+    fn advance(&mut self, amount: usize);
+    /// Puts `bytes`, which were just consumed, back in front.
+    fn push_back(&mut self, bytes: &[u8]);
+}
+
+impl<R: Read> Pull for Raw<R> {
+    fn pull(&mut self) -> Result<&[u8], Error> {
+        let pos = self.pos;
+        self.fill_buf()
+            .map_err(|error| Error::new(pos, ErrorKind::Io(error)))
+    }
+
+    fn advance(&mut self, amount: usize) {
+        self.consume(amount);
+    }
+
+    fn push_back(&mut self, bytes: &[u8]) {
+        if let Some(mark) = &mut self.mark
+            && !mark.overflowed
+        {
+            let keep = mark.bytes.len().saturating_sub(bytes.len());
+            mark.bytes.truncate(keep);
+        }
+        let mut replay = bytes.to_vec();
+        replay.extend_from_slice(&self.replay[self.replay_at..]);
+        self.replay = replay;
+        self.replay_at = 0;
+        self.pos = self.pos.saturating_sub(bytes.len() as u64);
+    }
+}
+
+/// Consumes everything before the first occurrence of `needle` and returns true, or
+/// consumes everything and returns false. `needle` must not have a proper prefix that is
+/// also its suffix (true of [`GZIP_MAGIC`] and [`RECORD_START`]), so a failed partial
+/// match can restart at the byte that failed.
+fn skip_to<P: Pull>(input: &mut P, needle: &[u8]) -> Result<bool, Error> {
+    enum Then {
+        /// The needle starts this far into the piece.
+        Found(usize),
+        /// The needle's end is this long a prefix of the piece (its start was consumed).
+        FoundAcross(usize),
+        /// Consume this much; the consumed input then ends with this much of the needle.
+        Partial(usize, usize),
+    }
+    // How many bytes of `needle` the consumed input ends with.
+    let mut matched = 0;
+    loop {
+        let then = {
+            let buf = input.pull()?;
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let n = (needle.len() - matched).min(buf.len());
+            if matched > 0 && buf[..n] == needle[matched..matched + n] {
+                if matched + n == needle.len() {
+                    Then::FoundAcross(n)
+                } else {
+                    Then::Partial(n, matched + n)
+                }
+            } else if let Some(at) = memchr::memmem::find(buf, needle) {
+                Then::Found(at)
+            } else {
+                // The longest end of the piece that begins the needle.
+                let from = buf.len().saturating_sub(needle.len() - 1);
+                let keep = (from..buf.len())
+                    .find(|&i| needle.starts_with(&buf[i..]))
+                    .map_or(0, |i| buf.len() - i);
+                Then::Partial(buf.len(), keep)
+            }
+        };
+        match then {
+            Then::Found(at) => {
+                input.advance(at);
+                return Ok(true);
+            }
+            Then::FoundAcross(n) => {
+                input.advance(n);
+                input.push_back(needle);
+                return Ok(true);
+            }
+            Then::Partial(consume, now_matched) => {
+                input.advance(consume);
+                matched = now_matched;
+            }
+        }
+    }
+}
+
+/// Consumes everything before the next line that looks like a WARC version line
+/// (`WARC/1.1`: digits, a dot, digits, then the line end) and returns true, or consumes
+/// everything and returns false. A line such as `WARC/1.0 inside a page` is passed over.
+fn skip_to_record_start<P: Pull>(input: &mut P) -> Result<bool, Error> {
+    loop {
+        if !skip_to(input, RECORD_START)? {
+            return Ok(false);
+        }
+        input.advance(1); // the LF before `WARC/`
+        let mut line = Vec::new();
+        let mut at_line_end = false;
+        while line.len() < 16 {
+            let Some(&byte) = input.pull()?.first() else {
+                break;
+            };
+            if byte == b'\n' {
+                at_line_end = true;
+                break;
+            }
+            line.push(byte);
+            input.advance(1);
+        }
+        if at_line_end && is_version_line(&line) {
+            input.push_back(&line);
+            return Ok(true);
+        }
+        // Not a record: search on from here (an LF where the check stopped is unread).
+    }
+}
+
+/// `WARC/` digits `.` digits, and an optional CR.
+fn is_version_line(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let Some(version) = line.strip_prefix(b"WARC/") else {
+        return false;
+    };
+    let mut parts = version.split(|&b| b == b'.');
+    let (Some(major), Some(minor), None) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    [major, minor]
+        .iter()
+        .all(|part| !part.is_empty() && part.iter().all(u8::is_ascii_digit))
+}
+
+// ---------------------------------------------------------------------------------------
+// The decompressed stream: the whole file, or one gzip member at a time
+// ---------------------------------------------------------------------------------------
+
+enum Source<R> {
+    /// Not read yet: plain or gzip is decided by the first bytes.
+    Unknown(Raw<R>),
+    /// A `.warc`: one unit, the file.
+    Plain(Raw<R>),
+    /// A `.warc.gz`, inside a member.
+    Member(Box<GzDecoder<Raw<R>>>),
+    /// A `.warc.gz`, before the first member or after the last.
+    Between(Raw<R>),
+    /// After an I/O error.
+    Gone,
+}
+
+/// The WARC bytes, in units: a plain file is one unit, a `.warc.gz` one unit per member.
+struct Stream<R> {
+    source: Source<R>,
+    /// The current member's offset in the file.
+    member_start: u64,
+    /// The current member has no more data.
+    member_done: bool,
+    /// No record of the current member has been read whole yet.
+    first_in_member: bool,
+    /// Decompressed bytes: `out[out_at..out_end]` (`out` is [`CHUNK`] long once used).
+    out: Vec<u8>,
+    out_at: usize,
+    out_end: usize,
+    /// Decompressed bytes pushed back, read before `out`'s.
+    front: Vec<u8>,
+}
+
+impl<R: Read> Stream<R> {
+    fn new(inner: R) -> Self {
+        Stream {
+            source: Source::Unknown(Raw::new(inner)),
+            member_start: 0,
+            member_done: true,
+            first_in_member: true,
+            out: Vec::new(),
+            out_at: 0,
+            out_end: 0,
+            front: Vec::new(),
+        }
+    }
+
+    /// Decides plain or gzip from the first two bytes.
+    fn detect(&mut self) -> Result<(), Error> {
+        let Source::Unknown(raw) = &mut self.source else {
+            return Ok(());
+        };
+        let mut head = [0u8; 2];
+        let mut got = 0;
+        while got < head.len() {
+            match raw.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(error) => {
+                    self.source = Source::Gone;
+                    return Err(Error::new(got as u64, ErrorKind::Io(error)));
+                }
+            }
+        }
+        raw.push_back(&head[..got]);
+        let Source::Unknown(raw) = std::mem::replace(&mut self.source, Source::Gone) else {
+            return Ok(());
+        };
+        self.source = if head[..got] == GZIP_MAGIC[..2] {
+            Source::Between(raw)
+        } else {
+            Source::Plain(raw)
+        };
+        Ok(())
+    }
+
+    fn is_gzip(&self) -> bool {
+        matches!(self.source, Source::Member(_) | Source::Between(_))
+    }
+
+    /// Where a record starting at the next byte is said to start.
+    fn record_offset(&self) -> u64 {
+        match &self.source {
+            Source::Plain(raw) => raw.pos,
+            _ => self.member_start,
+        }
+    }
+
+    /// In a plain file, starts keeping the record's bytes for a rewind.
+    fn mark_record(&mut self) {
+        if let Source::Plain(raw) = &mut self.source {
+            raw.set_mark();
+        }
+    }
+
+    /// A record was read whole: in a plain file, its bytes need not be kept any more.
+    fn record_done(&mut self) {
+        self.first_in_member = false;
+        if let Source::Plain(raw) = &mut self.source {
+            raw.mark = None;
+        }
+    }
+
+    /// The next bytes of the current unit; empty at its end.
+    fn fill(&mut self) -> Result<&[u8], Error> {
+        match &mut self.source {
+            Source::Plain(raw) => {
+                let pos = raw.pos;
+                raw.fill_buf()
+                    .map_err(|error| Error::new(pos, ErrorKind::Io(error)))
+            }
+            Source::Member(decoder) => {
+                if !self.front.is_empty() {
+                    return Ok(&self.front);
+                }
+                if self.out_at < self.out_end {
+                    return Ok(&self.out[self.out_at..self.out_end]);
+                }
+                if self.member_done {
+                    return Ok(&[]);
+                }
+                if self.out.is_empty() {
+                    self.out = vec![0; CHUNK];
+                }
+                self.out_at = 0;
+                self.out_end = 0;
+                match decoder.read(&mut self.out) {
+                    Ok(n) => {
+                        self.out_end = n;
+                        if n == 0 {
+                            self.member_done = true;
+                        }
+                        Ok(&self.out[..n])
+                    }
+                    Err(error) => {
+                        self.member_done = true;
+                        let raw = decoder.get_ref();
+                        Err(if raw.io_failed {
+                            Error::new(raw.pos, ErrorKind::Io(error))
+                        } else {
+                            Error::new(self.member_start, ErrorKind::Gzip(error))
+                        })
+                    }
+                }
+            }
+            Source::Unknown(_) | Source::Between(_) | Source::Gone => Ok(&[]),
+        }
+    }
+
+    fn consume(&mut self, amount: usize) {
+        match &mut self.source {
+            Source::Plain(raw) => raw.consume(amount),
+            Source::Member(_) if !self.front.is_empty() => {
+                self.front.drain(..amount.min(self.front.len()));
+            }
+            Source::Member(_) => self.out_at = (self.out_at + amount).min(self.out_end),
+            _ => {}
+        }
+    }
+
+    /// Moves to the next unit (the next gzip member), draining the current one. Returns
+    /// false at the end of the input.
+    fn next_unit(&mut self) -> Result<bool, Error> {
+        if !self.is_gzip() {
+            return Ok(false);
+        }
+        self.drain_member()?;
+        let raw = match std::mem::replace(&mut self.source, Source::Gone) {
+            Source::Member(decoder) => decoder.into_inner(),
+            Source::Between(raw) => raw,
+            other => {
+                self.source = other;
+                return Ok(false);
+            }
+        };
+        self.start_member(raw)
+    }
+
+    /// Reads the rest of the current member, discarding it.
+    fn drain_member(&mut self) -> Result<(), Error> {
+        while matches!(self.source, Source::Member(_)) {
+            let n = self.fill()?.len();
+            if n == 0 {
+                break;
+            }
+            self.consume(n);
+        }
+        Ok(())
+    }
+
+    /// Starts decoding a member at the raw input's position; false at the end.
+    fn start_member(&mut self, mut raw: Raw<R>) -> Result<bool, Error> {
+        match raw.fill_buf() {
+            Ok([]) => {
+                self.source = Source::Between(raw);
+                return Ok(false);
+            }
+            Ok(_) => {}
+            Err(error) => {
+                let pos = raw.pos;
+                self.source = Source::Gone;
+                return Err(Error::new(pos, ErrorKind::Io(error)));
+            }
+        }
+        raw.set_mark();
+        self.member_start = raw.pos;
+        self.member_done = false;
+        self.first_in_member = true;
+        self.out_at = 0;
+        self.out_end = 0;
+        self.front.clear();
+        self.source = Source::Member(Box::new(GzDecoder::new(raw)));
+        Ok(true)
+    }
+
+    /// After a bad gzip member: goes back to the byte after its start (if its bytes were
+    /// kept) and on to the next member that decodes and starts with `WARC/`. Only I/O
+    /// errors come back.
+    fn recover_member(&mut self) -> Result<(), Error> {
+        let mut raw = match std::mem::replace(&mut self.source, Source::Gone) {
+            Source::Member(decoder) => decoder.into_inner(),
+            Source::Between(raw) => raw,
+            other => {
+                self.source = other;
+                return Ok(());
+            }
+        };
+        raw.rewind_to_mark(1);
+        self.out_at = 0;
+        self.out_end = 0;
+        self.front.clear();
+        self.member_done = true;
+        loop {
+            match skip_to(&mut raw, GZIP_MAGIC) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.source = Source::Between(raw);
+                    return Ok(());
+                }
+                Err(error) => return Err(error), // source stays Gone
+            }
+            raw.set_mark();
+            let mut decoder = GzDecoder::new(raw);
+            let mut head = vec![0u8; CHUNK];
+            let mut got = 0;
+            let mut decodes = true;
+            while got < 5 {
+                match decoder.read(&mut head[got..]) {
+                    Ok(0) => break,
+                    Ok(n) => got += n,
+                    Err(_) => {
+                        decodes = false;
+                        break;
+                    }
+                }
+            }
+            raw = decoder.into_inner();
+            if raw.io_failed {
+                let pos = raw.pos;
+                return Err(Error::new(
+                    pos,
+                    ErrorKind::Io(io::Error::other(
+                        "read error while looking for a gzip member",
+                    )),
+                ));
+            }
+            if decodes && head[..got].starts_with(b"WARC/") {
+                // A member that decodes and starts a record: read on from it. The decoder
+                // was consumed to get `raw` back, so decode the member again from its start.
+                raw.rewind_to_mark(0);
+                return match self.start_member(raw) {
+                    Ok(_) => Ok(()),
+                    Err(error) => Err(error),
+                };
+            }
+            raw.rewind_to_mark(1);
+        }
+    }
+
+    /// After a malformed record: on to the next line starting with `WARC/` (in a plain
+    /// file, from the byte after the record's start; in a member, from here on, within
+    /// the member).
+    fn resync(&mut self, record_offset: u64) -> Result<(), Error> {
+        match &mut self.source {
+            Source::Plain(raw) => {
+                if raw.mark_offset() == Some(record_offset) {
+                    raw.rewind_to_mark(1);
+                } else {
+                    raw.mark = None;
+                }
+            }
+            // The record was the member's first: the member was (meant to be) that record.
+            Source::Member(_) if self.first_in_member => return self.drain_member(),
+            Source::Member(_) => {}
+            _ => return Ok(()),
+        }
+        skip_to_record_start(self)?;
+        Ok(())
+    }
+}
+
+impl<R: Read> Pull for Stream<R> {
+    fn pull(&mut self) -> Result<&[u8], Error> {
+        self.fill()
+    }
+
+    fn advance(&mut self, amount: usize) {
+        self.consume(amount);
+    }
+
+    fn push_back(&mut self, bytes: &[u8]) {
+        match &mut self.source {
+            Source::Plain(raw) => raw.push_back(bytes),
+            Source::Member(_) => {
+                if self.front.is_empty()
+                    && self.out_at >= bytes.len()
+                    && self.out[self.out_at - bytes.len()..self.out_at] == *bytes
+                {
+                    self.out_at -= bytes.len();
+                } else {
+                    let mut front = bytes.to_vec();
+                    front.append(&mut self.front);
+                    self.front = front;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The reader
+// ---------------------------------------------------------------------------------------
+
+/// Reads the `response` and `resource` records of a `.warc` or `.warc.gz` (told apart by
+/// the first bytes). An iterator of `Result<Record, Error>`; see the
+/// [module documentation](self) for offsets and damage.
+pub struct Reader<R> {
+    stream: Stream<R>,
+    resources: bool,
+    max_record_len: u64,
+    pending: Option<Error>,
+    done: bool,
+}
+
+/// What reading one record gave.
+enum Next {
+    Record(Box<Record>),
+    Skipped,
+    End,
+}
+
+/// Opens a `.warc` or `.warc.gz` file (gzip is recognised by its magic bytes, whatever the
+/// name).
+pub fn open(path: &Path) -> io::Result<Reader<Box<dyn Read + Send>>> {
+    let file = File::open(path)?;
+    Ok(Reader::new(Box::new(file)))
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader of `input`, which may be plain WARC or gzip members.
+    pub fn new(input: R) -> Self {
+        Reader {
+            stream: Stream::new(input),
+            resources: true,
+            max_record_len: DEFAULT_MAX_RECORD,
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// Whether to yield `resource` records too (the default) or only `response` records.
+    pub fn resources(mut self, yes: bool) -> Self {
+        self.resources = yes;
+        self
+    }
+
+    /// The largest `Content-Length` accepted (default 1 GiB); a larger one is an
+    /// [`ErrorKind::ContentLength`] error. It also caps a decoded `Content-Encoding`.
+    pub fn max_record_len(mut self, bytes: u64) -> Self {
+        self.max_record_len = bytes;
+        self
+    }
+
+    /// Reads one record (or finds the end).
+    fn read_record(&mut self) -> Result<Next, Error> {
+        self.stream.detect()?;
+        // Between records: CR and LF are skipped; at the end of a unit, on to the next.
+        loop {
+            let buf = self.stream.fill()?;
+            if buf.is_empty() {
+                if self.stream.next_unit()? {
+                    continue;
+                }
+                return Ok(Next::End);
+            }
+            let blank = buf
+                .iter()
+                .take_while(|&&b| b == b'\r' || b == b'\n')
+                .count();
+            let more = blank < buf.len();
+            self.stream.consume(blank);
+            if more {
+                break;
+            }
+        }
+        let offset = self.stream.record_offset();
+        self.stream.mark_record();
+
+        // The header block: the version line, then fields, then an empty line.
+        let mut line = Vec::new();
+        let mut budget = MAX_HEADER;
+        let complete = self.read_line(&mut line, &mut budget, offset)?;
+        let prefix = &line[..line.len().min(5)];
+        if !complete && b"WARC/".starts_with(prefix) {
+            return Err(Error::new(
+                offset,
+                ErrorKind::Truncated("the input ends in the WARC header".into()),
+            ));
+        }
+        if !line.starts_with(b"WARC/") {
+            return Err(Error::new(
+                offset,
+                ErrorKind::Header(format!(
+                    "expected a version line such as `WARC/1.1`, found {:?}",
+                    preview(&line)
+                )),
+            ));
+        }
+        let mut fields: Vec<(String, String)> = Vec::new();
+        loop {
+            if !self.read_line(&mut line, &mut budget, offset)? {
+                return Err(Error::new(
+                    offset,
+                    ErrorKind::Truncated("the input ends in the WARC header".into()),
+                ));
+            }
+            if line.is_empty() {
+                break;
+            }
+            // A folded line continues the field before it.
+            if matches!(line[0], b' ' | b'\t')
+                && let Some((_, value)) = fields.last_mut()
+            {
+                value.push(' ');
+                value.push_str(String::from_utf8_lossy(&line).trim());
+                continue;
+            }
+            let Some(colon) = memchr::memchr(b':', &line) else {
+                return Err(Error::new(
+                    offset,
+                    ErrorKind::Header(format!("a field without a colon: {:?}", preview(&line))),
+                ));
+            };
+            let name = String::from_utf8_lossy(&line[..colon]).trim().to_string();
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return Err(Error::new(
+                    offset,
+                    ErrorKind::Header(format!("a malformed field name: {:?}", preview(&line))),
+                ));
+            }
+            let value = String::from_utf8_lossy(&line[colon + 1..])
+                .trim()
+                .to_string();
+            fields.push((name, value));
+        }
+        let field = |name: &str| {
+            fields
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+        };
+        let length = match field("Content-Length") {
+            None => {
+                return Err(Error::new(
+                    offset,
+                    ErrorKind::ContentLength("the record has none".into()),
+                ));
+            }
+            Some(value) => match value.parse::<u64>() {
+                Ok(length) if length <= self.max_record_len => length,
+                Ok(length) => {
+                    return Err(Error::new(
+                        offset,
+                        ErrorKind::ContentLength(format!(
+                            "{length} is over the limit of {} bytes",
+                            self.max_record_len
+                        )),
+                    ));
+                }
+                Err(_) => {
+                    return Err(Error::new(
+                        offset,
+                        ErrorKind::ContentLength(format!("{value:?} is not a number")),
+                    ));
+                }
+            },
+        };
+        let warc_type = field("WARC-Type").unwrap_or_default().to_string();
+        let wanted = warc_type.eq_ignore_ascii_case("response")
+            || (self.resources && warc_type.eq_ignore_ascii_case("resource"));
+
+        // The block, then CR LF CR LF.
+        let block = self.read_block(length, wanted, offset)?;
+        self.read_record_end(offset)?;
+        self.stream.record_done();
+        if self.stream.is_gzip() {
+            // Read on to the end of the member (when the record is all of it) so that its
+            // checksum is verified before the record is handed out.
+            self.stream.fill()?;
+        }
+        if !wanted {
+            return Ok(Next::Skipped);
+        }
+
+        let target_uri = field("WARC-Target-URI").map(|uri| {
+            uri.strip_prefix('<')
+                .and_then(|u| u.strip_suffix('>'))
+                .unwrap_or(uri)
+                .to_string()
+        });
+        let mut record = Record {
+            offset,
+            warc_type,
+            target_uri,
+            date: field("WARC-Date").map(str::to_string),
+            record_id: field("WARC-Record-ID").map(str::to_string),
+            http_status: None,
+            content_type: None,
+            charset: None,
+            transfer_encoding: None,
+            content_encoding: None,
+            body: Vec::new(),
+        };
+        let warc_content_type = field("Content-Type").map(str::to_string);
+        let http = if record.warc_type.eq_ignore_ascii_case("response") {
+            parse_http(&block)
+        } else {
+            None
+        };
+        match http {
+            Some(http) => {
+                record.http_status = Some(http.status);
+                let mut block = block;
+                block.drain(..http.body_start);
+                let header = |name: &str| {
+                    http.headers
+                        .iter()
+                        .rev()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                        .map(|(_, v)| v.clone())
+                };
+                record.content_type = header("Content-Type");
+                let (body, transfer) = undo_transfer_encoding(block, header("Transfer-Encoding"));
+                record.transfer_encoding = transfer;
+                let (body, content) = if record.transfer_encoding.is_none() {
+                    undo_content_encoding(body, header("Content-Encoding"), self.max_record_len)
+                } else {
+                    (body, header("Content-Encoding"))
+                };
+                record.content_encoding = content;
+                record.body = body;
+            }
+            None => {
+                record.content_type = warc_content_type;
+                record.body = block;
+            }
+        }
+        record.charset = record
+            .content_type
+            .as_deref()
+            .and_then(charset_from_content_type)
+            .map(Cow::into_owned);
+        Ok(Next::Record(Box::new(record)))
+    }
+
+    /// Reads a line through its LF into `line` without the line end (LF or CR LF), within
+    /// the header's byte budget. False when the unit ends first.
+    fn read_line(
+        &mut self,
+        line: &mut Vec<u8>,
+        budget: &mut usize,
+        offset: u64,
+    ) -> Result<bool, Error> {
+        line.clear();
+        loop {
+            let buf = self.stream.fill()?;
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let (take, complete) = match memchr::memchr(b'\n', buf) {
+                Some(at) => (at + 1, true),
+                None => (buf.len(), false),
+            };
+            if take > *budget {
+                return Err(Error::new(
+                    offset,
+                    ErrorKind::Header(format!(
+                        "the header block is longer than {MAX_HEADER} bytes"
+                    )),
+                ));
+            }
+            *budget -= take;
+            line.extend_from_slice(&buf[..take]);
+            self.stream.consume(take);
+            if complete {
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Reads `length` bytes of block, keeping them if `keep`.
+    fn read_block(&mut self, length: u64, keep: bool, offset: u64) -> Result<Vec<u8>, Error> {
+        let mut block = Vec::new();
+        if keep {
+            block.reserve(length.min(16 << 20) as usize);
+        }
+        let mut left = length;
+        while left > 0 {
+            let buf = self.stream.fill()?;
+            if buf.is_empty() {
+                return Err(Error::new(
+                    offset,
+                    ErrorKind::Truncated(format!(
+                        "Content-Length is {length} but the {} ends after {} bytes of block",
+                        if self.stream.is_gzip() {
+                            "gzip member"
+                        } else {
+                            "input"
+                        },
+                        length - left
+                    )),
+                ));
+            }
+            let take = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+            if keep {
+                block.extend_from_slice(&buf[..take]);
+            }
+            self.stream.consume(take);
+            left -= take as u64;
+        }
+        Ok(block)
+    }
+
+    /// Checks for CR LF CR LF after the block. The end of the unit there is accepted (a
+    /// writer that left it out loses nothing).
+    fn read_record_end(&mut self, offset: u64) -> Result<(), Error> {
+        for &expected in b"\r\n\r\n" {
+            let buf = self.stream.fill()?;
+            match buf.first() {
+                None => return Ok(()),
+                Some(&b) if b == expected => self.stream.consume(1),
+                Some(_) => return Err(Error::new(offset, ErrorKind::RecordEnd)),
+            }
+        }
+        Ok(())
+    }
+
+    /// After an error: on to where reading can resume (see the module documentation).
+    /// Returns the error to report: a record error in a gzip member that turns out not to
+    /// decompress is reported as the gzip error, its cause.
+    fn recover(&mut self, error: Error) -> Error {
+        let (reported, result) = match error.kind {
+            ErrorKind::Io(_) => {
+                self.done = true;
+                return error;
+            }
+            ErrorKind::Gzip(_) => (error, self.stream.recover_member()),
+            _ => match self.stream.resync(error.offset) {
+                Err(found) if matches!(found.kind, ErrorKind::Gzip(_)) => {
+                    (found, self.stream.recover_member())
+                }
+                result => (error, result),
+            },
+        };
+        if let Err(fatal) = result {
+            self.done = true;
+            self.pending = Some(fatal);
+        }
+        reported
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = Result<Record, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(error) = self.pending.take() {
+            return Some(Err(error));
+        }
+        loop {
+            if self.done {
+                return None;
+            }
+            match self.read_record() {
+                Ok(Next::Record(record)) => return Some(Ok(*record)),
+                Ok(Next::Skipped) => continue,
+                Ok(Next::End) => {
+                    self.done = true;
+                    return None;
+                }
+                Err(error) => return Some(Err(self.recover(error))),
+            }
+        }
+    }
+}
+
+/// The start of a line for an error message.
+fn preview(line: &[u8]) -> String {
+    let cut = &line[..line.len().min(60)];
+    String::from_utf8_lossy(cut).into_owned()
+}
+
+// ---------------------------------------------------------------------------------------
+// HTTP
+// ---------------------------------------------------------------------------------------
+
+/// An HTTP response's head.
+struct HttpHead {
+    status: u16,
+    headers: Vec<(String, String)>,
+    /// Where the body starts in the block.
+    body_start: usize,
+}
+
+/// Parses the status line and headers of an HTTP response; None when the block does not
+/// start with `HTTP/x SSS`. Lines may end in CR LF or LF; folded lines are joined. A head
+/// that never ends leaves an empty body.
+fn parse_http(block: &[u8]) -> Option<HttpHead> {
+    if !block.starts_with(b"HTTP/") {
+        return None;
+    }
+    let line_end = memchr::memchr(b'\n', block).unwrap_or(block.len());
+    let status_line = &block[..line_end];
+    let mut parts = status_line
+        .split(|&b| b == b' ')
+        .filter(|part| !part.is_empty());
+    parts.next()?;
+    let code = parts.next()?;
+    let code = code.strip_suffix(b"\r").unwrap_or(code);
+    if code.len() != 3 || !code.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let status = std::str::from_utf8(code).ok()?.parse().ok()?;
+    let mut headers: Vec<(String, String)> = Vec::new();
+    let mut at = (line_end + 1).min(block.len());
+    loop {
+        if at >= block.len() {
+            break;
+        }
+        let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
+        let line = &block[at..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        at = (end + 1).min(block.len());
+        if line.is_empty() {
+            break;
+        }
+        if matches!(line[0], b' ' | b'\t') {
+            if let Some((_, value)) = headers.last_mut() {
+                value.push(' ');
+                value.push_str(String::from_utf8_lossy(line).trim());
+            }
+            continue;
+        }
+        if let Some(colon) = memchr::memchr(b':', line) {
+            let name = String::from_utf8_lossy(&line[..colon]).trim().to_string();
+            let value = String::from_utf8_lossy(&line[colon + 1..])
+                .trim()
+                .to_string();
+            headers.push((name, value));
+        }
+    }
+    Some(HttpHead {
+        status,
+        headers,
+        body_start: at,
+    })
+}
+
+/// Undoes `chunked` when it is the last transfer coding. Returns the body and the
+/// transfer codings still applied.
+fn undo_transfer_encoding(body: Vec<u8>, codings: Option<String>) -> (Vec<u8>, Option<String>) {
+    let Some(codings) = codings else {
+        return (body, None);
+    };
+    let list: Vec<&str> = codings
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    match list.split_last() {
+        None => (body, None),
+        Some((last, rest)) if last.eq_ignore_ascii_case("chunked") => match dechunk(&body) {
+            Some(decoded) => {
+                let rest = (!rest.is_empty()).then(|| rest.join(", "));
+                (decoded, rest)
+            }
+            None => (body, Some(codings)),
+        },
+        Some(_) => (body, Some(codings)),
+    }
+}
+
+/// Decodes a chunked body (RFC 9112 § 7.1); None when it is malformed. A body that ends
+/// without the last chunk is accepted up to where it ends, if it ends at a chunk boundary.
+fn dechunk(mut input: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(input.len());
+    loop {
+        if input.is_empty() {
+            return Some(out);
+        }
+        let line_end = memchr::memchr(b'\n', input)?;
+        let line = &input[..line_end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let size = line.split(|&b| b == b';').next()?;
+        let size = std::str::from_utf8(size).ok()?.trim();
+        let size = usize::from_str_radix(size, 16).ok()?;
+        input = &input[line_end + 1..];
+        if size == 0 {
+            return Some(out); // trailers, if any, are not body
+        }
+        if input.len() < size {
+            return None;
+        }
+        out.extend_from_slice(&input[..size]);
+        input = &input[size..];
+        input = input
+            .strip_prefix(b"\r\n")
+            .or_else(|| input.strip_prefix(b"\n"))
+            .unwrap_or(input);
+    }
+}
+
+/// Undoes `gzip`, `x-gzip` and `deflate` content codings (one of them). Returns the body
+/// and the content coding still applied.
+fn undo_content_encoding(
+    body: Vec<u8>,
+    coding: Option<String>,
+    limit: u64,
+) -> (Vec<u8>, Option<String>) {
+    let Some(coding) = coding else {
+        return (body, None);
+    };
+    let name = coding.trim().to_ascii_lowercase();
+    let decoded = match name.as_str() {
+        "" | "identity" => return (body, None),
+        "gzip" | "x-gzip" => read_limited(MultiGzDecoder::new(&body[..]), limit),
+        // HTTP's "deflate" is zlib; some servers send raw deflate.
+        "deflate" => read_limited(ZlibDecoder::new(&body[..]), limit)
+            .or_else(|| read_limited(DeflateDecoder::new(&body[..]), limit)),
+        _ => None,
+    };
+    match decoded {
+        Some(decoded) => (decoded, None),
+        None => (body, Some(coding)),
+    }
+}
+
+/// Reads all of `reader` if it decodes and stays within `limit` bytes.
+fn read_limited(reader: impl Read, limit: u64) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut out)
+        .ok()?;
+    (out.len() as u64 <= limit).then_some(out)
+}
+
+/// The `charset` parameter of a `Content-Type` value: Fetch's "extract a MIME type" over
+/// the comma-separated values with the MIME Sniffing standard's "parse a MIME type". (The
+/// same algorithm as `htmltok::encoding::charset_from_content_type`, repeated here so
+/// that the `warc` feature does not need the `encoding` feature's dependencies.)
+fn charset_from_content_type(value: &str) -> Option<Cow<'_, str>> {
+    let mut charset: Option<Cow<'_, str>> = None;
+    let mut essence: Option<(&str, &str)> = None;
+    for item in split_header_values(value) {
+        let Some(mime) = parse_mime_type(item) else {
+            continue;
+        };
+        if mime.type_ == "*" && mime.subtype == "*" {
+            continue;
+        }
+        let same = essence.is_some_and(|(t, s)| {
+            t.eq_ignore_ascii_case(mime.type_) && s.eq_ignore_ascii_case(mime.subtype)
+        });
+        if !same {
+            charset = mime.charset;
+            essence = Some((mime.type_, mime.subtype));
+        } else if mime.charset.is_some() {
+            charset = mime.charset;
+        }
+    }
+    charset
+}
+
+fn is_http_space(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' ')
+}
+
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// Splits a header value at commas outside quoted strings.
+fn split_header_values(value: &str) -> Vec<&str> {
+    let mut values = Vec::new();
+    let (mut start, mut quoted, mut escaped) = (0, false, false);
+    for (i, b) in value.bytes().enumerate() {
+        if escaped {
+            escaped = false;
+        } else if quoted && b == b'\\' {
+            escaped = true;
+        } else if b == b'"' {
+            quoted = !quoted;
+        } else if b == b',' && !quoted {
+            values.push(value[start..i].trim_matches(is_http_space));
+            start = i + 1;
+        }
+    }
+    values.push(value[start..].trim_matches(is_http_space));
+    values
+}
+
+/// A parsed MIME type: only what the charset needs.
+struct MimeType<'a> {
+    type_: &'a str,
+    subtype: &'a str,
+    charset: Option<Cow<'a, str>>,
+}
+
+/// "Parse a MIME type": type, subtype and the first valid `charset` parameter.
+fn parse_mime_type(input: &str) -> Option<MimeType<'_>> {
+    let input = input.trim_matches(is_http_space);
+    let slash = input.find('/')?;
+    let type_ = &input[..slash];
+    if !is_token(type_) {
+        return None;
+    }
+    let rest = &input[slash + 1..];
+    let end = rest.find(';').unwrap_or(rest.len());
+    let subtype = rest[..end].trim_end_matches(is_http_space);
+    if !is_token(subtype) {
+        return None;
+    }
+    let mut charset = None;
+    let mut params = &rest[end..];
+    while let Some(after) = params.strip_prefix(';') {
+        let after = after.trim_start_matches(is_http_space);
+        let name_end = after.find([';', '=']).unwrap_or(after.len());
+        let name = &after[..name_end];
+        params = &after[name_end..];
+        let Some(value_part) = params.strip_prefix('=') else {
+            continue;
+        };
+        let value: Cow<'_, str>;
+        if let Some(quoted) = value_part.strip_prefix('"') {
+            let (unquoted, consumed) = collect_quoted(quoted);
+            value = unquoted;
+            let tail = &quoted[consumed..];
+            params = &tail[tail.find(';').unwrap_or(tail.len())..];
+        } else {
+            let end = value_part.find(';').unwrap_or(value_part.len());
+            let raw = value_part[..end].trim_end_matches(is_http_space);
+            params = &value_part[end..];
+            if raw.is_empty() {
+                continue;
+            }
+            value = Cow::Borrowed(raw);
+        }
+        let valid_value = value
+            .chars()
+            .all(|c| c == '\t' || (' '..='~').contains(&c) || ('\u{80}'..='\u{FF}').contains(&c));
+        if charset.is_none() && name.eq_ignore_ascii_case("charset") && valid_value {
+            charset = Some(value);
+        }
+    }
+    Some(MimeType {
+        type_,
+        subtype,
+        charset,
+    })
+}
+
+/// "Collect an HTTP quoted string" (extract-value) after the opening quote: the value and
+/// the bytes used.
+fn collect_quoted(s: &str) -> (Cow<'_, str>, usize) {
+    let mut owned: Option<String> = None;
+    let mut chars = s.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return (owned.map_or(Cow::Borrowed(&s[..i]), Cow::Owned), i + 1),
+            '\\' => {
+                let buffer = owned.get_or_insert_with(|| s[..i].to_string());
+                match chars.next() {
+                    Some((_, escaped)) => buffer.push(escaped),
+                    None => buffer.push('\\'),
+                }
+            }
+            c => {
+                if let Some(buffer) = owned.as_mut() {
+                    buffer.push(c);
+                }
+            }
+        }
+    }
+    (owned.map_or(Cow::Borrowed(s), Cow::Owned), s.len())
+}
+
+// ---------------------------------------------------------------------------------------
+// The writer
+// ---------------------------------------------------------------------------------------
+
+/// Writes WARC/1.1 records, plain or one gzip member per record (as Common Crawl does).
+/// Every write returns the record's offset, the same one [`Reader`] reports.
+pub struct Writer<W: Write> {
+    out: W,
+    gzip: bool,
+    offset: u64,
+    records: u64,
+}
+
+impl<W: Write> Writer<W> {
+    /// A writer of a plain `.warc`.
+    pub fn new(out: W) -> Self {
+        Writer {
+            out,
+            gzip: false,
+            offset: 0,
+            records: 0,
+        }
+    }
+
+    /// A writer of a `.warc.gz`: each record is its own gzip member.
+    pub fn gzip(out: W) -> Self {
+        Writer {
+            gzip: true,
+            ..Writer::new(out)
+        }
+    }
+
+    /// How many bytes were written so far: the offset of the next record.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Writes one record: the version line, `WARC-Type`, a generated `WARC-Record-ID`
+    /// (unless `fields` has one), `fields`, `Content-Length`, then `block`. Field names
+    /// and values must not contain CR or LF.
+    pub fn write_record(
+        &mut self,
+        warc_type: &str,
+        fields: &[(&str, &str)],
+        block: &[u8],
+    ) -> io::Result<u64> {
+        let invalid = |s: &str| s.contains(['\r', '\n']);
+        if invalid(warc_type)
+            || fields
+                .iter()
+                .any(|(n, v)| invalid(n) || invalid(v) || n.contains(':'))
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "WARC field names and values must not contain CR or LF (nor names a colon)",
+            ));
+        }
+        let mut head = format!("WARC/1.1\r\nWARC-Type: {warc_type}\r\n");
+        if !fields
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("WARC-Record-ID"))
+        {
+            head.push_str(&format!(
+                "WARC-Record-ID: {}\r\n",
+                self.record_id(fields, block)
+            ));
+        }
+        for (name, value) in fields {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str(&format!("Content-Length: {}\r\n\r\n", block.len()));
+        let offset = self.offset;
+        if self.gzip {
+            let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+            encoder.write_all(head.as_bytes())?;
+            encoder.write_all(block)?;
+            encoder.write_all(b"\r\n\r\n")?;
+            let member = encoder.finish()?;
+            self.out.write_all(&member)?;
+            self.offset += member.len() as u64;
+        } else {
+            self.out.write_all(head.as_bytes())?;
+            self.out.write_all(block)?;
+            self.out.write_all(b"\r\n\r\n")?;
+            self.offset += (head.len() + block.len() + 4) as u64;
+        }
+        self.records += 1;
+        Ok(offset)
+    }
+
+    /// Writes a `warcinfo` record (`application/warc-fields`), as WARC files begin with.
+    pub fn write_warcinfo(
+        &mut self,
+        date: &str,
+        filename: Option<&str>,
+        info: &[(&str, &str)],
+    ) -> io::Result<u64> {
+        let mut block = String::new();
+        for (name, value) in info {
+            block.push_str(&format!("{name}: {value}\r\n"));
+        }
+        let mut fields = vec![("WARC-Date", date)];
+        if let Some(filename) = filename {
+            fields.push(("WARC-Filename", filename));
+        }
+        fields.push(("Content-Type", "application/warc-fields"));
+        self.write_record("warcinfo", &fields, block.as_bytes())
+    }
+
+    /// Writes a `response` record holding an HTTP/1.1 response: the status line, `headers`
+    /// as given (add `Content-Type` with a charset, `Content-Length`, … yourself), an empty
+    /// line and `body`.
+    pub fn write_response(
+        &mut self,
+        target_uri: &str,
+        date: &str,
+        status: u16,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> io::Result<u64> {
+        let mut block = format!("HTTP/1.1 {status} {}\r\n", reason_phrase(status)).into_bytes();
+        for (name, value) in headers {
+            block.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+        }
+        block.extend_from_slice(b"\r\n");
+        block.extend_from_slice(body);
+        self.write_record(
+            "response",
+            &[
+                ("WARC-Target-URI", target_uri),
+                ("WARC-Date", date),
+                ("Content-Type", "application/http; msgtype=response"),
+            ],
+            &block,
+        )
+    }
+
+    /// Writes a `resource` record: `body` as it is, with its `Content-Type`.
+    pub fn write_resource(
+        &mut self,
+        target_uri: &str,
+        date: &str,
+        content_type: &str,
+        body: &[u8],
+    ) -> io::Result<u64> {
+        self.write_record(
+            "resource",
+            &[
+                ("WARC-Target-URI", target_uri),
+                ("WARC-Date", date),
+                ("Content-Type", content_type),
+            ],
+            body,
+        )
+    }
+
+    /// Flushes and returns the output.
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    /// A `<urn:uuid:…>` made from the record's number and contents: deterministic, so
+    /// the same input writes the same file.
+    fn record_id(&self, fields: &[(&str, &str)], block: &[u8]) -> String {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut high = DefaultHasher::new();
+        (self.records, fields, block).hash(&mut high);
+        let high = high.finish();
+        let mut low = DefaultHasher::new();
+        (high, block.len(), self.offset).hash(&mut low);
+        let low = low.finish();
+        // Version 4 and the RFC 4122 variant bits, so it reads as a UUID.
+        let high = (high & !0xF000) | 0x4000;
+        let low = (low & !(0xC << 60)) | (0x8 << 60);
+        format!(
+            "<urn:uuid:{:08x}-{:04x}-{:04x}-{:04x}-{:012x}>",
+            high >> 32,
+            (high >> 16) & 0xFFFF,
+            high & 0xFFFF,
+            low >> 48,
+            low & 0xFFFF_FFFF_FFFF
+        )
+    }
+}
+
+/// The usual reason phrase of a status code (any text would do).
+fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        201 => "Created",
+        204 => "No Content",
+        206 => "Partial Content",
+        301 => "Moved Permanently",
+        302 => "Found",
+        304 => "Not Modified",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        404 => "Not Found",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "Status",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_to_finds_needles_across_pieces() {
+        struct Pieces {
+            pieces: Vec<Vec<u8>>,
+            at: usize,
+            front: Vec<u8>,
+        }
+        impl Pull for Pieces {
+            fn pull(&mut self) -> Result<&[u8], Error> {
+                if !self.front.is_empty() {
+                    return Ok(&self.front);
+                }
+                Ok(self.pieces.get(self.at).map_or(&[], |p| p.as_slice()))
+            }
+            fn advance(&mut self, amount: usize) {
+                if !self.front.is_empty() {
+                    self.front.drain(..amount);
+                    return;
+                }
+                let piece = &mut self.pieces[self.at];
+                piece.drain(..amount);
+                if piece.is_empty() {
+                    self.at += 1;
+                }
+            }
+            fn push_back(&mut self, bytes: &[u8]) {
+                let mut front = bytes.to_vec();
+                front.extend_from_slice(&self.front);
+                self.front = front;
+            }
+        }
+        let text = b"xx\nWARx\n\nWARC/1.1 rest";
+        for split in 0..=text.len() {
+            for split2 in split..=text.len() {
+                let mut input = Pieces {
+                    pieces: vec![
+                        text[..split].to_vec(),
+                        text[split..split2].to_vec(),
+                        text[split2..].to_vec(),
+                    ]
+                    .into_iter()
+                    .filter(|p| !p.is_empty())
+                    .collect(),
+                    at: 0,
+                    front: Vec::new(),
+                };
+                assert!(skip_to(&mut input, RECORD_START).unwrap());
+                let mut rest = Vec::new();
+                loop {
+                    let buf = input.pull().unwrap().to_vec();
+                    if buf.is_empty() {
+                        break;
+                    }
+                    rest.extend_from_slice(&buf);
+                    input.advance(buf.len());
+                }
+                assert_eq!(rest, b"\nWARC/1.1 rest", "split at {split}, {split2}");
+            }
+        }
+    }
+
+    #[test]
+    fn chunked_bodies() {
+        assert_eq!(
+            dechunk(b"5\r\nhello\r\n6;x=y\r\n world\r\n0\r\n\r\n").unwrap(),
+            b"hello world"
+        );
+        assert_eq!(dechunk(b"5\nhello\n0\n").unwrap(), b"hello");
+        assert!(dechunk(b"zz\r\nhello").is_none());
+        assert!(dechunk(b"50\r\nhello").is_none());
+    }
+}

@@ -1,0 +1,413 @@
+//! `htmltok::batch`: map-reduce over directories with good and bad files, byte buffers
+//! and WARC files; failures are reported and never fatal; the result does not depend on
+//! the number of threads.
+
+#![cfg(all(feature = "batch", feature = "encoding", feature = "warc"))]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use htmltok::Token;
+use htmltok::batch::{self, Document, Options, Source};
+use htmltok::encoding::Rule;
+use htmltok::warc::Writer;
+
+/// A fresh temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("htmltok-batch-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.0.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What the map function finds in one document.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    documents: BTreeMap<String, (usize, usize)>,
+}
+
+/// Per document: (tokens, start tags), keyed by its label.
+fn count(doc: Document<'_>) -> Counts {
+    let mut tokenizer = doc.tokenizer();
+    let (mut tokens, mut tags) = (0, 0);
+    while let Some(token) = tokenizer.next_token() {
+        tokens += 1;
+        tags += matches!(token, Token::StartTag(_)) as usize;
+    }
+    Counts {
+        documents: BTreeMap::from([(doc.label(), (tokens, tags))]),
+    }
+}
+
+fn merge(mut a: Counts, b: Counts) -> Counts {
+    a.documents.extend(b.documents);
+    a
+}
+
+/// A directory of 60 good pages in nested folders, files that are not HTML, an empty
+/// page, a page of invalid UTF-8, a dangling link, and a WARC file cut short.
+fn messy_dir(name: &str) -> TempDir {
+    let dir = TempDir::new(name);
+    for i in 0..60 {
+        let folder = ["a", "a/deep/er", "b", "c"][i % 4];
+        let ext = ["html", "htm", "xhtml", "HTML"][i % 4];
+        let tags = "<p>x</p>".repeat(i);
+        dir.write(
+            &format!("{folder}/page{i:02}.{ext}"),
+            format!("<!DOCTYPE html><title>Page {i}</title>{tags}").as_bytes(),
+        );
+    }
+    dir.write("a/notes.txt", b"<p>not taken: not an HTML name</p>");
+    dir.write("MANIFEST.tsv", b"path\tbytes\n");
+    dir.write(".hidden/page.html", b"<p>hidden folders are skipped</p>");
+    dir.write("b/empty.html", b"");
+    dir.write("b/binary.html", &[0xff, 0xfe, 0x00, 0x3c, 0x80, 0x81, 0xc3]);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        dir.path().join("nowhere.html"),
+        dir.path().join("c/dangling.html"),
+    )
+    .unwrap();
+    // A WARC file with two good records, then a truncated gzip member.
+    let mut writer = Writer::gzip(Vec::new());
+    writer
+        .write_warcinfo("2026-11-05T00:00:00Z", Some("crawl.warc.gz"), &[])
+        .unwrap();
+    let first = writer
+        .write_response(
+            "https://example.org/one",
+            "2026-11-05T00:00:01Z",
+            200,
+            &[("Content-Type", "text/html; charset=windows-1251")],
+            b"<title>\xcf\xf0\xe8\xe2\xe5\xf2</title><a href=/x>",
+        )
+        .unwrap();
+    assert!(first > 0);
+    writer
+        .write_response(
+            "https://example.org/robots.txt",
+            "2026-11-05T00:00:02Z",
+            200,
+            &[("Content-Type", "text/plain")],
+            b"User-agent: *\n",
+        )
+        .unwrap();
+    writer
+        .write_response(
+            "https://example.org/two",
+            "2026-11-05T00:00:03Z",
+            200,
+            &[("Content-Type", "text/html")],
+            b"<p>two</p>",
+        )
+        .unwrap();
+    let cut_at = writer.offset();
+    writer
+        .write_response(
+            "https://example.org/three",
+            "2026-11-05T00:00:04Z",
+            200,
+            &[("Content-Type", "text/html")],
+            "<p>three</p>".repeat(500).as_bytes(),
+        )
+        .unwrap();
+    let mut bytes = writer.into_inner().unwrap();
+    bytes.truncate(cut_at as usize + 40);
+    dir.write("c/crawl.warc.gz", &bytes);
+    dir
+}
+
+#[test]
+fn a_messy_directory_counts_right_and_reports_failures() {
+    let dir = messy_dir("messy");
+    let missing = dir.path().join("no-such-file.html");
+    let result = batch::map_reduce(
+        [Source::from(dir.path()), Source::Path(missing.clone())],
+        &Options::new(),
+        count,
+        merge,
+        Counts::default,
+    );
+    let docs = &result.value.documents;
+    // 60 pages, the empty and the binary page, and 2 HTML records of the WARC file.
+    assert_eq!(result.documents, 64, "{:#?}", docs.keys());
+    assert_eq!(docs.len(), 64);
+    assert_eq!(result.ignored, 1, "robots.txt is not HTML");
+    for i in 0..60 {
+        let (label, &(tokens, tags)) = docs
+            .iter()
+            .find(|(k, _)| k.contains(&format!("page{i:02}.")))
+            .unwrap_or_else(|| panic!("page {i} missing"));
+        assert_eq!(tags, 1 + i, "{label}");
+        assert_eq!(tokens, 4 + 3 * i, "{label}");
+    }
+    assert!(
+        !docs
+            .keys()
+            .any(|k| k.contains("notes.txt") || k.contains("hidden"))
+    );
+    let warc_docs: Vec<&String> = docs
+        .keys()
+        .filter(|k| k.contains("crawl.warc.gz@"))
+        .collect();
+    assert_eq!(warc_docs.len(), 2, "{warc_docs:?}");
+
+    // Failures: the missing file, the dangling link, the truncated gzip member.
+    let failures = &result.failures;
+    let expected = if cfg!(unix) { 3 } else { 2 };
+    assert_eq!(failures.len(), expected, "{failures:#?}");
+    let missing_failure = failures
+        .iter()
+        .find(|f| f.source == missing.display().to_string())
+        .expect("the missing file is reported");
+    assert_eq!(missing_failure.offset, None);
+    assert!(
+        missing_failure.message.contains("cannot read"),
+        "{missing_failure}"
+    );
+    let warc_failure = failures
+        .iter()
+        .find(|f| f.source.ends_with("crawl.warc.gz"))
+        .expect("the truncated member is reported");
+    assert!(warc_failure.offset.is_some_and(|o| o > 0), "{warc_failure}");
+    assert!(
+        warc_failure.to_string().contains("offset "),
+        "{warc_failure}"
+    );
+    #[cfg(unix)]
+    assert!(failures.iter().any(|f| f.source.ends_with("dangling.html")));
+    // Sorted by source, then offset.
+    assert!(failures.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn parallel_equals_sequential() {
+    let dir = messy_dir("parallel");
+    let run = |threads: usize| {
+        batch::map_reduce(
+            [Source::from(dir.path())],
+            &Options::new().threads(threads),
+            count,
+            merge,
+            Counts::default,
+        )
+    };
+    let one = run(1);
+    for threads in [2, 4, 7] {
+        let many = run(threads);
+        assert_eq!(many.value, one.value, "{threads} threads");
+        assert_eq!(many.documents, one.documents);
+        assert_eq!(many.bytes, one.bytes);
+        assert_eq!(many.ignored, one.ignored);
+        assert_eq!(many.failures, one.failures);
+    }
+}
+
+#[test]
+fn one_thread_keeps_the_walk_order() {
+    let dir = messy_dir("order");
+    let seen = Mutex::new(Vec::new());
+    batch::for_each(
+        [Source::from(dir.path())],
+        &Options::new().threads(1),
+        |doc| {
+            seen.lock().unwrap().push(doc.label());
+        },
+    );
+    let seen = seen.into_inner().unwrap();
+    let root = dir.path().display().to_string();
+    let relative: Vec<&str> = seen.iter().map(|s| &s[root.len() + 1..]).collect();
+    assert_eq!(relative[0], "a/deep/er/page01.htm");
+    let pos = |name: &str| relative.iter().position(|r| r.starts_with(name)).unwrap();
+    assert!(
+        pos("a/deep") < pos("a/page00") && pos("a/page00") < pos("b/") && pos("b/") < pos("c/")
+    );
+}
+
+#[test]
+fn buffers_decode_with_their_transport_charset() {
+    let page = b"<meta charset=windows-1252><p>\xcf\xf0\xe8\xe2\xe5\xf2</p>".to_vec();
+    let sources = vec![
+        Source::Bytes {
+            name: "declared".into(),
+            url: None,
+            charset: None,
+            bytes: page.clone(),
+        },
+        Source::Bytes {
+            name: "served".into(),
+            url: Some("https://example.ru/".into()),
+            charset: Some("windows-1251".into()),
+            bytes: page.clone(),
+        },
+    ];
+    let result = batch::map_reduce(
+        sources,
+        &Options::new(),
+        |doc| {
+            let decoded = doc.decoded_as().expect("decoded");
+            let mut text = String::new();
+            let mut tokenizer = doc.tokenizer();
+            while let Some(token) = tokenizer.next_token() {
+                if let Token::Text(t) = token {
+                    text.push_str(&t.text());
+                }
+            }
+            assert_eq!(doc.raw(), &page[..]);
+            vec![(
+                doc.source().to_string(),
+                doc.url().map(String::from),
+                decoded.encoding.name(),
+                decoded.rule,
+                text,
+            )]
+        },
+        |mut a, b| {
+            a.extend(b);
+            a.sort_by(|x, y| x.0.cmp(&y.0));
+            a
+        },
+        Vec::new,
+    );
+    assert_eq!(
+        result.value,
+        [
+            (
+                "declared".to_string(),
+                None,
+                "windows-1252",
+                Rule::MetaPrescan,
+                "Ïðèâåò".to_string()
+            ),
+            (
+                "served".to_string(),
+                Some("https://example.ru/".to_string()),
+                "windows-1251",
+                Rule::Transport,
+                "Привет".to_string()
+            ),
+        ]
+    );
+    // Decoding off: the raw bytes, read as UTF-8.
+    let result = batch::map_reduce(
+        [Source::bytes("raw", page.clone())],
+        &Options::new().decode(false),
+        |doc| (doc.decoded_as().is_none() && doc.html() == &page[..]) as u32,
+        |a, b| a + b,
+        || 0,
+    );
+    assert_eq!(result.value, 1);
+}
+
+#[test]
+fn a_panicking_map_fails_its_document_only() {
+    let sources = (0..50).map(|i| Source::bytes(format!("doc{i}"), format!("<p>{i}</p>")));
+    let result = batch::map_reduce(
+        sources,
+        &Options::new().threads(3),
+        |doc| {
+            if doc.source() == "doc13" {
+                panic!("boom in {}", doc.source());
+            }
+            1u32
+        },
+        |a, b| a + b,
+        || 0,
+    );
+    assert_eq!(result.value, 49);
+    assert_eq!(result.documents, 49);
+    assert_eq!(result.failures.len(), 1);
+    assert_eq!(result.failures[0].source, "doc13");
+    assert!(result.failures[0].message.contains("boom in doc13"));
+}
+
+#[test]
+fn the_stop_flag_ends_the_batch_and_the_hook_sees_failures() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let hooked = Arc::new(AtomicUsize::new(0));
+    let hook_count = Arc::clone(&hooked);
+    let started = AtomicUsize::new(0);
+    // An endless source: only the stop flag ends it.
+    let sources = (0..).map(|i: u64| {
+        if i % 10 == 9 {
+            Source::from(format!("/no/such/dir/{i}.html"))
+        } else {
+            Source::bytes(format!("doc{i}"), "<p>x</p>")
+        }
+    });
+    let options = Options::new()
+        .threads(2)
+        .stop_flag(Arc::clone(&stop))
+        .on_failure(move |_| {
+            hook_count.fetch_add(1, Ordering::Relaxed);
+        });
+    let result = batch::map_reduce(
+        sources,
+        &options,
+        |_| {
+            if started.fetch_add(1, Ordering::Relaxed) == 200 {
+                stop.store(true, Ordering::Relaxed);
+            }
+            1u64
+        },
+        |a, b| a + b,
+        || 0,
+    );
+    assert!(
+        result.value > 200 && result.value < 1000,
+        "{}",
+        result.value
+    );
+    assert_eq!(result.failures.len(), hooked.load(Ordering::Relaxed));
+    assert!(!result.failures.is_empty());
+}
+
+#[test]
+fn an_explicit_file_is_read_whatever_its_name() {
+    let dir = TempDir::new("explicit");
+    let path = dir.write("page.txt", b"<p>named explicitly</p>");
+    let result = batch::map_reduce(
+        [Source::from(path.as_path()), Source::from(dir.path())],
+        &Options::new(),
+        |doc| vec![doc.label()],
+        |mut a, b| {
+            a.extend(b);
+            a
+        },
+        Vec::new,
+    );
+    // Taken when named; left out of the walk of its directory.
+    assert_eq!(result.value, [path.display().to_string()]);
+    let all = batch::map_reduce(
+        [Source::from(dir.path())],
+        &Options::new().all_files(true),
+        |_| 1,
+        |a, b| a + b,
+        || 0,
+    );
+    assert_eq!(all.value, 1);
+}

@@ -1,0 +1,855 @@
+//! `htmltok::warc`: WARC files written from real pages, read back byte for byte, then
+//! damaged in the ways real files are (a member cut short, a garbled header, a wrong
+//! `Content-Length`, junk between members, a failing reader): every problem must be one
+//! error naming the right offset, the records around it must still come out, and nothing
+//! may panic or loop.
+//!
+//! The pages are the real corpus's `legacy-encoding/` pages and a few UTF-8 ones, each
+//! with the `Content-Type; charset=` its `<meta>` or BOM declares (`MANIFEST.tsv`'s
+//! `declared_charset`). The corpus is found in `$HTMLTOK_CORPUS`, else `../shared/corpus`
+//! next to the crate; without it the tests fail, unless `HTMLTOK_SKIP_CORPUS=1` is set
+//! (then they run on small made-up pages, and say so).
+//!
+//! Run with `cargo test --features warc --test warc` (add `encoding` to also check that
+//! the records' charsets decode the pages as declared).
+
+#![cfg(feature = "warc")]
+
+use std::io::{self, Read, Write as _};
+use std::path::{Path, PathBuf};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use htmltok::warc::{self, ErrorKind, Reader, Record, Writer};
+
+const DATE: &str = "2024-02-29T12:00:00Z";
+
+/// One page to archive.
+#[derive(Clone)]
+struct Page {
+    uri: String,
+    charset: Option<String>,
+    body: Vec<u8>,
+}
+
+/// Writes straight to the process's standard error, past the test harness's capture.
+fn loud(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}
+
+fn corpus_dir() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os("HTMLTOK_CORPUS") {
+        let dir = PathBuf::from(dir);
+        return if dir.join("MANIFEST.tsv").is_file() {
+            Ok(dir)
+        } else {
+            Err(format!(
+                "HTMLTOK_CORPUS is set to {} but it holds no MANIFEST.tsv",
+                dir.display()
+            ))
+        };
+    }
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if shared.join("MANIFEST.tsv").is_file() {
+        return Ok(shared);
+    }
+    Err(format!(
+        "real-page corpus not found: set HTMLTOK_CORPUS to a folder with a MANIFEST.tsv, or \
+         put the corpus at {} (looked for MANIFEST.tsv there); set HTMLTOK_SKIP_CORPUS=1 to \
+         skip this test",
+        shared.display()
+    ))
+}
+
+/// The legacy-encoding pages and four UTF-8 ones from the corpus; made-up pages when the
+/// corpus is absent and `HTMLTOK_SKIP_CORPUS=1`.
+fn pages() -> Vec<Page> {
+    let dir = match corpus_dir() {
+        Ok(dir) => dir,
+        Err(message) => {
+            if std::env::var_os("HTMLTOK_SKIP_CORPUS").is_some_and(|v| v == "1") {
+                loud(&format!(
+                    "warc tests: corpus SKIPPED (HTMLTOK_SKIP_CORPUS=1), using made-up pages: \
+                     {message}"
+                ));
+                return made_up_pages(12);
+            }
+            panic!("{message}");
+        }
+    };
+    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines
+        .next()
+        .expect("empty MANIFEST.tsv")
+        .split('\t')
+        .collect();
+    let column = |name: &str| header.iter().position(|&c| c == name).unwrap();
+    let (path, declared, actual) = (
+        column("path"),
+        column("declared_charset"),
+        column("actual_encoding"),
+    );
+    let mut pages = Vec::new();
+    let mut utf8 = 0;
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let legacy = fields[path].starts_with("legacy-encoding/");
+        if !legacy && (fields[actual] != "utf-8" || utf8 == 4) {
+            continue;
+        }
+        utf8 += usize::from(!legacy);
+        // "windows-1251", "BOM:utf-16le", "gb2312 (after byte 1024)", "-".
+        let label = fields[declared]
+            .trim_start_matches("BOM:")
+            .split(' ')
+            .next()
+            .unwrap_or("-");
+        pages.push(Page {
+            uri: format!("https://corpus.example/{}", fields[path]),
+            charset: (label != "-").then(|| label.to_string()),
+            body: std::fs::read(dir.join(fields[path])).expect("read a corpus page"),
+        });
+    }
+    assert!(pages.len() >= 10, "expected at least 10 corpus pages");
+    pages
+}
+
+/// Small pages with a few charsets, some bodies with CR LF and `WARC/` inside.
+fn made_up_pages(count: usize) -> Vec<Page> {
+    let charsets = [Some("utf-8"), Some("windows-1251"), None, Some("shift_jis")];
+    (0..count)
+        .map(|i| Page {
+            uri: format!("https://example.com/page/{i}?q=a%20b"),
+            charset: charsets[i % charsets.len()].map(str::to_string),
+            body: format!(
+                "<!DOCTYPE html><title>Page {i}</title>\r\n\r\n<pre>\nWARC/1.0 inside a body\r\n</pre>{}",
+                "<p>text ".repeat(i * 7)
+            )
+            .into_bytes(),
+        })
+        .collect()
+}
+
+/// Writes `pages` as a WARC: a warcinfo record, then per page a request (skipped by the
+/// reader), the response, and every third page a metadata record (skipped). Returns the
+/// file and the response records' offsets.
+fn write_warc(pages: &[Page], gzip: bool) -> (Vec<u8>, Vec<u64>) {
+    let mut writer = if gzip {
+        Writer::gzip(Vec::new())
+    } else {
+        Writer::new(Vec::new())
+    };
+    writer
+        .write_warcinfo(DATE, Some("test.warc"), &[("software", "htmltok tests")])
+        .unwrap();
+    let mut offsets = Vec::new();
+    for (i, page) in pages.iter().enumerate() {
+        let request = format!("GET /{i} HTTP/1.1\r\nHost: corpus.example\r\n\r\n");
+        writer
+            .write_record(
+                "request",
+                &[
+                    ("WARC-Target-URI", &page.uri),
+                    ("WARC-Date", DATE),
+                    ("Content-Type", "application/http; msgtype=request"),
+                ],
+                request.as_bytes(),
+            )
+            .unwrap();
+        let content_type = match &page.charset {
+            Some(charset) => format!("text/html; charset={charset}"),
+            None => "text/html".to_string(),
+        };
+        let length = page.body.len().to_string();
+        let offset = writer
+            .write_response(
+                &page.uri,
+                DATE,
+                200,
+                &[
+                    ("Content-Type", &content_type),
+                    ("Content-Length", &length),
+                    ("Server", "test"),
+                ],
+                &page.body,
+            )
+            .unwrap();
+        offsets.push(offset);
+        if i % 3 == 0 {
+            writer
+                .write_record(
+                    "metadata",
+                    &[("WARC-Target-URI", &page.uri), ("WARC-Date", DATE)],
+                    b"fetchTimeMs: 12\r\n",
+                )
+                .unwrap();
+        }
+    }
+    (writer.into_inner().unwrap(), offsets)
+}
+
+/// Reads every item, guarding against a reader that never ends.
+fn read_all(bytes: &[u8]) -> Vec<Result<Record, warc::Error>> {
+    let mut items = Vec::new();
+    for item in Reader::new(bytes) {
+        items.push(item);
+        assert!(items.len() < 100_000, "the reader does not end");
+    }
+    items
+}
+
+fn check_page(record: &Record, page: &Page, offset: u64) {
+    assert_eq!(record.offset, offset, "{}", page.uri);
+    assert_eq!(record.warc_type, "response");
+    assert_eq!(record.target_uri.as_deref(), Some(page.uri.as_str()));
+    assert_eq!(record.date.as_deref(), Some(DATE));
+    assert_eq!(record.http_status, Some(200));
+    assert_eq!(record.charset, page.charset, "{}", page.uri);
+    let content_type = record.content_type.as_deref().unwrap();
+    assert!(content_type.starts_with("text/html"), "{content_type}");
+    assert_eq!(record.transfer_encoding, None);
+    assert_eq!(record.content_encoding, None);
+    assert!(record.body == page.body, "{}: the body differs", page.uri);
+    let id = record.record_id.as_deref().unwrap();
+    assert!(id.starts_with("<urn:uuid:") && id.ends_with('>'), "{id}");
+}
+
+/// A unique scratch folder (removed when dropped).
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "htmltok-warc-{name}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Round trips
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn corpus_pages_round_trip_plain_and_gzip() {
+    let pages = pages();
+    let dir = TempDir::new("round-trip");
+    for gzip in [false, true] {
+        let (bytes, offsets) = write_warc(&pages, gzip);
+        let path = dir
+            .0
+            .join(if gzip { "pages.warc.gz" } else { "pages.warc" });
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(bytes.starts_with(&[0x1f, 0x8b]), gzip);
+
+        let records: Vec<Record> = warc::open(&path)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        assert_eq!(records.len(), pages.len(), "one record per response");
+        for ((record, page), &offset) in records.iter().zip(&pages).zip(&offsets) {
+            check_page(record, page, offset);
+        }
+
+        // The offsets locate the records: in a .warc.gz, decompressing the one member at
+        // the offset gives the record.
+        if gzip {
+            for (page, &offset) in pages.iter().zip(&offsets) {
+                let mut member = Vec::new();
+                flate2::read::GzDecoder::new(&bytes[offset as usize..])
+                    .read_to_end(&mut member)
+                    .unwrap();
+                assert!(member.starts_with(b"WARC/1.1\r\nWARC-Type: response\r\n"));
+                assert!(member.ends_with(&[page.body.as_slice(), b"\r\n\r\n"].concat()));
+            }
+        } else {
+            for &offset in &offsets {
+                assert!(bytes[offset as usize..].starts_with(b"WARC/1.1\r\nWARC-Type: response"));
+            }
+        }
+    }
+}
+
+/// With the `encoding` feature too: each record's charset, given as the transport
+/// charset, decides the page's encoding (the BOM still wins for the UTF-16 page).
+#[cfg(feature = "encoding")]
+#[test]
+fn record_charsets_decide_the_encoding() {
+    use htmltok::encoding::{Encoding, Rule, decode};
+    let pages = pages();
+    let (bytes, _) = write_warc(&pages, true);
+    for record in read_all(&bytes) {
+        let record = record.unwrap();
+        let doc = decode(&record.body, record.charset.as_deref());
+        match record
+            .charset
+            .as_deref()
+            .and_then(|c| Encoding::for_label(c.as_bytes()))
+        {
+            _ if record.body.starts_with(&[0xFF, 0xFE]) => assert_eq!(doc.rule, Rule::Bom),
+            Some(encoding) => {
+                assert_eq!((doc.encoding, doc.rule), (encoding, Rule::Transport));
+            }
+            None => assert_ne!(doc.rule, Rule::Transport),
+        }
+    }
+}
+
+#[test]
+fn resource_records_and_the_type_filter() {
+    let mut writer = Writer::new(Vec::new());
+    let a = writer
+        .write_resource(
+            "file:///a.html",
+            DATE,
+            "text/html; charset=\"EUC-KR\"",
+            b"<p>a",
+        )
+        .unwrap();
+    let b = writer
+        .write_response(
+            "http://b/",
+            DATE,
+            404,
+            &[("content-type", "text/html;charset=gbk")],
+            b"<p>b",
+        )
+        .unwrap();
+    let bytes = writer.into_inner().unwrap();
+
+    let records: Vec<Record> = Reader::new(&bytes[..]).map(Result::unwrap).collect();
+    assert_eq!(records.len(), 2);
+    assert_eq!(
+        (records[0].offset, records[0].warc_type.as_str()),
+        (a, "resource")
+    );
+    assert_eq!(records[0].http_status, None);
+    assert_eq!(records[0].charset.as_deref(), Some("EUC-KR"));
+    assert_eq!(records[0].body, b"<p>a");
+    assert_eq!((records[1].offset, records[1].http_status), (b, Some(404)));
+    assert_eq!(records[1].charset.as_deref(), Some("gbk"));
+
+    let only: Vec<Record> = Reader::new(&bytes[..])
+        .resources(false)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(only.len(), 1);
+    assert_eq!(only[0].target_uri.as_deref(), Some("http://b/"));
+}
+
+#[test]
+fn chunked_and_compressed_http_bodies_are_decoded() {
+    let page = b"<!DOCTYPE html><p>Hello, chunks and gzip!</p>".repeat(20);
+    let mut chunked = Vec::new();
+    for chunk in page.chunks(77) {
+        chunked.extend_from_slice(format!("{:x};ext=1\r\n", chunk.len()).as_bytes());
+        chunked.extend_from_slice(chunk);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\nX-Trailer: 1\r\n\r\n");
+    let mut gzipped = GzEncoder::new(Vec::new(), Compression::default());
+    gzipped.write_all(&page).unwrap();
+    let gzipped = gzipped.finish().unwrap();
+    let mut gzipped_chunked = Vec::new();
+    gzipped_chunked.extend_from_slice(format!("{:x}\r\n", gzipped.len()).as_bytes());
+    gzipped_chunked.extend_from_slice(&gzipped);
+    gzipped_chunked.extend_from_slice(b"\r\n0\r\n\r\n");
+
+    let mut writer = Writer::gzip(Vec::new());
+    type Headers<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(Headers, &[u8]); 5] = [
+        (&[("Transfer-Encoding", "chunked")], &chunked),
+        (&[("Content-Encoding", "gzip")], &gzipped),
+        (
+            &[
+                ("Transfer-Encoding", "chunked"),
+                ("Content-Encoding", "x-gzip"),
+            ],
+            &gzipped_chunked,
+        ),
+        (&[("Content-Encoding", "br")], b"\x1b\x00not really brotli"),
+        (&[("Transfer-Encoding", "chunked")], b"zz\r\nnot chunked"),
+    ];
+    for (headers, body) in cases {
+        writer
+            .write_response("http://x/", DATE, 200, headers, body)
+            .unwrap();
+    }
+    let bytes = writer.into_inner().unwrap();
+    let records: Vec<Record> = Reader::new(&bytes[..]).map(Result::unwrap).collect();
+    assert_eq!(records.len(), 5);
+    for record in &records[..3] {
+        assert_eq!(record.body, page);
+        assert_eq!(
+            (&record.transfer_encoding, &record.content_encoding),
+            (&None, &None)
+        );
+    }
+    assert_eq!(records[3].content_encoding.as_deref(), Some("br"));
+    assert_eq!(records[3].body, b"\x1b\x00not really brotli");
+    assert_eq!(records[4].transfer_encoding.as_deref(), Some("chunked"));
+    assert_eq!(records[4].body, b"zz\r\nnot chunked");
+}
+
+#[test]
+fn the_writer_refuses_fields_that_would_break_the_record() {
+    let mut writer = Writer::new(Vec::new());
+    assert!(
+        writer
+            .write_record("response", &[("X", "a\r\nWARC-Type: evil")], b"")
+            .is_err()
+    );
+    assert!(writer.write_record("a\nb", &[], b"").is_err());
+    assert_eq!(writer.offset(), 0, "nothing was written");
+}
+
+// ---------------------------------------------------------------------------------------
+// Damage
+// ---------------------------------------------------------------------------------------
+
+/// The records and errors of a damaged file, as (Ok offset | Err offset, kind) lines.
+fn summary(items: &[Result<Record, warc::Error>]) -> Vec<String> {
+    items
+        .iter()
+        .map(|item| match item {
+            Ok(record) => format!("ok {}", record.offset),
+            Err(error) => {
+                let kind = match &error.kind {
+                    ErrorKind::Io(_) => "io",
+                    ErrorKind::Gzip(_) => "gzip",
+                    ErrorKind::Header(_) => "header",
+                    ErrorKind::ContentLength(_) => "content-length",
+                    ErrorKind::Truncated(_) => "truncated",
+                    ErrorKind::RecordEnd => "record-end",
+                    _ => "other",
+                };
+                format!("err {} {kind}", error.offset)
+            }
+        })
+        .collect()
+}
+
+fn oks(offsets: &[u64]) -> Vec<String> {
+    offsets.iter().map(|o| format!("ok {o}")).collect()
+}
+
+/// Every error's message names its offset.
+fn check_messages(items: &[Result<Record, warc::Error>]) {
+    for item in items {
+        if let Err(error) = item {
+            let message = error.to_string();
+            assert!(
+                message.contains(&format!("offset {}", error.offset)),
+                "{message}"
+            );
+        }
+    }
+}
+
+/// Replaces the first occurrence of `from` at or after `start` with `to`.
+fn edit(bytes: &mut Vec<u8>, start: u64, from: &[u8], to: &[u8]) {
+    let start = start as usize;
+    let at = start
+        + bytes[start..]
+            .windows(from.len())
+            .position(|w| w == from)
+            .expect("text to edit");
+    bytes.splice(at..at + from.len(), to.iter().copied());
+}
+
+#[test]
+fn gzip_member_cut_short_at_the_end_of_the_file() {
+    let pages = made_up_pages(6);
+    let (bytes, offsets) = write_warc(&pages, true);
+    let last = *offsets.last().unwrap();
+    let cut = &bytes[..last as usize + 30];
+    let items = read_all(cut);
+    check_messages(&items);
+    let mut expected = oks(&offsets[..5]);
+    expected.push(format!("err {last} gzip"));
+    assert_eq!(summary(&items), expected);
+}
+
+#[test]
+fn gzip_member_cut_short_in_the_middle_of_the_file() {
+    let pages = made_up_pages(8);
+    let (bytes, offsets) = write_warc(&pages, true);
+    // Drop the last 20 bytes of the response member of page 3 (the members after it, a
+    // metadata or request record and the later responses, follow directly).
+    let end = bytes
+        .windows(3)
+        .enumerate()
+        .skip(offsets[3] as usize + 1)
+        .find(|(_, w)| *w == [0x1f, 0x8b, 0x08])
+        .map(|(i, _)| i)
+        .unwrap();
+    let mut damaged = bytes[..end - 20].to_vec();
+    damaged.extend_from_slice(&bytes[end..]);
+    let shift = 20;
+    let items = read_all(&damaged);
+    check_messages(&items);
+    let mut expected = oks(&offsets[..3]);
+    expected.push(format!("err {} gzip", offsets[3]));
+    expected.extend(oks(&offsets[4..]
+        .iter()
+        .map(|o| o - shift)
+        .collect::<Vec<_>>()));
+    assert_eq!(summary(&items), expected);
+}
+
+#[test]
+fn gzip_member_with_a_flipped_byte() {
+    let pages = made_up_pages(5);
+    let (mut bytes, offsets) = write_warc(&pages, true);
+    // A byte in the middle of page 2's compressed data.
+    let at = (offsets[2] + (offsets[3] - offsets[2]) / 2) as usize;
+    bytes[at] ^= 0x55;
+    let items = read_all(&bytes);
+    check_messages(&items);
+    let mut expected = oks(&offsets[..2]);
+    expected.push(format!("err {} gzip", offsets[2]));
+    expected.extend(oks(&offsets[3..]));
+    assert_eq!(summary(&items), expected);
+}
+
+#[test]
+fn junk_between_gzip_members() {
+    let pages = made_up_pages(4);
+    let (bytes, offsets) = write_warc(&pages, true);
+    let junk = b"\x00\x00 junk \x1f\x8b\x08 more junk";
+    let at = offsets[2] as usize;
+    let mut damaged = bytes[..at].to_vec();
+    damaged.extend_from_slice(junk);
+    damaged.extend_from_slice(&bytes[at..]);
+    let n = junk.len() as u64;
+    let items = read_all(&damaged);
+    check_messages(&items);
+    let mut expected = oks(&offsets[..2]);
+    expected.push(format!("err {at} gzip"));
+    expected.extend(oks(&[offsets[2] + n, offsets[3] + n]));
+    assert_eq!(summary(&items), expected);
+    // Junk after the last member.
+    let mut damaged = bytes.clone();
+    damaged.extend_from_slice(b"\n\n\0\0\0");
+    let items = read_all(&damaged);
+    let mut expected = oks(&offsets);
+    expected.push(format!("err {} gzip", bytes.len()));
+    assert_eq!(summary(&items), expected);
+}
+
+/// One gzip member holding `record` as it is.
+fn member(record: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    encoder.write_all(record).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[test]
+fn malformed_records_inside_gzip_members() {
+    let good = |uri: &str| {
+        let mut writer = Writer::gzip(Vec::new());
+        writer
+            .write_response(uri, DATE, 200, &[("Content-Type", "text/html")], b"<p>ok")
+            .unwrap();
+        writer.into_inner().unwrap()
+    };
+    let bad_records: [(&[u8], &str); 6] = [
+        (
+            b"WARX/1.1\r\nWARC-Type: response\r\nContent-Length: 2\r\n\r\nab\r\n\r\n",
+            "header",
+        ),
+        (
+            b"WARC/1.1\r\nWARC-Type response\r\nContent-Length: 2\r\n\r\nab\r\n\r\n",
+            "header",
+        ),
+        (
+            b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: two\r\n\r\nab\r\n\r\n",
+            "content-length",
+        ),
+        (
+            b"WARC/1.1\r\nWARC-Type: response\r\n\r\nab\r\n\r\n",
+            "content-length",
+        ),
+        (
+            b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 20\r\n\r\nab\r\n\r\n",
+            "truncated",
+        ),
+        (
+            b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 1\r\n\r\nab\r\n\r\n",
+            "record-end",
+        ),
+    ];
+    for (bad, kind) in bad_records {
+        let mut file = good("http://first/");
+        let bad_at = file.len() as u64;
+        file.extend(member(bad));
+        let next_at = file.len() as u64;
+        file.extend(good("http://next/"));
+        let items = read_all(&file);
+        check_messages(&items);
+        assert_eq!(
+            summary(&items),
+            [
+                "ok 0".to_string(),
+                format!("err {bad_at} {kind}"),
+                format!("ok {next_at}")
+            ],
+            "{}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+}
+
+#[test]
+fn whole_file_gzip_is_one_member() {
+    let pages = made_up_pages(5);
+    let (plain, _) = write_warc(&pages, false);
+    let items = read_all(&member(&plain));
+    assert_eq!(summary(&items), oks(&[0; 5]));
+    for (item, page) in items.iter().zip(&pages) {
+        check_page(item.as_ref().unwrap(), page, 0);
+    }
+}
+
+#[test]
+fn plain_file_cut_short() {
+    let pages = made_up_pages(5);
+    let (bytes, offsets) = write_warc(&pages, false);
+    for cut_into in [3, 120, 250] {
+        let end = (offsets[4] as usize + cut_into).min(bytes.len() - 1);
+        let items = read_all(&bytes[..end]);
+        check_messages(&items);
+        let mut expected = oks(&offsets[..4]);
+        expected.push(format!("err {} truncated", offsets[4]));
+        assert_eq!(
+            summary(&items),
+            expected,
+            "cut {cut_into} bytes into the record"
+        );
+    }
+}
+
+#[test]
+fn plain_file_with_a_garbled_version_line() {
+    let pages = made_up_pages(5);
+    let (mut bytes, offsets) = write_warc(&pages, false);
+    bytes[offsets[2] as usize] = b'X';
+    let items = read_all(&bytes);
+    check_messages(&items);
+    let mut expected = oks(&offsets[..2]);
+    expected.push(format!("err {} header", offsets[2]));
+    expected.extend(oks(&offsets[3..]));
+    assert_eq!(summary(&items), expected);
+}
+
+#[test]
+fn plain_file_with_wrong_content_lengths() {
+    let pages = made_up_pages(6);
+    let (bytes, offsets) = write_warc(&pages, false);
+    let length = |i: usize| {
+        let header = &bytes[offsets[i] as usize..];
+        let text = String::from_utf8_lossy(&header[..400]);
+        let at = text.find("Content-Length: ").unwrap() + 16;
+        text[at..text[at..].find('\r').unwrap() + at].to_string()
+    };
+    let len2 = length(2);
+    let bigger = (len2.parse::<u64>().unwrap() + 300).to_string();
+    let past_the_end = (len2.parse::<u64>().unwrap() + 50_000).to_string();
+    let smaller = (len2.parse::<u64>().unwrap() - 7).to_string();
+    for (to, kind) in [
+        (bigger.as_str(), "record-end"),
+        (past_the_end.as_str(), "truncated"),
+        (smaller.as_str(), "record-end"),
+        ("12x", "content-length"),
+        ("99999999999999999999999", "content-length"),
+    ] {
+        let mut damaged = bytes.clone();
+        let from = format!("Content-Length: {len2}\r\n");
+        let new = format!("Content-Length: {to}\r\n");
+        edit(&mut damaged, offsets[2], from.as_bytes(), new.as_bytes());
+        let shift = new.len() as i64 - from.len() as i64;
+        let items = read_all(&damaged);
+        check_messages(&items);
+        let mut expected = oks(&offsets[..2]);
+        expected.push(format!("err {} {kind}", offsets[2]));
+        // A too-large Content-Length swallows the records after it; they are found again.
+        expected.extend(oks(&offsets[3..]
+            .iter()
+            .map(|&o| (o as i64 + shift) as u64)
+            .collect::<Vec<_>>()));
+        assert_eq!(summary(&items), expected, "Content-Length {to}");
+    }
+}
+
+#[test]
+fn a_record_over_the_size_limit_is_an_error() {
+    let pages = made_up_pages(3);
+    let (bytes, offsets) = write_warc(&pages, true);
+    let items: Vec<_> = Reader::new(&bytes[..]).max_record_len(100).collect();
+    // The warcinfo and request records are small; every response is over 100 bytes.
+    assert_eq!(
+        summary(&items),
+        offsets
+            .iter()
+            .map(|o| format!("err {o} content-length"))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn not_a_warc_at_all() {
+    assert_eq!(summary(&read_all(b"")), Vec::<String>::new());
+    assert_eq!(summary(&read_all(b"\r\n\r\n")), Vec::<String>::new());
+    assert_eq!(
+        summary(&read_all(b"<!DOCTYPE html><p>hello")),
+        ["err 0 header"]
+    );
+    assert_eq!(summary(&read_all(b"\x1f\x8b")), ["err 0 gzip"]);
+    assert_eq!(summary(&read_all(b"\x1f")), ["err 0 header"]);
+}
+
+/// A reader that fails after `left` bytes.
+struct Failing<'a> {
+    bytes: &'a [u8],
+    left: usize,
+}
+
+impl Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            return Err(io::Error::other("disk on fire"));
+        }
+        let n = buf.len().min(self.left).min(self.bytes.len()).min(1000);
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        self.left -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn an_io_error_is_reported_once_and_ends_the_reading() {
+    let pages = made_up_pages(6);
+    for gzip in [false, true] {
+        let (bytes, offsets) = write_warc(&pages, gzip);
+        let left = offsets[3] as usize + 10;
+        let items: Vec<_> = Reader::new(Failing {
+            bytes: &bytes,
+            left,
+        })
+        .collect();
+        let errors: Vec<_> = items.iter().filter_map(|i| i.as_ref().err()).collect();
+        assert_eq!(errors.len(), 1, "gzip {gzip}: {:?}", summary(&items));
+        assert!(errors[0].is_fatal());
+        assert!(matches!(items.last(), Some(Err(_))));
+        assert_eq!(summary(&items[..3]), oks(&offsets[..3]), "gzip {gzip}");
+    }
+}
+
+/// A small deterministic pseudo-random generator.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+#[test]
+fn random_damage_never_panics_or_loops() {
+    let pages = made_up_pages(6);
+    let mut rng = Lcg(0x5eed);
+    for gzip in [false, true] {
+        let (bytes, offsets) = write_warc(&pages, gzip);
+        // Every cut.
+        for end in (0..bytes.len()).step_by(if gzip { 7 } else { 23 }) {
+            let items = read_all(&bytes[..end]);
+            for item in &items {
+                match item {
+                    Ok(record) => assert!(record.offset < end as u64),
+                    Err(error) => assert!(error.offset <= end as u64),
+                }
+            }
+        }
+        // One flipped byte loses at most the two responses around it; several, anything,
+        // but never invent one.
+        for round in 0..300 {
+            let flips = if round % 2 == 0 {
+                1
+            } else {
+                2 + rng.next() % 3
+            };
+            let mut damaged = bytes.clone();
+            for _ in 0..flips {
+                let at = rng.next() as usize % damaged.len();
+                damaged[at] ^= 1 + (rng.next() % 255) as u8;
+            }
+            let items = read_all(&damaged);
+            check_messages(&items);
+            let good = items.iter().filter(|i| i.is_ok()).count();
+            assert!(good <= offsets.len(), "gzip {gzip}: {:?}", summary(&items));
+            if flips == 1 {
+                assert!(
+                    good + 2 >= offsets.len(),
+                    "gzip {gzip}: {:?}",
+                    summary(&items)
+                );
+            }
+        }
+    }
+}
+
+/// The reader's charset extraction is a copy of `htmltok::encoding`'s (so that `warc` does
+/// not need `encoding`'s dependencies): they must agree.
+#[cfg(feature = "encoding")]
+#[test]
+fn charsets_agree_with_the_encoding_module() {
+    let values = [
+        "text/html; charset=Shift_JIS",
+        "text/html;charset=\"windows-1251\"",
+        "text/html; charset=\"utf\\-8\"",
+        "TEXT/HTML; Charset=gbk; charset=big5",
+        "text/html ; Charset = utf-8",
+        "text/html; charset=",
+        "text/html",
+        "charset=utf-8",
+        "text/html; charset=gbk, text/html",
+        "text/html; charset=gbk, text/plain",
+        "text/html; charset=gbk, */*",
+        "text/html, text/plain;charset=big5",
+        "text/html; foo=\"a;b,c\"; charset=sjis",
+        "text/html; charset=\"unterminated",
+    ];
+    let mut writer = Writer::new(Vec::new());
+    for value in values {
+        writer
+            .write_response("http://x/", DATE, 200, &[("Content-Type", value)], b"x")
+            .unwrap();
+    }
+    let bytes = writer.into_inner().unwrap();
+    let records: Vec<Record> = Reader::new(&bytes[..]).map(Result::unwrap).collect();
+    assert_eq!(records.len(), values.len());
+    for (record, value) in records.iter().zip(values) {
+        assert_eq!(
+            record.charset.as_deref(),
+            htmltok::encoding::charset_from_content_type(value).as_deref(),
+            "{value:?}"
+        );
+    }
+}
