@@ -21,8 +21,11 @@ enum Frame {
     Math,
     /// An HTML integration point or MathML text integration point (`foreignObject`,
     /// `desc`, `title` in SVG; `mi`, `mo`, `mn`, `ms`, `mtext`, and `annotation-xml` with
-    /// an HTML encoding in MathML): HTML content below, closed by the same name.
-    Integration(IntegrationPoint),
+    /// an HTML encoding in MathML): HTML content below, closed by the same name. The
+    /// flag tells whether an HTML element has been opened inside it: until then the
+    /// integration point itself (an SVG or MathML element) is the current node, so
+    /// `<![CDATA[` still opens a CDATA section.
+    Integration(IntegrationPoint, bool),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,7 +231,10 @@ impl Simulator {
 
     /// True when the adjusted current node is an SVG or MathML element.
     pub(crate) fn in_foreign_content(&self) -> bool {
-        matches!(self.stack.last(), Some(Frame::Svg | Frame::Math))
+        matches!(
+            self.stack.last(),
+            Some(Frame::Svg | Frame::Math | Frame::Integration(_, false))
+        )
     }
 
     /// A start tag was emitted; returns the state the tree builder would switch to.
@@ -239,29 +245,37 @@ impl Simulator {
         self_closing: bool,
         attr: impl Fn(&[u8]) -> Option<String>,
     ) -> Option<State> {
-        match self.stack.last() {
+        match self.stack.last_mut() {
             Some(Frame::Svg | Frame::Math) if is_breakout(name, &attr) => {
                 self.leave_foreign_content();
                 self.html_start_tag(name, self_closing)
             }
             Some(Frame::Svg) => {
                 if !self_closing && let Some(point) = IntegrationPoint::in_svg(name) {
-                    self.stack.push(Frame::Integration(point));
+                    self.stack.push(Frame::Integration(point, false));
                 }
                 None
             }
             Some(Frame::Math) => {
                 if !self_closing {
                     if let Some(point) = IntegrationPoint::in_math(name) {
-                        self.stack.push(Frame::Integration(point));
+                        self.stack.push(Frame::Integration(point, false));
                     } else if name.eq_ignore_ascii_case(b"annotation-xml") && html_encoding(&attr) {
                         self.stack
-                            .push(Frame::Integration(IntegrationPoint::AnnotationXml));
+                            .push(Frame::Integration(IntegrationPoint::AnnotationXml, false));
                     }
                 }
                 None
             }
-            _ => self.html_start_tag(name, self_closing),
+            Some(Frame::Integration(_, html_open)) => {
+                // An HTML element opened here becomes the current node, unless it is a
+                // void element (inserted and popped at once).
+                if !is_void(name) {
+                    *html_open = true;
+                }
+                self.html_start_tag(name, self_closing)
+            }
+            None => self.html_start_tag(name, self_closing),
         }
     }
 
@@ -286,10 +300,10 @@ impl Simulator {
     pub(crate) fn end_tag(&mut self, name: &[u8]) {
         match self.stack.last() {
             None => {}
-            Some(Frame::Integration(point)) if point.name().eq_ignore_ascii_case(name) => {
+            Some(Frame::Integration(point, _)) if point.name().eq_ignore_ascii_case(name) => {
                 self.stack.pop();
             }
-            Some(Frame::Integration(_)) => {}
+            Some(Frame::Integration(..)) => {}
             Some(Frame::Svg | Frame::Math) => {
                 if name.eq_ignore_ascii_case(b"br") || name.eq_ignore_ascii_case(b"p") {
                     // 13.2.6.5: `</br>` and `</p>` break out of foreign content.
@@ -304,7 +318,7 @@ impl Simulator {
                     let subtree = self
                         .stack
                         .iter()
-                        .rposition(|f| matches!(f, Frame::Integration(_)))
+                        .rposition(|f| matches!(f, Frame::Integration(..)))
                         .map_or(0, |i| i + 1);
                     if let Some(i) = self.stack[subtree..].iter().rposition(|&f| f == root) {
                         self.stack.truncate(subtree + i);
@@ -320,6 +334,15 @@ impl Simulator {
             self.stack.pop();
         }
     }
+}
+
+/// The HTML void elements (13.1.2): inserted and popped at once, never the current node.
+fn is_void(name: &[u8]) -> bool {
+    const VOID: &[&[u8]] = &[
+        b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta",
+        b"source", b"track", b"wbr",
+    ];
+    VOID.iter().any(|v| v.eq_ignore_ascii_case(name))
 }
 
 fn is_breakout(name: &[u8], attr: &impl Fn(&[u8]) -> Option<String>) -> bool {
@@ -391,8 +414,15 @@ mod tests {
         assert!(sim.in_foreign_content());
         assert_eq!(sim.start_tag(b"script", false, none), None);
         assert_eq!(sim.start_tag(b"foreignObject", false, none), None);
-        assert!(!sim.in_foreign_content());
+        assert!(
+            sim.in_foreign_content(),
+            "foreignObject itself is an SVG element"
+        );
         assert_eq!(sim.start_tag(b"style", false, none), Some(State::Rawtext));
+        assert!(
+            !sim.in_foreign_content(),
+            "an HTML element inside it is current"
+        );
         sim.end_tag(b"foreignobject");
         assert!(sim.in_foreign_content());
         sim.end_tag(b"svg");
@@ -415,13 +445,25 @@ mod tests {
     }
 
     #[test]
+    fn cdata_stays_allowed_directly_inside_an_integration_point() {
+        let mut sim = Simulator::new(true);
+        sim.start_tag(b"math", false, none);
+        sim.start_tag(b"mtext", false, none);
+        assert!(sim.in_foreign_content(), "mtext itself is a MathML element");
+        sim.start_tag(b"br", false, none);
+        assert!(sim.in_foreign_content(), "a void element is popped at once");
+        sim.start_tag(b"b", false, none);
+        assert!(!sim.in_foreign_content(), "an HTML <b> is the current node");
+    }
+
+    #[test]
     fn annotation_xml_with_html_encoding_is_an_integration_point() {
         let mut sim = Simulator::new(true);
         sim.start_tag(b"math", false, none);
         sim.start_tag(b"annotation-xml", false, |n: &[u8]| {
             (n == b"encoding").then(|| "text/html".to_string())
         });
-        assert!(!sim.in_foreign_content());
         assert_eq!(sim.start_tag(b"title", false, none), Some(State::Rcdata));
+        assert!(!sim.in_foreign_content());
     }
 }
