@@ -57,6 +57,8 @@ mod error;
 mod feedback;
 pub mod json;
 mod machine;
+#[cfg(any(feature = "encoding", feature = "warc"))]
+mod mime;
 mod scan;
 mod token;
 #[cfg(feature = "warc")]

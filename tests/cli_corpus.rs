@@ -6,10 +6,13 @@
 
 #![cfg(all(feature = "cli", feature = "warc"))]
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use common::bundled_corpus as bundled;
 use htmltok::warc::Writer;
 use serde_json::Value;
 
@@ -51,44 +54,22 @@ fn json_lines(stdout: &str) -> Vec<Value> {
         .collect()
 }
 
-fn bundled() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
-}
-
 fn path_str(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
 }
 
 /// The `path` column of a corpus manifest.
 fn manifest(dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let column = |name: &str| header.iter().position(|&c| c == name);
-    let path = column("path").expect("a `path` column");
-    lines
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split('\t').nth(path).expect("a path").to_string())
-        .collect()
+    common::Manifest::read(dir).paths()
 }
 
 /// The real-page corpus, or None when it is skipped knowingly.
 fn shared_corpus() -> Option<PathBuf> {
-    if std::env::var_os("HTMLTOK_SKIP_CORPUS").is_some_and(|v| v == "1") {
+    if common::skip_corpus() {
         eprintln!("\n!!! HTMLTOK_SKIP_CORPUS=1: the real-page corpus CLI test was SKIPPED !!!\n");
         return None;
     }
-    let dir = match std::env::var_os("HTMLTOK_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    };
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "real-page corpus not found at {} (no MANIFEST.tsv): set HTMLTOK_CORPUS to it, or \
-         HTMLTOK_SKIP_CORPUS=1 to skip this test knowingly",
-        dir.display()
-    );
-    Some(dir)
+    Some(common::real_corpus().unwrap_or_else(|message| panic!("{message}")))
 }
 
 /// A fresh temporary directory, removed when dropped.

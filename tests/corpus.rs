@@ -19,72 +19,24 @@
 //! When no corpus is found the test fails, unless `HTMLTOK_SKIP_CORPUS=1` is set (then it
 //! says loudly that it skipped).
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use common::{Manifest, loud};
 use htmltok::{Builder, Span, Token, Tokenizer};
-
-/// Writes straight to the process's standard error, past the test harness's capture.
-fn loud(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{message}");
-}
-
-/// The corpus folder, or a message saying where it was looked for.
-fn corpus_dir() -> Result<PathBuf, String> {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if let Some(dir) = std::env::var_os("HTMLTOK_CORPUS") {
-        let dir = PathBuf::from(dir);
-        return if dir.join("MANIFEST.tsv").is_file() {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "HTMLTOK_CORPUS is set to {} but it holds no MANIFEST.tsv",
-                dir.display()
-            ))
-        };
-    }
-    let shared = manifest_dir.join("../shared/corpus");
-    let local = manifest_dir.join("corpus");
-    if shared.join("MANIFEST.tsv").is_file() {
-        return Ok(shared);
-    }
-    if local.join("MANIFEST.tsv").is_file() {
-        loud(&format!(
-            "NOTE: the real-page corpus ({}) is missing: testing only the {} bundled pages              of {}. Set HTMLTOK_CORPUS to test the real pages.",
-            shared.display(),
-            manifest(&local).len(),
-            local.display()
-        ));
-        return Ok(local);
-    }
-    Err(format!(
-        "real-page corpus not found: set HTMLTOK_CORPUS to a folder with a MANIFEST.tsv, or \
-         put the corpus at {} or {} (looked for MANIFEST.tsv in each); set \
-         HTMLTOK_SKIP_CORPUS=1 to skip this test",
-        shared.display(),
-        local.display()
-    ))
-}
 
 /// The pages listed in the manifest: (path relative to the corpus, expected size).
 fn manifest(dir: &Path) -> Vec<(String, Option<u64>)> {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .expect("MANIFEST.tsv is empty")
-        .split('\t')
-        .collect();
-    let column = |name: &str| header.iter().position(|&c| c == name);
-    let path = column("path").expect("MANIFEST.tsv has no `path` column");
-    let bytes = column("bytes");
-    lines
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
+    let manifest = Manifest::read(dir);
+    let path = manifest.require("path");
+    let bytes = manifest.column("bytes");
+    manifest
+        .rows()
+        .map(|fields| {
             let size = bytes.and_then(|i| fields.get(i)?.parse().ok());
             (fields[path].to_string(), size)
         })
@@ -297,11 +249,12 @@ fn check_all(input: &[u8]) -> Result<[Outcome; 2], String> {
 
 #[test]
 fn corpus_pages_keep_the_span_contract() {
-    if std::env::var_os("HTMLTOK_SKIP_CORPUS").is_some_and(|v| v == "1") {
+    if common::skip_corpus() {
         loud("\n!!! HTMLTOK_SKIP_CORPUS=1: the real-page corpus test was SKIPPED !!!\n");
         return;
     }
-    let dir = corpus_dir().unwrap_or_else(|message| panic!("{message}"));
+    // Unlike the other corpus tests, this one falls back to the bundled pages (loudly).
+    let dir = common::real_or_bundled_corpus().unwrap_or_else(|message| panic!("{message}"));
     let pages = manifest(&dir);
     assert!(
         !pages.is_empty(),

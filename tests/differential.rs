@@ -46,12 +46,14 @@
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
 
+mod common;
+
 use std::cell::RefCell;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use checks::{H5, Options, Tok, diff_h5, h5_from_toks, push_h5};
+use common::loud;
 use htmltok::{Scanner, State, Token};
 
 use html5ever::tendril::StrTendril;
@@ -61,55 +63,11 @@ use html5ever::tokenizer::{
     TokenizerOpts,
 };
 
-/// Writes straight to the process's standard error, past the test harness's capture.
-fn loud(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{message}");
-}
-
 /// The corpus folder, None (said loudly) when it is missing and HTMLTOK_SKIP_CORPUS=1.
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("HTMLTOK_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.join("MANIFEST.tsv").is_file() {
-        return Some(dir);
-    }
-    if std::env::var_os("HTMLTOK_SKIP_CORPUS").is_some_and(|v| v == "1") {
-        loud(&format!(
-            "differential: SKIPPED: no corpus at {} (HTMLTOK_SKIP_CORPUS=1)",
-            dir.display()
-        ));
-        return None;
-    }
-    panic!(
-        "real-page corpus not found at {} (no MANIFEST.tsv): set HTMLTOK_CORPUS to a folder \
-         with a MANIFEST.tsv, or set HTMLTOK_SKIP_CORPUS=1 to skip this test knowingly",
-        dir.display()
-    );
-}
-
-/// The `path` column of MANIFEST.tsv.
-fn manifest(dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .expect("MANIFEST.tsv is empty")
-        .split('\t')
-        .collect();
-    let column = header
-        .iter()
-        .position(|&c| c == "path")
-        .expect("MANIFEST.tsv has no `path` column");
-    lines
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            l.split('\t')
-                .nth(column)
-                .expect("short MANIFEST.tsv row")
-                .to_string()
-        })
-        .collect()
+    common::real_corpus_or_skip(|message| {
+        format!("differential: SKIPPED (HTMLTOK_SKIP_CORPUS=1): {message}")
+    })
 }
 
 // ----- the naive state-switching rules -------------------------------------------------
@@ -296,7 +254,7 @@ fn compare_page(bytes: &[u8]) -> PageResult {
 
 fn run_pages(select: impl Fn(usize) -> bool) {
     let Some(dir) = corpus_dir() else { return };
-    let pages = manifest(&dir);
+    let pages = common::Manifest::read(&dir).paths();
     let started = Instant::now();
     let mut failures = Vec::new();
     let mut compared = 0;

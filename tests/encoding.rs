@@ -13,10 +13,12 @@
 
 #![cfg(feature = "encoding")]
 
-use std::borrow::Cow;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::borrow::Cow;
+use std::path::Path;
+
+use common::{Manifest, loud};
 use htmltok::encoding::{
     Decoded, Encoding, Rule, charset_from_content_type, decode, detect, prescan, sniff,
 };
@@ -197,55 +199,12 @@ const EXPECTED: &[Expected] = &[
     },
 ];
 
-/// Writes straight to the process's standard error, past the test harness's capture.
-fn loud(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{message}");
-}
-
-/// The corpus folder, or a message saying where it was looked for.
-fn corpus_dir() -> Result<PathBuf, String> {
-    if let Some(dir) = std::env::var_os("HTMLTOK_CORPUS") {
-        let dir = PathBuf::from(dir);
-        return if dir.join("MANIFEST.tsv").is_file() {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "HTMLTOK_CORPUS is set to {} but it holds no MANIFEST.tsv",
-                dir.display()
-            ))
-        };
-    }
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if shared.join("MANIFEST.tsv").is_file() {
-        return Ok(shared);
-    }
-    Err(format!(
-        "real-page corpus not found: set HTMLTOK_CORPUS to a folder with a MANIFEST.tsv, or \
-         put the corpus at {} (looked for MANIFEST.tsv there); set HTMLTOK_SKIP_CORPUS=1 to \
-         skip this test",
-        shared.display()
-    ))
-}
-
 /// The manifest's `legacy-encoding/` rows: (path, bytes).
 fn legacy_pages(dir: &Path) -> Vec<(String, u64)> {
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .expect("empty MANIFEST.tsv")
-        .split('\t')
-        .collect();
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|&c| c == name)
-            .unwrap_or_else(|| panic!("MANIFEST.tsv has no `{name}` column"))
-    };
-    let (path, bytes) = (column("path"), column("bytes"));
-    lines
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| line.split('\t').collect::<Vec<_>>())
+    let manifest = Manifest::read(dir);
+    let (path, bytes) = (manifest.require("path"), manifest.require("bytes"));
+    manifest
+        .rows()
         .filter(|fields| fields[path].starts_with("legacy-encoding/"))
         .map(|fields| {
             let size = fields[bytes].parse().expect("a number in the bytes column");
@@ -277,17 +236,10 @@ fn title(text: &str) -> Option<String> {
 
 #[test]
 fn legacy_encoding_pages_decode_as_a_browser_would() {
-    let dir = match corpus_dir() {
-        Ok(dir) => dir,
-        Err(message) => {
-            if std::env::var_os("HTMLTOK_SKIP_CORPUS").is_some_and(|v| v == "1") {
-                loud(&format!(
-                    "SKIPPED the legacy-encoding corpus test (HTMLTOK_SKIP_CORPUS=1): {message}"
-                ));
-                return;
-            }
-            panic!("{message}");
-        }
+    let Some(dir) = common::real_corpus_or_skip(|message| {
+        format!("SKIPPED the legacy-encoding corpus test (HTMLTOK_SKIP_CORPUS=1): {message}")
+    }) else {
+        return;
     };
     let pages = legacy_pages(&dir);
     assert!(
@@ -757,7 +709,7 @@ fn detect_agrees_with_chardetng() {
     inputs.push(b"<p>caf\xC3".to_vec()); // cut at the very end: not UTF-8
     inputs.push(b"<p>caf\xE9 cr\xE8me br\xFBl\xE9e".to_vec());
     inputs.push("<p>Привет, как дела?".as_bytes().to_vec());
-    if let Ok(dir) = corpus_dir() {
+    if let Ok(dir) = common::real_corpus() {
         for (path, _) in legacy_pages(&dir) {
             inputs.push(std::fs::read(dir.join(path)).unwrap());
         }

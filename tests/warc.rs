@@ -15,9 +15,12 @@
 
 #![cfg(feature = "warc")]
 
-use std::io::{self, Read, Write as _};
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::io::{self, Read, Write as _};
+use std::path::PathBuf;
+
+use common::Manifest;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use htmltok::warc::{self, ErrorKind, Reader, Record, Writer};
@@ -32,68 +35,25 @@ struct Page {
     body: Vec<u8>,
 }
 
-/// Writes straight to the process's standard error, past the test harness's capture.
-fn loud(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "{message}");
-}
-
-fn corpus_dir() -> Result<PathBuf, String> {
-    if let Some(dir) = std::env::var_os("HTMLTOK_CORPUS") {
-        let dir = PathBuf::from(dir);
-        return if dir.join("MANIFEST.tsv").is_file() {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "HTMLTOK_CORPUS is set to {} but it holds no MANIFEST.tsv",
-                dir.display()
-            ))
-        };
-    }
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if shared.join("MANIFEST.tsv").is_file() {
-        return Ok(shared);
-    }
-    Err(format!(
-        "real-page corpus not found: set HTMLTOK_CORPUS to a folder with a MANIFEST.tsv, or \
-         put the corpus at {} (looked for MANIFEST.tsv there); set HTMLTOK_SKIP_CORPUS=1 to \
-         skip this test",
-        shared.display()
-    ))
-}
-
 /// The legacy-encoding pages and four UTF-8 ones from the corpus; made-up pages when the
 /// corpus is absent and `HTMLTOK_SKIP_CORPUS=1`.
 fn pages() -> Vec<Page> {
-    let dir = match corpus_dir() {
-        Ok(dir) => dir,
-        Err(message) => {
-            if std::env::var_os("HTMLTOK_SKIP_CORPUS").is_some_and(|v| v == "1") {
-                loud(&format!(
-                    "warc tests: corpus SKIPPED (HTMLTOK_SKIP_CORPUS=1), using made-up pages: \
-                     {message}"
-                ));
-                return made_up_pages(12);
-            }
-            panic!("{message}");
-        }
+    let Some(dir) = common::real_corpus_or_skip(|message| {
+        format!(
+            "warc tests: corpus SKIPPED (HTMLTOK_SKIP_CORPUS=1), using made-up pages: {message}"
+        )
+    }) else {
+        return made_up_pages(12);
     };
-    let text = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("read MANIFEST.tsv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .expect("empty MANIFEST.tsv")
-        .split('\t')
-        .collect();
-    let column = |name: &str| header.iter().position(|&c| c == name).unwrap();
+    let manifest = Manifest::read(&dir);
     let (path, declared, actual) = (
-        column("path"),
-        column("declared_charset"),
-        column("actual_encoding"),
+        manifest.require("path"),
+        manifest.require("declared_charset"),
+        manifest.require("actual_encoding"),
     );
     let mut pages = Vec::new();
     let mut utf8 = 0;
-    for line in lines.filter(|l| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split('\t').collect();
+    for fields in manifest.rows() {
         let legacy = fields[path].starts_with("legacy-encoding/");
         if !legacy && (fields[actual] != "utf-8" || utf8 == 4) {
             continue;
@@ -108,7 +68,7 @@ fn pages() -> Vec<Page> {
         pages.push(Page {
             uri: format!("https://corpus.example/{}", fields[path]),
             charset: (label != "-").then(|| label.to_string()),
-            body: std::fs::read(dir.join(fields[path])).expect("read a corpus page"),
+            body: std::fs::read(dir.join(&fields[path])).expect("read a corpus page"),
         });
     }
     assert!(pages.len() >= 10, "expected at least 10 corpus pages");
@@ -815,8 +775,9 @@ fn random_damage_never_panics_or_loops() {
     }
 }
 
-/// The reader's charset extraction is a copy of `htmltok::encoding`'s (so that `warc` does
-/// not need `encoding`'s dependencies): they must agree.
+/// The reader's charset is its `Content-Type` header's, extracted as
+/// `htmltok::encoding::charset_from_content_type` does (odd values included, through the
+/// writer and back).
 #[cfg(feature = "encoding")]
 #[test]
 fn charsets_agree_with_the_encoding_module() {
