@@ -43,6 +43,19 @@
 //!   [`Tokenizer::set_state`], [`Tokenizer::set_last_start_tag`] and
 //!   [`Tokenizer::set_foreign_content`] from a real tree builder.
 //! - **No allocation per token**: attribute storage is reused from tag to tag.
+//!
+//! ## Features
+//!
+//! The tokenizer needs only `memchr`. Optional: `encoding` ([`encoding`]: decide and
+//! transcode a document's encoding as a browser does), `warc` ([`warc`]: read and write
+//! WARC files), `batch` ([`batch`]: tokenize many documents in parallel), and `cli` (the
+//! `htmltok` program, on by default; it enables the other three).
+//!
+//! ## Scanners
+//!
+//! The byte scanners use SSE2 and AVX2 when the CPU has them (detected at run time) and
+//! scalar code everywhere else; [`Builder::scanner`] picks one explicitly, and every
+//! [`Scanner`] gives the same tokens.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
