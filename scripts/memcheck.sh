@@ -34,9 +34,11 @@ if ! cargo test "${profile_flag[@]}" --no-run --lib --test regressions --test pr
     echo "memcheck: FAILED: the tests do not build" >&2
     exit 1
 fi
-lib=$(executables --lib | head -1)
-regressions=$(executables --test regressions | head -1)
-properties=$(executables --test properties | head -1)
+# Pick each test harness by its file name: building an integration test also builds the
+# `htmltok` program, which cargo lists among the artifacts too.
+lib=$(executables --lib | grep '/deps/htmltok-' | head -1)
+regressions=$(executables --test regressions | grep '/deps/regressions-' | head -1)
+properties=$(executables --test properties | grep '/deps/properties-' | head -1)
 for exe in "$lib" "$regressions" "$properties"; do
     [ -x "$exe" ] || { echo "memcheck: FAILED: test binary not found" >&2; exit 1; }
 done
