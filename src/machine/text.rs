@@ -102,6 +102,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.2 RCDATA state.
+    #[inline(never)]
     pub(super) fn rcdata_state(&mut self) -> Flow {
         self.open_text(self.pos);
         loop {
@@ -130,11 +131,13 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.3 RAWTEXT state.
+    #[inline(never)]
     pub(super) fn rawtext_state(&mut self) -> Flow {
         self.verbatim_text_state(S::RawtextLessThanSign)
     }
 
     /// 13.2.5.4 Script data state.
+    #[inline(never)]
     pub(super) fn script_data_state(&mut self) -> Flow {
         self.verbatim_text_state(S::ScriptDataLessThanSign)
     }
@@ -165,6 +168,7 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.5 PLAINTEXT state.
+    #[inline(never)]
     pub(super) fn plaintext_state(&mut self) -> Flow {
         self.open_text(self.pos);
         if self.errors_on {
@@ -179,11 +183,13 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.9 RCDATA less-than sign state.
+    #[inline(never)]
     pub(super) fn rcdata_less_than_sign_state(&mut self) -> Flow {
         self.text_less_than_sign(S::RcdataEndTagOpen, S::Rcdata)
     }
 
     /// 13.2.5.12 RAWTEXT less-than sign state.
+    #[inline(never)]
     pub(super) fn rawtext_less_than_sign_state(&mut self) -> Flow {
         self.text_less_than_sign(S::RawtextEndTagOpen, S::Rawtext)
     }
@@ -200,21 +206,25 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.10 RCDATA end tag open state.
+    #[inline(never)]
     pub(super) fn rcdata_end_tag_open_state(&mut self) -> Flow {
         self.text_end_tag_open(TextFamily::Rcdata)
     }
 
     /// 13.2.5.13 RAWTEXT end tag open state.
+    #[inline(never)]
     pub(super) fn rawtext_end_tag_open_state(&mut self) -> Flow {
         self.text_end_tag_open(TextFamily::Rawtext)
     }
 
     /// 13.2.5.16 Script data end tag open state.
+    #[inline(never)]
     pub(super) fn script_data_end_tag_open_state(&mut self) -> Flow {
         self.text_end_tag_open(TextFamily::ScriptData)
     }
 
     /// 13.2.5.24 Script data escaped end tag open state.
+    #[inline(never)]
     pub(super) fn script_data_escaped_end_tag_open_state(&mut self) -> Flow {
         self.text_end_tag_open(TextFamily::ScriptDataEscaped)
     }
@@ -234,21 +244,25 @@ impl Tokenizer<'_> {
     }
 
     /// 13.2.5.11 RCDATA end tag name state.
+    #[inline(never)]
     pub(super) fn rcdata_end_tag_name_state(&mut self) -> Flow {
         self.text_end_tag_name(TextFamily::Rcdata)
     }
 
     /// 13.2.5.14 RAWTEXT end tag name state.
+    #[inline(never)]
     pub(super) fn rawtext_end_tag_name_state(&mut self) -> Flow {
         self.text_end_tag_name(TextFamily::Rawtext)
     }
 
     /// 13.2.5.17 Script data end tag name state.
+    #[inline(never)]
     pub(super) fn script_data_end_tag_name_state(&mut self) -> Flow {
         self.text_end_tag_name(TextFamily::ScriptData)
     }
 
     /// 13.2.5.25 Script data escaped end tag name state.
+    #[inline(never)]
     pub(super) fn script_data_escaped_end_tag_name_state(&mut self) -> Flow {
         self.text_end_tag_name(TextFamily::ScriptDataEscaped)
     }
