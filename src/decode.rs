@@ -90,12 +90,14 @@ fn needs_transform(bytes: &[u8], context: Context) -> bool {
 
 fn decode_slow(bytes: &[u8], context: Context) -> String {
     let mut out = String::with_capacity(bytes.len());
+    let specials = context.specials();
     let mut i = 0;
     while i < bytes.len() {
-        // Copy the longest run that needs no transform in one go.
+        // Copy the longest run that needs no transform in one go: only this context's
+        // special bytes end it (an upper-case letter in text, say, does not).
         let run_end = bytes[i..]
             .iter()
-            .position(|&b| b == b'&' || b == b'\r' || b == 0 || b.is_ascii_uppercase())
+            .position(|&b| crate::scan::is_special(b, specials))
             .map_or(bytes.len(), |p| i + p);
         push_lossy(&mut out, &bytes[i..run_end]);
         i = run_end;

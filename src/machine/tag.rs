@@ -9,7 +9,8 @@ use crate::error::ErrorCode;
 use crate::scan::class;
 use crate::token::{AttrSpans, Span};
 
-/// Above this many attributes the duplicate check switches from a linear scan to a set.
+/// Above this many attributes the full duplicate check uses the hash index (`attr_index`)
+/// instead of a linear scan.
 const LINEAR_DUPLICATE_CHECK: usize = 16;
 
 impl Tokenizer<'_> {
