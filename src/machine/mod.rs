@@ -196,26 +196,101 @@ enum Pending {
     Doctype,
 }
 
+/// `Pending` as stored between `run` and `token`: `repr(C)` with the two ends of each span
+/// apart, for the reason given at [`CurrentTag`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct StoredPending {
+    raw_start: usize,
+    inner_start: usize,
+    raw_end: usize,
+    inner_end: usize,
+    what: PendingKind,
+    text_kind: TextKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PendingKind {
+    Text,
+    Tag,
+    Comment,
+    Doctype,
+}
+
+impl StoredPending {
+    #[inline(always)]
+    fn store(pending: Pending) -> StoredPending {
+        let (what, raw, inner, text_kind) = match pending {
+            Pending::Text { raw, content, kind } => (PendingKind::Text, raw, content, kind),
+            Pending::Tag => (PendingKind::Tag, Span::EMPTY, Span::EMPTY, TextKind::Data),
+            Pending::Comment { raw, data } => (PendingKind::Comment, raw, data, TextKind::Data),
+            Pending::Doctype => (
+                PendingKind::Doctype,
+                Span::EMPTY,
+                Span::EMPTY,
+                TextKind::Data,
+            ),
+        };
+        StoredPending {
+            raw_start: raw.start,
+            inner_start: inner.start,
+            raw_end: raw.end,
+            inner_end: inner.end,
+            what,
+            text_kind,
+        }
+    }
+
+    #[inline(always)]
+    fn load(&self) -> Pending {
+        let raw = Span::new(self.raw_start, self.raw_end);
+        let inner = Span::new(self.inner_start, self.inner_end);
+        match self.what {
+            PendingKind::Text => Pending::Text {
+                raw,
+                content: inner,
+                kind: self.text_kind,
+            },
+            PendingKind::Tag => Pending::Tag,
+            PendingKind::Comment => Pending::Comment { raw, data: inner },
+            PendingKind::Doctype => Pending::Doctype,
+        }
+    }
+}
+
 /// The tag token being built (13.2.5.6–40).
+///
+/// `repr(C)` with the two ends of each span apart: the ends are stored one at a time
+/// while the tag is read, just before the token is handed out, and a copy of the span as
+/// one 16-byte load would have to wait for both stores to reach the cache (a failed store
+/// forward). Kept apart, each end is loaded on its own and forwarded from its store.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 struct CurrentTag {
     /// Offset of the `<`.
     start: usize,
+    name_start: usize,
     /// Offset one past the `>`, once emitted.
     end: usize,
-    name: Span,
-    is_end: bool,
-    self_closing: bool,
+    name_end: usize,
     /// Index in `attrs` of the attribute being built; None when it was a duplicate.
     attr: Option<usize>,
     /// Start of the current attribute's name (kept even for a dropped duplicate).
     attr_name_start: usize,
+    /// One bit per plain attribute name seen (see `tag::name_filter_bit`).
+    name_filter: u64,
+    is_end: bool,
+    self_closing: bool,
     /// The current attribute's name contains a NUL.
     attr_name_has_nul: bool,
     /// Every attribute name so far was plain (ASCII without NUL), so `name_filter` holds.
     all_names_plain: bool,
-    /// One bit per plain attribute name seen (see `tag::name_filter_bit`).
-    name_filter: u64,
+}
+
+impl CurrentTag {
+    fn name(&self) -> Span {
+        Span::new(self.name_start, self.name_end)
+    }
 }
 
 /// The DOCTYPE token being built (13.2.5.53–68).
@@ -324,7 +399,7 @@ impl Builder {
             foreign_content: false,
             simulator: self.simulation.then(|| Simulator::new(self.scripting)),
             scanner: self.scanner,
-            pending: Pending::Tag,
+            pending: StoredPending::store(Pending::Tag),
             errors_on: self.errors,
             errors: Vec::new(),
             stream_next: usize::MAX,
@@ -398,7 +473,7 @@ pub struct Tokenizer<'a> {
     simulator: Option<Simulator>,
     scanner: Scanner,
     /// The token `run` finished last.
-    pending: Pending,
+    pending: StoredPending,
     errors_on: bool,
     errors: Vec<ParseError>,
     /// The next offset that may begin an input-stream error (13.2.3.5); every error before
@@ -481,7 +556,7 @@ impl<'a> Tokenizer<'a> {
     #[inline]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
         if self.run() {
-            Some(self.token(self.pending))
+            Some(self.token(self.pending.load()))
         } else {
             None
         }
@@ -510,7 +585,7 @@ impl<'a> Tokenizer<'a> {
                 let tag = Tag {
                     input,
                     raw: Span::new(self.tag.start, self.tag.end),
-                    name: self.tag.name,
+                    name: self.tag.name(),
                     self_closing: self.tag.self_closing,
                     attrs: &self.attrs,
                 };
@@ -737,7 +812,7 @@ impl<'a> Tokenizer<'a> {
     /// Makes `pending` the next token.
     #[inline(always)]
     fn emit(&mut self, pending: Pending) -> Flow {
-        self.pending = pending;
+        self.pending = StoredPending::store(pending);
         Flow::Emit
     }
 
@@ -772,7 +847,8 @@ impl<'a> Tokenizer<'a> {
         self.tag = CurrentTag {
             start: self.markup_start,
             end: 0,
-            name: Span::new(self.pos, self.pos),
+            name_start: self.pos,
+            name_end: self.pos,
             is_end,
             self_closing: false,
             attr: None,
@@ -817,7 +893,7 @@ impl<'a> Tokenizer<'a> {
                 self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
             }
         } else {
-            self.last_start_tag = LastStartTag::InInput(self.tag.name);
+            self.last_start_tag = LastStartTag::InInput(self.tag.name());
         }
         if let Some(sim) = &self.simulator {
             if !sim.is_idle() {
@@ -825,7 +901,7 @@ impl<'a> Tokenizer<'a> {
             } else if !self.tag.is_end {
                 // HTML content: a start tag either switches the state, opens foreign
                 // content, or changes nothing (the common case, decided inline).
-                let name = self.tag.name.of(self.input);
+                let name = self.tag.name().of(self.input);
                 match html_start_tag_kind(name, sim.scripting()) {
                     HtmlStartTag::Other => {}
                     HtmlStartTag::Switch(state) => {
@@ -846,7 +922,7 @@ impl<'a> Tokenizer<'a> {
             return;
         };
         let input = self.input;
-        let name = self.tag.name.of(input);
+        let name = self.tag.name().of(input);
         let switch = if self.tag.is_end {
             sim.end_tag(name);
             None

@@ -108,11 +108,11 @@ impl Tokenizer<'_> {
                     pos += scanner.find_class(&input[pos..], class::TAG_NAME_END);
                     match input.get(pos) {
                         Some(b'>') => {
-                            self.tag.name.end = pos;
+                            self.tag.name_end = pos;
                             break;
                         }
                         Some(b'/') => {
-                            self.tag.name.end = pos;
+                            self.tag.name_end = pos;
                             pos += 1;
                             state = S::SelfClosingStartTag;
                         }
@@ -122,7 +122,7 @@ impl Tokenizer<'_> {
                         }
                         Some(_) => {
                             // Whitespace.
-                            self.tag.name.end = pos;
+                            self.tag.name_end = pos;
                             pos += 1;
                             (state, pos) = before_attribute_name_shortcut(input, pos);
                             if state == S::AttributeName {

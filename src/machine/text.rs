@@ -283,7 +283,7 @@ impl Tokenizer<'_> {
         if let Some(flow) = self.text_before_markup() {
             return flow;
         }
-        self.tag.name.end = self.pos;
+        self.tag.name_end = self.pos;
         match next {
             Some(b'/') => {
                 self.pos += 1;
