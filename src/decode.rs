@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 
 use crate::charref;
+use crate::token::Span;
 
 /// Where a slice of the input came from; it decides which transforms apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,43 +56,80 @@ impl Context {
 /// Decodes `bytes` as the spec's tokenizer would have produced them in `context`.
 #[inline]
 pub(crate) fn decode(bytes: &[u8], context: Context) -> Cow<'_, str> {
-    // The common case, answered in one pass: ASCII with nothing to transform.
-    if let Some(s) = crate::scan::plain_ascii_str(bytes, context.specials()) {
-        return Cow::Borrowed(s);
-    }
-    decode_general(bytes, context)
+    decode_span(bytes, Span::new(0, bytes.len()), context)
 }
 
+/// Decodes the span of `input` as the spec's tokenizer would have produced it in
+/// `context`. The span's neighbours in `input` let the fast path read whole blocks (see
+/// [`crate::scan::plain_ascii_span`]). Inlined, so that the context's constant specials
+/// fold into the SIMD test.
+#[inline(always)]
+pub(crate) fn decode_span(input: &[u8], span: Span, context: Context) -> Cow<'_, str> {
+    // The common case, answered in one pass: ASCII with nothing to transform.
+    match crate::scan::plain_ascii_span(input, span.start, span.end, context.specials()) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(plain_prefix) => decode_general(span.of(input), context, plain_prefix),
+    }
+}
+
+/// Decodes `bytes`, whose first `plain_prefix` bytes are ASCII and need no transform.
 #[inline(never)]
-fn decode_general(bytes: &[u8], context: Context) -> Cow<'_, str> {
-    if !needs_transform(bytes, context)
-        && let Ok(s) = std::str::from_utf8(bytes)
+fn decode_general(bytes: &[u8], context: Context, plain_prefix: usize) -> Cow<'_, str> {
+    let unchanged = unchanged_prefix(bytes, context, plain_prefix);
+    if unchanged == bytes.len()
+        && let Some(s) = crate::scan::str_after_ascii_prefix(bytes, plain_prefix)
     {
         return Cow::Borrowed(s);
     }
-    Cow::Owned(decode_slow(bytes, context))
+    Cow::Owned(decode_slow(bytes, context, unchanged))
 }
 
-/// True when some byte of `bytes` is changed by `context`'s transforms.
-fn needs_transform(bytes: &[u8], context: Context) -> bool {
-    if context == Context::Name {
-        return bytes
-            .iter()
-            .any(|&b| b.is_ascii_uppercase() || b == 0 || b == b'\r');
-    }
-    if context.has_char_refs() {
-        memchr::memchr3(b'&', b'\r', 0, bytes).is_some()
-    } else if context.replaces_nul() {
-        memchr::memchr2(b'\r', 0, bytes).is_some()
-    } else {
-        memchr::memchr(b'\r', bytes).is_some()
+/// The length of the prefix of `bytes` (at least `from`) that decoding leaves as it is,
+/// apart from invalid UTF-8: it ends at the first byte that is transformed. An `&` that
+/// starts no character reference (`a=1&b=2` in a URL, say) changes nothing, so a value
+/// full of them still borrows.
+fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> usize {
+    let mut i = from;
+    loop {
+        let rest = &bytes[i..];
+        let next = if context == Context::Name {
+            rest.iter()
+                .position(|&b| b.is_ascii_uppercase() || b == 0 || b == b'\r')
+        } else if context.has_char_refs() {
+            memchr::memchr3(b'&', b'\r', 0, rest)
+        } else if context.replaces_nul() {
+            memchr::memchr2(b'\r', 0, rest)
+        } else {
+            memchr::memchr(b'\r', rest)
+        };
+        let Some(offset) = next else {
+            return bytes.len();
+        };
+        i += offset;
+        if bytes[i] == b'&' {
+            let reference = charref::resolve(
+                &bytes[i + 1..],
+                context == Context::AttributeValue,
+                &mut |_, _| {},
+            );
+            if reference.value.is_none() {
+                i += 1;
+                continue;
+            }
+        } else if bytes[i] == 0 && !context.replaces_nul() {
+            i += 1;
+            continue;
+        }
+        return i;
     }
 }
 
-fn decode_slow(bytes: &[u8], context: Context) -> String {
+/// Decodes `bytes` into a new string; the first `unchanged` bytes need no transform.
+fn decode_slow(bytes: &[u8], context: Context, unchanged: usize) -> String {
     let mut out = String::with_capacity(bytes.len());
     let specials = context.specials();
-    let mut i = 0;
+    push_lossy(&mut out, &bytes[..unchanged]);
+    let mut i = unchanged;
     while i < bytes.len() {
         // Copy the longest run that needs no transform in one go: only this context's
         // special bytes end it (an upper-case letter in text, say, does not).

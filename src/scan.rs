@@ -215,7 +215,7 @@ impl Scanner {
     }
 }
 
-/// Bytes that decoding must look at, as a bit set for [`plain_ascii_str`].
+/// Bytes that decoding must look at, as a bit set for [`plain_ascii_span`].
 pub(crate) mod special {
     /// `&`: a character reference may start.
     pub(crate) const AMP: u8 = 1 << 0;
@@ -256,26 +256,50 @@ pub(crate) fn is_special(b: u8, specials: u8) -> bool {
     SPECIAL_TABLE[b as usize] & specials != 0
 }
 
-/// `bytes` as a `&str` when they are all ASCII and none is in `specials` (a set of
-/// [`special`] bits): then decoding changes nothing and needs no UTF-8 validation beyond
-/// this one pass. None otherwise.
-#[inline]
-pub(crate) fn plain_ascii_str(bytes: &[u8], specials: u8) -> Option<&str> {
+/// The decoding fast path for the span `start..end` of `input`: `Ok` with the span as a
+/// `&str` when all its bytes are ASCII and none is in `specials` (a set of [`special`]
+/// bits), so that decoding changes nothing and needs no UTF-8 validation beyond this one
+/// pass; otherwise `Err` with the length of the span's prefix that is (the bytes decoding
+/// can copy as they are).
+///
+/// The SIMD form reads whole 16-byte blocks of `input` that cover the span (never outside
+/// `input`), so a short span, such as a name or a short attribute value, costs one block
+/// and no byte loop.
+///
+/// On x86_64 this always takes the SSE2 form (SSE2 is part of the target's baseline):
+/// decoding happens outside any tokenizer, so there is no [`Scanner`] choice to honour.
+#[inline(always)]
+pub(crate) fn plain_ascii_span(
+    input: &[u8],
+    start: usize,
+    end: usize,
+    specials: u8,
+) -> Result<&str, usize> {
+    let bytes = &input[start..end];
     #[cfg(target_arch = "x86_64")]
-    let plain = if Scanner::detect() != Scanner::Scalar {
-        x86::is_plain_ascii(bytes, specials)
-    } else {
-        scalar::is_plain_ascii(bytes, specials)
-    };
+    let prefix = x86::plain_prefix(input, start, end, specials);
     #[cfg(not(target_arch = "x86_64"))]
-    let plain = scalar::is_plain_ascii(bytes, specials);
-    if plain {
-        // SAFETY: `is_plain_ascii` returned true, so every byte is below 0x80: ASCII is
-        // valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    let prefix = scalar::plain_prefix(bytes, specials);
+    if prefix == bytes.len() {
+        // SAFETY: every byte of the span is below 0x80 (`plain_prefix` covers the whole
+        // span), and ASCII is valid UTF-8.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
     } else {
-        None
+        Err(prefix)
     }
+}
+
+/// `bytes` as a `&str` when `bytes[ascii_prefix..]` is valid UTF-8, the caller having
+/// checked that the first `ascii_prefix` bytes are ASCII (as [`plain_ascii_span`] reports
+/// them): the prefix is not validated again.
+#[inline]
+pub(crate) fn str_after_ascii_prefix(bytes: &[u8], ascii_prefix: usize) -> Option<&str> {
+    debug_assert!(bytes[..ascii_prefix].is_ascii());
+    std::str::from_utf8(&bytes[ascii_prefix..]).ok()?;
+    // SAFETY: the first `ascii_prefix` bytes are ASCII (the caller's contract, asserted in
+    // debug builds) and end on a character boundary, and the rest was just validated: the
+    // whole is valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
 /// The scalar twins: the reference the SIMD routines are tested against, and the path on
@@ -306,13 +330,13 @@ pub(crate) mod scalar {
         matches!(b, 0x01..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0xC2 | 0xEF | 0xF0..=0xFF)
     }
 
-    /// True when every byte is ASCII and none is in `specials` ([`super::special`] bits).
-    #[inline]
-    pub(crate) fn is_plain_ascii(bytes: &[u8], specials: u8) -> bool {
+    /// The length of the prefix of `bytes` that is ASCII with no byte in `specials`.
+    pub(crate) fn plain_prefix(bytes: &[u8], specials: u8) -> usize {
         let stop = specials | super::special::NOT_ASCII;
         bytes
             .iter()
-            .all(|&b| super::SPECIAL_TABLE[b as usize] & stop == 0)
+            .position(|&b| super::SPECIAL_TABLE[b as usize] & stop != 0)
+            .unwrap_or(bytes.len())
     }
 
     /// Scalar twin of the stream error candidate search.
@@ -459,19 +483,36 @@ pub(crate) mod x86 {
         }
     }
 
-    /// See [`super::scalar::is_plain_ascii`].
-    #[inline]
-    pub(crate) fn is_plain_ascii(bytes: &[u8], specials: u8) -> bool {
-        let len = bytes.len();
-        let mut at = 0;
-        while at + 16 <= len {
-            // SAFETY: the loop condition keeps the block inside `bytes`.
-            if sse2_not_plain(unsafe { load16(bytes, at) }, specials) != 0 {
-                return false;
+    /// See [`super::scalar::plain_prefix`]; the span is `input[start..end]`. Reads the
+    /// 16-byte blocks of `input` that cover the span: a span of up to 16 bytes is one
+    /// block, taken at `start` or, near the end of the input, ending at the input's end.
+    ///
+    /// The caller guarantees `start <= end <= input.len()`.
+    #[inline(always)]
+    pub(crate) fn plain_prefix(input: &[u8], start: usize, end: usize, specials: u8) -> usize {
+        debug_assert!(start <= end && end <= input.len());
+        let len = end - start;
+        if len <= 16 && input.len() >= 16 {
+            let at = start.min(input.len() - 16);
+            // SAFETY: `at + 16 <= input.len()` by the `min` and the length check, whatever
+            // `start` is.
+            let block = unsafe { load16(input, at) };
+            // Bits of the bytes before the span shifted out; bits past it masked off.
+            let mask = sse2_not_plain(block, specials) >> (start - at);
+            let past_span = !0u32 << len; // len ≤ 16 < 32
+            return ((mask | past_span).trailing_zeros() as usize).min(len);
+        }
+        let mut at = start;
+        let end = end.min(input.len());
+        while at + 16 <= end {
+            // SAFETY: `at + 16 <= end <= input.len()` (the `min` just above).
+            let mask = sse2_not_plain(unsafe { load16(input, at) }, specials);
+            if mask != 0 {
+                return at - start + mask.trailing_zeros() as usize;
             }
             at += 16;
         }
-        super::scalar::is_plain_ascii(&bytes[at..], specials)
+        at - start + super::scalar::plain_prefix(&input[at..end], specials)
     }
 
     /// The AVX2 form of [`find_stream_error_candidate`]: 32 bytes per step.
@@ -644,8 +685,16 @@ mod tests {
         }
         #[cfg(target_arch = "x86_64")]
         for specials in 0..16 {
-            if x86::is_plain_ascii(hay, specials) != scalar::is_plain_ascii(hay, specials) {
-                return TestResult::error(format!("is_plain_ascii {specials} on {hay:?}"));
+            // Spans at both ends of the input and around the middle, short and long.
+            let n = data.len();
+            for (a, b) in [(start, n), (start, (start + 7).min(n)), (n / 3, n / 2)] {
+                let (a, b) = (a.min(b), b);
+                let want = scalar::plain_prefix(&data[a..b], specials);
+                if x86::plain_prefix(&data, a, b, specials) != want {
+                    return TestResult::error(format!(
+                        "plain_prefix {specials} {a}..{b} on {data:?}"
+                    ));
+                }
             }
         }
         #[cfg(target_arch = "x86_64")]

@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::decode::{Context, decode};
+use crate::decode::{Context, decode_span};
 
 /// A half-open byte range `[start, end)` into the input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -134,7 +134,7 @@ impl<'a> Text<'a> {
     /// The decoded text: character references resolved (data and RCDATA), CR LF and CR as
     /// LF, NUL as the state says.
     pub fn text(&self) -> Cow<'a, str> {
-        decode(self.content.of(self.input), self.kind.context())
+        decode_span(self.input, self.content, self.kind.context())
     }
 
     /// The undecoded bytes of the text (for CDATA, without `<![CDATA[` and `]]>`).
@@ -174,7 +174,7 @@ pub struct Comment<'a> {
 impl<'a> Comment<'a> {
     /// The comment's data (NUL → U+FFFD, newlines normalised).
     pub fn data(&self) -> Cow<'a, str> {
-        decode(self.data.of(self.input), Context::Verbatim)
+        decode_span(self.input, self.data, Context::Verbatim)
     }
 
     /// The undecoded bytes of the data.
@@ -212,19 +212,19 @@ pub struct Doctype<'a> {
 impl<'a> Doctype<'a> {
     /// The name, ASCII-lowercased; None when missing (which differs from empty).
     pub fn name(&self) -> Option<Cow<'a, str>> {
-        self.name.map(|s| decode(s.of(self.input), Context::Name))
+        self.name.map(|s| decode_span(self.input, s, Context::Name))
     }
 
     /// The public identifier; None when missing.
     pub fn public_id(&self) -> Option<Cow<'a, str>> {
         self.public_id
-            .map(|s| decode(s.of(self.input), Context::Verbatim))
+            .map(|s| decode_span(self.input, s, Context::Verbatim))
     }
 
     /// The system identifier; None when missing.
     pub fn system_id(&self) -> Option<Cow<'a, str>> {
         self.system_id
-            .map(|s| decode(s.of(self.input), Context::Verbatim))
+            .map(|s| decode_span(self.input, s, Context::Verbatim))
     }
 
     /// The force-quirks flag.
@@ -274,7 +274,7 @@ pub struct Tag<'a, 't> {
 impl<'a, 't> Tag<'a, 't> {
     /// The tag name, ASCII-lowercased (NUL → U+FFFD).
     pub fn name(&self) -> Cow<'a, str> {
-        decode(self.name.of(self.input), Context::Name)
+        decode_span(self.input, self.name, Context::Name)
     }
 
     /// The tag name's raw bytes.
@@ -331,7 +331,7 @@ pub struct Attribute<'a> {
 impl<'a> Attribute<'a> {
     /// The attribute name, ASCII-lowercased (NUL → U+FFFD).
     pub fn name(&self) -> Cow<'a, str> {
-        decode(self.spans.name.of(self.input), Context::Name)
+        decode_span(self.input, self.spans.name, Context::Name)
     }
 
     /// True when the name, lowercased, equals `name` (which must be lowercase).
@@ -347,7 +347,7 @@ impl<'a> Attribute<'a> {
     /// The value with character references decoded; empty when the attribute has no value.
     pub fn value(&self) -> Cow<'a, str> {
         match self.spans.value {
-            Some(s) => decode(s.of(self.input), Context::AttributeValue),
+            Some(s) => decode_span(self.input, s, Context::AttributeValue),
             None => Cow::Borrowed(""),
         }
     }
