@@ -155,6 +155,18 @@ impl Scanner {
         scalar::find_class(haystack, class)
     }
 
+    /// True when `input[start..end]` (a name the tokenizer just read) is ASCII without NUL,
+    /// so that it compares with `eq_ignore_ascii_case`. One SIMD block for a short name.
+    #[inline(always)]
+    pub(crate) fn is_plain_name(self, input: &[u8], start: usize, end: usize) -> bool {
+        let name = &input[start..end];
+        #[cfg(target_arch = "x86_64")]
+        if self != Scanner::Scalar {
+            return x86::plain_prefix(input, start, end, special::NUL) == name.len();
+        }
+        scalar::plain_prefix(name, special::NUL) == name.len()
+    }
+
     /// The index of the first `needle`, or `haystack.len()`.
     #[inline(always)]
     pub(crate) fn find_byte(self, haystack: &[u8], needle: u8) -> usize {

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::feedback::{HtmlStartTag, Simulator, html_start_tag_kind};
+use crate::feedback::{HtmlStartTag, Simulator, html_start_tag_kind_at};
 use crate::scan::Scanner;
 use crate::token::{AttrSpans, Comment, Doctype, Span, Tag, Text, TextKind, Token};
 
@@ -281,8 +281,6 @@ struct CurrentTag {
     name_filter: u64,
     is_end: bool,
     self_closing: bool,
-    /// The current attribute's name contains a NUL.
-    attr_name_has_nul: bool,
     /// Every attribute name so far was plain (ASCII without NUL), so `name_filter` holds.
     all_names_plain: bool,
 }
@@ -853,7 +851,6 @@ impl<'a> Tokenizer<'a> {
             self_closing: false,
             attr: None,
             attr_name_start: 0,
-            attr_name_has_nul: false,
             all_names_plain: true,
             name_filter: 0,
         };
@@ -901,8 +898,8 @@ impl<'a> Tokenizer<'a> {
             } else if !self.tag.is_end {
                 // HTML content: a start tag either switches the state, opens foreign
                 // content, or changes nothing (the common case, decided inline).
-                let name = self.tag.name().of(self.input);
-                match html_start_tag_kind(name, sim.scripting()) {
+                let (start, end) = (self.tag.name_start, self.tag.name_end);
+                match html_start_tag_kind_at(self.input, start, end, sim.scripting()) {
                     HtmlStartTag::Other => {}
                     HtmlStartTag::Switch(state) => {
                         self.state = state.internal();

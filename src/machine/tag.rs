@@ -172,7 +172,6 @@ impl Tokenizer<'_> {
                         }
                         Some(0) => {
                             self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
-                            self.tag.attr_name_has_nul = true;
                             pos += 1;
                         }
                         Some(b'"' | b'\'' | b'<') => {
@@ -368,10 +367,8 @@ impl Tokenizer<'_> {
     fn leave_attribute_name(&mut self, pos: usize) {
         let name = Span::new(self.tag.attr_name_start, pos);
         let bytes = name.of(self.input);
-        // A plain name (ASCII, no NUL) compares with `eq_ignore_ascii_case`. Names are
-        // short: a plain loop beats `is_ascii`'s word-at-a-time setup.
-        let plain_name =
-            !std::mem::take(&mut self.tag.attr_name_has_nul) && bytes.iter().all(|&b| b < 0x80);
+        // A plain name (ASCII, no NUL) compares with `eq_ignore_ascii_case`.
+        let plain_name = self.scanner.is_plain_name(self.input, name.start, name.end);
         let mut duplicate = false;
         if plain_name && self.tag.all_names_plain {
             // A 64-bit filter over (length, first byte, last byte) of the names seen so
