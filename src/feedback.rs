@@ -182,6 +182,9 @@ pub(crate) fn html_start_tag_kind_at(
     scripting: bool,
 ) -> HtmlStartTag {
     let name = &input[start..end];
+    if !(3..=9).contains(&name.len()) {
+        return HtmlStartTag::Other;
+    }
     let packed = match input.get(start..start + 8) {
         Some(word) if name.len() < 8 => {
             let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
@@ -412,7 +415,14 @@ mod tests {
         assert_eq!(html_start_tag_kind(b"divs", true), HtmlStartTag::Other);
         assert_eq!(html_start_tag_kind(b"scripts", true), HtmlStartTag::Other);
         // The 8-byte load form gives the same answers, near the input's end or not.
-        for input in [&b"<SVG x>"[..], b"<svg", b"<TexTarea>", b"<scriptx>", b"<style>", b"<mathematics>"] {
+        for input in [
+            &b"<SVG x>"[..],
+            b"<svg",
+            b"<TexTarea>",
+            b"<scriptx>",
+            b"<style>",
+            b"<mathematics>",
+        ] {
             for end in 1..input.len() {
                 assert_eq!(
                     html_start_tag_kind_at(input, 1, end, true),

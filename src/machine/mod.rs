@@ -810,7 +810,12 @@ impl<'a> Tokenizer<'a> {
     /// Makes `pending` the next token.
     #[inline(always)]
     fn emit(&mut self, pending: Pending) -> Flow {
-        self.pending = StoredPending::store(pending);
+        match pending {
+            // A tag or DOCTYPE is read from `tag` or `doctype`: only the kind is stored.
+            Pending::Tag => self.pending.what = PendingKind::Tag,
+            Pending::Doctype => self.pending.what = PendingKind::Doctype,
+            _ => self.pending = StoredPending::store(pending),
+        }
         Flow::Emit
     }
 

@@ -100,7 +100,7 @@ impl Tokenizer<'_> {
         let scanner = self.scanner;
         let mut pos = self.pos;
         let mut state = self.state;
-        loop {
+        'states: loop {
             match state {
                 // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
                 // are transformed when the name is decoded.
@@ -151,10 +151,37 @@ impl Tokenizer<'_> {
                         }
                     }
                 }
-                // 13.2.5.33 Attribute name state.
-                S::AttributeName => {
+                // 13.2.5.33 Attribute name state. It loops over attributes of the common
+                // shape, `name="value"` then whitespace, without going round the state
+                // loop (see `quoted_attribute`); anything else picks the next state.
+                S::AttributeName => loop {
                     pos += scanner.find_class(&input[pos..], class::ATTR_NAME_END);
                     match input.get(pos) {
+                        Some(b'=')
+                            if !self.errors_on
+                                && matches!(input.get(pos + 1), Some(b'"' | b'\'')) =>
+                        {
+                            pos = match self.quoted_attribute(pos) {
+                                Some(after_quote) => after_quote,
+                                None => return self.eof_in_tag(input.len()),
+                            };
+                            // 13.2.5.39 After attribute value (quoted) state: its `>` and
+                            // whitespace branches, taken directly.
+                            match input.get(pos) {
+                                Some(b'>') => break 'states,
+                                Some(&c) if is_whitespace(c) => {
+                                    (state, pos) = before_attribute_name_shortcut(input, pos + 1);
+                                    if state != S::AttributeName {
+                                        break;
+                                    }
+                                    self.tag.attr_name_start = pos;
+                                }
+                                _ => {
+                                    state = S::AfterAttributeValueQuoted;
+                                    break;
+                                }
+                            }
+                        }
                         Some(b'=') => {
                             self.leave_attribute_name(pos);
                             pos += 1;
@@ -169,6 +196,7 @@ impl Tokenizer<'_> {
                                 pos += 1;
                                 self.start_attribute_value(pos);
                             }
+                            break;
                         }
                         Some(0) => {
                             self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
@@ -183,9 +211,10 @@ impl Tokenizer<'_> {
                             // name state.
                             self.leave_attribute_name(pos);
                             state = S::AfterAttributeName;
+                            break;
                         }
                     }
-                }
+                },
                 // 13.2.5.34 After attribute name state.
                 S::AfterAttributeName => {
                     while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
@@ -366,6 +395,25 @@ impl Tokenizer<'_> {
     #[inline(always)]
     fn leave_attribute_name(&mut self, pos: usize) {
         let name = Span::new(self.tag.attr_name_start, pos);
+        match self.check_attribute_name(name) {
+            Some(plain_name) => {
+                self.tag.attr = Some(self.attrs.len());
+                self.attrs.push(AttrSpans {
+                    name,
+                    value: None,
+                    raw: name,
+                    plain_name,
+                });
+            }
+            None => self.tag.attr = None,
+        }
+    }
+
+    /// The duplicate-attribute check of [`Self::leave_attribute_name`], for the attribute
+    /// name `name` that ends at the current position: None for a duplicate (the parse
+    /// error is reported), else whether the name is plain (ASCII without NUL).
+    #[inline(always)]
+    fn check_attribute_name(&mut self, name: Span) -> Option<bool> {
         let bytes = name.of(self.input);
         // A plain name (ASCII, no NUL) compares with `eq_ignore_ascii_case`.
         let plain_name = self.scanner.is_plain_name(self.input, name.start, name.end);
@@ -384,17 +432,40 @@ impl Tokenizer<'_> {
             duplicate = self.is_duplicate_attribute(name, plain_name);
         }
         if duplicate {
-            self.error_at(ErrorCode::DuplicateAttribute, pos);
-            self.tag.attr = None;
+            self.error_at(ErrorCode::DuplicateAttribute, name.end);
+            None
         } else {
-            self.tag.attr = Some(self.attrs.len());
+            Some(plain_name)
+        }
+    }
+
+    /// An attribute of the common shape `name="value"` (or single-quoted), errors off: the
+    /// attribute name state at its `=` (at `eq`), the before attribute value state's quote
+    /// branch, and the attribute value (quoted) state, whose only stop without parse
+    /// errors is the closing quote (`&` and NUL matter only for errors; values decode
+    /// lazily). The attribute is stored once, complete. Returns the offset after the
+    /// closing quote, or None when the input ends first.
+    #[inline(always)]
+    fn quoted_attribute(&mut self, eq: usize) -> Option<usize> {
+        let input = self.input;
+        let name = Span::new(self.tag.attr_name_start, eq);
+        let plain_name = self.check_attribute_name(name);
+        self.tag.attr = None;
+        let quote = input[eq + 1];
+        let value_start = eq + 2;
+        let value_end = value_start + self.scanner.find_byte(&input[value_start..], quote);
+        if value_end == input.len() {
+            return None;
+        }
+        if let Some(plain_name) = plain_name {
             self.attrs.push(AttrSpans {
                 name,
-                value: None,
-                raw: name,
+                value: Some(Span::new(value_start, value_end)),
+                raw: Span::new(name.start, value_end + 1),
                 plain_name,
             });
         }
+        Some(value_end + 1)
     }
 
     /// The full duplicate check, for names the filter cannot rule out.
