@@ -91,18 +91,7 @@ fn decode_general(bytes: &[u8], context: Context, plain_prefix: usize) -> Cow<'_
 fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> usize {
     let mut i = from;
     loop {
-        let rest = &bytes[i..];
-        let next = if context == Context::Name {
-            rest.iter()
-                .position(|&b| b.is_ascii_uppercase() || b == 0 || b == b'\r')
-        } else if context.has_char_refs() {
-            memchr::memchr3(b'&', b'\r', 0, rest)
-        } else if context.replaces_nul() {
-            memchr::memchr2(b'\r', 0, rest)
-        } else {
-            memchr::memchr(b'\r', rest)
-        };
-        let Some(offset) = next else {
+        let Some(offset) = next_special(&bytes[i..], context) else {
             return bytes.len();
         };
         i += offset;
@@ -124,19 +113,31 @@ fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> usize {
     }
 }
 
+/// The offset of the first byte in `bytes` that `context` may transform (see
+/// [`Context::specials`]; non-ASCII bytes are not among them), by `memchr` where the set
+/// has at most three bytes (every context but names, which are short).
+#[inline]
+fn next_special(bytes: &[u8], context: Context) -> Option<usize> {
+    match context {
+        Context::Name => bytes
+            .iter()
+            .position(|&b| b.is_ascii_uppercase() || b == 0 || b == b'\r'),
+        Context::DataText => memchr::memchr2(b'&', b'\r', bytes),
+        Context::RcdataText | Context::AttributeValue => memchr::memchr3(b'&', b'\r', 0, bytes),
+        Context::Verbatim => memchr::memchr2(b'\r', 0, bytes),
+        Context::Cdata => memchr::memchr(b'\r', bytes),
+    }
+}
+
 /// Decodes `bytes` into a new string; the first `unchanged` bytes need no transform.
 fn decode_slow(bytes: &[u8], context: Context, unchanged: usize) -> String {
     let mut out = String::with_capacity(bytes.len());
-    let specials = context.specials();
     push_lossy(&mut out, &bytes[..unchanged]);
     let mut i = unchanged;
     while i < bytes.len() {
         // Copy the longest run that needs no transform in one go: only this context's
         // special bytes end it (an upper-case letter in text, say, does not).
-        let run_end = bytes[i..]
-            .iter()
-            .position(|&b| crate::scan::is_special(b, specials))
-            .map_or(bytes.len(), |p| i + p);
+        let run_end = next_special(&bytes[i..], context).map_or(bytes.len(), |p| i + p);
         push_lossy(&mut out, &bytes[i..run_end]);
         i = run_end;
         if i == bytes.len() {

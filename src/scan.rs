@@ -262,12 +262,6 @@ const fn build_special_table() -> [u8; 256] {
 /// The [`special`] bit of every byte value.
 static SPECIAL_TABLE: [u8; 256] = build_special_table();
 
-/// True when `b` is in `specials` (a set of [`special`] bits).
-#[inline]
-pub(crate) fn is_special(b: u8, specials: u8) -> bool {
-    SPECIAL_TABLE[b as usize] & specials != 0
-}
-
 /// The decoding fast path for the span `start..end` of `input`: `Ok` with the span as a
 /// `&str` when all its bytes are ASCII and none is in `specials` (a set of [`special`]
 /// bits), so that decoding changes nothing and needs no UTF-8 validation beyond this one

@@ -133,6 +133,7 @@ pub struct Text<'a> {
 impl<'a> Text<'a> {
     /// The decoded text: character references resolved (data and RCDATA), CR LF and CR as
     /// LF, NUL as the state says.
+    #[inline]
     pub fn text(&self) -> Cow<'a, str> {
         decode_span(self.input, self.content, self.kind.context())
     }
@@ -173,6 +174,7 @@ pub struct Comment<'a> {
 
 impl<'a> Comment<'a> {
     /// The comment's data (NUL → U+FFFD, newlines normalised).
+    #[inline]
     pub fn data(&self) -> Cow<'a, str> {
         decode_span(self.input, self.data, Context::Verbatim)
     }
@@ -273,6 +275,7 @@ pub struct Tag<'a, 't> {
 
 impl<'a, 't> Tag<'a, 't> {
     /// The tag name, ASCII-lowercased (NUL → U+FFFD).
+    #[inline]
     pub fn name(&self) -> Cow<'a, str> {
         decode_span(self.input, self.name, Context::Name)
     }
@@ -330,6 +333,7 @@ pub struct Attribute<'a> {
 
 impl<'a> Attribute<'a> {
     /// The attribute name, ASCII-lowercased (NUL → U+FFFD).
+    #[inline]
     pub fn name(&self) -> Cow<'a, str> {
         decode_span(self.input, self.spans.name, Context::Name)
     }
@@ -345,6 +349,7 @@ impl<'a> Attribute<'a> {
     }
 
     /// The value with character references decoded; empty when the attribute has no value.
+    #[inline]
     pub fn value(&self) -> Cow<'a, str> {
         match self.spans.value {
             Some(s) => decode_span(self.input, s, Context::AttributeValue),
