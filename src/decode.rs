@@ -195,9 +195,9 @@ fn decode_slow(bytes: &[u8], context: Context, unchanged: usize) -> String {
 /// Appends `bytes`, replacing each maximal invalid UTF-8 subpart with U+FFFD as the WHATWG
 /// UTF-8 decoder does (`String::from_utf8_lossy` follows the same rule).
 fn push_lossy(out: &mut String, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => out.push_str(s),
-        Err(_) => out.push_str(&String::from_utf8_lossy(bytes)),
+    match crate::scan::utf8_str(bytes) {
+        Some(s) => out.push_str(s),
+        None => out.push_str(&String::from_utf8_lossy(bytes)),
     }
 }
 
