@@ -530,12 +530,25 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Switches the tokenizer's state, as the tree construction stage does (for example
-    /// to RCDATA after a `<title>` start tag). Takes effect at the next token.
+    /// to RCDATA after a `<title>` start tag). Takes effect at the next token; after a text
+    /// token, the markup that ended the text is read again in the new state, as it would be
+    /// when the spec hands out character tokens one at a time.
     pub fn set_state(&mut self, state: State) {
-        if self.state != S::Done {
-            self.state = state.internal();
-            self.text_kind = text_kind_of(self.state);
+        if self.state == S::Done {
+            return;
         }
+        if self.pending.what == PendingKind::Text
+            && self.pending.raw_end == self.markup_start
+            && self.pos > self.markup_start
+        {
+            // The last token was text that ended where markup begins, and the tokenizer
+            // has already started reading that markup. Character tokens come out one by
+            // one in the spec, so the tree builder's switch happens before the `<` is
+            // consumed: read the markup again in the new state.
+            self.pos = self.markup_start;
+        }
+        self.state = state.internal();
+        self.text_kind = text_kind_of(self.state);
     }
 
     /// Sets "the last start tag to have been emitted" (its lowercase name).

@@ -209,3 +209,37 @@ fn invalid_utf8_decodes_to_replacement_characters() {
         ["<p t\u{FFFD}=\u{FFFD}>", "T\"\u{FFFD}x\""]
     );
 }
+
+#[test]
+fn a_state_switch_after_text_rereads_the_markup_that_ended_it() {
+    for (input, want) in [
+        (&b"abc<b>x"[..], vec!["abc", "<b>x"]),
+        (b"abc</b>x", vec!["abc", "</b>x"]),
+        (b"abc<!--c-->", vec!["abc", "<!--c-->"]),
+        (b"abc<", vec!["abc<"]),
+    ] {
+        let mut tok = Tokenizer::builder().simulation(false).build(input);
+        let mut seen = Vec::new();
+        while let Some(token) = tok.next_token() {
+            let text = matches!(token, Token::Text(_));
+            seen.push(String::from_utf8_lossy(token.raw()).into_owned());
+            if text && seen.len() == 1 {
+                tok.set_state(State::Rawtext);
+            }
+        }
+        assert_eq!(seen, want, "{}", String::from_utf8_lossy(input));
+    }
+    // In RCDATA the text ends at an appropriate end tag; a switch to PLAINTEXT then reads
+    // that end tag again as text (in RAWTEXT it would still be an appropriate end tag).
+    let mut tok = Tokenizer::builder()
+        .simulation(false)
+        .state(State::Rcdata)
+        .last_start_tag("title")
+        .build(b"a</title><b>");
+    let first = tok.next_token().map(|t| t.raw().to_vec());
+    assert_eq!(first.as_deref(), Some(&b"a"[..]));
+    tok.set_state(State::Plaintext);
+    let rest: Vec<Vec<u8>> =
+        std::iter::from_fn(|| tok.next_token().map(|t| t.raw().to_vec())).collect();
+    assert_eq!(rest, [b"</title><b>".to_vec()]);
+}
