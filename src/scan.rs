@@ -526,17 +526,30 @@ pub(crate) mod x86 {
             let past_span = !0u32 << len; // len ≤ 16 < 32
             return ((mask | past_span).trailing_zeros() as usize).min(len);
         }
+        if len <= 16 {
+            // A short input (under 16 bytes in all): no whole block to read.
+            return super::scalar::plain_prefix(&input[start..end], specials);
+        }
         let mut at = start;
-        let end = end.min(input.len());
         while at + 16 <= end {
-            // SAFETY: `at + 16 <= end <= input.len()` (the `min` just above).
+            // SAFETY: `at + 16 <= end <= input.len()` (the caller's contract).
             let mask = sse2_not_plain(unsafe { load16(input, at) }, specials);
             if mask != 0 {
                 return at - start + mask.trailing_zeros() as usize;
             }
             at += 16;
         }
-        at - start + super::scalar::plain_prefix(&input[at..end], specials)
+        if at < end {
+            // The last bytes: the block that ends at `end` (it starts inside the span, as
+            // the span is longer than 16 bytes), less the bytes already checked.
+            let last = end - 16;
+            // SAFETY: `start < last + 16 = end <= input.len()`.
+            let mask = sse2_not_plain(unsafe { load16(input, last) }, specials) >> (at - last);
+            if mask != 0 {
+                return at - start + mask.trailing_zeros() as usize;
+            }
+        }
+        len
     }
 
     /// UTF-8 validation, 32 bytes per step, with the "lookup" algorithm of Keiser and
