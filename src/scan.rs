@@ -210,18 +210,24 @@ impl Scanner {
     fn find_bytes(self, haystack: &[u8], needles: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         if self != Scanner::Scalar && haystack.len() >= 16 {
-            // Most searches end within 16 bytes: answer those inline.
-            if let Some(i) = x86::find_bytes_first_block(haystack, needles) {
-                return i;
+            // Most searches end within 64 bytes: answer those inline, 16 bytes at a time,
+            // and leave longer ones to `memchr`, whose call and set-up would cost more
+            // than a short search.
+            let mut at = 0;
+            while at < 64 && at + 16 <= haystack.len() {
+                if let Some(i) = x86::find_bytes_first_block(&haystack[at..], needles) {
+                    return at + i;
+                }
+                at += 16;
             }
-            let rest = &haystack[16..];
+            let rest = &haystack[at..];
             let found = match *needles {
                 [a] => memchr::memchr(a, rest),
                 [a, b] => memchr::memchr2(a, b, rest),
                 [a, b, c] => memchr::memchr3(a, b, c, rest),
                 _ => unreachable!("at most three needles"),
             };
-            return found.map_or(haystack.len(), |i| 16 + i);
+            return found.map_or(haystack.len(), |i| at + i);
         }
         scalar::find_bytes(haystack, needles)
     }
