@@ -155,16 +155,19 @@ impl Scanner {
         scalar::find_class(haystack, class)
     }
 
-    /// True when `input[start..end]` (a name the tokenizer just read) is ASCII without NUL,
-    /// so that it compares with `eq_ignore_ascii_case`. One SIMD block for a short name.
+    /// [`Self::find_class`], and whether every byte before the one it finds is ASCII: the
+    /// attribute name state learns whether a name is plain from the block it scans anyway.
     #[inline(always)]
-    pub(crate) fn is_plain_name(self, input: &[u8], start: usize, end: usize) -> bool {
-        let name = &input[start..end];
+    pub(crate) fn find_class_ascii(self, haystack: &[u8], class: u8) -> (usize, bool) {
         #[cfg(target_arch = "x86_64")]
-        if self != Scanner::Scalar {
-            return x86::plain_prefix(input, start, end, special::NUL) == name.len();
+        if self != Scanner::Scalar && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
+            if let Some(found) = x86::find_class_ascii_first_block(haystack, class) {
+                return found;
+            }
+            let end = self.find_class(haystack, class);
+            return (end, x86::plain_prefix(haystack, 0, end, 0) == end);
         }
-        scalar::plain_prefix(name, special::NUL) == name.len()
+        scalar::find_class_ascii(haystack, class)
     }
 
     /// The index of the first `needle`, or `haystack.len()`.
@@ -345,6 +348,12 @@ pub(crate) mod scalar {
             .unwrap_or(haystack.len())
     }
 
+    /// Scalar twin of [`super::Scanner::find_class_ascii`].
+    pub(crate) fn find_class_ascii(haystack: &[u8], class: u8) -> (usize, bool) {
+        let end = find_class(haystack, class);
+        (end, haystack[..end].is_ascii())
+    }
+
     /// The index of the first byte that is one of `needles`, or `haystack.len()`.
     pub(crate) fn find_bytes(haystack: &[u8], needles: &[u8]) -> usize {
         haystack
@@ -433,6 +442,29 @@ pub(crate) mod x86 {
         let block = unsafe { load16(haystack, 0) };
         let mask = sse2_eq_mask(block, needles);
         (mask != 0).then(|| mask.trailing_zeros() as usize)
+    }
+
+    /// [`find_class`] and whether the bytes before the one found are ASCII, when the first
+    /// 16 bytes hold a byte of the class (`haystack.len() >= 16`); None otherwise.
+    #[inline(always)]
+    pub(crate) fn find_class_ascii_first_block(
+        haystack: &[u8],
+        class: u8,
+    ) -> Option<(usize, bool)> {
+        debug_assert!(haystack.len() >= 16);
+        // SAFETY: the caller passes at least 16 bytes.
+        let block = unsafe { load16(haystack, 0) };
+        let mut mask = sse2_class_candidates(block, super::class_punctuation(class));
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+                // SAFETY: register-only SSE2 intrinsic, part of the x86_64 baseline.
+                let high_bits = unsafe { _mm_movemask_epi8(block) } as u32;
+                return Some((i, high_bits & ((1 << i) - 1) == 0));
+            }
+            mask &= mask - 1; // a control character that only looked like whitespace
+        }
+        None
     }
 
     /// The first byte of `class` in `haystack` (`haystack.len() >= 16`), or its length.
@@ -897,6 +929,16 @@ mod tests {
                         return TestResult::error(format!("avx2 find_class {class:#x} on {hay:?}"));
                     }
                 }
+            }
+        }
+        for class in [
+            class::TAG_NAME_END,
+            class::ATTR_NAME_END,
+            class::UNQUOTED_VALUE_END,
+        ] {
+            let want = scalar::find_class_ascii(hay, class);
+            if Scanner::best().find_class_ascii(hay, class) != want {
+                return TestResult::error(format!("find_class_ascii {class:#x} on {hay:?}"));
             }
         }
         #[cfg(target_arch = "x86_64")]

@@ -100,6 +100,8 @@ impl Tokenizer<'_> {
         let scanner = self.scanner;
         let mut pos = self.pos;
         let mut state = self.state;
+        // Whether the attribute name being read is plain so far (see `S::AttributeName`).
+        let mut plain_name = true;
         'states: loop {
             match state {
                 // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
@@ -155,16 +157,23 @@ impl Tokenizer<'_> {
                 // shape, `name="value"` then whitespace, without going round the state
                 // loop (see `quoted_attribute`); anything else picks the next state.
                 S::AttributeName => loop {
-                    pos += scanner.find_class(&input[pos..], class::ATTR_NAME_END);
+                    // Whether the name so far is ASCII without NUL (see `check_attribute_name`),
+                    // learnt from the blocks the scan reads anyway. A name that began before
+                    // `pos` began with an ASCII character (`=`, a quote or `<`).
+                    let (length, ascii) =
+                        scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
+                    pos += length;
+                    plain_name &= ascii;
                     match input.get(pos) {
                         Some(b'=')
                             if !self.errors_on
                                 && matches!(input.get(pos + 1), Some(b'"' | b'\'')) =>
                         {
-                            pos = match self.quoted_attribute(pos) {
+                            pos = match self.quoted_attribute(pos, plain_name) {
                                 Some(after_quote) => after_quote,
                                 None => return self.eof_in_tag(input.len()),
                             };
+                            plain_name = true; // for the next name
                             // 13.2.5.39 After attribute value (quoted) state: its `>` and
                             // whitespace branches, taken directly.
                             match input.get(pos) {
@@ -183,7 +192,8 @@ impl Tokenizer<'_> {
                             }
                         }
                         Some(b'=') => {
-                            self.leave_attribute_name(pos);
+                            self.leave_attribute_name(pos, plain_name);
+                            plain_name = true;
                             pos += 1;
                             // The before attribute value state's quote branches, taken
                             // directly when the quote follows the `=`.
@@ -200,6 +210,7 @@ impl Tokenizer<'_> {
                         }
                         Some(0) => {
                             self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                            plain_name = false;
                             pos += 1;
                         }
                         Some(b'"' | b'\'' | b'<') => {
@@ -209,7 +220,8 @@ impl Tokenizer<'_> {
                         _ => {
                             // Whitespace, `/`, `>` or EOF: reconsume in the after attribute
                             // name state.
-                            self.leave_attribute_name(pos);
+                            self.leave_attribute_name(pos, plain_name);
+                            plain_name = true;
                             state = S::AfterAttributeName;
                             break;
                         }
@@ -393,9 +405,9 @@ impl Tokenizer<'_> {
     /// the exact same name, then this is a duplicate-attribute parse error and the new
     /// attribute must be removed from the token."
     #[inline(always)]
-    fn leave_attribute_name(&mut self, pos: usize) {
+    fn leave_attribute_name(&mut self, pos: usize, plain_name: bool) {
         let name = Span::new(self.tag.attr_name_start, pos);
-        match self.check_attribute_name(name) {
+        match self.check_attribute_name(name, plain_name) {
             Some(plain_name) => {
                 self.tag.attr = Some(self.attrs.len());
                 self.attrs.push(AttrSpans {
@@ -410,13 +422,13 @@ impl Tokenizer<'_> {
     }
 
     /// The duplicate-attribute check of [`Self::leave_attribute_name`], for the attribute
-    /// name `name` that ends at the current position: None for a duplicate (the parse
-    /// error is reported), else whether the name is plain (ASCII without NUL).
+    /// name `name` that ends at the current position and is `plain_name` (ASCII without
+    /// NUL, as the attribute name state found while reading it): None for a duplicate (the
+    /// parse error is reported), else `plain_name`.
     #[inline(always)]
-    fn check_attribute_name(&mut self, name: Span) -> Option<bool> {
+    fn check_attribute_name(&mut self, name: Span, plain_name: bool) -> Option<bool> {
         let bytes = name.of(self.input);
-        // A plain name (ASCII, no NUL) compares with `eq_ignore_ascii_case`.
-        let plain_name = self.scanner.is_plain_name(self.input, name.start, name.end);
+        debug_assert_eq!(plain_name, crate::decode::is_plain_name(bytes));
         let mut duplicate = false;
         if plain_name && self.tag.all_names_plain {
             // A 64-bit filter over (length, first byte, last byte) of the names seen so
@@ -446,14 +458,20 @@ impl Tokenizer<'_> {
     /// lazily). The attribute is stored once, complete. Returns the offset after the
     /// closing quote, or None when the input ends first.
     #[inline(always)]
-    fn quoted_attribute(&mut self, eq: usize) -> Option<usize> {
+    fn quoted_attribute(&mut self, eq: usize, plain_name: bool) -> Option<usize> {
         let input = self.input;
         let name = Span::new(self.tag.attr_name_start, eq);
-        let plain_name = self.check_attribute_name(name);
+        let plain_name = self.check_attribute_name(name, plain_name);
         self.tag.attr = None;
-        let quote = input[eq + 1];
         let value_start = eq + 2;
-        let value_end = value_start + self.scanner.find_byte(&input[value_start..], quote);
+        // One search per quote, so that each needle is a constant.
+        let value = &input[value_start..];
+        let value_end = value_start
+            + if input[eq + 1] == b'"' {
+                self.scanner.find_byte(value, b'"')
+            } else {
+                self.scanner.find_byte(value, b'\'')
+            };
         if value_end == input.len() {
             return None;
         }
