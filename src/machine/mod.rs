@@ -611,16 +611,15 @@ impl<'a> Tokenizer<'a> {
 
     /// Runs states until a token is ready (true, the token is in `pending`) or the input
     /// has ended (false).
+    ///
+    /// Inlined into [`Self::next_token`]: the data state, where every page spends most of
+    /// its transitions, runs in the caller's loop; the states inside a tag are one call
+    /// ([`Self::tag_states`]); every other state runs in [`Self::other_states`].
+    #[inline(always)]
     fn run(&mut self) -> bool {
         loop {
             let flow = match self.state {
                 S::Data => self.data_state(),
-                S::Rcdata => self.rcdata_state(),
-                S::Rawtext => self.rawtext_state(),
-                S::ScriptData => self.script_data_state(),
-                S::Plaintext => self.plaintext_state(),
-                S::TagOpen => self.tag_open_state(),
-                S::EndTagOpen => self.end_tag_open_state(),
                 S::TagName
                 | S::BeforeAttributeName
                 | S::AttributeName
@@ -631,6 +630,33 @@ impl<'a> Tokenizer<'a> {
                 | S::AttributeValueUnquoted
                 | S::AfterAttributeValueQuoted
                 | S::SelfClosingStartTag => self.tag_states(),
+                S::Done => return false,
+                _ => self.other_states(),
+            };
+            if let Flow::Emit = flow {
+                if self.errors_on {
+                    // Report the input-stream errors of everything consumed so far, so that
+                    // they come out with (not after) the token that holds them. Later
+                    // tokenizer errors are never before `pos`, so the order stays sorted.
+                    self.check_input_stream(self.pos);
+                }
+                return true;
+            }
+        }
+    }
+
+    /// Runs the states that [`Self::run`] does not run itself, until a token is ready or
+    /// the state is one of those again.
+    #[inline(never)]
+    fn other_states(&mut self) -> Flow {
+        loop {
+            let flow = match self.state {
+                S::Rcdata => self.rcdata_state(),
+                S::Rawtext => self.rawtext_state(),
+                S::ScriptData => self.script_data_state(),
+                S::Plaintext => self.plaintext_state(),
+                S::TagOpen => self.tag_open_state(),
+                S::EndTagOpen => self.end_tag_open_state(),
                 S::RcdataLessThanSign => self.rcdata_less_than_sign_state(),
                 S::RcdataEndTagOpen => self.rcdata_end_tag_open_state(),
                 S::RcdataEndTagName => self.rcdata_end_tag_name_state(),
@@ -701,16 +727,20 @@ impl<'a> Tokenizer<'a> {
                 S::CdataSection => self.cdata_section_state(),
                 S::CdataSectionBracket => self.cdata_section_bracket_state(),
                 S::CdataSectionEnd => self.cdata_section_end_state(),
-                S::Done => return false,
+                S::Data | S::Done => return Flow::Continue,
+                S::TagName
+                | S::BeforeAttributeName
+                | S::AttributeName
+                | S::AfterAttributeName
+                | S::BeforeAttributeValue
+                | S::AttributeValueDoubleQuoted
+                | S::AttributeValueSingleQuoted
+                | S::AttributeValueUnquoted
+                | S::AfterAttributeValueQuoted
+                | S::SelfClosingStartTag => return Flow::Continue,
             };
             if let Flow::Emit = flow {
-                if self.errors_on {
-                    // Report the input-stream errors of everything consumed so far, so that
-                    // they come out with (not after) the token that holds them. Later
-                    // tokenizer errors are never before `pos`, so the order stays sorted.
-                    self.check_input_stream(self.pos);
-                }
-                return true;
+                return Flow::Emit;
             }
         }
     }

@@ -95,6 +95,7 @@ impl Tokenizer<'_> {
     /// plain jumps rather than trips through the driver): 13.2.5.8 tag name, 13.2.5.32–39
     /// the attribute states, 13.2.5.40 self-closing start tag. Each state is one arm.
     /// Returns when the tag is emitted or the input ends.
+    #[inline(never)]
     pub(super) fn tag_states(&mut self) -> Flow {
         let input = self.input;
         let scanner = self.scanner;
