@@ -931,11 +931,8 @@ impl<'a> Tokenizer<'a> {
         self.state = S::Data;
         self.text_kind = TextKind::Data;
         if self.tag.is_end {
-            if !self.attrs.is_empty() {
-                self.error_at(ErrorCode::EndTagWithAttributes, gt);
-            }
-            if self.tag.self_closing {
-                self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
+            if self.errors_on {
+                self.end_tag_errors(gt);
             }
         } else {
             self.last_start_tag = LastStartTag::InInput(self.tag.name());
@@ -958,6 +955,18 @@ impl<'a> Tokenizer<'a> {
             }
         }
         self.emit(Pending::Tag)
+    }
+
+    /// The parse errors of an end tag with attributes or a trailing solidus; its `>` is at
+    /// `gt`.
+    #[cold]
+    fn end_tag_errors(&mut self, gt: usize) {
+        if !self.attrs.is_empty() {
+            self.error_at(ErrorCode::EndTagWithAttributes, gt);
+        }
+        if self.tag.self_closing {
+            self.error_at(ErrorCode::EndTagWithTrailingSolidus, gt);
+        }
     }
 
     /// The tree-builder simulation's reaction to the tag just finished.
