@@ -39,7 +39,9 @@ impl TextFamily {
 }
 
 impl Tokenizer<'_> {
-    /// 13.2.5.1 Data state.
+    /// 13.2.5.1 Data state. Inlined into [`Tokenizer::run`], and so into the caller's
+    /// loop: most calls only search for the next `<`.
+    #[inline(always)]
     pub(super) fn data_state(&mut self) -> Flow {
         self.open_text(self.pos);
         loop {
