@@ -33,8 +33,7 @@ impl Tokenizer<'_> {
                     return flow;
                 }
                 self.create_tag(false);
-                self.state = S::TagName;
-                self.tag_states()
+                self.switch(S::TagName)
             }
             Some(b'?') => {
                 if let Some(flow) = self.text_before_markup() {
@@ -63,8 +62,7 @@ impl Tokenizer<'_> {
                     return flow;
                 }
                 self.create_tag(true);
-                self.state = S::TagName;
-                self.tag_states()
+                self.switch(S::TagName)
             }
             Some(b'>') => {
                 // `</>` is dropped: no token, a gap in the spans.
@@ -94,8 +92,9 @@ impl Tokenizer<'_> {
     /// variables (a tag is where most of a page's transitions happen, so they should be
     /// plain jumps rather than trips through the driver): 13.2.5.8 tag name, 13.2.5.32–39
     /// the attribute states, 13.2.5.40 self-closing start tag. Each state is one arm.
-    /// Returns when the tag is emitted or the input ends.
-    #[inline(never)]
+    /// Returns when the tag is emitted or the input ends. Inlined into its one caller,
+    /// [`Tokenizer::run`], and so into the caller's loop.
+    #[inline(always)]
     pub(super) fn tag_states(&mut self) -> Flow {
         let input = self.input;
         let scanner = self.scanner;

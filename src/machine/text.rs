@@ -73,9 +73,9 @@ impl Tokenizer<'_> {
 
     /// The tag open state's (and end tag open state's) "ASCII alpha" branches, taken
     /// straight from the data state for `<x` and `</x`, the two commonest markups: the tag
-    /// token is created here and read at once when no text precedes it; otherwise the text
-    /// is handed out first, and the next call resumes in the tag name state. Anything else
-    /// goes through the tag open state.
+    /// token is created here and the tag name state runs next, at once when no text
+    /// precedes the tag, else after the text has been handed out. Anything else goes
+    /// through the tag open state.
     #[inline(always)]
     fn tag_open_shortcut(&mut self) -> Flow {
         let next = self.peek();
@@ -94,11 +94,7 @@ impl Tokenizer<'_> {
         self.pos = name_at;
         self.create_tag(is_end);
         self.state = S::TagName;
-        if self.text_start == Some(self.markup_start) {
-            self.text_start = None;
-            return self.tag_states();
-        }
-        // The text before the tag goes first; the next call resumes in the tag name state.
+        // Text before the tag goes first, and the next call resumes in the tag name state.
         // Creating the tag reports nothing and the text does not refer to it, so this is
         // the spec's order (and `set_state` after the text reads the markup again).
         self.flush_text(self.markup_start).unwrap_or(Flow::Continue)
