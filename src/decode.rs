@@ -114,19 +114,10 @@ fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> usize {
 }
 
 /// The offset of the first byte in `bytes` that `context` may transform (see
-/// [`Context::specials`]; non-ASCII bytes are not among them), by `memchr` where the set
-/// has at most three bytes (every context but names, which are short).
+/// [`Context::specials`]; non-ASCII bytes are not among them).
 #[inline]
 fn next_special(bytes: &[u8], context: Context) -> Option<usize> {
-    match context {
-        Context::Name => bytes
-            .iter()
-            .position(|&b| b.is_ascii_uppercase() || b == 0 || b == b'\r'),
-        Context::DataText => memchr::memchr2(b'&', b'\r', bytes),
-        Context::RcdataText | Context::AttributeValue => memchr::memchr3(b'&', b'\r', 0, bytes),
-        Context::Verbatim => memchr::memchr2(b'\r', 0, bytes),
-        Context::Cdata => memchr::memchr(b'\r', bytes),
-    }
+    crate::scan::find_special(bytes, context.specials())
 }
 
 /// Decodes `bytes` into a new string; the first `unchanged` bytes need no transform.

@@ -304,6 +304,33 @@ pub(crate) fn plain_ascii_span(
     }
 }
 
+/// The offset of the first byte of `bytes` that is one of `specials` (non-ASCII bytes are
+/// never special), or None. SSE2 on x86_64 for 16 to 64 bytes, where a call to `memchr`
+/// would cost more than the search; `memchr` for longer runs of at most three bytes.
+#[inline(always)]
+pub(crate) fn find_special(bytes: &[u8], specials: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 16 && (bytes.len() <= 64 || specials & special::UPPER != 0) {
+        return x86::find_special(bytes, specials);
+    }
+    if bytes.len() > 64 {
+        use special::*;
+        // The sets of the decoding contexts (see `decode::Context::specials`), as constants:
+        // in a pattern, `AMP | CR` would mean "AMP or CR".
+        const AMP_CR: u8 = AMP | CR;
+        const AMP_CR_NUL: u8 = AMP | CR | NUL;
+        const CR_NUL: u8 = CR | NUL;
+        match specials {
+            AMP_CR => return memchr::memchr2(b'&', b'\r', bytes),
+            AMP_CR_NUL => return memchr::memchr3(b'&', b'\r', 0, bytes),
+            CR_NUL => return memchr::memchr2(b'\r', 0, bytes),
+            CR => return memchr::memchr(b'\r', bytes),
+            _ => {}
+        }
+    }
+    scalar::find_special(bytes, specials)
+}
+
 /// `bytes` as a `&str` when `bytes[ascii_prefix..]` is valid UTF-8, the caller having
 /// checked that the first `ascii_prefix` bytes are ASCII (as [`plain_ascii_span`] reports
 /// them): the prefix is not validated again.
@@ -346,6 +373,14 @@ pub(crate) mod scalar {
             .iter()
             .position(|&b| CLASS_TABLE[b as usize] & class != 0)
             .unwrap_or(haystack.len())
+    }
+
+    /// Scalar twin of [`super::find_special`].
+    pub(crate) fn find_special(bytes: &[u8], specials: u8) -> Option<usize> {
+        let specials = specials & !super::special::NOT_ASCII;
+        bytes
+            .iter()
+            .position(|&b| super::SPECIAL_TABLE[b as usize] & specials != 0)
     }
 
     /// Scalar twin of [`super::Scanner::find_class_ascii`].
@@ -520,6 +555,14 @@ pub(crate) mod x86 {
     /// Bit `i` set when byte `i` of `block` is not ASCII or is in `specials`.
     #[inline(always)]
     fn sse2_not_plain(block: __m128i, specials: u8) -> u32 {
+        // SAFETY: register-only SSE2 intrinsic; the high bit of each byte is its own "not
+        // ASCII" flag.
+        sse2_special_mask(block, specials) | unsafe { _mm_movemask_epi8(block) } as u32
+    }
+
+    /// Bit `i` set when byte `i` of `block` is one of `specials` (non-ASCII bytes aside).
+    #[inline(always)]
+    fn sse2_special_mask(block: __m128i, specials: u8) -> u32 {
         use super::special::*;
         // SAFETY: register-only SSE2 intrinsics, part of the x86_64 baseline.
         unsafe {
@@ -540,8 +583,30 @@ pub(crate) mod x86 {
                 let upper = _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8(25)), offset);
                 hits = _mm_or_si128(hits, upper);
             }
-            // The high bit of each byte is its own "not ASCII" flag.
-            (_mm_movemask_epi8(hits) | _mm_movemask_epi8(block)) as u32
+            _mm_movemask_epi8(hits) as u32
+        }
+    }
+
+    /// See [`super::scalar::find_special`] (`bytes.len() >= 16`): 16-byte blocks, the last
+    /// one overlapping the one before it.
+    #[inline(always)]
+    pub(crate) fn find_special(bytes: &[u8], specials: u8) -> Option<usize> {
+        let len = bytes.len();
+        debug_assert!(len >= 16);
+        let mut at = 0;
+        loop {
+            // Past the last whole block, the block that ends at `len`: its bytes before
+            // `at` were checked already, and are shifted out of the mask.
+            let from = at.min(len - 16);
+            // SAFETY: `from + 16 <= len`, by the `min`.
+            let mask = sse2_special_mask(unsafe { load16(bytes, from) }, specials) >> (at - from);
+            if mask != 0 {
+                return Some(at + mask.trailing_zeros() as usize);
+            }
+            at += 16;
+            if at >= len {
+                return None;
+            }
         }
     }
 
@@ -939,6 +1004,17 @@ mod tests {
             let want = scalar::find_class_ascii(hay, class);
             if Scanner::best().find_class_ascii(hay, class) != want {
                 return TestResult::error(format!("find_class_ascii {class:#x} on {hay:?}"));
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        for specials in 0..16 {
+            if hay.len() >= 16
+                && x86::find_special(hay, specials) != scalar::find_special(hay, specials)
+            {
+                return TestResult::error(format!("find_special {specials} on {hay:?}"));
+            }
+            if find_special(hay, specials) != scalar::find_special(hay, specials) {
+                return TestResult::error(format!("best find_special {specials} on {hay:?}"));
             }
         }
         #[cfg(target_arch = "x86_64")]
