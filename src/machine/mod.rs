@@ -564,7 +564,10 @@ impl<'a> Tokenizer<'a> {
 
     /// The next token, or None at the end of the input. A tag's attributes borrow the
     /// tokenizer until the next call.
-    #[inline]
+    ///
+    /// Always inlined: the data state and the tag states run in the caller's loop, with
+    /// no call per token (a token loop is usually written once).
+    #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
         if self.run() {
             Some(self.token(self.pending.load()))
