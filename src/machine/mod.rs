@@ -240,22 +240,6 @@ impl StoredPending {
             text_kind,
         }
     }
-
-    #[inline(always)]
-    fn load(&self) -> Pending {
-        let raw = Span::new(self.raw_start, self.raw_end);
-        let inner = Span::new(self.inner_start, self.inner_end);
-        match self.what {
-            PendingKind::Text => Pending::Text {
-                raw,
-                content: inner,
-                kind: self.text_kind,
-            },
-            PendingKind::Tag => Pending::Tag,
-            PendingKind::Comment => Pending::Comment { raw, data: inner },
-            PendingKind::Doctype => Pending::Doctype,
-        }
-    }
 }
 
 /// The tag token being built (13.2.5.6–40).
@@ -569,25 +553,27 @@ impl<'a> Tokenizer<'a> {
     /// no call per token (a token loop is usually written once).
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
-        if self.run() {
-            Some(self.token(self.pending.load()))
-        } else {
-            None
-        }
+        if self.run() { Some(self.token()) } else { None }
     }
 
-    #[inline]
-    fn token(&self, pending: Pending) -> Token<'a, '_> {
+    /// The token in `pending`, built straight from its stored kind and spans.
+    #[inline(always)]
+    fn token(&self) -> Token<'a, '_> {
         let input = self.input;
-        match pending {
-            Pending::Text { raw, content, kind } => Token::Text(Text {
+        let p = &self.pending;
+        match p.what {
+            PendingKind::Text => Token::Text(Text {
                 input,
-                raw,
-                content,
-                kind,
+                raw: Span::new(p.raw_start, p.raw_end),
+                content: Span::new(p.inner_start, p.inner_end),
+                kind: p.text_kind,
             }),
-            Pending::Comment { raw, data } => Token::Comment(Comment { input, raw, data }),
-            Pending::Doctype => Token::Doctype(Doctype {
+            PendingKind::Comment => Token::Comment(Comment {
+                input,
+                raw: Span::new(p.raw_start, p.raw_end),
+                data: Span::new(p.inner_start, p.inner_end),
+            }),
+            PendingKind::Doctype => Token::Doctype(Doctype {
                 input,
                 raw: Span::new(self.doctype.start, self.doctype.end),
                 name: self.doctype.name,
@@ -595,7 +581,7 @@ impl<'a> Tokenizer<'a> {
                 system_id: self.doctype.system_id,
                 force_quirks: self.doctype.force_quirks,
             }),
-            Pending::Tag => {
+            PendingKind::Tag => {
                 let tag = Tag {
                     input,
                     raw: Span::new(self.tag.start, self.tag.end),
@@ -893,18 +879,17 @@ impl<'a> Tokenizer<'a> {
 
     /// Creates a new start or end tag token whose name starts at the current character.
     fn create_tag(&mut self, is_end: bool) {
-        self.tag = CurrentTag {
-            start: self.markup_start,
-            end: 0,
-            name_start: self.pos,
-            name_end: self.pos,
-            is_end,
-            self_closing: false,
-            attr: None,
-            attr_name_start: 0,
-            all_names_plain: true,
-            name_filter: 0,
-        };
+        // `end`, `name_end` and `attr_name_start` keep the last tag's values: the tag states
+        // set each before it is read (the name's end when the tag name state is left, the
+        // attribute name's start when an attribute name begins, the end at the `>`).
+        let tag = &mut self.tag;
+        tag.start = self.markup_start;
+        tag.name_start = self.pos;
+        tag.is_end = is_end;
+        tag.self_closing = false;
+        tag.attr = None;
+        tag.all_names_plain = true;
+        tag.name_filter = 0;
         self.attrs.clear();
         if !self.attr_index.is_empty() {
             self.attr_index.clear();
