@@ -172,6 +172,27 @@ enum S {
     Done,
 }
 
+impl S {
+    /// The tag name state (13.2.5.8), the attribute states (13.2.5.32–39) and the
+    /// self-closing start tag state (13.2.5.40): the states [`Tokenizer::tag_states`] runs.
+    #[inline(always)]
+    fn is_inside_tag(self) -> bool {
+        matches!(
+            self,
+            S::TagName
+                | S::BeforeAttributeName
+                | S::AttributeName
+                | S::AfterAttributeName
+                | S::BeforeAttributeValue
+                | S::AttributeValueDoubleQuoted
+                | S::AttributeValueSingleQuoted
+                | S::AttributeValueUnquoted
+                | S::AfterAttributeValueQuoted
+                | S::SelfClosingStartTag
+        )
+    }
+}
+
 /// What a state method tells the driver loop.
 enum Flow {
     /// The state (or position) changed: run the next state.
@@ -609,16 +630,7 @@ impl<'a> Tokenizer<'a> {
         loop {
             let flow = match self.state {
                 S::Data => self.data_state(),
-                S::TagName
-                | S::BeforeAttributeName
-                | S::AttributeName
-                | S::AfterAttributeName
-                | S::BeforeAttributeValue
-                | S::AttributeValueDoubleQuoted
-                | S::AttributeValueSingleQuoted
-                | S::AttributeValueUnquoted
-                | S::AfterAttributeValueQuoted
-                | S::SelfClosingStartTag => self.tag_states(),
+                state if state.is_inside_tag() => self.tag_states(),
                 S::Done => return false,
                 _ => self.other_states(),
             };
@@ -716,17 +728,11 @@ impl<'a> Tokenizer<'a> {
                 S::CdataSection => self.cdata_section_state(),
                 S::CdataSectionBracket => self.cdata_section_bracket_state(),
                 S::CdataSectionEnd => self.cdata_section_end_state(),
-                S::Data | S::Done => return Flow::Continue,
-                S::TagName
-                | S::BeforeAttributeName
-                | S::AttributeName
-                | S::AfterAttributeName
-                | S::BeforeAttributeValue
-                | S::AttributeValueDoubleQuoted
-                | S::AttributeValueSingleQuoted
-                | S::AttributeValueUnquoted
-                | S::AfterAttributeValueQuoted
-                | S::SelfClosingStartTag => return Flow::Continue,
+                // The data state, the states inside a tag and the end: `run`'s own.
+                state => {
+                    debug_assert!(matches!(state, S::Data | S::Done) || state.is_inside_tag());
+                    return Flow::Continue;
+                }
             };
             if let Flow::Emit = flow {
                 return Flow::Emit;
