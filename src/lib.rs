@@ -53,8 +53,8 @@
 //!
 //! ## Scanners
 //!
-//! The byte scanners use SSE2 and AVX2 when the CPU has them (detected at run time) and
-//! scalar code everywhere else; [`Builder::scanner`] picks one explicitly, and every
+//! The byte scanners use SSE2 and AVX2 on x86_64 (detected at run time), NEON on aarch64,
+//! and scalar code everywhere else; [`Builder::scanner`] picks one explicitly, and every
 //! [`Scanner`] gives the same tokens.
 
 #![forbid(unsafe_op_in_unsafe_fn)]

@@ -4,9 +4,10 @@
 //! Two kinds of search:
 //!
 //! - **A few bytes** (`<` in text, a quote in an attribute value, `-` in a comment): the
-//!   first 16 bytes are checked inline with SSE2 (part of the x86_64 baseline), which
-//!   answers most searches in a handful of instructions; longer searches go to `memchr`,
-//!   which uses AVX2 (or NEON on aarch64) with its own runtime detection.
+//!   first 64 bytes are checked inline, 16 at a time, with SSE2 (part of the x86_64
+//!   baseline) or NEON (part of the aarch64 baseline), which answers most searches in a
+//!   handful of instructions; longer searches go to `memchr`, which uses AVX2 (or NEON)
+//!   with its own runtime detection.
 //! - **A byte class** (the bytes that end a tag name, an attribute name or an unquoted
 //!   value): SIMD compares find *candidates* (every byte ≤ 0x20, plus the class's ASCII
 //!   punctuation), and the 256-entry [`CLASS_TABLE`] confirms them, which rules out the
@@ -15,7 +16,9 @@
 //!
 //! Every SIMD routine has a scalar twin (the `scalar` module), used on other targets and
 //! when a tokenizer is built with [`Scanner::Scalar`], and a property test checks that the
-//! two agree on arbitrary inputs and alignments. The CPU is detected at run time.
+//! two agree on arbitrary inputs and alignments. The CPU is detected at run time. The
+//! x86_64 code is in the `x86` module below, the aarch64 code in `neon`
+//! (`src/scan/neon.rs`).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -86,6 +89,8 @@ pub enum Scanner {
     Sse2,
     /// SSE2 for short runs, AVX2 for long ones, plus `memchr`.
     Avx2,
+    /// NEON (the aarch64 baseline) plus `memchr`.
+    Neon,
 }
 
 impl Scanner {
@@ -97,6 +102,7 @@ impl Scanner {
             1 => Scanner::Scalar,
             2 => Scanner::Sse2,
             3 => Scanner::Avx2,
+            4 => Scanner::Neon,
             _ => {
                 let forced = std::env::var_os("HTMLTOK_SCANNER").is_some_and(|v| v == "scalar");
                 let scanner = if forced {
@@ -108,6 +114,7 @@ impl Scanner {
                     Scanner::Scalar => 1,
                     Scanner::Sse2 => 2,
                     Scanner::Avx2 => 3,
+                    Scanner::Neon => 4,
                 };
                 DETECTED.store(code, Ordering::Relaxed);
                 scanner
@@ -125,7 +132,11 @@ impl Scanner {
                 Scanner::Sse2
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        {
+            Scanner::Neon
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             Scanner::Scalar
         }
@@ -137,6 +148,7 @@ impl Scanner {
             Scanner::Scalar => true,
             Scanner::Sse2 => cfg!(target_arch = "x86_64"),
             Scanner::Avx2 => Scanner::best() == Scanner::Avx2,
+            Scanner::Neon => cfg!(target_arch = "aarch64"),
         }
     }
 
@@ -152,6 +164,10 @@ impl Scanner {
                 self == Scanner::Avx2,
             );
         }
+        #[cfg(target_arch = "aarch64")]
+        if self == Scanner::Neon && !class_punctuation(class).is_empty() {
+            return neon::find_class(haystack, class, class_punctuation(class));
+        }
         scalar::find_class(haystack, class)
     }
 
@@ -166,6 +182,14 @@ impl Scanner {
             }
             let end = self.find_class(haystack, class);
             return (end, x86::plain_prefix(haystack, 0, end, 0) == end);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if self == Scanner::Neon && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
+            if let Some(found) = neon::find_class_ascii_first_block(haystack, class) {
+                return found;
+            }
+            let end = self.find_class(haystack, class);
+            return (end, neon::plain_prefix(haystack, 0, end, 0) == end);
         }
         scalar::find_class_ascii(haystack, class)
     }
@@ -204,21 +228,21 @@ impl Scanner {
                 return unsafe { x86::find_stream_error_candidate_avx2(haystack) };
             }
             Scanner::Avx2 | Scanner::Sse2 => return x86::find_stream_error_candidate(haystack),
-            Scanner::Scalar => {}
+            // NEON has no twin of this search yet: the scalar one serves (errors on only).
+            Scanner::Neon | Scanner::Scalar => {}
         }
         scalar::find_stream_error_candidate(haystack)
     }
 
     #[inline(always)]
     fn find_bytes(self, haystack: &[u8], needles: &[u8]) -> usize {
-        #[cfg(target_arch = "x86_64")]
         if self != Scanner::Scalar && haystack.len() >= 16 {
             // Most searches end within 64 bytes: answer those inline, 16 bytes at a time,
             // and leave longer ones to `memchr`, whose call and set-up would cost more
             // than a short search.
             let mut at = 0;
             while at < 64 && at + 16 <= haystack.len() {
-                if let Some(i) = x86::find_bytes_first_block(&haystack[at..], needles) {
+                if let Some(i) = find_bytes_in_block(&haystack[at..], needles) {
                     return at + i;
                 }
                 at += 16;
@@ -233,6 +257,22 @@ impl Scanner {
             return found.map_or(haystack.len(), |i| at + i);
         }
         scalar::find_bytes(haystack, needles)
+    }
+}
+
+/// The first of `needles` in the first 16 bytes of `haystack` (at least 16 bytes), with
+/// this target's SIMD: SSE2 on x86_64, NEON on aarch64; elsewhere none (every search goes
+/// to `memchr`).
+#[inline(always)]
+fn find_bytes_in_block(haystack: &[u8], needles: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    return x86::find_bytes_first_block(haystack, needles);
+    #[cfg(target_arch = "aarch64")]
+    return neon::find_bytes_first_block(haystack, needles);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let _ = (haystack, needles);
+        None
     }
 }
 
@@ -293,7 +333,9 @@ pub(crate) fn plain_ascii_span(
     let bytes = &input[start..end];
     #[cfg(target_arch = "x86_64")]
     let prefix = x86::plain_prefix(input, start, end, specials);
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    let prefix = neon::plain_prefix(input, start, end, specials);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let prefix = scalar::plain_prefix(bytes, specials);
     if prefix == bytes.len() {
         // SAFETY: every byte of the span is below 0x80 (`plain_prefix` covers the whole
@@ -312,6 +354,10 @@ pub(crate) fn find_special(bytes: &[u8], specials: u8) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if bytes.len() >= 16 && (bytes.len() <= 64 || specials & special::UPPER != 0) {
         return x86::find_special(bytes, specials);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if bytes.len() >= 16 && (bytes.len() <= 64 || specials & special::UPPER != 0) {
+        return neon::find_special(bytes, specials);
     }
     if bytes.len() > 64 {
         use special::*;
@@ -421,6 +467,9 @@ pub(crate) mod scalar {
             .unwrap_or(haystack.len())
     }
 }
+
+#[cfg(target_arch = "aarch64")]
+mod neon;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
@@ -1028,6 +1077,52 @@ mod tests {
                     return TestResult::error(format!(
                         "plain_prefix {specials} {a}..{b} on {data:?}"
                     ));
+                }
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        for specials in 0..16 {
+            let n = data.len();
+            for (a, b) in [(start, n), (start, (start + 7).min(n)), (n / 3, n / 2)] {
+                let (a, b) = (a.min(b), b);
+                let want = scalar::plain_prefix(&data[a..b], specials);
+                if neon::plain_prefix(&data, a, b, specials) != want {
+                    return TestResult::error(format!(
+                        "neon plain_prefix {specials} {a}..{b} on {data:?}"
+                    ));
+                }
+            }
+            if hay.len() >= 16
+                && neon::find_special(hay, specials) != scalar::find_special(hay, specials)
+            {
+                return TestResult::error(format!("neon find_special {specials} on {hay:?}"));
+            }
+        }
+        #[cfg(target_arch = "aarch64")]
+        for class in [
+            class::TAG_NAME_END,
+            class::ATTR_NAME_END,
+            class::UNQUOTED_VALUE_END,
+        ] {
+            let p = class_punctuation(class);
+            if neon::find_class(hay, class, p) != scalar::find_class(hay, class) {
+                return TestResult::error(format!("neon find_class {class:#x} on {hay:?}"));
+            }
+            if hay.len() >= 16 {
+                let got = neon::find_class_ascii_first_block(hay, class);
+                let want = scalar::find_class_ascii(hay, class);
+                if got.is_some_and(|g| g != want) || (got.is_none() && want.0 < 16) {
+                    return TestResult::error(format!(
+                        "neon find_class_ascii {class:#x} on {hay:?}"
+                    ));
+                }
+            }
+            let needles: &[u8] = &p[..p.len().min(3)];
+            if hay.len() >= 16 {
+                let want = scalar::find_bytes(&hay[..16], needles);
+                let got = neon::find_bytes_first_block(hay, needles).unwrap_or(16);
+                if got != want {
+                    return TestResult::error(format!("neon find_bytes {needles:?} on {hay:?}"));
                 }
             }
         }
