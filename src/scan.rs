@@ -11,14 +11,15 @@
 //! - **A byte class** (the bytes that end a tag name, an attribute name or an unquoted
 //!   value): SIMD compares find *candidates* (every byte ≤ 0x20, plus the class's ASCII
 //!   punctuation), and the 256-entry [`CLASS_TABLE`] confirms them, which rules out the
-//!   control characters that are candidates but not whitespace. SSE2 inline for the first
-//!   blocks; AVX2, when the CPU has it, for runs longer than 64 bytes.
+//!   control characters that are candidates but not whitespace. SSE2 or NEON inline for
+//!   the first blocks; AVX2, when the CPU has it, for runs longer than 64 bytes.
 //!
 //! Every SIMD routine has a scalar twin (the `scalar` module), used on other targets and
 //! when a tokenizer is built with [`Scanner::Scalar`], and a property test checks that the
 //! two agree on arbitrary inputs and alignments. The CPU is detected at run time. The
-//! x86_64 code is in the `x86` module below, the aarch64 code in `neon`
-//! (`src/scan/neon.rs`).
+//! 16-byte block searches are written once (`blocks`, `src/scan/blocks.rs`) over the
+//! masks each instruction set provides: SSE2 in the `x86` module below (which also holds
+//! the AVX2 code), NEON in `neon` (`src/scan/neon.rs`).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -155,18 +156,11 @@ impl Scanner {
     /// The index of the first byte of `haystack` in class `class`, or `haystack.len()`.
     #[inline(always)]
     pub(crate) fn find_class(self, haystack: &[u8], class: u8) -> usize {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self != Scanner::Scalar && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
-            return x86::find_class(
-                haystack,
-                class,
-                class_punctuation(class),
-                self == Scanner::Avx2,
-            );
-        }
-        #[cfg(target_arch = "aarch64")]
-        if self == Scanner::Neon && !class_punctuation(class).is_empty() {
-            return neon::find_class(haystack, class, class_punctuation(class));
+            let punctuation = class_punctuation(class);
+            let long_runs = self == Scanner::Avx2;
+            return blocks::find_class::<Simd>(haystack, class, punctuation, long_runs);
         }
         scalar::find_class(haystack, class)
     }
@@ -175,21 +169,16 @@ impl Scanner {
     /// attribute name state learns whether a name is plain from the block it scans anyway.
     #[inline(always)]
     pub(crate) fn find_class_ascii(self, haystack: &[u8], class: u8) -> (usize, bool) {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self != Scanner::Scalar && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
-            if let Some(found) = x86::find_class_ascii_first_block(haystack, class) {
+            if let Some(found) = blocks::find_class_ascii_first_block::<Simd>(haystack, class) {
                 return found;
             }
             let end = self.find_class(haystack, class);
-            return (end, x86::plain_prefix(haystack, 0, end, 0) == end);
-        }
-        #[cfg(target_arch = "aarch64")]
-        if self == Scanner::Neon && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
-            if let Some(found) = neon::find_class_ascii_first_block(haystack, class) {
-                return found;
-            }
-            let end = self.find_class(haystack, class);
-            return (end, neon::plain_prefix(haystack, 0, end, 0) == end);
+            return (
+                end,
+                blocks::plain_prefix::<Simd>(haystack, 0, end, 0) == end,
+            );
         }
         scalar::find_class_ascii(haystack, class)
     }
@@ -236,13 +225,14 @@ impl Scanner {
 
     #[inline(always)]
     fn find_bytes(self, haystack: &[u8], needles: &[u8]) -> usize {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self != Scanner::Scalar && haystack.len() >= 16 {
             // Most searches end within 64 bytes: answer those inline, 16 bytes at a time,
             // and leave longer ones to `memchr`, whose call and set-up would cost more
             // than a short search.
             let mut at = 0;
             while at < 64 && at + 16 <= haystack.len() {
-                if let Some(i) = find_bytes_in_block(&haystack[at..], needles) {
+                if let Some(i) = blocks::first_in_block::<Simd>(&haystack[at..], needles) {
                     return at + i;
                 }
                 at += 16;
@@ -257,22 +247,6 @@ impl Scanner {
             return found.map_or(haystack.len(), |i| at + i);
         }
         scalar::find_bytes(haystack, needles)
-    }
-}
-
-/// The first of `needles` in the first 16 bytes of `haystack` (at least 16 bytes), with
-/// this target's SIMD: SSE2 on x86_64, NEON on aarch64; elsewhere none (every search goes
-/// to `memchr`).
-#[inline(always)]
-fn find_bytes_in_block(haystack: &[u8], needles: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    return x86::find_bytes_first_block(haystack, needles);
-    #[cfg(target_arch = "aarch64")]
-    return neon::find_bytes_first_block(haystack, needles);
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        let _ = (haystack, needles);
-        None
     }
 }
 
@@ -331,10 +305,8 @@ pub(crate) fn plain_ascii_span(
     specials: u8,
 ) -> Result<&str, usize> {
     let bytes = &input[start..end];
-    #[cfg(target_arch = "x86_64")]
-    let prefix = x86::plain_prefix(input, start, end, specials);
-    #[cfg(target_arch = "aarch64")]
-    let prefix = neon::plain_prefix(input, start, end, specials);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    let prefix = blocks::plain_prefix::<Simd>(input, start, end, specials);
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let prefix = scalar::plain_prefix(bytes, specials);
     if prefix == bytes.len() {
@@ -347,17 +319,14 @@ pub(crate) fn plain_ascii_span(
 }
 
 /// The offset of the first byte of `bytes` that is one of `specials` (non-ASCII bytes are
-/// never special), or None. SSE2 on x86_64 for 16 to 64 bytes, where a call to `memchr`
-/// would cost more than the search; `memchr` for longer runs of at most three bytes.
+/// never special), or None. SSE2 or NEON blocks for 16 to 64 bytes, where a call to
+/// `memchr` would cost more than the search, and for names (whose set has A–Z);
+/// `memchr` for longer runs of at most three bytes.
 #[inline(always)]
 pub(crate) fn find_special(bytes: &[u8], specials: u8) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     if bytes.len() >= 16 && (bytes.len() <= 64 || specials & special::UPPER != 0) {
-        return x86::find_special(bytes, specials);
-    }
-    #[cfg(target_arch = "aarch64")]
-    if bytes.len() >= 16 && (bytes.len() <= 64 || specials & special::UPPER != 0) {
-        return neon::find_special(bytes, specials);
+        return blocks::find_special::<Simd>(bytes, specials);
     }
     if bytes.len() > 64 {
         use special::*;
@@ -468,8 +437,17 @@ pub(crate) mod scalar {
     }
 }
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod blocks;
+
 #[cfg(target_arch = "aarch64")]
 mod neon;
+
+/// This target's 16-byte SIMD for the block searches.
+#[cfg(target_arch = "x86_64")]
+type Simd = x86::Sse2;
+#[cfg(target_arch = "aarch64")]
+type Simd = neon::Neon;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
@@ -516,66 +494,46 @@ pub(crate) mod x86 {
         unsafe { _mm_loadu_si128(haystack.as_ptr().add(at).cast()) }
     }
 
-    /// Searches the first 16 bytes for any of `needles`.
-    #[inline(always)]
-    pub(crate) fn find_bytes_first_block(haystack: &[u8], needles: &[u8]) -> Option<usize> {
-        if haystack.len() < 16 {
-            return None;
-        }
-        // SAFETY: the haystack has at least 16 bytes (checked just above).
-        let block = unsafe { load16(haystack, 0) };
-        let mask = sse2_eq_mask(block, needles);
-        (mask != 0).then(|| mask.trailing_zeros() as usize)
-    }
+    /// SSE2 (the x86_64 baseline) for the block searches of `super::blocks`: masks from
+    /// `_mm_movemask_epi8`, one bit per byte.
+    pub(crate) struct Sse2;
 
-    /// [`find_class`] and whether the bytes before the one found are ASCII, when the first
-    /// 16 bytes hold a byte of the class (`haystack.len() >= 16`); None otherwise.
-    #[inline(always)]
-    pub(crate) fn find_class_ascii_first_block(
-        haystack: &[u8],
-        class: u8,
-    ) -> Option<(usize, bool)> {
-        debug_assert!(haystack.len() >= 16);
-        // SAFETY: the caller passes at least 16 bytes.
-        let block = unsafe { load16(haystack, 0) };
-        let mut mask = sse2_class_candidates(block, super::class_punctuation(class));
-        while mask != 0 {
-            let i = mask.trailing_zeros() as usize;
-            if CLASS_TABLE[haystack[i] as usize] & class != 0 {
-                // SAFETY: register-only SSE2 intrinsic, part of the x86_64 baseline.
-                let high_bits = unsafe { _mm_movemask_epi8(block) } as u32;
-                return Some((i, high_bits & ((1 << i) - 1) == 0));
-            }
-            mask &= mask - 1; // a control character that only looked like whitespace
-        }
-        None
-    }
+    impl super::blocks::Simd16 for Sse2 {
+        type Block = __m128i;
+        const STRIDE: u32 = 1;
 
-    /// The first byte of `class` in `haystack` (`haystack.len() >= 16`), or its length.
-    #[inline(always)]
-    pub(crate) fn find_class(haystack: &[u8], class: u8, punctuation: &[u8], avx2: bool) -> usize {
-        let len = haystack.len();
-        let mut at = 0;
-        while at + 16 <= len {
-            if avx2 && at >= 32 && len - at >= 64 {
-                // A long run: hand over to the AVX2 loop.
-                return long_run_avx2(haystack, at, class, punctuation);
-            }
-            // SAFETY: the loop condition keeps the block inside the haystack.
-            let block = unsafe { load16(haystack, at) };
-            let mut mask = sse2_class_candidates(block, punctuation);
-            while mask != 0 {
-                let i = at + mask.trailing_zeros() as usize;
-                // SAFETY: `i < at + 16 <= len`: a bit of the 16-bit mask indexes the block.
-                let byte = unsafe { *haystack.get_unchecked(i) };
-                if CLASS_TABLE[byte as usize] & class != 0 {
-                    return i;
-                }
-                mask &= mask - 1; // a control character that only looked like whitespace
-            }
-            at += 16;
+        #[inline(always)]
+        unsafe fn load(bytes: &[u8], at: usize) -> __m128i {
+            // SAFETY: the caller's contract is `load16`'s.
+            unsafe { load16(bytes, at) }
         }
-        at + super::scalar::find_class(&haystack[at..], class)
+
+        #[inline(always)]
+        fn eq_any(block: __m128i, needles: &[u8]) -> u64 {
+            sse2_eq_mask(block, needles).into()
+        }
+
+        #[inline(always)]
+        fn class_candidates(block: __m128i, punctuation: &[u8]) -> u64 {
+            sse2_class_candidates(block, punctuation).into()
+        }
+
+        #[inline(always)]
+        fn special(block: __m128i, specials: u8) -> u64 {
+            sse2_special_mask(block, specials).into()
+        }
+
+        #[inline(always)]
+        fn not_ascii(block: __m128i) -> u64 {
+            // SAFETY: register-only SSE2 intrinsic; the high bit of each byte is its own
+            // "not ASCII" flag.
+            (unsafe { _mm_movemask_epi8(block) } as u32).into()
+        }
+
+        #[inline(always)]
+        fn long_run(haystack: &[u8], at: usize, class: u8, punctuation: &[u8]) -> Option<usize> {
+            Some(long_run_avx2(haystack, at, class, punctuation))
+        }
     }
 
     /// Bit `i` set when byte `i` of `block` may begin an input-stream error.
@@ -599,14 +557,6 @@ pub(crate) mod x86 {
             );
             _mm_movemask_epi8(hits) as u32
         }
-    }
-
-    /// Bit `i` set when byte `i` of `block` is not ASCII or is in `specials`.
-    #[inline(always)]
-    fn sse2_not_plain(block: __m128i, specials: u8) -> u32 {
-        // SAFETY: register-only SSE2 intrinsic; the high bit of each byte is its own "not
-        // ASCII" flag.
-        sse2_special_mask(block, specials) | unsafe { _mm_movemask_epi8(block) } as u32
     }
 
     /// Bit `i` set when byte `i` of `block` is one of `specials` (non-ASCII bytes aside).
@@ -634,74 +584,6 @@ pub(crate) mod x86 {
             }
             _mm_movemask_epi8(hits) as u32
         }
-    }
-
-    /// See [`super::scalar::find_special`] (`bytes.len() >= 16`): 16-byte blocks, the last
-    /// one overlapping the one before it.
-    #[inline(always)]
-    pub(crate) fn find_special(bytes: &[u8], specials: u8) -> Option<usize> {
-        let len = bytes.len();
-        debug_assert!(len >= 16);
-        let mut at = 0;
-        loop {
-            // Past the last whole block, the block that ends at `len`: its bytes before
-            // `at` were checked already, and are shifted out of the mask.
-            let from = at.min(len - 16);
-            // SAFETY: `from + 16 <= len`, by the `min`.
-            let mask = sse2_special_mask(unsafe { load16(bytes, from) }, specials) >> (at - from);
-            if mask != 0 {
-                return Some(at + mask.trailing_zeros() as usize);
-            }
-            at += 16;
-            if at >= len {
-                return None;
-            }
-        }
-    }
-
-    /// See [`super::scalar::plain_prefix`]; the span is `input[start..end]`. Reads the
-    /// 16-byte blocks of `input` that cover the span: a span of up to 16 bytes is one
-    /// block, taken at `start` or, near the end of the input, ending at the input's end.
-    ///
-    /// The caller guarantees `start <= end <= input.len()`.
-    #[inline(always)]
-    pub(crate) fn plain_prefix(input: &[u8], start: usize, end: usize, specials: u8) -> usize {
-        debug_assert!(start <= end && end <= input.len());
-        let len = end - start;
-        if len <= 16 && input.len() >= 16 {
-            let at = start.min(input.len() - 16);
-            // SAFETY: `at + 16 <= input.len()` by the `min` and the length check, whatever
-            // `start` is.
-            let block = unsafe { load16(input, at) };
-            // Bits of the bytes before the span shifted out; bits past it masked off.
-            let mask = sse2_not_plain(block, specials) >> (start - at);
-            let past_span = !0u32 << len; // len ≤ 16 < 32
-            return ((mask | past_span).trailing_zeros() as usize).min(len);
-        }
-        if len <= 16 {
-            // A short input (under 16 bytes in all): no whole block to read.
-            return super::scalar::plain_prefix(&input[start..end], specials);
-        }
-        let mut at = start;
-        while at + 16 <= end {
-            // SAFETY: `at + 16 <= end <= input.len()` (the caller's contract).
-            let mask = sse2_not_plain(unsafe { load16(input, at) }, specials);
-            if mask != 0 {
-                return at - start + mask.trailing_zeros() as usize;
-            }
-            at += 16;
-        }
-        if at < end {
-            // The last bytes: the block that ends at `end` (it starts inside the span, as
-            // the span is longer than 16 bytes), less the bytes already checked.
-            let last = end - 16;
-            // SAFETY: `start < last + 16 = end <= input.len()`.
-            let mask = sse2_not_plain(unsafe { load16(input, last) }, specials) >> (at - last);
-            if mask != 0 {
-                return at - start + mask.trailing_zeros() as usize;
-            }
-        }
-        len
     }
 
     /// UTF-8 validation, 32 bytes per step, with the "lookup" algorithm of Keiser and
@@ -931,16 +813,17 @@ pub(crate) mod x86 {
         at + super::scalar::find_stream_error_candidate(&haystack[at..])
     }
 
+    /// The long-run search of `super::blocks::find_class` for `Scanner::Avx2`.
     #[inline(never)]
     fn long_run_avx2(haystack: &[u8], at: usize, class: u8, punctuation: &[u8]) -> usize {
         assert!(std::arch::is_x86_feature_detected!("avx2"));
-        // SAFETY: the CPU has AVX2: checked by the assertion (a cached load); callers
-        // also only pass `avx2 = true` for `Scanner::Avx2`, which `Builder::scanner`
-        // accepts only when `Scanner::is_supported`.
+        // SAFETY: the CPU has AVX2: checked by the assertion (a cached load); it is only
+        // handed to the search for `Scanner::Avx2`, which `Builder::scanner` accepts only
+        // when `Scanner::is_supported`.
         unsafe { find_class_avx2(haystack, at, class, punctuation) }
     }
 
-    /// The AVX2 loop of [`find_class`]: 32 bytes per step from `at`.
+    /// The AVX2 loop of `super::blocks::find_class`: 32 bytes per step from `at`.
     #[target_feature(enable = "avx2")]
     pub(crate) fn find_class_avx2(
         haystack: &[u8],
@@ -1030,13 +913,14 @@ mod tests {
             if Scanner::best().find_class(hay, class) != want {
                 return TestResult::error(format!("find_class {class:#x} on {hay:?}"));
             }
-            #[cfg(target_arch = "x86_64")]
-            if hay.len() >= 16 && !class_punctuation(class).is_empty() {
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            if !class_punctuation(class).is_empty() {
                 let p = class_punctuation(class);
-                if x86::find_class(hay, class, p, false) != want {
-                    return TestResult::error(format!("sse2 find_class {class:#x} on {hay:?}"));
+                if blocks::find_class::<Simd>(hay, class, p, false) != want {
+                    return TestResult::error(format!("simd find_class {class:#x} on {hay:?}"));
                 }
-                if Scanner::best() == Scanner::Avx2 {
+                #[cfg(target_arch = "x86_64")]
+                if hay.len() >= 16 && Scanner::best() == Scanner::Avx2 {
                     // SAFETY: the CPU has AVX2 (checked just above).
                     let got = unsafe { x86::find_class_avx2(hay, 0, class, p) };
                     if got != want {
@@ -1054,75 +938,46 @@ mod tests {
             if Scanner::best().find_class_ascii(hay, class) != want {
                 return TestResult::error(format!("find_class_ascii {class:#x} on {hay:?}"));
             }
-        }
-        #[cfg(target_arch = "x86_64")]
-        for specials in 0..16 {
-            if hay.len() >= 16
-                && x86::find_special(hay, specials) != scalar::find_special(hay, specials)
-            {
-                return TestResult::error(format!("find_special {specials} on {hay:?}"));
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            if hay.len() >= 16 {
+                // The first block answers exactly when the class has a byte in it.
+                let got = blocks::find_class_ascii_first_block::<Simd>(hay, class);
+                if got.is_some_and(|g| g != want) || (got.is_none() && want.0 < 16) {
+                    return TestResult::error(format!(
+                        "simd find_class_ascii {class:#x} on {hay:?}"
+                    ));
+                }
+                let p = class_punctuation(class);
+                let needles = &p[..p.len().min(3)];
+                let want = scalar::find_bytes(&hay[..16], needles);
+                let got = blocks::first_in_block::<Simd>(hay, needles).unwrap_or(16);
+                if got != want {
+                    return TestResult::error(format!("simd find_bytes {needles:?} on {hay:?}"));
+                }
             }
+        }
+        for specials in 0..16 {
             if find_special(hay, specials) != scalar::find_special(hay, specials) {
                 return TestResult::error(format!("best find_special {specials} on {hay:?}"));
             }
-        }
-        #[cfg(target_arch = "x86_64")]
-        for specials in 0..16 {
-            // Spans at both ends of the input and around the middle, short and long.
-            let n = data.len();
-            for (a, b) in [(start, n), (start, (start + 7).min(n)), (n / 3, n / 2)] {
-                let (a, b) = (a.min(b), b);
-                let want = scalar::plain_prefix(&data[a..b], specials);
-                if x86::plain_prefix(&data, a, b, specials) != want {
-                    return TestResult::error(format!(
-                        "plain_prefix {specials} {a}..{b} on {data:?}"
-                    ));
-                }
-            }
-        }
-        #[cfg(target_arch = "aarch64")]
-        for specials in 0..16 {
-            let n = data.len();
-            for (a, b) in [(start, n), (start, (start + 7).min(n)), (n / 3, n / 2)] {
-                let (a, b) = (a.min(b), b);
-                let want = scalar::plain_prefix(&data[a..b], specials);
-                if neon::plain_prefix(&data, a, b, specials) != want {
-                    return TestResult::error(format!(
-                        "neon plain_prefix {specials} {a}..{b} on {data:?}"
-                    ));
-                }
-            }
-            if hay.len() >= 16
-                && neon::find_special(hay, specials) != scalar::find_special(hay, specials)
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             {
-                return TestResult::error(format!("neon find_special {specials} on {hay:?}"));
-            }
-        }
-        #[cfg(target_arch = "aarch64")]
-        for class in [
-            class::TAG_NAME_END,
-            class::ATTR_NAME_END,
-            class::UNQUOTED_VALUE_END,
-        ] {
-            let p = class_punctuation(class);
-            if neon::find_class(hay, class, p) != scalar::find_class(hay, class) {
-                return TestResult::error(format!("neon find_class {class:#x} on {hay:?}"));
-            }
-            if hay.len() >= 16 {
-                let got = neon::find_class_ascii_first_block(hay, class);
-                let want = scalar::find_class_ascii(hay, class);
-                if got.is_some_and(|g| g != want) || (got.is_none() && want.0 < 16) {
-                    return TestResult::error(format!(
-                        "neon find_class_ascii {class:#x} on {hay:?}"
-                    ));
+                if hay.len() >= 16
+                    && blocks::find_special::<Simd>(hay, specials)
+                        != scalar::find_special(hay, specials)
+                {
+                    return TestResult::error(format!("find_special {specials} on {hay:?}"));
                 }
-            }
-            let needles: &[u8] = &p[..p.len().min(3)];
-            if hay.len() >= 16 {
-                let want = scalar::find_bytes(&hay[..16], needles);
-                let got = neon::find_bytes_first_block(hay, needles).unwrap_or(16);
-                if got != want {
-                    return TestResult::error(format!("neon find_bytes {needles:?} on {hay:?}"));
+                // Spans at both ends of the input and around the middle, short and long.
+                let n = data.len();
+                for (a, b) in [(start, n), (start, (start + 7).min(n)), (n / 3, n / 2)] {
+                    let (a, b) = (a.min(b), b);
+                    let want = scalar::plain_prefix(&data[a..b], specials);
+                    if blocks::plain_prefix::<Simd>(&data, a, b, specials) != want {
+                        return TestResult::error(format!(
+                            "plain_prefix {specials} {a}..{b} on {data:?}"
+                        ));
+                    }
                 }
             }
         }

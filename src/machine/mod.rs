@@ -622,9 +622,9 @@ impl<'a> Tokenizer<'a> {
     /// Runs states until a token is ready (true, the token is in `pending`) or the input
     /// has ended (false).
     ///
-    /// Inlined into [`Self::next_token`]: the data state, where every page spends most of
-    /// its transitions, runs in the caller's loop; the states inside a tag are one call
-    /// ([`Self::tag_states`]); every other state runs in [`Self::other_states`].
+    /// Inlined into [`Self::next_token`]: the data state and the states inside a tag
+    /// ([`Self::tag_states`]), where a page spends most of its transitions, run in the
+    /// caller's loop; every other state runs in [`Self::other_states`], out of line.
     #[inline(always)]
     fn run(&mut self) -> bool {
         loop {

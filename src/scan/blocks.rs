@@ -1,0 +1,221 @@
+//! The 16-byte block searches, written once for every SIMD instruction set the crate has.
+//!
+//! An instruction set provides [`Simd16`]: a 16-byte load and a few compares, each
+//! returned as a mask with [`Simd16::STRIDE`] bits per byte (1 for SSE2's movemask, 4 for
+//! NEON's narrowing shift), so byte `i` of a block is bits `STRIDE·i ..`. The searches
+//! below (the first of a few bytes, a byte class, the plain-ASCII prefix of a span, the
+//! first special byte) only shift and count those bits. `super::x86::Sse2` and
+//! `super::neon::Neon` implement the trait; each search has a scalar twin in
+//! `super::scalar`, and the module's property tests compare the two.
+
+use super::CLASS_TABLE;
+
+/// A 16-byte SIMD instruction set, as the block searches use it.
+pub(crate) trait Simd16 {
+    /// 16 bytes in a register.
+    type Block: Copy;
+    /// Bits per byte in a mask: 1 or 4 (a power of two, and every bit of a marked byte is
+    /// set).
+    const STRIDE: u32;
+
+    /// Loads 16 bytes of `bytes` at `at`.
+    ///
+    /// # Safety
+    /// `at + 16 <= bytes.len()`.
+    unsafe fn load(bytes: &[u8], at: usize) -> Self::Block;
+    /// The bytes equal to one of `needles`.
+    fn eq_any(block: Self::Block, needles: &[u8]) -> u64;
+    /// The bytes ≤ 0x20 or in `punctuation`: a byte class's candidates, which
+    /// [`CLASS_TABLE`] confirms (it rules out control characters that are not whitespace).
+    fn class_candidates(block: Self::Block, punctuation: &[u8]) -> u64;
+    /// The bytes in `specials` (see `super::special`), non-ASCII bytes aside.
+    fn special(block: Self::Block, specials: u8) -> u64;
+    /// The bytes 0x80 and above.
+    fn not_ascii(block: Self::Block) -> u64;
+
+    /// A wider search that takes over a long byte-class run from `at` (AVX2 on x86_64),
+    /// if the instruction set family has one: the same answer as [`find_class`].
+    #[inline(always)]
+    fn long_run(haystack: &[u8], at: usize, class: u8, punctuation: &[u8]) -> Option<usize> {
+        let _ = (haystack, at, class, punctuation);
+        None
+    }
+}
+
+/// The index of the first byte marked in `mask` (not zero).
+#[inline(always)]
+fn first<S: Simd16>(mask: u64) -> usize {
+    (mask.trailing_zeros() / S::STRIDE) as usize
+}
+
+/// `mask` without its first marked byte.
+#[inline(always)]
+fn without_first<S: Simd16>(mask: u64) -> u64 {
+    if S::STRIDE == 1 {
+        return mask & (mask - 1);
+    }
+    let byte_bits = (1u64 << S::STRIDE) - 1;
+    mask & !(byte_bits << (mask.trailing_zeros() & !(S::STRIDE - 1)))
+}
+
+/// `mask` with its first `bytes` bytes shifted out (`STRIDE·bytes` < 64).
+#[inline(always)]
+fn skip<S: Simd16>(mask: u64, bytes: usize) -> u64 {
+    debug_assert!((S::STRIDE as usize) * bytes < 64);
+    mask >> (S::STRIDE as usize * bytes)
+}
+
+/// The first of `needles` in the first 16 bytes of `haystack` (at least 16 bytes).
+#[inline(always)]
+pub(crate) fn first_in_block<S: Simd16>(haystack: &[u8], needles: &[u8]) -> Option<usize> {
+    assert!(haystack.len() >= 16);
+    // SAFETY: the haystack has at least 16 bytes (asserted just above).
+    let mask = S::eq_any(unsafe { S::load(haystack, 0) }, needles);
+    (mask != 0).then(|| first::<S>(mask))
+}
+
+/// The first byte of `class` (whose SIMD candidates are `punctuation` and every byte
+/// ≤ 0x20) in `haystack`, or its length. With `long_runs`, from the third block on, a run
+/// of 64 bytes or more goes to [`Simd16::long_run`].
+#[inline(always)]
+pub(crate) fn find_class<S: Simd16>(
+    haystack: &[u8],
+    class: u8,
+    punctuation: &[u8],
+    long_runs: bool,
+) -> usize {
+    let len = haystack.len();
+    let mut at = 0;
+    while at + 16 <= len {
+        if long_runs
+            && at >= 32
+            && len - at >= 64
+            && let Some(found) = S::long_run(haystack, at, class, punctuation)
+        {
+            return found;
+        }
+        // SAFETY: the loop condition keeps the block inside the haystack.
+        let mut mask = S::class_candidates(unsafe { S::load(haystack, at) }, punctuation);
+        while mask != 0 {
+            let i = at + first::<S>(mask);
+            // SAFETY: `i < at + 16 <= len`: a marked byte is a byte of the block.
+            let byte = unsafe { *haystack.get_unchecked(i) };
+            if CLASS_TABLE[byte as usize] & class != 0 {
+                return i;
+            }
+            mask = without_first::<S>(mask); // a control character that looked like whitespace
+        }
+        at += 16;
+    }
+    at + super::scalar::find_class(&haystack[at..], class)
+}
+
+/// [`find_class`], and whether the bytes before the one found are ASCII, when the first 16
+/// bytes of `haystack` (at least 16) hold a byte of the class; None otherwise.
+#[inline(always)]
+pub(crate) fn find_class_ascii_first_block<S: Simd16>(
+    haystack: &[u8],
+    class: u8,
+) -> Option<(usize, bool)> {
+    assert!(haystack.len() >= 16);
+    // SAFETY: the haystack has at least 16 bytes (asserted just above).
+    let block = unsafe { S::load(haystack, 0) };
+    let mut mask = S::class_candidates(block, super::class_punctuation(class));
+    while mask != 0 {
+        let i = first::<S>(mask);
+        if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+            // The bytes before `i` are the bits below `STRIDE·i` (< 64).
+            let before = (1u64 << (S::STRIDE as usize * i)) - 1;
+            return Some((i, S::not_ascii(block) & before == 0));
+        }
+        mask = without_first::<S>(mask);
+    }
+    None
+}
+
+/// See `super::scalar::plain_prefix`; the span is `input[start..end]`. Reads the 16-byte
+/// blocks of `input` that cover the span: a span of up to 16 bytes is one block, taken at
+/// `start` or, near the end of the input, ending at the input's end; a longer span ends
+/// with the block that ends at `end`, overlapping the one before it.
+///
+/// The caller guarantees `start <= end <= input.len()`.
+#[inline(always)]
+pub(crate) fn plain_prefix<S: Simd16>(
+    input: &[u8],
+    start: usize,
+    end: usize,
+    specials: u8,
+) -> usize {
+    debug_assert!(start <= end && end <= input.len());
+    let not_plain = |block| S::special(block, specials) | S::not_ascii(block);
+    let len = end - start;
+    if S::STRIDE > 1 && len == 0 {
+        // An empty span at the input's end would shift a whole block of nibbles out.
+        return 0;
+    }
+    if len <= 16 && input.len() >= 16 {
+        let at = start.min(input.len() - 16);
+        // SAFETY: `at + 16 <= input.len()` by the `min` and the length check.
+        let block = unsafe { S::load(input, at) };
+        // The bytes before the span shifted out (`start - at` ≤ 16, and < 16 unless the
+        // span is empty); the bytes past it masked off.
+        let mask = skip::<S>(not_plain(block), start - at);
+        let past_bits = S::STRIDE as usize * len; // 64 only for NEON's full block
+        let past_span = if past_bits < 64 {
+            u64::MAX << past_bits
+        } else {
+            0
+        };
+        return first::<S>(mask | past_span).min(len);
+    }
+    if len <= 16 {
+        // A short input (under 16 bytes in all): no whole block to read.
+        return super::scalar::plain_prefix(&input[start..end], specials);
+    }
+    let mut at = start;
+    while at + 16 <= end {
+        // SAFETY: `at + 16 <= end <= input.len()` (the caller's contract).
+        let mask = not_plain(unsafe { S::load(input, at) });
+        if mask != 0 {
+            return at - start + first::<S>(mask);
+        }
+        at += 16;
+    }
+    if at < end {
+        // The block that ends at `end` starts inside the span (longer than 16 bytes); its
+        // first `at - last` < 16 bytes were checked already.
+        let last = end - 16;
+        // SAFETY: `last + 16 = end <= input.len()`.
+        let mask = skip::<S>(not_plain(unsafe { S::load(input, last) }), at - last);
+        if mask != 0 {
+            return at - start + first::<S>(mask);
+        }
+    }
+    len
+}
+
+/// See `super::scalar::find_special` (`bytes.len() >= 16`): 16-byte blocks, the last one
+/// overlapping the one before it.
+#[inline(always)]
+pub(crate) fn find_special<S: Simd16>(bytes: &[u8], specials: u8) -> Option<usize> {
+    let len = bytes.len();
+    assert!(len >= 16);
+    let mut at = 0;
+    loop {
+        // Past the last whole block, the block that ends at `len`: its bytes before `at`
+        // (fewer than 16) were checked already and are shifted out.
+        let from = at.min(len - 16);
+        // SAFETY: `from + 16 <= len`, by the `min`.
+        let mask = skip::<S>(
+            S::special(unsafe { S::load(bytes, from) }, specials),
+            at - from,
+        );
+        if mask != 0 {
+            return Some(at + first::<S>(mask));
+        }
+        at += 16;
+        if at >= len {
+            return None;
+        }
+    }
+}
