@@ -1,12 +1,12 @@
-//! `htmltok::batch` on the corpus with 1 and with 2 worker threads: does the map-reduce
+//! `htmltok_crawl::batch` on the corpus with 1 and with 2 worker threads: does the map-reduce
 //! scale? Each iteration walks the corpus folder, reads every page from disk (the page
 //! cache, after the warm-up), decodes it to UTF-8 as the `encoding` feature does and
 //! tokenizes it, counting tokens. The two rayon pools are built once, outside the timing
 //! (`map_reduce` runs on the pool whose `install` it is called in).
 //!
 //! ```text
-//! cargo bench --bench batch                      # criterion groups, then the speedup line
-//! HTMLTOK_BATCH_ROUNDS=9 cargo bench --bench batch -- --speedup-only
+//! cargo bench -p htmltok-benches --bench batch                      # criterion groups, then the speedup line
+//! HTMLTOK_BATCH_ROUNDS=9 cargo bench -p htmltok-benches --bench batch -- --speedup-only
 //! ```
 //!
 //! The corpus is `$HTMLTOK_CORPUS`, else `../shared/corpus`, else `corpus/` (relative to
@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use htmltok::Token;
-use htmltok::batch::{self, Options, Source};
+use htmltok_crawl::batch::{self, Options, Source};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 fn corpus_dir() -> PathBuf {

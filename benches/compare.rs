@@ -2,10 +2,10 @@
 //! corpus, all engines measured in the same run on the same pre-loaded inputs.
 //!
 //! ```text
-//! cargo bench --bench compare              # every category group, then `total`
-//! cargo bench --bench compare -- total     # only the whole-corpus group
-//! cargo bench --bench compare -- news/     # only one category
-//! HTMLTOK_BENCH_COUNTS=1 cargo bench --bench compare -- total   # also print token counts
+//! cargo bench -p htmltok-benches --bench compare              # every category group, then `total`
+//! cargo bench -p htmltok-benches --bench compare -- total     # only the whole-corpus group
+//! cargo bench -p htmltok-benches --bench compare -- news/     # only one category
+//! HTMLTOK_BENCH_COUNTS=1 cargo bench -p htmltok-benches --bench compare -- total   # also print token counts
 //! ```
 //!
 //! One criterion group per corpus category plus `total`; benchmark ids are
@@ -13,7 +13,7 @@
 //! tokenizes every page of the group once). `scripts/bench-table.sh` turns the results in
 //! `target/criterion` into a markdown table. See BENCHMARKS.md.
 
-mod common;
+use htmltok_benches as common;
 
 use std::hint::black_box;
 use std::time::Duration;

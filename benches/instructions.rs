@@ -3,14 +3,14 @@
 //!
 //! ```text
 //! scripts/install-bench-tools.sh          # once: gungraun-runner of the same version
-//! cargo bench --bench instructions
+//! cargo bench -p htmltok-benches --bench instructions
 //! ```
 //!
 //! Only the benchmark function is counted (the page is read in gungraun's `setup`).
 //! Instructions per input byte = reported instructions / page bytes: `scripts/bench-table.sh`
 //! prints them from gungraun's summary files (see BENCHMARKS.md).
 
-mod common;
+use htmltok_benches as common;
 
 use std::hint::black_box;
 

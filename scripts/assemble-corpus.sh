@@ -44,7 +44,7 @@
 #
 # Then, for example:
 #   cargo run --release -- stats cc-corpus/sample.warc.gz
-#   HTMLTOK_CORPUS=cc-corpus/pages cargo bench --bench batch
+#   HTMLTOK_CORPUS=cc-corpus/pages cargo bench -p htmltok-benches --bench batch
 #
 # Needs curl, gzip and python3 (standard library only). Downloads resume (curl -C -).
 set -euo pipefail

@@ -43,18 +43,18 @@ counts_file="$logdir/counts.md"
 
 cd "$root"
 if [ "$instructions" = 1 ] && [ "$run" = 1 ]; then
-    echo ">> cargo bench --bench instructions" >&2
+    echo ">> cargo bench -p htmltok-benches --bench instructions" >&2
     start=$(date +%s)
-    cargo bench --bench instructions -- --save-summary=json 2>&1 | tee "$logdir/instructions.log" >&2
+    cargo bench -p htmltok-benches --bench instructions -- --save-summary=json 2>&1 | tee "$logdir/instructions.log" >&2
     echo ">> instructions bench took $(( $(date +%s) - start )) s" >&2
 fi
 
 groups_run=""
 if [ "$run" = 1 ]; then
     if [ "$all" = 1 ]; then filter=(); else filter=(total); fi
-    echo ">> cargo bench --bench compare -- ${filter[*]:-} ${extra[*]:-}" >&2
+    echo ">> cargo bench -p htmltok-benches --bench compare -- ${filter[*]:-} ${extra[*]:-}" >&2
     start=$(date +%s)
-    HTMLTOK_BENCH_COUNTS=1 cargo bench --bench compare -- ${filter[@]+"${filter[@]}"} ${extra[@]+"${extra[@]}"} \
+    HTMLTOK_BENCH_COUNTS=1 cargo bench -p htmltok-benches --bench compare -- ${filter[@]+"${filter[@]}"} ${extra[@]+"${extra[@]}"} \
         2>&1 | tee "$logdir/compare.log" >&2
     elapsed=$(( $(date +%s) - start ))
     echo ">> compare bench took $elapsed s" >&2

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Installs what `cargo bench --bench instructions` needs besides the crates themselves:
+# Installs what `cargo bench -p htmltok-benches --bench instructions` needs besides the crates themselves:
 # valgrind, and gungraun-runner of exactly the version of the `gungraun` crate that
 # Cargo.lock pins (the runner refuses to work with another version).
 #
 #   scripts/install-bench-tools.sh
 #
-# `cargo bench --bench compare` needs nothing beyond cargo.
+# `cargo bench -p htmltok-benches --bench compare` needs nothing beyond cargo.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +21,7 @@ valgrind --version
 # The locked version of the gungraun crate (fall back to Cargo.toml's requirement).
 version="$(awk '/^name = "gungraun"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$root/Cargo.lock" 2>/dev/null || true)"
 if [ -z "$version" ]; then
-    version="$(sed -n 's/^gungraun = "\([0-9.]*\)".*/\1/p' "$root/Cargo.toml" | head -n1)"
+    version="$(sed -n 's/^gungraun = "\([0-9.]*\)".*/\1/p' "$root/benches/Cargo.toml" | head -n1)"
 fi
 if [ -z "$version" ]; then
     echo "error: cannot find the gungraun version in Cargo.lock or Cargo.toml" >&2

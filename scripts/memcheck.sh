@@ -24,13 +24,13 @@ fi
 
 # The test executables, from cargo's JSON messages.
 executables() {
-    cargo test "${profile_flag[@]}" --no-run --message-format=json "$@" 2>/dev/null |
+    cargo test -p htmltok "${profile_flag[@]}" --no-run --message-format=json "$@" 2>/dev/null |
         grep '"reason":"compiler-artifact"' | grep '"test":true' |
         grep -o '"executable":"[^"]*"' | sed 's/"executable":"\(.*\)"/\1/'
 }
 
 echo "memcheck: building the test binaries"
-if ! cargo test "${profile_flag[@]}" --no-run --lib --test regressions --test properties; then
+if ! cargo test -p htmltok "${profile_flag[@]}" --no-run --lib --test regressions --test properties; then
     echo "memcheck: FAILED: the tests do not build" >&2
     exit 1
 fi

@@ -35,8 +35,8 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
 
 echo "test-aarch64: clippy"
-cargo clippy --locked --target "$TARGET" --no-default-features --lib -- -D warnings || exit 1
+cargo clippy --locked -p htmltok --target "$TARGET" --no-default-features --lib -- -D warnings || exit 1
 echo "test-aarch64: tests under qemu-aarch64"
-cargo test --locked --target "$TARGET" --no-default-features \
+cargo test --locked -p htmltok --target "$TARGET" --no-default-features \
     --lib --test html5lib --test properties --test regressions || exit 1
 echo "test-aarch64: ok"

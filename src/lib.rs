@@ -44,12 +44,11 @@
 //!   [`Tokenizer::set_foreign_content`] from a real tree builder.
 //! - **No allocation per token**: attribute storage is reused from tag to tag.
 //!
-//! ## Features
+//! ## The workspace
 //!
-//! The tokenizer needs only `memchr`. Optional: `encoding` ([`encoding`]: decide and
-//! transcode a document's encoding as a browser does), `warc` ([`warc`]: read and write
-//! WARC files), `batch` ([`batch`]: tokenize many documents in parallel), and `cli` (the
-//! `htmltok` program, on by default; it enables the other three).
+//! This crate is the tokenizer alone; its only dependency is `memchr`. Beside it:
+//! `htmltok-crawl` (encoding detection, WARC files, parallel batches, link/text/stats
+//! extraction) and `htmltok-cli` (the `htmltok` program). See the README for which to pick.
 //!
 //! ## Scanners
 //!
@@ -60,22 +59,15 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "batch")]
-pub mod batch;
 mod charref;
 mod decode;
-#[cfg(feature = "encoding")]
-pub mod encoding;
 mod error;
 mod feedback;
-pub mod json;
 mod machine;
-#[cfg(any(feature = "encoding", feature = "warc"))]
-mod mime;
+// The one module with `unsafe` (SIMD back-ends, each block with a SAFETY note).
+#[allow(unsafe_code)]
 mod scan;
 mod token;
-#[cfg(feature = "warc")]
-pub mod warc;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
 pub use machine::{Builder, State, Tokenizer};

@@ -13,7 +13,7 @@
 //! - Parse errors are not compared (html5gum's `Error` tokens are skipped).
 #![no_main]
 
-use htmltok_fuzz::checks::check_html5gum;
+use htmltok_fuzz::peers::check_html5gum;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,8 @@
 //! of the same run. The first byte chooses the options.
 #![no_main]
 
-use htmltok_fuzz::checks::{Options, check_writers};
+use htmltok_fuzz::checks::Options;
+use htmltok_fuzz::writers::check_writers;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

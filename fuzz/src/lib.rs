@@ -1,3 +1,5 @@
-//! Support for the fuzz targets: the checks they share with the crate's tests.
+//! Support for the fuzz targets: the checks they share with the workspace's tests.
 
 pub mod checks;
+pub mod peers;
+pub mod writers;

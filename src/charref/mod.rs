@@ -562,12 +562,17 @@ mod common_reference_tests {
     }
 }
 
+/// Where the test data is (and what to do when it is absent): shared with the integration
+/// tests.
+#[cfg(test)]
+#[path = "../../tests/common/mod.rs"]
+mod test_data;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::position;
     use std::collections::{BTreeMap, BTreeSet};
-    use std::path::PathBuf;
 
     type Errors = Vec<(ErrorCode, usize)>;
 
@@ -724,25 +729,21 @@ mod tests {
         }
     }
 
-    fn spec_dir() -> PathBuf {
-        match std::env::var_os("HTMLTOK_SPEC_DIR") {
-            Some(dir) => PathBuf::from(dir),
-            None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec"),
-        }
-    }
+    use super::test_data as common;
 
     /// The table against the standard's own `entities.json`.
     #[test]
     fn every_entity_of_entities_json() {
-        let path = spec_dir().join("entities.json");
-        let json = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!(
-                "cannot read {} ({e}). This test needs the standard's named character \
-                 references table: download https://html.spec.whatwg.org/entities.json \
-                 into that directory, or set HTMLTOK_SPEC_DIR to a directory holding it.",
-                path.display()
-            )
-        });
+        let dir = match common::spec_dir() {
+            Ok(dir) => dir,
+            Err(message) => {
+                common::missing("the named-reference table against entities.json", &message);
+                return;
+            }
+        };
+        let path = dir.join("entities.json");
+        let json = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         let entities: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(&json).expect("entities.json is a JSON object");
         assert_eq!(entities.len(), 2231);

@@ -1,6 +1,19 @@
-//! Shared by the integration tests that read the real-page corpus (`mod common;`): where
-//! the corpus is, how its `MANIFEST.tsv` reads, and a way to say things past the test
-//! harness's capture. Not every test file uses every item.
+//! Where the tests' external data is, and what a test does when it is absent. Included by
+//! the integration tests of every workspace member (`#[path = ".../tests/common/mod.rs"]`).
+//! Not every test file uses every item.
+//!
+//! The data lives outside the repository (the repository never copies it):
+//! - the html5lib tokenizer tests: `$HTML5LIB_TESTS`, else `tests/html5lib-tests/tokenizer`
+//!   (a git submodule or clone of the html5lib-tests repository), else
+//!   `../shared/html5lib-tests/tokenizer`;
+//! - the standard's `entities.json`: `$HTMLTOK_SPEC_DIR`, else `../shared/spec`;
+//! - the real-page corpus (a folder with a `MANIFEST.tsv`): `$HTMLTOK_CORPUS`, else
+//!   `../shared/corpus`. The few pages bundled in `corpus/` are always there.
+//!
+//! When a piece is absent, a test says so in one loud line on standard error (past the
+//! harness's capture) naming what it did not run and how to get the data, and passes, so
+//! that `cargo test` on a fresh clone passes. With `CI` or `HTMLTOK_REQUIRE_DATA` set (to
+//! anything but `0` or `false`) it fails instead: CI can never pass without the data.
 
 #![allow(dead_code)]
 
@@ -12,85 +25,126 @@ pub fn loud(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{message}");
 }
 
-/// Whether `HTMLTOK_SKIP_CORPUS=1` asks to skip the real-page corpus knowingly.
-pub fn skip_corpus() -> bool {
-    std::env::var_os("HTMLTOK_SKIP_CORPUS").is_some_and(|v| v == "1")
+/// Whether absent data must fail the tests (`CI` or `HTMLTOK_REQUIRE_DATA` set).
+pub fn data_required() -> bool {
+    ["CI", "HTMLTOK_REQUIRE_DATA"].iter().any(|name| {
+        std::env::var(name).is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"))
+    })
 }
 
-/// The corpus bundled with the crate (`corpus/`): a few pages, with a `MANIFEST.tsv`.
-pub fn bundled_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
+/// Reports data that is absent: one loud `NOT RUN` line, or a panic when
+/// [`data_required`].
+pub fn missing(what_was_not_run: &str, why: &str) {
+    if data_required() {
+        panic!(
+            "{what_was_not_run}: {why} (CI or HTMLTOK_REQUIRE_DATA is set, so absent test data \
+             is a failure)"
+        );
+    }
+    loud(&format!(
+        "htmltok tests: NOT RUN: {what_was_not_run}: {why}"
+    ));
 }
 
-/// The real-page corpus: `$HTMLTOK_CORPUS`, else `../shared/corpus` next to the crate;
-/// a message saying where it was looked for when neither holds a `MANIFEST.tsv`.
-pub fn real_corpus() -> Result<PathBuf, String> {
-    find_corpus(false)
-}
-
-/// Like [`real_corpus`], but when the real pages are missing (and `$HTMLTOK_CORPUS` is
-/// not set) falls back to the [`bundled_corpus`], saying loudly that only those pages are
-/// tested.
-pub fn real_or_bundled_corpus() -> Result<PathBuf, String> {
-    find_corpus(true)
-}
-
-/// The [`real_corpus`], or None when it is missing and [`skip_corpus`]: then `skipped`
-/// gets the message saying what is missing and its result is said loudly. Missing
-/// without `HTMLTOK_SKIP_CORPUS=1`, it panics with that message.
-pub fn real_corpus_or_skip(skipped: impl FnOnce(&str) -> String) -> Option<PathBuf> {
-    match real_corpus() {
-        Ok(dir) => Some(dir),
-        Err(message) if skip_corpus() => {
-            loud(&skipped(&message));
-            None
+/// The workspace's root folder (the tokenizer's package), from any member's tests.
+pub fn workspace_root() -> PathBuf {
+    let mut dir = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
+    while !dir.join("rust-toolchain.toml").is_file() {
+        if !dir.pop() {
+            return Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
         }
-        Err(message) => panic!("{message}"),
     }
+    dir
 }
 
-fn find_corpus(bundled: bool) -> Result<PathBuf, String> {
-    if let Some(dir) = std::env::var_os("HTMLTOK_CORPUS") {
-        let dir = PathBuf::from(dir);
-        return if dir.join("MANIFEST.tsv").is_file() {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "HTMLTOK_CORPUS is set to {} but it holds no MANIFEST.tsv",
-                dir.display()
-            ))
-        };
-    }
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if shared.join("MANIFEST.tsv").is_file() {
-        return Ok(shared);
-    }
-    if !bundled {
-        return Err(format!(
-            "real-page corpus not found: set HTMLTOK_CORPUS to a folder with a MANIFEST.tsv, \
-             or put the corpus at {} (looked for MANIFEST.tsv there); set \
-             HTMLTOK_SKIP_CORPUS=1 to skip this test",
-            shared.display()
-        ));
-    }
-    let local = bundled_corpus();
-    if local.join("MANIFEST.tsv").is_file() {
-        loud(&format!(
-            "NOTE: the real-page corpus ({}) is missing: testing only the {} bundled pages \
-             of {}. Set HTMLTOK_CORPUS to test the real pages.",
-            shared.display(),
-            Manifest::read(&local).rows().count(),
-            local.display()
-        ));
-        return Ok(local);
+/// The folder beside the workspace where the shared data lives (`../shared`).
+fn shared(sub: &str) -> PathBuf {
+    workspace_root().join("../shared").join(sub)
+}
+
+fn from_env(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The html5lib tokenizer tests (`test1.test` …), or a message saying where they were
+/// looked for and how to get them.
+pub fn html5lib_dir() -> Result<PathBuf, String> {
+    let candidates = [
+        from_env("HTML5LIB_TESTS"),
+        Some(workspace_root().join("tests/html5lib-tests/tokenizer")),
+        Some(shared("html5lib-tests/tokenizer")),
+    ];
+    let mut looked = Vec::new();
+    for dir in candidates.into_iter().flatten() {
+        if dir.join("test1.test").is_file() {
+            return Ok(dir);
+        }
+        looked.push(dir.display().to_string());
     }
     Err(format!(
-        "real-page corpus not found: set HTMLTOK_CORPUS to a folder with a MANIFEST.tsv, or \
-         put the corpus at {} or {} (looked for MANIFEST.tsv in each); set \
-         HTMLTOK_SKIP_CORPUS=1 to skip this test",
-        shared.display(),
-        local.display()
+        "the html5lib tokenizer tests are absent (looked in {}); get them with `git submodule \
+         add https://github.com/html5lib/html5lib-tests tests/html5lib-tests` (or a clone \
+         there), or set HTML5LIB_TESTS to its `tokenizer` folder",
+        looked.join(", ")
     ))
+}
+
+/// The folder holding the standard's `entities.json`, or a message.
+pub fn spec_dir() -> Result<PathBuf, String> {
+    let dir = from_env("HTMLTOK_SPEC_DIR").unwrap_or_else(|| shared("spec"));
+    if dir.join("entities.json").is_file() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "the standard's entities.json is absent (looked in {}); download \
+             https://html.spec.whatwg.org/entities.json there, or set HTMLTOK_SPEC_DIR to a \
+             folder holding it",
+            dir.display()
+        ))
+    }
+}
+
+/// The corpus bundled with the repository (`corpus/`): a few pages, with a `MANIFEST.tsv`.
+pub fn bundled_corpus() -> PathBuf {
+    workspace_root().join("corpus")
+}
+
+/// The real-page corpus: `$HTMLTOK_CORPUS`, else `../shared/corpus`; a message saying
+/// where it was looked for when neither holds a `MANIFEST.tsv`.
+pub fn real_corpus() -> Result<PathBuf, String> {
+    let (dir, from) = match from_env("HTMLTOK_CORPUS") {
+        Some(dir) => (dir, "HTMLTOK_CORPUS"),
+        None => (shared("corpus"), "the default place"),
+    };
+    if dir.join("MANIFEST.tsv").is_file() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "the real-page corpus is absent ({from}, {}, holds no MANIFEST.tsv); set \
+             HTMLTOK_CORPUS to a folder of pages with a MANIFEST.tsv (see \
+             scripts/assemble-corpus.sh)",
+            dir.display()
+        ))
+    }
+}
+
+/// The [`real_corpus`]; when it is absent, [`missing`] says that `what` was not run (or
+/// fails under CI) and the result is None.
+pub fn real_corpus_or_skip(what: &str) -> Option<PathBuf> {
+    match real_corpus() {
+        Ok(dir) => Some(dir),
+        Err(message) => {
+            missing(what, &message);
+            None
+        }
+    }
+}
+
+/// The [`real_corpus`], else (after [`missing`] said so) the [`bundled_corpus`].
+pub fn real_or_bundled_corpus(what: &str) -> PathBuf {
+    real_corpus_or_skip(what).unwrap_or_else(bundled_corpus)
 }
 
 /// A corpus's `MANIFEST.tsv`: a header line of column names, then one tab-separated row

@@ -1,9 +1,9 @@
 //! Tokenize many documents in parallel: files, directories, WARC files and byte buffers,
-//! with a map-reduce API (feature `batch`).
+//! with a map-reduce API.
 //!
 //! ```no_run
 //! use htmltok::Token;
-//! use htmltok::batch::{self, Options, Source};
+//! use htmltok_crawl::batch::{self, Options, Source};
 //!
 //! // Count the start tags of every page under `corpus/`, on every core.
 //! let result = batch::map_reduce(
@@ -29,15 +29,15 @@
 //! # Sources
 //!
 //! - **A file** named as a source is always read, whatever its name. A name ending in
-//!   `.warc` or `.warc.gz` is read as a WARC file when the `warc` feature is on (see below).
+//!   `.warc` or `.warc.gz` is read as a WARC file (see below).
 //! - **A directory** is walked recursively, in byte order of the names (so the order of
 //!   the documents is the same from run to run before the parallel part). The walk takes
 //!   the files whose name ends in `.html`, `.htm`, `.xhtml`, `.xht` or `.shtml` (any
-//!   case) and, with the `warc` feature, `.warc` and `.warc.gz`; other files (a
+//!   case), `.warc` and `.warc.gz`; other files (a
 //!   `MANIFEST.tsv`, images, …) are left out unless [`Options::all_files`] is on. Names
 //!   beginning with `.` are skipped, and symbolic links to directories are not followed
 //!   (no cycles); symbolic links to files are.
-//! - **A WARC file** (feature `warc`, read with [`crate::warc`]): every `response` (and
+//! - **A WARC file** (read with [`crate::warc`]): every `response` (and
 //!   `resource`) record is one document, its URL from `WARC-Target-URI` and its
 //!   transport charset from the HTTP `Content-Type` header. Records whose `Content-Type`
 //!   is not HTML (an image, a PDF, `robots.txt`) are left out and counted in
@@ -47,7 +47,7 @@
 //!
 //! # Encodings
 //!
-//! With the `encoding` feature, each document is decoded to UTF-8 before it is tokenized,
+//! Each document is decoded to UTF-8 before it is tokenized,
 //! by the encoding sniffing algorithm of [`crate::encoding`] (byte order mark, then the
 //! transport charset of a WARC record or [`Source::Bytes`], then the `<meta>` prescan,
 //! then a detector); [`Document::decoded_as`] says which encoding and which rule.
@@ -88,7 +88,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use crate::machine::{Builder, Tokenizer};
+use htmltok::{Builder, Tokenizer};
 
 /// Where documents come from.
 #[derive(Clone, Debug)]
@@ -102,7 +102,7 @@ pub enum Source {
         /// The document's URL, if known.
         url: Option<String>,
         /// The charset given by the transport layer (an HTTP `Content-Type` parameter),
-        /// used by the `encoding` feature's decoder.
+        /// used by the encoding decision.
         charset: Option<String>,
         /// The document's bytes.
         bytes: Vec<u8>,
@@ -178,7 +178,7 @@ impl fmt::Debug for Options {
 
 impl Options {
     /// The defaults: rayon's global thread pool, only HTML (and WARC) files from
-    /// directory walks, documents decoded to UTF-8 when the `encoding` feature is on.
+    /// directory walks, documents decoded to UTF-8.
     pub fn new() -> Options {
         Options::default()
     }
@@ -208,7 +208,7 @@ impl Options {
     }
 
     /// Decode each document to UTF-8 with the WHATWG encoding sniffing rules before it
-    /// is tokenized (on by default; has an effect only with the `encoding` feature).
+    /// is tokenized (on by default).
     /// Off, [`Document::html`] is the raw bytes, read as UTF-8.
     pub fn decode(mut self, on: bool) -> Options {
         self.no_decode = !on;
@@ -277,10 +277,11 @@ pub struct BatchResult<T> {
     pub ignored: u64,
     /// The documents that were skipped, sorted by source and offset.
     pub failures: Vec<Failure>,
+    /// How many worker threads the batch ran on.
+    pub threads: usize,
 }
 
-/// How the `encoding` feature decided a document's encoding.
-#[cfg(feature = "encoding")]
+/// How [`crate::encoding`] decided a document's encoding.
 #[derive(Clone, Copy, Debug)]
 pub struct DecodedAs {
     /// The encoding the bytes were decoded from.
@@ -300,7 +301,6 @@ pub struct Document<'a> {
     raw: &'a [u8],
     html: &'a [u8],
     builder: Option<&'a Builder>,
-    #[cfg(feature = "encoding")]
     decoded_as: Option<DecodedAs>,
 }
 
@@ -336,8 +336,8 @@ impl<'a> Document<'a> {
     }
 
     /// The bytes to tokenize: UTF-8 decoded from [`Document::raw`] by the WHATWG
-    /// encoding rules when the `encoding` feature is on (and [`Options::decode`] is not
-    /// turned off), else the raw bytes themselves.
+    /// encoding rules (unless [`Options::decode`] is turned off), else the raw bytes
+    /// themselves.
     pub fn html(&self) -> &'a [u8] {
         self.html
     }
@@ -352,7 +352,6 @@ impl<'a> Document<'a> {
 
     /// The encoding the document was decoded from and the rule that chose it; None when
     /// the document was not decoded ([`Options::decode`] off).
-    #[cfg(feature = "encoding")]
     pub fn decoded_as(&self) -> Option<DecodedAs> {
         self.decoded_as
     }
@@ -403,9 +402,9 @@ where
         0 => None,
         n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
     };
-    let partial = match pool {
-        Some(pool) => pool.install(run),
-        None => run(),
+    let (partial, threads) = match pool {
+        Some(pool) => (pool.install(run), pool.current_num_threads()),
+        None => (run(), rayon::current_num_threads()),
     };
     let mut failures = partial.failures;
     failures.sort();
@@ -415,6 +414,7 @@ where
         bytes: partial.bytes,
         ignored: partial.ignored,
         failures,
+        threads,
     }
 }
 
@@ -465,7 +465,6 @@ enum Job {
     /// Something that went wrong while listing sources or reading a WARC file.
     Failed(Failure),
     /// A WARC record that is not HTML, left out.
-    #[cfg_attr(not(feature = "warc"), allow(dead_code))]
     Ignored,
 }
 
@@ -527,7 +526,6 @@ where
         raw: &loaded.bytes,
         html: &html.text,
         builder: options.tokenizer.as_ref(),
-        #[cfg(feature = "encoding")]
         decoded_as: html.decoded_as,
     };
     match catch_unwind(AssertUnwindSafe(|| map(document))) {
@@ -594,20 +592,11 @@ fn recycle(buffer: Vec<u8>) {
 /// A document's bytes as the tokenizer will see them.
 struct Html<'a> {
     text: Cow<'a, [u8]>,
-    #[cfg(feature = "encoding")]
     decoded_as: Option<DecodedAs>,
-}
-
-#[cfg(not(feature = "encoding"))]
-fn decode<'a>(bytes: &'a [u8], _charset: Option<&str>, _options: &Options) -> Html<'a> {
-    Html {
-        text: Cow::Borrowed(bytes),
-    }
 }
 
 /// Decodes `bytes` to UTF-8 with the encoding sniffing algorithm (see
 /// [`crate::encoding`]), `charset` being the transport layer's label.
-#[cfg(feature = "encoding")]
 fn decode<'a>(bytes: &'a [u8], charset: Option<&str>, options: &Options) -> Html<'a> {
     if options.no_decode {
         return Html {
@@ -642,7 +631,6 @@ fn describe(err: &io::Error) -> String {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FileKind {
     Html,
-    #[cfg_attr(not(feature = "warc"), allow(dead_code))]
     Warc,
     Other,
 }
@@ -652,7 +640,6 @@ fn file_kind(path: &Path) -> FileKind {
         return FileKind::Other;
     };
     let lower = name.to_ascii_lowercase();
-    #[cfg(feature = "warc")]
     if lower.ends_with(".warc") || lower.ends_with(".warc.gz") {
         return FileKind::Warc;
     }
@@ -670,7 +657,6 @@ struct Jobs<'o, I> {
     options: &'o Options,
     /// Directories being walked: the entries not yet visited, last first.
     walk: Vec<Vec<PathBuf>>,
-    #[cfg(feature = "warc")]
     warc: Option<WarcFile>,
 }
 
@@ -680,7 +666,6 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
             sources,
             options,
             walk: Vec::new(),
-            #[cfg(feature = "warc")]
             warc: None,
         }
     }
@@ -755,7 +740,6 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
     /// The job for one file; None when it is a WARC file whose reading started.
     fn file(&mut self, path: PathBuf, kind: FileKind) -> Option<Job> {
         match kind {
-            #[cfg(feature = "warc")]
             FileKind::Warc => match WarcFile::open(&path, self.options.all_records) {
                 Ok(warc) => {
                     self.warc = Some(warc);
@@ -779,7 +763,6 @@ impl<I: Iterator<Item = Source>> Iterator for Jobs<'_, I> {
             if self.options.stopped() {
                 return None;
             }
-            #[cfg(feature = "warc")]
             if let Some(warc) = &mut self.warc {
                 match warc.next_job() {
                     Some(job) => return Some(job),
@@ -833,14 +816,12 @@ fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
 }
 
 /// A WARC file being read, record by record.
-#[cfg(feature = "warc")]
 struct WarcFile {
     name: String,
     reader: crate::warc::Reader<Box<dyn io::Read + Send>>,
     all_records: bool,
 }
 
-#[cfg(feature = "warc")]
 impl WarcFile {
     fn open(path: &Path, all_records: bool) -> Result<WarcFile, Failure> {
         let name = path.display().to_string();
@@ -904,7 +885,6 @@ impl WarcFile {
 
 /// Whether a `Content-Type` is one to tokenize: missing, HTML, or XML (XHTML is often
 /// served as `text/xml` or `application/xml`).
-#[cfg(feature = "warc")]
 fn is_html_type(content_type: Option<&str>) -> bool {
     let Some(value) = content_type else {
         return true;

@@ -7,8 +7,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use htmltok::batch::Document;
-use htmltok::{ErrorCode, TextKind, Token, Tokenizer, json};
+use htmltok::{ErrorCode, TextKind, Token, Tokenizer};
+use htmltok_crawl::batch::Document;
+
+use crate::json;
 
 use super::Failure;
 use super::args::{Corpus, Finished};
@@ -174,10 +176,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Stats::merge,
         Stats::default,
     )?;
-    let threads = match args.corpus.threads {
-        0 => rayon_threads(),
-        n => n,
-    };
+    let threads = finished.result.threads;
     let report = if args.json {
         json_report(&finished, args.errors, threads)
     } else {
@@ -187,10 +186,6 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     out.write_all(report.as_bytes())?;
     out.flush()?;
     Ok(finished.exit_code())
-}
-
-fn rayon_threads() -> usize {
-    rayon::current_num_threads()
 }
 
 fn throughput(finished: &Finished<Stats>) -> (f64, f64) {

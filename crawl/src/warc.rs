@@ -1,4 +1,4 @@
-//! Reading and writing WARC files (feature `warc`): `.warc`, and `.warc.gz` with one gzip
+//! Reading and writing WARC files: `.warc`, and `.warc.gz` with one gzip
 //! member per record as Common Crawl, wget and Heritrix write them.
 //!
 //! [`Reader`] yields the `response` records (and, unless turned off, the `resource`
@@ -9,7 +9,7 @@
 //!
 //! ```no_run
 //! # fn main() -> std::io::Result<()> {
-//! for record in htmltok::warc::open("CC-MAIN-example.warc.gz".as_ref())? {
+//! for record in htmltok_crawl::warc::open("CC-MAIN-example.warc.gz".as_ref())? {
 //!     match record {
 //!         Ok(record) => println!("{} {:?} {} bytes", record.offset, record.target_uri, record.body.len()),
 //!         Err(error) => eprintln!("{error}"), // names the offset; reading goes on
@@ -118,7 +118,7 @@ pub struct Record {
     /// message, the WARC record's `Content-Type`.
     pub content_type: Option<String>,
     /// The `charset` parameter of `content_type` (Fetch's "extract a MIME type"), as
-    /// written: resolve it with `htmltok::encoding` or `encoding_rs`.
+    /// written: resolve it with `htmltok_crawl::encoding` or `encoding_rs`.
     pub charset: Option<String>,
     /// The `Transfer-Encoding` still applied to `body`: None when there was none or it was
     /// undone (`chunked`).

@@ -1,11 +1,10 @@
 //! The corpus subcommands (`stats`, `links`, `text`) of the debug binary over the bundled
 //! corpus (`corpus/`), over the real-page corpus (`$HTMLTOK_CORPUS`, else
-//! `../shared/corpus`; missing, the test fails unless `HTMLTOK_SKIP_CORPUS=1`), and over
+//! `../shared/corpus`; absent, said loudly, or a failure under CI), and over
 //! WARC files built from the bundled pages in a temporary directory, whole, truncated and
 //! with a broken header.
 
-#![cfg(all(feature = "cli", feature = "warc"))]
-
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeSet;
@@ -13,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use common::bundled_corpus as bundled;
-use htmltok::warc::Writer;
+use htmltok_crawl::warc::Writer;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_htmltok");
@@ -63,13 +62,9 @@ fn manifest(dir: &Path) -> Vec<String> {
     common::Manifest::read(dir).paths()
 }
 
-/// The real-page corpus, or None when it is skipped knowingly.
+/// The real-page corpus, or None when it is absent (said loudly; a failure under CI).
 fn shared_corpus() -> Option<PathBuf> {
-    if common::skip_corpus() {
-        eprintln!("\n!!! HTMLTOK_SKIP_CORPUS=1: the real-page corpus CLI test was SKIPPED !!!\n");
-        return None;
-    }
-    Some(common::real_corpus().unwrap_or_else(|message| panic!("{message}")))
+    common::real_corpus_or_skip("the CLI over the real-page corpus")
 }
 
 /// A fresh temporary directory, removed when dropped.

@@ -5,24 +5,23 @@
 //!   `MANIFEST.tsv`) is decoded and checked for the encoding and rule expected, and for
 //!   its `<title>` (taken with the tokenizer from the decoded text) and a phrase that a
 //!   wrong decoding would garble. The corpus is found in `$HTMLTOK_CORPUS`, else
-//!   `../shared/corpus` next to the crate; without it the test fails, unless
-//!   `HTMLTOK_SKIP_CORPUS=1` is set;
+//!   `../shared/corpus` beside the workspace; without it the test says loudly that it
+//!   did not run (and fails under CI: see `tests/common/mod.rs`);
 //! - small hand-written pages for each rule and each form of declaration.
 //!
-//! Run with `cargo test --features encoding --test encoding`.
+//! Run with `cargo test -p htmltok-crawl --test encoding`.
 
-#![cfg(feature = "encoding")]
-
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::borrow::Cow;
 use std::path::Path;
 
 use common::{Manifest, loud};
-use htmltok::encoding::{
+use htmltok::{Token, Tokenizer};
+use htmltok_crawl::encoding::{
     Decoded, Encoding, Rule, charset_from_content_type, decode, detect, prescan, sniff,
 };
-use htmltok::{Token, Tokenizer};
 
 // ---------------------------------------------------------------------------------------
 // The corpus's legacy-encoding pages
@@ -236,9 +235,7 @@ fn title(text: &str) -> Option<String> {
 
 #[test]
 fn legacy_encoding_pages_decode_as_a_browser_would() {
-    let Some(dir) = common::real_corpus_or_skip(|message| {
-        format!("SKIPPED the legacy-encoding corpus test (HTMLTOK_SKIP_CORPUS=1): {message}")
-    }) else {
+    let Some(dir) = common::real_corpus_or_skip("the legacy-encoding pages of the corpus") else {
         return;
     };
     let pages = legacy_pages(&dir);
@@ -687,7 +684,9 @@ fn chardetng_guess(bytes: &[u8]) -> Option<&'static Encoding> {
     if first == bytes.len() {
         return None;
     }
-    let end = bytes.len().min(first + htmltok::encoding::DETECTOR_BYTES);
+    let end = bytes
+        .len()
+        .min(first + htmltok_crawl::encoding::DETECTOR_BYTES);
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(&bytes[..end], end == bytes.len());
     Some(detector.guess(None, chardetng::Utf8Detection::Allow))

@@ -6,8 +6,6 @@
 //! checksum of the lengths it touched, so that nothing can be optimised away and so that
 //! the engines can be seen to do comparable work (`HTMLTOK_BENCH_COUNTS=1`).
 
-#![allow(dead_code)] // each bench uses part of this module
-
 use std::cell::Cell;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_8};
-use htmltok::{Token, Tokenizer, json};
+use htmltok::{Token, Tokenizer};
+
+use crate::json;
 use url::Url;
 
 use super::Failure;

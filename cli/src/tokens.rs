@@ -2,7 +2,9 @@
 
 use std::io::Write as _;
 
-use htmltok::{State, json};
+use htmltok::State;
+
+use crate::json;
 
 use super::Failure;
 use super::args::{Input, TokenizerOptions};

@@ -1,14 +1,12 @@
 //! Fetch's "extract a MIME type" and the MIME Sniffing standard's "parse a MIME type",
 //! as far as the `charset` parameter of an HTTP `Content-Type` header needs them. Shared by
-//! the `encoding` feature (`htmltok::encoding::charset_from_content_type`) and the `warc`
-//! feature (a record's charset); it needs no dependency, so `warc` does not pull in
-//! `encoding`'s.
+//! [`crate::encoding::charset_from_content_type`] and the WARC reader (a record's charset).
 
 use std::borrow::Cow;
 
 /// The `charset` parameter of an HTTP `Content-Type` header value, as written (quoted
 /// strings unescaped, which is the only case that copies); None when there is no usable
-/// `charset` parameter. See `htmltok::encoding::charset_from_content_type` for the
+/// `charset` parameter. See `htmltok_crawl::encoding::charset_from_content_type` for the
 /// algorithm.
 pub(crate) fn charset_from_content_type(value: &str) -> Option<Cow<'_, str>> {
     let mut charset: Option<Cow<'_, str>> = None;

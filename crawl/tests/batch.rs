@@ -2,17 +2,15 @@
 //! and WARC files; failures are reported and never fatal; the result does not depend on
 //! the number of threads.
 
-#![cfg(all(feature = "batch", feature = "encoding", feature = "warc"))]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use htmltok::Token;
-use htmltok::batch::{self, Document, Options, Source};
-use htmltok::encoding::Rule;
-use htmltok::warc::Writer;
+use htmltok_crawl::batch::{self, Document, Options, Source};
+use htmltok_crawl::encoding::Rule;
+use htmltok_crawl::warc::Writer;
 
 /// A fresh temporary directory, removed when dropped.
 struct TempDir(PathBuf);

@@ -1,15 +1,19 @@
-//! The command line: argument parsing and the exit-status rules shared by every
-//! subcommand.
+//! # htmltok-cli
+//!
+//! The `htmltok` program: argument parsing, output, and the exit-status rules shared by
+//! every subcommand. The work itself is done by [`htmltok`] (tokens) and [`htmltok_crawl`]
+//! (reading many documents, encodings, WARC); this crate is a library too only so that
+//! its JSON writers ([`json`]) can be tested and fuzzed from outside.
 //!
 //! Layout, so that more subcommands slot in without touching the others:
-//! - [`args`]: arguments several subcommands share (the input file, tokenizer options),
+//! - `args`: arguments several subcommands share (the input file, tokenizer options),
 //!   flattened into each subcommand's own `Args`;
-//! - [`output`]: buffered standard output and [`Failure`], the one error type a subcommand
+//! - `output`: buffered standard output and [`Failure`], the one error type a subcommand
 //!   returns (its exit status and one-line message are decided here);
-//! - [`positions`]: byte offsets to line/column for parse errors;
-//! - one module per subcommand with an `Args` struct and a `run` function ([`tokens`], and
-//!   the corpus subcommands [`stats`], [`links`], [`text`], which read many documents in
-//!   parallel through `htmltok::batch` with [`args::Corpus`]).
+//! - `positions`: byte offsets to line/column for parse errors;
+//! - one module per subcommand with an `Args` struct and a `run` function (`tokens`, and
+//!   the corpus subcommands `stats`, `links`, `text`, which read many documents in
+//!   parallel through `htmltok_crawl::batch` with `args::Corpus`).
 //!
 //! Exit status: 0 on success (also when standard output is closed early, as by `| head`),
 //! 1 when writing the output fails otherwise, 2 for bad arguments or unreadable input.
@@ -18,6 +22,7 @@
 //! each), go on, and exit with 1 at the end if they skipped any.
 
 mod args;
+pub mod json;
 mod links;
 mod output;
 mod positions;

@@ -2,7 +2,9 @@
 
 use std::process::ExitCode;
 
-use htmltok::{TextKind, Token, Tokenizer, json};
+use htmltok::{TextKind, Token, Tokenizer};
+
+use crate::json;
 
 use super::Failure;
 use super::args::{Corpus, SharedOut};

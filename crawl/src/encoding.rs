@@ -1,5 +1,5 @@
 //! Deciding a document's character encoding the way a browser does, and transcoding it to
-//! UTF-8 (feature `encoding`).
+//! UTF-8.
 //!
 //! The tokenizer reads UTF-8. Real pages come in Shift_JIS, windows-1251, GBK, UTF-16 and
 //! the rest; this module turns their bytes into UTF-8 text first, following HTML § 13.2.3.2
@@ -33,7 +33,7 @@
 //! context), and the insertion modes in which the tree builder ignores a `<meta>`.
 //!
 //! ```
-//! use htmltok::encoding::{decode, Rule};
+//! use htmltok_crawl::encoding::{decode, Rule};
 //!
 //! let page = b"<meta charset=windows-1251><title>\xcf\xf0\xe8\xe2\xe5\xf2</title>";
 //! let doc = decode(page, None);
@@ -177,9 +177,9 @@ fn change_the_encoding(bytes: &[u8], current: &'static Encoding) -> Option<&'sta
     if current == UTF_16BE || current == UTF_16LE || !mentions_charset(bytes) {
         return None;
     }
-    let mut tokenizer = crate::Tokenizer::new(bytes);
+    let mut tokenizer = htmltok::Tokenizer::new(bytes);
     while let Some(token) = tokenizer.next_token() {
-        let crate::Token::StartTag(tag) = token else {
+        let htmltok::Token::StartTag(tag) = token else {
             continue;
         };
         if !tag.raw_name().eq_ignore_ascii_case(b"meta") {
@@ -800,7 +800,7 @@ fn get_an_xml_encoding(input: &[u8]) -> Option<&'static Encoding> {
 /// there is no usable `charset` parameter.
 ///
 /// ```
-/// use htmltok::encoding::charset_from_content_type as charset;
+/// use htmltok_crawl::encoding::charset_from_content_type as charset;
 /// assert_eq!(charset("text/html; charset=ISO-8859-1").as_deref(), Some("ISO-8859-1"));
 /// assert_eq!(charset("text/html;charset=\"utf-8\"; q=1").as_deref(), Some("utf-8"));
 /// assert_eq!(charset("text/html").as_deref(), None);

@@ -7,14 +7,12 @@
 //! The pages are the real corpus's `legacy-encoding/` pages and a few UTF-8 ones, each
 //! with the `Content-Type; charset=` its `<meta>` or BOM declares (`MANIFEST.tsv`'s
 //! `declared_charset`). The corpus is found in `$HTMLTOK_CORPUS`, else `../shared/corpus`
-//! next to the crate; without it the tests fail, unless `HTMLTOK_SKIP_CORPUS=1` is set
-//! (then they run on small made-up pages, and say so).
+//! beside the workspace; without it they run on small made-up pages and say so loudly
+//! (under CI they fail instead: see `tests/common/mod.rs`).
 //!
-//! Run with `cargo test --features warc --test warc` (add `encoding` to also check that
-//! the records' charsets decode the pages as declared).
+//! Run with `cargo test -p htmltok-crawl --test warc`.
 
-#![cfg(feature = "warc")]
-
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::{self, Read, Write as _};
@@ -23,7 +21,7 @@ use std::path::PathBuf;
 use common::Manifest;
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use htmltok::warc::{self, ErrorKind, Reader, Record, Writer};
+use htmltok_crawl::warc::{self, ErrorKind, Reader, Record, Writer};
 
 const DATE: &str = "2024-02-29T12:00:00Z";
 
@@ -36,13 +34,11 @@ struct Page {
 }
 
 /// The legacy-encoding pages and four UTF-8 ones from the corpus; made-up pages when the
-/// corpus is absent and `HTMLTOK_SKIP_CORPUS=1`.
+/// corpus is absent (said loudly; a failure under CI).
 fn pages() -> Vec<Page> {
-    let Some(dir) = common::real_corpus_or_skip(|message| {
-        format!(
-            "warc tests: corpus SKIPPED (HTMLTOK_SKIP_CORPUS=1), using made-up pages: {message}"
-        )
-    }) else {
+    let Some(dir) =
+        common::real_corpus_or_skip("the WARC tests on corpus pages (made-up pages instead)")
+    else {
         return made_up_pages(12);
     };
     let manifest = Manifest::read(&dir);
@@ -244,10 +240,9 @@ fn corpus_pages_round_trip_plain_and_gzip() {
 
 /// With the `encoding` feature too: each record's charset, given as the transport
 /// charset, decides the page's encoding (the BOM still wins for the UTF-16 page).
-#[cfg(feature = "encoding")]
 #[test]
 fn record_charsets_decide_the_encoding() {
-    use htmltok::encoding::{Encoding, Rule, decode};
+    use htmltok_crawl::encoding::{Encoding, Rule, decode};
     let pages = pages();
     let (bytes, _) = write_warc(&pages, true);
     for record in read_all(&bytes) {
@@ -776,9 +771,8 @@ fn random_damage_never_panics_or_loops() {
 }
 
 /// The reader's charset is its `Content-Type` header's, extracted as
-/// `htmltok::encoding::charset_from_content_type` does (odd values included, through the
+/// `htmltok_crawl::encoding::charset_from_content_type` does (odd values included, through the
 /// writer and back).
-#[cfg(feature = "encoding")]
 #[test]
 fn charsets_agree_with_the_encoding_module() {
     let values = [
@@ -809,7 +803,7 @@ fn charsets_agree_with_the_encoding_module() {
     for (record, value) in records.iter().zip(values) {
         assert_eq!(
             record.charset.as_deref(),
-            htmltok::encoding::charset_from_content_type(value).as_deref(),
+            htmltok_crawl::encoding::charset_from_content_type(value).as_deref(),
             "{value:?}"
         );
     }

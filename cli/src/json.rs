@@ -1,14 +1,13 @@
 //! JSON output: one object per token (the CLI's default), and the html5lib test format.
 //!
-//! Hand-written so that the core crate needs no serialisation dependency. Strings are
+//! Hand-written: a few dozen lines, where serde would add a dependency and a copy of each
+//! token into a serialisable struct. Strings are
 //! escaped per RFC 8259: `"`, `\` and control characters escaped, everything else written
 //! as UTF-8.
 
 use std::fmt::Write as _;
 
-use crate::error::{ParseError, Position, PositionTracker};
-use crate::machine::{State, Tokenizer};
-use crate::token::Token;
+use htmltok::{ParseError, Position, PositionTracker, State, Token, Tokenizer};
 
 /// Appends `s` as a JSON string literal.
 pub fn write_str(out: &mut String, s: &str) {

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use htmltok::batch::{self, BatchResult, Document, Source};
 use htmltok::{Builder, State, Tokenizer};
+use htmltok_crawl::batch::{self, BatchResult, Document, Source};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Failure;

@@ -1,0 +1,81 @@
+//! The JSON writers of `htmltok tokens` (`htmltok_cli::json`) against the tokens they
+//! write (`writers::check_writers`, shared with the fuzz target `writers`): on the
+//! tokenizer's regression inputs (`tests/regressions/`) and a few hand-picked examples,
+//! under every initial state, simulation on and off.
+
+#[path = "../../fuzz/src/checks.rs"]
+mod checks;
+#[path = "../../fuzz/src/writers.rs"]
+mod writers;
+
+use std::path::Path;
+
+use checks::{Options, STATES};
+
+fn option_sets() -> Vec<Options> {
+    let mut sets = Vec::new();
+    for state in STATES {
+        for simulation in [false, true] {
+            sets.push(Options {
+                simulation,
+                state,
+                ..Options::default()
+            });
+        }
+    }
+    sets
+}
+
+fn check_everywhere(name: &str, input: &[u8], failures: &mut Vec<String>) {
+    for options in option_sets() {
+        if let Err(e) = writers::check_writers(input, &options) {
+            failures.push(format!("{name} with {options:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn writers_on_examples() {
+    let mut failures = Vec::new();
+    for input in [
+        &b""[..],
+        b"<",
+        b"</",
+        b"</>",
+        b"<!DOCTYPE html><title>x</title><script><!--<script></script>--></script>",
+        b"<svg><![CDATA[x]]></svg><math><mi><![CDATA[y]]>",
+        b"\xff\xfe<a \0=\0>&#0;\r\n\r",
+        b"<a href=\"\\\"\x01\x1f\">\t\"\\</a>",
+    ] {
+        check_everywhere(&format!("{input:?}"), input, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn writers_on_regression_inputs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/regressions");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
+        .collect();
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no regression inputs in {}",
+        dir.display()
+    );
+    let mut failures = Vec::new();
+    for path in &files {
+        let input = std::fs::read(path).expect("read regression input");
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        check_everywhere(&name, &input, &mut failures);
+        if let Some((&first, rest)) = input.split_first()
+            && let Err(e) = writers::check_writers(rest, &Options::from_byte(first))
+        {
+            failures.push(format!("{name} (options from the first byte): {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
