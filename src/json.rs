@@ -7,7 +7,8 @@
 use std::fmt::Write as _;
 
 use crate::error::{ParseError, Position, PositionTracker};
-use crate::machine::{State, Tokenizer};
+use crate::machine::Tokenizer;
+use crate::state::State;
 use crate::token::Token;
 
 /// Appends `s` as a JSON string literal.

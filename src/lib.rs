@@ -73,14 +73,18 @@ mod machine;
 #[cfg(any(feature = "encoding", feature = "warc"))]
 mod mime;
 mod scan;
+mod span;
+mod state;
 mod token;
 #[cfg(feature = "warc")]
 pub mod warc;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
-pub use machine::{Builder, State, Tokenizer};
+pub use machine::{Builder, Tokenizer};
 pub use scan::Scanner;
-pub use token::{Attribute, Comment, Doctype, Span, Tag, Text, TextKind, Token};
+pub use span::Span;
+pub use state::State;
+pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// The replacement text of one named character reference given exactly as it appears
 /// after the `&` (for example `"amp;"` or `"not"`), or None when it is not a name in the

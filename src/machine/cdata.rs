@@ -5,7 +5,8 @@
 
 use super::{Flow, Pending, S, Tokenizer};
 use crate::error::ErrorCode;
-use crate::token::{Span, TextKind};
+use crate::span::Span;
+use crate::token::TextKind;
 
 impl Tokenizer<'_> {
     /// Begins a CDATA section whose content starts at the current position and whose raw

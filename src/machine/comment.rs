@@ -8,7 +8,7 @@
 
 use super::{Flow, Pending, S, Tokenizer};
 use crate::error::ErrorCode;
-use crate::token::Span;
+use crate::span::Span;
 
 impl Tokenizer<'_> {
     /// Creates a comment token whose data starts at the current character and reconsumes

@@ -6,7 +6,7 @@
 use super::{Flow, Pending, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::class;
-use crate::token::Span;
+use crate::span::Span;
 
 /// Which identifier a DOCTYPE state is about.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -35,63 +35,9 @@ use std::hash::RandomState;
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::{HtmlStartTag, Simulator, html_start_tag_kind_at};
 use crate::scan::Scanner;
-use crate::token::{AttrSpans, Comment, Doctype, Span, Tag, Text, TextKind, Token};
-
-/// The states a tokenizer can be started in or switched to by a tree builder: the ones the
-/// tree construction stage (and the html5lib tests) name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum State {
-    /// 13.2.5.1 Data state.
-    Data,
-    /// 13.2.5.5 PLAINTEXT state.
-    Plaintext,
-    /// 13.2.5.2 RCDATA state.
-    Rcdata,
-    /// 13.2.5.3 RAWTEXT state.
-    Rawtext,
-    /// 13.2.5.4 Script data state.
-    ScriptData,
-    /// 13.2.5.69 CDATA section state.
-    CdataSection,
-}
-
-impl State {
-    /// The state named as the html5lib tests name it (`"Data state"`, `"RCDATA state"`, …).
-    pub fn from_html5lib_name(name: &str) -> Option<State> {
-        Some(match name {
-            "Data state" => State::Data,
-            "PLAINTEXT state" => State::Plaintext,
-            "RCDATA state" => State::Rcdata,
-            "RAWTEXT state" => State::Rawtext,
-            "Script data state" => State::ScriptData,
-            "CDATA section state" => State::CdataSection,
-            _ => return None,
-        })
-    }
-
-    /// The html5lib test suite's name for the state.
-    pub fn html5lib_name(self) -> &'static str {
-        match self {
-            State::Data => "Data state",
-            State::Plaintext => "PLAINTEXT state",
-            State::Rcdata => "RCDATA state",
-            State::Rawtext => "RAWTEXT state",
-            State::ScriptData => "Script data state",
-            State::CdataSection => "CDATA section state",
-        }
-    }
-
-    fn internal(self) -> S {
-        match self {
-            State::Data => S::Data,
-            State::Plaintext => S::Plaintext,
-            State::Rcdata => S::Rcdata,
-            State::Rawtext => S::Rawtext,
-            State::ScriptData => S::ScriptData,
-            State::CdataSection => S::CdataSection,
-        }
-    }
-}
+use crate::span::Span;
+use crate::state::State;
+use crate::token::{AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// Every state of 13.2.5, named as the spec names it. The character reference states
 /// (13.2.5.72–80) run as one function, [`crate::charref::resolve`], and are not listed.
@@ -190,6 +136,20 @@ impl S {
                 | S::AfterAttributeValueQuoted
                 | S::SelfClosingStartTag
         )
+    }
+}
+
+impl From<State> for S {
+    /// The internal state for a public one.
+    fn from(state: State) -> S {
+        match state {
+            State::Data => S::Data,
+            State::Plaintext => S::Plaintext,
+            State::Rcdata => S::Rcdata,
+            State::Rawtext => S::Rawtext,
+            State::ScriptData => S::ScriptData,
+            State::CdataSection => S::CdataSection,
+        }
     }
 }
 
@@ -384,9 +344,9 @@ impl Builder {
         let mut tokenizer = Tokenizer {
             input,
             pos: 0,
-            state: self.state.internal(),
+            state: S::from(self.state),
             text_start: None,
-            text_kind: text_kind_of(self.state.internal()),
+            text_kind: text_kind_of(S::from(self.state)),
             markup_start: 0,
             tag: CurrentTag::default(),
             attrs: Vec::new(),
@@ -552,7 +512,7 @@ impl<'a> Tokenizer<'a> {
             // consumed: read the markup again in the new state.
             self.pos = self.markup_start;
         }
-        self.state = state.internal();
+        self.state = S::from(state);
         self.text_kind = text_kind_of(self.state);
     }
 
@@ -941,7 +901,7 @@ impl<'a> Tokenizer<'a> {
                 match html_start_tag_kind_at(self.input, start, end, sim.scripting()) {
                     HtmlStartTag::Other => {}
                     HtmlStartTag::Switch(state) => {
-                        self.state = state.internal();
+                        self.state = S::from(state);
                         self.text_kind = text_kind_of(self.state);
                     }
                     HtmlStartTag::Svg | HtmlStartTag::Math => self.simulate(),
@@ -991,7 +951,7 @@ impl<'a> Tokenizer<'a> {
         };
         self.foreign_content = sim.in_foreign_content();
         if let Some(state) = switch {
-            self.state = state.internal();
+            self.state = S::from(state);
             self.text_kind = text_kind_of(self.state);
         }
     }

@@ -7,7 +7,8 @@ use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::decode::{Context, decode, same_name};
 use crate::error::ErrorCode;
 use crate::scan::class;
-use crate::token::{AttrSpans, Span};
+use crate::span::Span;
+use crate::token::AttrSpans;
 
 /// Above this many attributes the full duplicate check uses the hash index (`attr_index`)
 /// instead of a linear scan.
