@@ -793,7 +793,7 @@ impl<'a> Tokenizer<'a> {
 
     /// Hands out the open text run, ending at `end`, if it is not empty.
     #[inline]
-    fn flush_text(&mut self, end: usize) -> Option<Flow> {
+    fn emit_text(&mut self, end: usize) -> Option<Flow> {
         let start = self.text_start.take()?;
         (start < end).then(|| {
             let span = Span::new(start, end);
@@ -821,8 +821,8 @@ impl<'a> Tokenizer<'a> {
     /// Callers return the flow right away, before consuming or reporting anything, so that
     /// the same state runs again on the next call.
     #[inline]
-    fn text_before_markup(&mut self) -> Option<Flow> {
-        self.flush_text(self.markup_start)
+    fn emit_text_before_markup(&mut self) -> Option<Flow> {
+        self.emit_text(self.markup_start)
     }
 
     /// The end of the input: hands out the open text run, then nothing more.
@@ -831,13 +831,48 @@ impl<'a> Tokenizer<'a> {
         if self.errors_on {
             self.check_input_stream(self.input.len());
         }
-        self.flush_text(self.input.len()).unwrap_or(Flow::Continue)
+        self.emit_text(self.input.len()).unwrap_or(Flow::Continue)
     }
 
-    /// Switches to `state`, whose characters belong to text of the same kind.
+    // ----- the spec's verbs ----------------------------------------------------------
+    //
+    // A state looks at the current input character with `peek` ("consume the next input
+    // character" is `peek` plus a decision whether to keep it), then ends its arm with one
+    // of these. Text is never emitted character by character: a character that the spec
+    // emits as a character token (or appends to a comment, a name, a value) is consumed
+    // and stays inside the span being recorded, so consuming it is all it takes.
+
+    /// "Switch to the `state` state": the current input character is consumed.
     #[inline(always)]
-    fn switch(&mut self, state: S) -> Flow {
+    fn switch_to(&mut self, state: S) -> Flow {
+        self.pos += 1;
         self.state = state;
+        Flow::Continue
+    }
+
+    /// "Consume those `n` characters" (a keyword the state matched: `--`, `DOCTYPE`,
+    /// `[CDATA[`, `PUBLIC`, `SYSTEM`) "and switch to the `state` state".
+    #[inline(always)]
+    fn consume_and_switch_to(&mut self, n: usize, state: S) -> Flow {
+        self.pos += n;
+        self.state = state;
+        Flow::Continue
+    }
+
+    /// "Reconsume in the `state` state": the current input character is not consumed, and
+    /// `state` runs next on it.
+    #[inline(always)]
+    fn reconsume_in(&mut self, state: S) -> Flow {
+        self.state = state;
+        Flow::Continue
+    }
+
+    /// An arm that stays in its state after consuming the current input character (which
+    /// the spec emits as a character token, or appends to the comment's data): the
+    /// character joins the span being recorded.
+    #[inline(always)]
+    fn consume_and_stay(&mut self) -> Flow {
+        self.pos += 1;
         Flow::Continue
     }
 
@@ -878,7 +913,7 @@ impl<'a> Tokenizer<'a> {
     /// Emits the current tag token; the current input character is its `>`, not yet
     /// consumed. Switches to the data state (or to the state the simulation decides).
     #[inline(always)]
-    fn emit_tag(&mut self) -> Flow {
+    fn emit_current_tag(&mut self) -> Flow {
         let gt = self.pos;
         self.pos += 1;
         self.tag.end = self.pos;

@@ -19,25 +19,21 @@ impl Tokenizer<'_> {
     pub(super) fn tag_open_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'!') => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
-                self.pos += 1;
-                self.switch(S::MarkupDeclarationOpen)
+                self.switch_to(S::MarkupDeclarationOpen)
             }
-            Some(b'/') => {
-                self.pos += 1;
-                self.switch(S::EndTagOpen)
-            }
+            Some(b'/') => self.switch_to(S::EndTagOpen),
             Some(c) if c.is_ascii_alphabetic() => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.create_tag(false);
-                self.switch(S::TagName)
+                self.reconsume_in(S::TagName)
             }
             Some(b'?') => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
@@ -50,7 +46,7 @@ impl Tokenizer<'_> {
             }
             Some(_) => {
                 self.error(ErrorCode::InvalidFirstCharacterOfTagName);
-                self.switch(S::Data)
+                self.reconsume_in(S::Data)
             }
         }
     }
@@ -59,20 +55,19 @@ impl Tokenizer<'_> {
     pub(super) fn end_tag_open_state(&mut self) -> Flow {
         match self.peek() {
             Some(c) if c.is_ascii_alphabetic() => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.create_tag(true);
-                self.switch(S::TagName)
+                self.reconsume_in(S::TagName)
             }
             Some(b'>') => {
                 // `</>` is dropped: no token, a gap in the spans.
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.error(ErrorCode::MissingEndTagName);
-                self.pos += 1;
-                self.switch(S::Data)
+                self.switch_to(S::Data)
             }
             None => {
                 // `</` are character tokens of the open text run.
@@ -80,7 +75,7 @@ impl Tokenizer<'_> {
                 self.emit_eof()
             }
             Some(_) => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.error(ErrorCode::InvalidFirstCharacterOfTagName);
@@ -390,7 +385,7 @@ impl Tokenizer<'_> {
         }
         // At the `>` of the tag: "Switch to the data state. Emit the current tag token."
         self.pos = pos;
-        self.emit_tag()
+        self.emit_current_tag()
     }
 
     /// EOF anywhere inside a tag: the tag is dropped.
