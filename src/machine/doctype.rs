@@ -214,15 +214,15 @@ impl Tokenizer<'_> {
         }
     }
 
-    /// 13.2.5.59 DOCTYPE public identifier (double-quoted) state and 13.2.5.60 DOCTYPE
-    /// public identifier (single-quoted) state.
+    /// 13.2.5.59 DOCTYPE public identifier (double-quoted) state, and
+    /// 13.2.5.60 DOCTYPE public identifier (single-quoted) state.
     #[inline(never)]
     pub(super) fn doctype_public_identifier_quoted_state(&mut self, quote: u8) -> Flow {
         self.doctype_identifier_quoted(Identifier::Public, quote)
     }
 
-    /// 13.2.5.65 DOCTYPE system identifier (double-quoted) state and 13.2.5.66 DOCTYPE
-    /// system identifier (single-quoted) state.
+    /// 13.2.5.65 DOCTYPE system identifier (double-quoted) state, and
+    /// 13.2.5.66 DOCTYPE system identifier (single-quoted) state.
     #[inline(never)]
     pub(super) fn doctype_system_identifier_quoted_state(&mut self, quote: u8) -> Flow {
         self.doctype_identifier_quoted(Identifier::System, quote)

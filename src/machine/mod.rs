@@ -1,18 +1,37 @@
 //! The tokenizer: the 80 states of HTML § 13.2.5, run over raw bytes.
 //!
 //! The machine never copies text. It records where each token's pieces begin and end
-//! (see [`crate::token`]); the scanner in [`crate::scan`] skips the bytes in between. Each
-//! state lives in one method named after the spec's state, in the submodule for its group:
+//! (see [`crate::token`]); the scanner in [`crate::scan`] skips the bytes in between.
+//!
+//! Each state has one home, headed by its section number and name as the spec writes them
+//! (`13.2.5.34 After attribute name state`): a method named after the state, or, for the
+//! tag name and attribute states, one arm of the tag loop `tag::tag_states`. The homes are
+//! in the submodule for their group:
 //!
 //! | module | states |
 //! |---|---|
-//! | `text` | 13.2.5.1–5 data, RCDATA, RAWTEXT, script data, PLAINTEXT; 9–17 their end tags |
-//! | `script` | 13.2.5.18–31 script data escape and double-escape states |
-//! | `tag` | 13.2.5.6–8 tag open, end tag open, tag name; 32–40 attributes, self-closing |
+//! | `text` | 13.2.5.1–5 data, RCDATA, RAWTEXT, script data, PLAINTEXT; 9–14 the RCDATA and RAWTEXT less-than sign, end tag open and end tag name states; 16–17 script data end tag open and end tag name; 24–25 script data escaped end tag open and end tag name |
+//! | `script` | 13.2.5.15 script data less-than sign; 18–23 the script data escape and escaped states; 26–31 the double-escape states |
+//! | `tag` | 13.2.5.6–7 tag open, end tag open (methods); 8 tag name, 32–40 the attribute states and self-closing start tag (arms of `tag_states`) |
 //! | `comment` | 13.2.5.41–52 bogus comment, markup declaration open, comment states |
 //! | `doctype` | 13.2.5.53–68 DOCTYPE states |
 //! | `cdata` | 13.2.5.69–71 CDATA section states |
-//! | [`crate::charref`] | 13.2.5.72–80 character reference states |
+//! | [`crate::charref`] | 13.2.5.72–80 character reference states, one function (`resolve`) with one commented section per state |
+//!
+//! Seven tag states also have a shortcut: a copy of their commonest branches, taken from
+//! the state before them so that a common tag needs fewer trips round a loop. Each is
+//! commented "Shortcut of 13.2.5.N … (home: …)": 13.2.5.6 and 13.2.5.7 in
+//! `text::tag_open_shortcut` (the data state's `<`); 13.2.5.32 in
+//! `tag::before_attribute_name_shortcut`; 13.2.5.35 in the attribute name arm and, with
+//! 13.2.5.36 and 13.2.5.37, in `tag::quoted_attribute`; 13.2.5.39 in the attribute name
+//! arm and the quoted attribute value arm.
+//!
+//! The spec's verbs are helpers: `switch_to` ("Switch to the X state": the current input
+//! character is consumed), `reconsume_in` ("Reconsume in the X state": it is not),
+//! `consume_and_switch_to` (a matched keyword), `consume_and_stay`, and `emit_*` for
+//! emitting (`emit_text`, `emit_current_tag`, `emit_current_comment`,
+//! `emit_current_doctype`, `emit_eof`). The tag loop keeps its position and state in
+//! locals and has its own `switch_to` and `reconsume_in` over them.
 //!
 //! Bytes, not characters: every byte that the states name is ASCII, so a non-ASCII byte
 //! (valid UTF-8 or not) is always "anything else" and the machine can run on bytes. CR is

@@ -1,6 +1,8 @@
-//! 13.2.5.15 and 13.2.5.18–31: the script data less-than sign, escape and double-escape
-//! states. All of them only decide where `</script>` can end the script; every character
-//! they consume is a character token of the one script data text run.
+//! 13.2.5.15, 13.2.5.18–23 and 13.2.5.26–31: the script data less-than sign, escape,
+//! escaped and double-escape states (the script data escaped end tag open and end tag name
+//! states, 13.2.5.24–25, share the end tag code in `text`). All of them only decide where
+//! `</script>` can end the script; every character they consume is a character token of
+//! the one script data text run.
 
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;

@@ -275,8 +275,9 @@ impl Tokenizer<'_> {
                         }
                     }
                 }
-                // 13.2.5.36 Attribute value (double-quoted) state and 13.2.5.37 Attribute
-                // value (single-quoted) state, which differ only in their quote.
+                // 13.2.5.36 Attribute value (double-quoted) state, and
+                // 13.2.5.37 Attribute value (single-quoted) state:
+                // one arm, as the two differ only in their quote.
                 S::AttributeValueDoubleQuoted | S::AttributeValueSingleQuoted => {
                     let quote = if state == S::AttributeValueDoubleQuoted {
                         b'"'

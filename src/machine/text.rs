@@ -1,5 +1,7 @@
-//! 13.2.5.1–5: the data, RCDATA, RAWTEXT, script data and PLAINTEXT states, and
-//! 13.2.5.9–17: the end tag states of RCDATA, RAWTEXT and script data.
+//! 13.2.5.1–5: the data, RCDATA, RAWTEXT, script data and PLAINTEXT states;
+//! 13.2.5.9–14: the RCDATA and RAWTEXT less-than sign, end tag open and end tag name states;
+//! 13.2.5.16–17 and 13.2.5.24–25: the script data and script data escaped end tag open and
+//! end tag name states (the script data less-than sign state, 13.2.5.15, is in `script`).
 //!
 //! Character tokens are not emitted one by one: the open text run grows until markup
 //! begins, and is handed out as one [`crate::Text`] span.
