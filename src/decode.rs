@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use crate::charref;
-use crate::token::Span;
+use crate::span::Span;
 
 /// Where a slice of the input came from; it decides which transforms apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 //! content (13.2.6.5). It does not model insertion modes (so `<style>` inside `<select>`,
 //! which a browser ignores, still switches to RAWTEXT here).
 
-use crate::machine::State;
+use crate::state::State;
 
 /// One open element that matters for namespaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -67,12 +67,16 @@ mod machine;
 // The one module with `unsafe` (SIMD back-ends, each block with a SAFETY note).
 #[allow(unsafe_code)]
 mod scan;
+mod span;
+mod state;
 mod token;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
-pub use machine::{Builder, State, Tokenizer};
+pub use machine::{Builder, Tokenizer};
 pub use scan::Scanner;
-pub use token::{Attribute, Comment, Doctype, Span, Tag, Text, TextKind, Token};
+pub use span::Span;
+pub use state::State;
+pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// The replacement text of one named character reference given exactly as it appears
 /// after the `&` (for example `"amp;"` or `"not"`), or None when it is not a name in the

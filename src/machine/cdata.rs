@@ -5,15 +5,16 @@
 
 use super::{Flow, Pending, S, Tokenizer};
 use crate::error::ErrorCode;
-use crate::token::{Span, TextKind};
+use crate::span::Span;
+use crate::token::TextKind;
 
 impl Tokenizer<'_> {
-    /// Begins a CDATA section whose content starts at the current position and whose raw
-    /// bytes start at `raw_start` (the `<` of `<![CDATA[`, or the content itself when the
+    /// Begins a CDATA section whose content starts at `content_start` and whose raw bytes
+    /// start at `raw_start` (the `<` of `<![CDATA[`, or the content itself when the
     /// tokenizer starts in the CDATA section state).
-    pub(super) fn start_cdata_section(&mut self, raw_start: usize) {
+    pub(super) fn start_cdata_section(&mut self, raw_start: usize, content_start: usize) {
         self.cdata_start = raw_start;
-        self.text_start = Some(self.pos);
+        self.text_start = Some(content_start);
         self.text_kind = TextKind::Cdata;
     }
 
@@ -22,12 +23,11 @@ impl Tokenizer<'_> {
     pub(super) fn cdata_section_state(&mut self) -> Flow {
         if self.text_start.is_none() {
             // Started in this state (html5lib's "CDATA section state").
-            self.start_cdata_section(self.pos);
+            self.start_cdata_section(self.pos, self.pos);
         }
         self.pos += self.scanner.find_byte(&self.input[self.pos..], b']');
         if self.peek().is_some() {
-            self.pos += 1;
-            return self.switch(S::CdataSectionBracket);
+            return self.switch_to(S::CdataSectionBracket);
         }
         self.error(ErrorCode::EofInCdata);
         let end = self.input.len();
@@ -35,17 +35,16 @@ impl Tokenizer<'_> {
         if self.errors_on {
             self.check_input_stream(end);
         }
-        self.cdata_text(end, end)
+        self.emit_cdata_text(end, end)
     }
 
     /// 13.2.5.70 CDATA section bracket state.
     #[inline(never)]
     pub(super) fn cdata_section_bracket_state(&mut self) -> Flow {
         if self.peek() == Some(b']') {
-            self.pos += 1;
-            self.switch(S::CdataSectionEnd)
+            self.switch_to(S::CdataSectionEnd)
         } else {
-            self.switch(S::CdataSection) // the `]` is a character
+            self.reconsume_in(S::CdataSection) // the `]` is a character
         }
     }
 
@@ -54,22 +53,22 @@ impl Tokenizer<'_> {
     pub(super) fn cdata_section_end_state(&mut self) -> Flow {
         match self.peek() {
             Some(b']') => {
-                self.pos += 1; // one `]` is a character; the last two may still end it
-                Flow::Continue
+                // "Emit a U+005D RIGHT SQUARE BRACKET character token": one `]` is a
+                // character; the last two may still end the section.
+                self.consume_and_stay()
             }
             Some(b'>') => {
                 let content_end = self.pos - 2;
-                self.pos += 1;
-                self.state = S::Data;
-                self.cdata_text(content_end, self.pos)
+                self.switch_to(S::Data);
+                self.emit_cdata_text(content_end, self.pos)
             }
-            _ => self.switch(S::CdataSection), // the `]]` are characters
+            _ => self.reconsume_in(S::CdataSection), // the `]]` are characters
         }
     }
 
     /// Hands out the CDATA section's characters (even when empty: the raw bytes still
     /// need a token so that spans cover the input).
-    fn cdata_text(&mut self, content_end: usize, raw_end: usize) -> Flow {
+    fn emit_cdata_text(&mut self, content_end: usize, raw_end: usize) -> Flow {
         let content_start = self.text_start.take().unwrap_or(content_end);
         self.text_kind = TextKind::Data;
         let raw = Span::new(self.cdata_start, raw_end);

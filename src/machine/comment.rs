@@ -8,7 +8,7 @@
 
 use super::{Flow, Pending, S, Tokenizer};
 use crate::error::ErrorCode;
-use crate::token::Span;
+use crate::span::Span;
 
 impl Tokenizer<'_> {
     /// Creates a comment token whose data starts at the current character and reconsumes
@@ -16,12 +16,12 @@ impl Tokenizer<'_> {
     pub(super) fn start_bogus_comment(&mut self) -> Flow {
         self.comment_start = self.markup_start;
         self.comment_data_start = self.pos;
-        self.switch(S::BogusComment)
+        self.reconsume_in(S::BogusComment)
     }
 
     /// Emits the current comment, whose data ends `trailing` bytes before the current
     /// position. At `>` the `>` is consumed; at EOF the end-of-file token follows.
-    fn emit_comment(&mut self, trailing: usize) -> Flow {
+    fn emit_current_comment(&mut self, trailing: usize) -> Flow {
         let data_end = self.pos - trailing;
         let end = match self.peek() {
             Some(_) => {
@@ -53,7 +53,7 @@ impl Tokenizer<'_> {
                     self.error(ErrorCode::UnexpectedNullCharacter);
                     self.pos += 1;
                 }
-                _ => return self.emit_comment(0), // `>` or EOF
+                _ => return self.emit_current_comment(0), // `>` or EOF
             }
         }
     }
@@ -63,22 +63,25 @@ impl Tokenizer<'_> {
     pub(super) fn markup_declaration_open_state(&mut self) -> Flow {
         let rest = &self.input[self.pos..];
         if rest.starts_with(b"--") {
-            self.pos += 2;
+            // "Consume those two characters, create a comment token whose data is the
+            // empty string, and switch to the comment start state."
             self.comment_start = self.markup_start;
-            self.comment_data_start = self.pos;
-            self.switch(S::CommentStart)
+            self.comment_data_start = self.pos + 2;
+            self.consume_and_switch_to(2, S::CommentStart)
         } else if self.next_is_ignore_case(b"DOCTYPE") {
-            self.pos += 7;
+            // "Consume those characters and switch to the DOCTYPE state." (The DOCTYPE
+            // token is created here rather than in the before DOCTYPE name state: it is
+            // the same token either way.)
             self.doctype = super::CurrentDoctype {
                 start: self.markup_start,
                 ..Default::default()
             };
-            self.switch(S::Doctype)
+            self.consume_and_switch_to(7, S::Doctype)
         } else if rest.starts_with(b"[CDATA[") {
             if self.foreign_content {
-                self.pos += 7;
-                self.start_cdata_section(self.markup_start);
-                self.switch(S::CdataSection)
+                // "Consume those characters and switch to the CDATA section state."
+                self.start_cdata_section(self.markup_start, self.pos + 7);
+                self.consume_and_switch_to(7, S::CdataSection)
             } else {
                 // The error comes after consuming "[CDATA[", at its last character. The
                 // comment's data is "[CDATA[", so the data span starts at the `[`.
@@ -95,15 +98,12 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn comment_start_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'-') => {
-                self.pos += 1;
-                self.switch(S::CommentStartDash)
-            }
+            Some(b'-') => self.switch_to(S::CommentStartDash),
             Some(b'>') => {
                 self.error(ErrorCode::AbruptClosingOfEmptyComment);
-                self.emit_comment(0)
+                self.emit_current_comment(0)
             }
-            _ => self.switch(S::Comment),
+            _ => self.reconsume_in(S::Comment),
         }
     }
 
@@ -111,19 +111,16 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn comment_start_dash_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'-') => {
-                self.pos += 1;
-                self.switch(S::CommentEnd)
-            }
+            Some(b'-') => self.switch_to(S::CommentEnd),
             Some(b'>') => {
                 self.error(ErrorCode::AbruptClosingOfEmptyComment);
-                self.emit_comment(1)
+                self.emit_current_comment(1)
             }
             None => {
                 self.error(ErrorCode::EofInComment);
-                self.emit_comment(1)
+                self.emit_current_comment(1)
             }
-            Some(_) => self.switch(S::Comment), // the `-` is data
+            Some(_) => self.reconsume_in(S::Comment), // the `-` is data
         }
     }
 
@@ -141,12 +138,10 @@ impl Tokenizer<'_> {
             };
             match self.peek() {
                 Some(b'-') => {
-                    self.pos += 1;
-                    return self.switch(S::CommentEndDash);
+                    return self.switch_to(S::CommentEndDash);
                 }
                 Some(b'<') => {
-                    self.pos += 1;
-                    return self.switch(S::CommentLessThanSign);
+                    return self.switch_to(S::CommentLessThanSign);
                 }
                 Some(_) => {
                     self.error(ErrorCode::UnexpectedNullCharacter);
@@ -154,7 +149,7 @@ impl Tokenizer<'_> {
                 }
                 None => {
                     self.error(ErrorCode::EofInComment);
-                    return self.emit_comment(0);
+                    return self.emit_current_comment(0);
                 }
             }
         }
@@ -164,15 +159,9 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn comment_less_than_sign_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'!') => {
-                self.pos += 1;
-                self.switch(S::CommentLessThanSignBang)
-            }
-            Some(b'<') => {
-                self.pos += 1;
-                Flow::Continue
-            }
-            _ => self.switch(S::Comment),
+            Some(b'!') => self.switch_to(S::CommentLessThanSignBang),
+            Some(b'<') => self.consume_and_stay(),
+            _ => self.reconsume_in(S::Comment),
         }
     }
 
@@ -180,10 +169,9 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn comment_less_than_sign_bang_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
-            self.pos += 1;
-            self.switch(S::CommentLessThanSignBangDash)
+            self.switch_to(S::CommentLessThanSignBangDash)
         } else {
-            self.switch(S::Comment)
+            self.reconsume_in(S::Comment)
         }
     }
 
@@ -191,10 +179,9 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn comment_less_than_sign_bang_dash_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
-            self.pos += 1;
-            self.switch(S::CommentLessThanSignBangDashDash)
+            self.switch_to(S::CommentLessThanSignBangDashDash)
         } else {
-            self.switch(S::CommentEndDash)
+            self.reconsume_in(S::CommentEndDash)
         }
     }
 
@@ -205,22 +192,19 @@ impl Tokenizer<'_> {
             Some(b'>') | None => {}
             Some(_) => self.error(ErrorCode::NestedComment),
         }
-        self.switch(S::CommentEnd)
+        self.reconsume_in(S::CommentEnd)
     }
 
     /// 13.2.5.50 Comment end dash state.
     #[inline(never)]
     pub(super) fn comment_end_dash_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'-') => {
-                self.pos += 1;
-                self.switch(S::CommentEnd)
-            }
+            Some(b'-') => self.switch_to(S::CommentEnd),
             None => {
                 self.error(ErrorCode::EofInComment);
-                self.emit_comment(1)
+                self.emit_current_comment(1)
             }
-            Some(_) => self.switch(S::Comment), // the `-` is data
+            Some(_) => self.reconsume_in(S::Comment), // the `-` is data
         }
     }
 
@@ -228,21 +212,17 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn comment_end_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'>') => self.emit_comment(2),
-            Some(b'!') => {
-                self.pos += 1;
-                self.switch(S::CommentEndBang)
-            }
+            Some(b'>') => self.emit_current_comment(2),
+            Some(b'!') => self.switch_to(S::CommentEndBang),
             Some(b'-') => {
                 // One `-` becomes data; the last two stay the candidate end.
-                self.pos += 1;
-                Flow::Continue
+                self.consume_and_stay()
             }
             None => {
                 self.error(ErrorCode::EofInComment);
-                self.emit_comment(2)
+                self.emit_current_comment(2)
             }
-            Some(_) => self.switch(S::Comment), // the `--` are data
+            Some(_) => self.reconsume_in(S::Comment), // the `--` are data
         }
     }
 
@@ -252,18 +232,17 @@ impl Tokenizer<'_> {
         match self.peek() {
             Some(b'-') => {
                 // "--!" becomes data; this `-` may begin the end.
-                self.pos += 1;
-                self.switch(S::CommentEndDash)
+                self.switch_to(S::CommentEndDash)
             }
             Some(b'>') => {
                 self.error(ErrorCode::IncorrectlyClosedComment);
-                self.emit_comment(3)
+                self.emit_current_comment(3)
             }
             None => {
                 self.error(ErrorCode::EofInComment);
-                self.emit_comment(3)
+                self.emit_current_comment(3)
             }
-            Some(_) => self.switch(S::Comment), // the `--!` are data
+            Some(_) => self.reconsume_in(S::Comment), // the `--!` are data
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::{Flow, Pending, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::class;
-use crate::token::Span;
+use crate::span::Span;
 
 /// Which identifier a DOCTYPE state is about.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,7 +18,7 @@ enum Identifier {
 impl Tokenizer<'_> {
     /// Emits the current DOCTYPE token. At `>` the `>` is consumed; at EOF the
     /// end-of-file token follows.
-    fn emit_doctype(&mut self) -> Flow {
+    fn emit_current_doctype(&mut self) -> Flow {
         if self.peek().is_some() {
             self.pos += 1;
         }
@@ -34,7 +34,7 @@ impl Tokenizer<'_> {
     fn eof_in_doctype(&mut self) -> Flow {
         self.error(ErrorCode::EofInDoctype);
         self.doctype.force_quirks = true;
-        self.emit_doctype()
+        self.emit_current_doctype()
     }
 
     /// Skips whitespace; returns the next input character.
@@ -48,15 +48,12 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn doctype_state(&mut self) -> Flow {
         match self.peek() {
-            Some(c) if is_whitespace(c) => {
-                self.pos += 1;
-                self.switch(S::BeforeDoctypeName)
-            }
-            Some(b'>') => self.switch(S::BeforeDoctypeName),
+            Some(c) if is_whitespace(c) => self.switch_to(S::BeforeDoctypeName),
+            Some(b'>') => self.reconsume_in(S::BeforeDoctypeName),
             None => self.eof_in_doctype(),
             Some(_) => {
                 self.error(ErrorCode::MissingWhitespaceBeforeDoctypeName);
-                self.switch(S::BeforeDoctypeName)
+                self.reconsume_in(S::BeforeDoctypeName)
             }
         }
     }
@@ -68,7 +65,7 @@ impl Tokenizer<'_> {
             Some(b'>') => {
                 self.error(ErrorCode::MissingDoctypeName);
                 self.doctype.force_quirks = true;
-                self.emit_doctype()
+                self.emit_current_doctype()
             }
             None => self.eof_in_doctype(),
             Some(c) => {
@@ -76,8 +73,7 @@ impl Tokenizer<'_> {
                     self.error(ErrorCode::UnexpectedNullCharacter);
                 }
                 self.doctype.name = Some(Span::new(self.pos, self.pos + 1));
-                self.pos += 1;
-                self.switch(S::DoctypeName)
+                self.switch_to(S::DoctypeName)
             }
         }
     }
@@ -92,16 +88,13 @@ impl Tokenizer<'_> {
                 name.end = self.pos;
             }
             match self.peek() {
-                Some(b'>') => return self.emit_doctype(),
+                Some(b'>') => return self.emit_current_doctype(),
                 Some(0) => {
                     self.error(ErrorCode::UnexpectedNullCharacter);
                     self.pos += 1;
                 }
                 Some(b'/') => self.pos += 1, // part of the name
-                Some(_) => {
-                    self.pos += 1; // whitespace
-                    return self.switch(S::AfterDoctypeName);
-                }
+                Some(_) => return self.switch_to(S::AfterDoctypeName), // whitespace
                 None => return self.eof_in_doctype(),
             }
         }
@@ -111,19 +104,17 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn after_doctype_name_state(&mut self) -> Flow {
         match self.skip_whitespace() {
-            Some(b'>') => self.emit_doctype(),
+            Some(b'>') => self.emit_current_doctype(),
             None => self.eof_in_doctype(),
             Some(_) => {
                 if self.next_is_ignore_case(b"PUBLIC") {
-                    self.pos += 6;
-                    self.switch(S::AfterDoctypePublicKeyword)
+                    self.consume_and_switch_to(6, S::AfterDoctypePublicKeyword)
                 } else if self.next_is_ignore_case(b"SYSTEM") {
-                    self.pos += 6;
-                    self.switch(S::AfterDoctypeSystemKeyword)
+                    self.consume_and_switch_to(6, S::AfterDoctypeSystemKeyword)
                 } else {
                     self.error(ErrorCode::InvalidCharacterSequenceAfterDoctypeName);
                     self.doctype.force_quirks = true;
-                    self.switch(S::BogusDoctype)
+                    self.reconsume_in(S::BogusDoctype)
                 }
             }
         }
@@ -145,13 +136,10 @@ impl Tokenizer<'_> {
     /// but a quote straight after the keyword is a missing-whitespace error.
     fn after_doctype_keyword(&mut self, which: Identifier) -> Flow {
         match self.peek() {
-            Some(c) if is_whitespace(c) => {
-                self.pos += 1;
-                self.switch(match which {
-                    Identifier::Public => S::BeforeDoctypePublicIdentifier,
-                    Identifier::System => S::BeforeDoctypeSystemIdentifier,
-                })
-            }
+            Some(c) if is_whitespace(c) => self.switch_to(match which {
+                Identifier::Public => S::BeforeDoctypePublicIdentifier,
+                Identifier::System => S::BeforeDoctypeSystemIdentifier,
+            }),
             Some(b'"' | b'\'') => {
                 self.error(match which {
                     Identifier::Public => ErrorCode::MissingWhitespaceAfterDoctypePublicKeyword,
@@ -187,7 +175,7 @@ impl Tokenizer<'_> {
                     Identifier::System => ErrorCode::MissingDoctypeSystemIdentifier,
                 });
                 self.doctype.force_quirks = true;
-                self.emit_doctype()
+                self.emit_current_doctype()
             }
             None => self.eof_in_doctype(),
             Some(_) => {
@@ -196,7 +184,7 @@ impl Tokenizer<'_> {
                     Identifier::System => ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier,
                 });
                 self.doctype.force_quirks = true;
-                self.switch(S::BogusDoctype)
+                self.reconsume_in(S::BogusDoctype)
             }
         }
     }
@@ -205,12 +193,11 @@ impl Tokenizer<'_> {
     /// missing), then switch to the DOCTYPE … identifier (double|single)-quoted state."
     fn open_identifier(&mut self, which: Identifier) -> Flow {
         let double = self.peek() == Some(b'"');
-        self.pos += 1;
-        let empty = Some(Span::new(self.pos, self.pos));
+        let empty = Some(Span::new(self.pos + 1, self.pos + 1));
         match which {
             Identifier::Public => {
                 self.doctype.public_id = empty;
-                self.switch(if double {
+                self.switch_to(if double {
                     S::DoctypePublicIdentifierDoubleQuoted
                 } else {
                     S::DoctypePublicIdentifierSingleQuoted
@@ -218,7 +205,7 @@ impl Tokenizer<'_> {
             }
             Identifier::System => {
                 self.doctype.system_id = empty;
-                self.switch(if double {
+                self.switch_to(if double {
                     S::DoctypeSystemIdentifierDoubleQuoted
                 } else {
                     S::DoctypeSystemIdentifierSingleQuoted
@@ -227,15 +214,15 @@ impl Tokenizer<'_> {
         }
     }
 
-    /// 13.2.5.59 DOCTYPE public identifier (double-quoted) state and 13.2.5.60 DOCTYPE
-    /// public identifier (single-quoted) state.
+    /// 13.2.5.59 DOCTYPE public identifier (double-quoted) state, and
+    /// 13.2.5.60 DOCTYPE public identifier (single-quoted) state.
     #[inline(never)]
     pub(super) fn doctype_public_identifier_quoted_state(&mut self, quote: u8) -> Flow {
         self.doctype_identifier_quoted(Identifier::Public, quote)
     }
 
-    /// 13.2.5.65 DOCTYPE system identifier (double-quoted) state and 13.2.5.66 DOCTYPE
-    /// system identifier (single-quoted) state.
+    /// 13.2.5.65 DOCTYPE system identifier (double-quoted) state, and
+    /// 13.2.5.66 DOCTYPE system identifier (single-quoted) state.
     #[inline(never)]
     pub(super) fn doctype_system_identifier_quoted_state(&mut self, quote: u8) -> Flow {
         self.doctype_identifier_quoted(Identifier::System, quote)
@@ -264,11 +251,11 @@ impl Tokenizer<'_> {
                         Identifier::System => ErrorCode::AbruptDoctypeSystemIdentifier,
                     });
                     self.doctype.force_quirks = true;
-                    return self.emit_doctype();
+                    return self.emit_current_doctype();
                 }
                 Some(_) => {
-                    self.pos += 1; // the closing quote
-                    return self.switch(match which {
+                    // The closing quote.
+                    return self.switch_to(match which {
                         Identifier::Public => S::AfterDoctypePublicIdentifier,
                         Identifier::System => S::AfterDoctypeSystemIdentifier,
                     });
@@ -283,8 +270,7 @@ impl Tokenizer<'_> {
     pub(super) fn after_doctype_public_identifier_state(&mut self) -> Flow {
         match self.peek() {
             Some(c) if is_whitespace(c) => {
-                self.pos += 1;
-                self.switch(S::BetweenDoctypePublicAndSystemIdentifiers)
+                self.switch_to(S::BetweenDoctypePublicAndSystemIdentifiers)
             }
             Some(b'"' | b'\'') => {
                 self.error(ErrorCode::MissingWhitespaceBetweenDoctypePublicAndSystemIdentifiers);
@@ -298,13 +284,13 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn between_doctype_public_and_system_identifiers_state(&mut self) -> Flow {
         match self.skip_whitespace() {
-            Some(b'>') => self.emit_doctype(),
+            Some(b'>') => self.emit_current_doctype(),
             Some(b'"' | b'\'') => self.open_identifier(Identifier::System),
             None => self.eof_in_doctype(),
             Some(_) => {
                 self.error(ErrorCode::MissingQuoteBeforeDoctypeSystemIdentifier);
                 self.doctype.force_quirks = true;
-                self.switch(S::BogusDoctype)
+                self.reconsume_in(S::BogusDoctype)
             }
         }
     }
@@ -313,12 +299,12 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn after_doctype_system_identifier_state(&mut self) -> Flow {
         match self.skip_whitespace() {
-            Some(b'>') => self.emit_doctype(),
+            Some(b'>') => self.emit_current_doctype(),
             None => self.eof_in_doctype(),
             Some(_) => {
                 // No force-quirks here.
                 self.error(ErrorCode::UnexpectedCharacterAfterDoctypeSystemIdentifier);
-                self.switch(S::BogusDoctype)
+                self.reconsume_in(S::BogusDoctype)
             }
         }
     }
@@ -338,7 +324,7 @@ impl Tokenizer<'_> {
                     self.error(ErrorCode::UnexpectedNullCharacter);
                     self.pos += 1;
                 }
-                _ => return self.emit_doctype(), // `>` or EOF: no error, no force-quirks
+                _ => return self.emit_current_doctype(), // `>` or EOF: no error, no force-quirks
             }
         }
     }

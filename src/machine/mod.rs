@@ -1,18 +1,37 @@
 //! The tokenizer: the 80 states of HTML § 13.2.5, run over raw bytes.
 //!
 //! The machine never copies text. It records where each token's pieces begin and end
-//! (see [`crate::token`]); the scanner in [`crate::scan`] skips the bytes in between. Each
-//! state lives in one method named after the spec's state, in the submodule for its group:
+//! (see [`crate::token`]); the scanner in [`crate::scan`] skips the bytes in between.
+//!
+//! Each state has one home, headed by its section number and name as the spec writes them
+//! (`13.2.5.34 After attribute name state`): a method named after the state, or, for the
+//! tag name and attribute states, one arm of the tag loop `tag::tag_states`. The homes are
+//! in the submodule for their group:
 //!
 //! | module | states |
 //! |---|---|
-//! | `text` | 13.2.5.1–5 data, RCDATA, RAWTEXT, script data, PLAINTEXT; 9–17 their end tags |
-//! | `script` | 13.2.5.18–31 script data escape and double-escape states |
-//! | `tag` | 13.2.5.6–8 tag open, end tag open, tag name; 32–40 attributes, self-closing |
+//! | `text` | 13.2.5.1–5 data, RCDATA, RAWTEXT, script data, PLAINTEXT; 9–14 the RCDATA and RAWTEXT less-than sign, end tag open and end tag name states; 16–17 script data end tag open and end tag name; 24–25 script data escaped end tag open and end tag name |
+//! | `script` | 13.2.5.15 script data less-than sign; 18–23 the script data escape and escaped states; 26–31 the double-escape states |
+//! | `tag` | 13.2.5.6–7 tag open, end tag open (methods); 8 tag name, 32–40 the attribute states and self-closing start tag (arms of `tag_states`) |
 //! | `comment` | 13.2.5.41–52 bogus comment, markup declaration open, comment states |
 //! | `doctype` | 13.2.5.53–68 DOCTYPE states |
 //! | `cdata` | 13.2.5.69–71 CDATA section states |
-//! | [`crate::charref`] | 13.2.5.72–80 character reference states |
+//! | [`crate::charref`] | 13.2.5.72–80 character reference states, one function (`resolve`) with one commented section per state |
+//!
+//! Seven tag states also have a shortcut: a copy of their commonest branches, taken from
+//! the state before them so that a common tag needs fewer trips round a loop. Each is
+//! commented "Shortcut of 13.2.5.N … (home: …)": 13.2.5.6 and 13.2.5.7 in
+//! `text::tag_open_shortcut` (the data state's `<`); 13.2.5.32 in
+//! `tag::before_attribute_name_shortcut`; 13.2.5.35 in the attribute name arm and, with
+//! 13.2.5.36 and 13.2.5.37, in `tag::quoted_attribute`; 13.2.5.39 in the attribute name
+//! arm and the quoted attribute value arm.
+//!
+//! The spec's verbs are helpers: `switch_to` ("Switch to the X state": the current input
+//! character is consumed), `reconsume_in` ("Reconsume in the X state": it is not),
+//! `consume_and_switch_to` (a matched keyword), `consume_and_stay`, and `emit_*` for
+//! emitting (`emit_text`, `emit_current_tag`, `emit_current_comment`,
+//! `emit_current_doctype`, `emit_eof`). The tag loop keeps its position and state in
+//! locals and has its own `switch_to` and `reconsume_in` over them.
 //!
 //! Bytes, not characters: every byte that the states name is ASCII, so a non-ASCII byte
 //! (valid UTF-8 or not) is always "anything else" and the machine can run on bytes. CR is
@@ -35,63 +54,9 @@ use std::hash::RandomState;
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::{HtmlStartTag, Simulator, html_start_tag_kind_at};
 use crate::scan::Scanner;
-use crate::token::{AttrSpans, Comment, Doctype, Span, Tag, Text, TextKind, Token};
-
-/// The states a tokenizer can be started in or switched to by a tree builder: the ones the
-/// tree construction stage (and the html5lib tests) name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum State {
-    /// 13.2.5.1 Data state.
-    Data,
-    /// 13.2.5.5 PLAINTEXT state.
-    Plaintext,
-    /// 13.2.5.2 RCDATA state.
-    Rcdata,
-    /// 13.2.5.3 RAWTEXT state.
-    Rawtext,
-    /// 13.2.5.4 Script data state.
-    ScriptData,
-    /// 13.2.5.69 CDATA section state.
-    CdataSection,
-}
-
-impl State {
-    /// The state named as the html5lib tests name it (`"Data state"`, `"RCDATA state"`, …).
-    pub fn from_html5lib_name(name: &str) -> Option<State> {
-        Some(match name {
-            "Data state" => State::Data,
-            "PLAINTEXT state" => State::Plaintext,
-            "RCDATA state" => State::Rcdata,
-            "RAWTEXT state" => State::Rawtext,
-            "Script data state" => State::ScriptData,
-            "CDATA section state" => State::CdataSection,
-            _ => return None,
-        })
-    }
-
-    /// The html5lib test suite's name for the state.
-    pub fn html5lib_name(self) -> &'static str {
-        match self {
-            State::Data => "Data state",
-            State::Plaintext => "PLAINTEXT state",
-            State::Rcdata => "RCDATA state",
-            State::Rawtext => "RAWTEXT state",
-            State::ScriptData => "Script data state",
-            State::CdataSection => "CDATA section state",
-        }
-    }
-
-    fn internal(self) -> S {
-        match self {
-            State::Data => S::Data,
-            State::Plaintext => S::Plaintext,
-            State::Rcdata => S::Rcdata,
-            State::Rawtext => S::Rawtext,
-            State::ScriptData => S::ScriptData,
-            State::CdataSection => S::CdataSection,
-        }
-    }
-}
+use crate::span::Span;
+use crate::state::State;
+use crate::token::{AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// Every state of 13.2.5, named as the spec names it. The character reference states
 /// (13.2.5.72–80) run as one function, [`crate::charref::resolve`], and are not listed.
@@ -190,6 +155,20 @@ impl S {
                 | S::AfterAttributeValueQuoted
                 | S::SelfClosingStartTag
         )
+    }
+}
+
+impl From<State> for S {
+    /// The internal state for a public one.
+    fn from(state: State) -> S {
+        match state {
+            State::Data => S::Data,
+            State::Plaintext => S::Plaintext,
+            State::Rcdata => S::Rcdata,
+            State::Rawtext => S::Rawtext,
+            State::ScriptData => S::ScriptData,
+            State::CdataSection => S::CdataSection,
+        }
     }
 }
 
@@ -384,9 +363,9 @@ impl Builder {
         let mut tokenizer = Tokenizer {
             input,
             pos: 0,
-            state: self.state.internal(),
+            state: S::from(self.state),
             text_start: None,
-            text_kind: text_kind_of(self.state.internal()),
+            text_kind: text_kind_of(S::from(self.state)),
             markup_start: 0,
             tag: CurrentTag::default(),
             attrs: Vec::new(),
@@ -552,7 +531,7 @@ impl<'a> Tokenizer<'a> {
             // consumed: read the markup again in the new state.
             self.pos = self.markup_start;
         }
-        self.state = state.internal();
+        self.state = S::from(state);
         self.text_kind = text_kind_of(self.state);
     }
 
@@ -833,7 +812,7 @@ impl<'a> Tokenizer<'a> {
 
     /// Hands out the open text run, ending at `end`, if it is not empty.
     #[inline]
-    fn flush_text(&mut self, end: usize) -> Option<Flow> {
+    fn emit_text(&mut self, end: usize) -> Option<Flow> {
         let start = self.text_start.take()?;
         (start < end).then(|| {
             let span = Span::new(start, end);
@@ -861,8 +840,8 @@ impl<'a> Tokenizer<'a> {
     /// Callers return the flow right away, before consuming or reporting anything, so that
     /// the same state runs again on the next call.
     #[inline]
-    fn text_before_markup(&mut self) -> Option<Flow> {
-        self.flush_text(self.markup_start)
+    fn emit_text_before_markup(&mut self) -> Option<Flow> {
+        self.emit_text(self.markup_start)
     }
 
     /// The end of the input: hands out the open text run, then nothing more.
@@ -871,13 +850,48 @@ impl<'a> Tokenizer<'a> {
         if self.errors_on {
             self.check_input_stream(self.input.len());
         }
-        self.flush_text(self.input.len()).unwrap_or(Flow::Continue)
+        self.emit_text(self.input.len()).unwrap_or(Flow::Continue)
     }
 
-    /// Switches to `state`, whose characters belong to text of the same kind.
+    // ----- the spec's verbs ----------------------------------------------------------
+    //
+    // A state looks at the current input character with `peek` ("consume the next input
+    // character" is `peek` plus a decision whether to keep it), then ends its arm with one
+    // of these. Text is never emitted character by character: a character that the spec
+    // emits as a character token (or appends to a comment, a name, a value) is consumed
+    // and stays inside the span being recorded, so consuming it is all it takes.
+
+    /// "Switch to the `state` state": the current input character is consumed.
     #[inline(always)]
-    fn switch(&mut self, state: S) -> Flow {
+    fn switch_to(&mut self, state: S) -> Flow {
+        self.pos += 1;
         self.state = state;
+        Flow::Continue
+    }
+
+    /// "Consume those `n` characters" (a keyword the state matched: `--`, `DOCTYPE`,
+    /// `[CDATA[`, `PUBLIC`, `SYSTEM`) "and switch to the `state` state".
+    #[inline(always)]
+    fn consume_and_switch_to(&mut self, n: usize, state: S) -> Flow {
+        self.pos += n;
+        self.state = state;
+        Flow::Continue
+    }
+
+    /// "Reconsume in the `state` state": the current input character is not consumed, and
+    /// `state` runs next on it.
+    #[inline(always)]
+    fn reconsume_in(&mut self, state: S) -> Flow {
+        self.state = state;
+        Flow::Continue
+    }
+
+    /// An arm that stays in its state after consuming the current input character (which
+    /// the spec emits as a character token, or appends to the comment's data): the
+    /// character joins the span being recorded.
+    #[inline(always)]
+    fn consume_and_stay(&mut self) -> Flow {
+        self.pos += 1;
         Flow::Continue
     }
 
@@ -918,7 +932,7 @@ impl<'a> Tokenizer<'a> {
     /// Emits the current tag token; the current input character is its `>`, not yet
     /// consumed. Switches to the data state (or to the state the simulation decides).
     #[inline(always)]
-    fn emit_tag(&mut self) -> Flow {
+    fn emit_current_tag(&mut self) -> Flow {
         let gt = self.pos;
         self.pos += 1;
         self.tag.end = self.pos;
@@ -941,7 +955,7 @@ impl<'a> Tokenizer<'a> {
                 match html_start_tag_kind_at(self.input, start, end, sim.scripting()) {
                     HtmlStartTag::Other => {}
                     HtmlStartTag::Switch(state) => {
-                        self.state = state.internal();
+                        self.state = S::from(state);
                         self.text_kind = text_kind_of(self.state);
                     }
                     HtmlStartTag::Svg | HtmlStartTag::Math => self.simulate(),
@@ -991,7 +1005,7 @@ impl<'a> Tokenizer<'a> {
         };
         self.foreign_content = sim.in_foreign_content();
         if let Some(state) = switch {
-            self.state = state.internal();
+            self.state = S::from(state);
             self.text_kind = text_kind_of(self.state);
         }
     }

@@ -1,6 +1,8 @@
-//! 13.2.5.15 and 13.2.5.18–31: the script data less-than sign, escape and double-escape
-//! states. All of them only decide where `</script>` can end the script; every character
-//! they consume is a character token of the one script data text run.
+//! 13.2.5.15, 13.2.5.18–23 and 13.2.5.26–31: the script data less-than sign, escape,
+//! escaped and double-escape states (the script data escaped end tag open and end tag name
+//! states, 13.2.5.24–25, share the end tag code in `text`). All of them only decide where
+//! `</script>` can end the script; every character they consume is a character token of
+//! the one script data text run.
 
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
@@ -11,15 +13,9 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_less_than_sign_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'/') => {
-                self.pos += 1;
-                self.switch(S::ScriptDataEndTagOpen)
-            }
-            Some(b'!') => {
-                self.pos += 1;
-                self.switch(S::ScriptDataEscapeStart)
-            }
-            _ => self.switch(S::ScriptData),
+            Some(b'/') => self.switch_to(S::ScriptDataEndTagOpen),
+            Some(b'!') => self.switch_to(S::ScriptDataEscapeStart),
+            _ => self.reconsume_in(S::ScriptData),
         }
     }
 
@@ -27,10 +23,9 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_escape_start_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
-            self.pos += 1;
-            self.switch(S::ScriptDataEscapeStartDash)
+            self.switch_to(S::ScriptDataEscapeStartDash)
         } else {
-            self.switch(S::ScriptData)
+            self.reconsume_in(S::ScriptData)
         }
     }
 
@@ -38,10 +33,9 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_escape_start_dash_state(&mut self) -> Flow {
         if self.peek() == Some(b'-') {
-            self.pos += 1;
-            self.switch(S::ScriptDataEscapedDashDash)
+            self.switch_to(S::ScriptDataEscapedDashDash)
         } else {
-            self.switch(S::ScriptData)
+            self.reconsume_in(S::ScriptData)
         }
     }
 
@@ -63,13 +57,11 @@ impl Tokenizer<'_> {
             };
             match self.peek() {
                 Some(b'-') => {
-                    self.pos += 1;
-                    return self.switch(S::ScriptDataEscapedDash);
+                    return self.switch_to(S::ScriptDataEscapedDash);
                 }
                 Some(b'<') => {
                     self.markup_start = self.pos;
-                    self.pos += 1;
-                    return self.switch(S::ScriptDataEscapedLessThanSign);
+                    return self.switch_to(S::ScriptDataEscapedLessThanSign);
                 }
                 Some(_) => {
                     self.error(ErrorCode::UnexpectedNullCharacter);
@@ -84,25 +76,17 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_escaped_dash_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'-') => {
-                self.pos += 1;
-                self.switch(S::ScriptDataEscapedDashDash)
-            }
+            Some(b'-') => self.switch_to(S::ScriptDataEscapedDashDash),
             Some(b'<') => {
                 self.markup_start = self.pos;
-                self.pos += 1;
-                self.switch(S::ScriptDataEscapedLessThanSign)
+                self.switch_to(S::ScriptDataEscapedLessThanSign)
             }
             Some(0) => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
-                self.pos += 1;
-                self.switch(S::ScriptDataEscaped)
+                self.switch_to(S::ScriptDataEscaped)
             }
             None => self.eof_in_script_comment_like_text(),
-            Some(_) => {
-                self.pos += 1;
-                self.switch(S::ScriptDataEscaped)
-            }
+            Some(_) => self.switch_to(S::ScriptDataEscaped),
         }
     }
 
@@ -110,29 +94,18 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_escaped_dash_dash_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'-') => {
-                self.pos += 1;
-                Flow::Continue
-            }
+            Some(b'-') => self.consume_and_stay(),
             Some(b'<') => {
                 self.markup_start = self.pos;
-                self.pos += 1;
-                self.switch(S::ScriptDataEscapedLessThanSign)
+                self.switch_to(S::ScriptDataEscapedLessThanSign)
             }
-            Some(b'>') => {
-                self.pos += 1;
-                self.switch(S::ScriptData)
-            }
+            Some(b'>') => self.switch_to(S::ScriptData),
             Some(0) => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
-                self.pos += 1;
-                self.switch(S::ScriptDataEscaped)
+                self.switch_to(S::ScriptDataEscaped)
             }
             None => self.eof_in_script_comment_like_text(),
-            Some(_) => {
-                self.pos += 1;
-                self.switch(S::ScriptDataEscaped)
-            }
+            Some(_) => self.switch_to(S::ScriptDataEscaped),
         }
     }
 
@@ -140,15 +113,12 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_escaped_less_than_sign_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'/') => {
-                self.pos += 1;
-                self.switch(S::ScriptDataEscapedEndTagOpen)
-            }
+            Some(b'/') => self.switch_to(S::ScriptDataEscapedEndTagOpen),
             Some(c) if c.is_ascii_alphabetic() => {
                 self.temp_start = self.pos;
-                self.switch(S::ScriptDataDoubleEscapeStart)
+                self.reconsume_in(S::ScriptDataDoubleEscapeStart)
             }
-            _ => self.switch(S::ScriptDataEscaped),
+            _ => self.reconsume_in(S::ScriptDataEscaped),
         }
     }
 
@@ -173,14 +143,13 @@ impl Tokenizer<'_> {
         match self.peek() {
             Some(c) if is_whitespace(c) || c == b'/' || c == b'>' => {
                 let buffer = &self.input[self.temp_start..self.pos];
-                self.pos += 1;
                 if buffer.eq_ignore_ascii_case(b"script") {
-                    self.switch(if_script)
+                    self.switch_to(if_script)
                 } else {
-                    self.switch(otherwise)
+                    self.switch_to(otherwise)
                 }
             }
-            _ => self.switch(otherwise),
+            _ => self.reconsume_in(otherwise),
         }
     }
 
@@ -196,12 +165,10 @@ impl Tokenizer<'_> {
             };
             match self.peek() {
                 Some(b'-') => {
-                    self.pos += 1;
-                    return self.switch(S::ScriptDataDoubleEscapedDash);
+                    return self.switch_to(S::ScriptDataDoubleEscapedDash);
                 }
                 Some(b'<') => {
-                    self.pos += 1;
-                    return self.switch(S::ScriptDataDoubleEscapedLessThanSign);
+                    return self.switch_to(S::ScriptDataDoubleEscapedLessThanSign);
                 }
                 Some(_) => {
                     self.error(ErrorCode::UnexpectedNullCharacter);
@@ -216,24 +183,14 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_double_escaped_dash_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'-') => {
-                self.pos += 1;
-                self.switch(S::ScriptDataDoubleEscapedDashDash)
-            }
-            Some(b'<') => {
-                self.pos += 1;
-                self.switch(S::ScriptDataDoubleEscapedLessThanSign)
-            }
+            Some(b'-') => self.switch_to(S::ScriptDataDoubleEscapedDashDash),
+            Some(b'<') => self.switch_to(S::ScriptDataDoubleEscapedLessThanSign),
             Some(0) => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
-                self.pos += 1;
-                self.switch(S::ScriptDataDoubleEscaped)
+                self.switch_to(S::ScriptDataDoubleEscaped)
             }
             None => self.eof_in_script_comment_like_text(),
-            Some(_) => {
-                self.pos += 1;
-                self.switch(S::ScriptDataDoubleEscaped)
-            }
+            Some(_) => self.switch_to(S::ScriptDataDoubleEscaped),
         }
     }
 
@@ -241,28 +198,15 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_double_escaped_dash_dash_state(&mut self) -> Flow {
         match self.peek() {
-            Some(b'-') => {
-                self.pos += 1;
-                Flow::Continue
-            }
-            Some(b'<') => {
-                self.pos += 1;
-                self.switch(S::ScriptDataDoubleEscapedLessThanSign)
-            }
-            Some(b'>') => {
-                self.pos += 1;
-                self.switch(S::ScriptData)
-            }
+            Some(b'-') => self.consume_and_stay(),
+            Some(b'<') => self.switch_to(S::ScriptDataDoubleEscapedLessThanSign),
+            Some(b'>') => self.switch_to(S::ScriptData),
             Some(0) => {
                 self.error(ErrorCode::UnexpectedNullCharacter);
-                self.pos += 1;
-                self.switch(S::ScriptDataDoubleEscaped)
+                self.switch_to(S::ScriptDataDoubleEscaped)
             }
             None => self.eof_in_script_comment_like_text(),
-            Some(_) => {
-                self.pos += 1;
-                self.switch(S::ScriptDataDoubleEscaped)
-            }
+            Some(_) => self.switch_to(S::ScriptDataDoubleEscaped),
         }
     }
 
@@ -270,11 +214,10 @@ impl Tokenizer<'_> {
     #[inline(never)]
     pub(super) fn script_data_double_escaped_less_than_sign_state(&mut self) -> Flow {
         if self.peek() == Some(b'/') {
-            self.pos += 1;
-            self.temp_start = self.pos;
-            self.switch(S::ScriptDataDoubleEscapeEnd)
+            self.temp_start = self.pos + 1;
+            self.switch_to(S::ScriptDataDoubleEscapeEnd)
         } else {
-            self.switch(S::ScriptDataDoubleEscaped)
+            self.reconsume_in(S::ScriptDataDoubleEscaped)
         }
     }
 }

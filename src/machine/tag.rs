@@ -7,7 +7,8 @@ use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::decode::{Context, decode, same_name};
 use crate::error::ErrorCode;
 use crate::scan::class;
-use crate::token::{AttrSpans, Span};
+use crate::span::Span;
+use crate::token::AttrSpans;
 
 /// Above this many attributes the full duplicate check uses the hash index (`attr_index`)
 /// instead of a linear scan.
@@ -18,25 +19,21 @@ impl Tokenizer<'_> {
     pub(super) fn tag_open_state(&mut self) -> Flow {
         match self.peek() {
             Some(b'!') => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
-                self.pos += 1;
-                self.switch(S::MarkupDeclarationOpen)
+                self.switch_to(S::MarkupDeclarationOpen)
             }
-            Some(b'/') => {
-                self.pos += 1;
-                self.switch(S::EndTagOpen)
-            }
+            Some(b'/') => self.switch_to(S::EndTagOpen),
             Some(c) if c.is_ascii_alphabetic() => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.create_tag(false);
-                self.switch(S::TagName)
+                self.reconsume_in(S::TagName)
             }
             Some(b'?') => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.error(ErrorCode::UnexpectedQuestionMarkInsteadOfTagName);
@@ -49,7 +46,7 @@ impl Tokenizer<'_> {
             }
             Some(_) => {
                 self.error(ErrorCode::InvalidFirstCharacterOfTagName);
-                self.switch(S::Data)
+                self.reconsume_in(S::Data)
             }
         }
     }
@@ -58,20 +55,19 @@ impl Tokenizer<'_> {
     pub(super) fn end_tag_open_state(&mut self) -> Flow {
         match self.peek() {
             Some(c) if c.is_ascii_alphabetic() => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.create_tag(true);
-                self.switch(S::TagName)
+                self.reconsume_in(S::TagName)
             }
             Some(b'>') => {
                 // `</>` is dropped: no token, a gap in the spans.
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.error(ErrorCode::MissingEndTagName);
-                self.pos += 1;
-                self.switch(S::Data)
+                self.switch_to(S::Data)
             }
             None => {
                 // `</` are character tokens of the open text run.
@@ -79,7 +75,7 @@ impl Tokenizer<'_> {
                 self.emit_eof()
             }
             Some(_) => {
-                if let Some(flow) = self.text_before_markup() {
+                if let Some(flow) = self.emit_text_before_markup() {
                     return flow;
                 }
                 self.error(ErrorCode::InvalidFirstCharacterOfTagName);
@@ -91,9 +87,13 @@ impl Tokenizer<'_> {
     /// The states inside a tag, run as one loop with the position and the state in local
     /// variables (a tag is where most of a page's transitions happen, so they should be
     /// plain jumps rather than trips through the driver): 13.2.5.8 tag name, 13.2.5.32–39
-    /// the attribute states, 13.2.5.40 self-closing start tag. Each state is one arm.
-    /// Returns when the tag is emitted or the input ends. Inlined into its one caller,
-    /// [`Tokenizer::run`], and so into the caller's loop.
+    /// the attribute states, 13.2.5.40 self-closing start tag. Each state's home is one
+    /// arm, headed by its number and name; the arms use the local verbs [`switch_to`] and
+    /// [`reconsume_in`], and `break` is "Switch to the data state. Emit the current tag
+    /// token." Some arms also take the next state's common branches directly; each such
+    /// shortcut names the state it stands for and points to its home. Returns when the
+    /// tag is emitted or the input ends. Inlined into its one caller, [`Tokenizer::run`],
+    /// and so into the caller's loop.
     #[inline(always)]
     pub(super) fn tag_states(&mut self) -> Flow {
         let input = self.input;
@@ -115,18 +115,17 @@ impl Tokenizer<'_> {
                         }
                         Some(b'/') => {
                             self.tag.name_end = pos;
-                            pos += 1;
-                            state = S::SelfClosingStartTag;
+                            switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
                         }
                         Some(0) => {
                             self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
                             pos += 1;
                         }
                         Some(_) => {
-                            // Whitespace.
+                            // Whitespace: "Switch to the before attribute name state",
+                            // through its shortcut.
                             self.tag.name_end = pos;
-                            pos += 1;
-                            (state, pos) = before_attribute_name_shortcut(input, pos);
+                            (state, pos) = before_attribute_name_shortcut(input, pos + 1);
                             if state == S::AttributeName {
                                 self.tag.attr_name_start = pos;
                             }
@@ -140,22 +139,23 @@ impl Tokenizer<'_> {
                         pos += 1;
                     }
                     match input.get(pos) {
-                        Some(b'/' | b'>') | None => state = S::AfterAttributeName,
+                        Some(b'/' | b'>') | None => reconsume_in(&mut state, S::AfterAttributeName),
                         Some(b'=') => {
                             self.error_at(ErrorCode::UnexpectedEqualsSignBeforeAttributeName, pos);
                             self.tag.attr_name_start = pos;
-                            pos += 1;
-                            state = S::AttributeName;
+                            switch_to(&mut state, &mut pos, S::AttributeName);
                         }
                         Some(_) => {
+                            // "Start a new attribute … Reconsume in the attribute name state."
                             self.tag.attr_name_start = pos;
-                            state = S::AttributeName;
+                            reconsume_in(&mut state, S::AttributeName);
                         }
                     }
                 }
                 // 13.2.5.33 Attribute name state. It loops over attributes of the common
                 // shape, `name="value"` then whitespace, without going round the state
-                // loop (see `quoted_attribute`); anything else picks the next state.
+                // loop (shortcuts of 13.2.5.35–37 in `quoted_attribute`, of 13.2.5.39 and
+                // 13.2.5.32 below); anything else picks the next state.
                 S::AttributeName => loop {
                     // Whether the name so far is ASCII without NUL (see `check_attribute_name`),
                     // learnt from the blocks the scan reads anyway. A name that began before
@@ -174,8 +174,9 @@ impl Tokenizer<'_> {
                                 None => return self.eof_in_tag(input.len()),
                             };
                             plain_name = true; // for the next name
-                            // 13.2.5.39 After attribute value (quoted) state: its `>` and
-                            // whitespace branches, taken directly.
+                            // Shortcut of 13.2.5.39 After attribute value (quoted) state
+                            // (home: its arm below): its `>` and whitespace branches, taken
+                            // directly after the closing quote.
                             match input.get(pos) {
                                 Some(b'>') => break 'states,
                                 Some(&c) if is_whitespace(c) => {
@@ -186,26 +187,28 @@ impl Tokenizer<'_> {
                                     self.tag.attr_name_start = pos;
                                 }
                                 _ => {
+                                    // The closing quote was consumed: "Switch to the after
+                                    // attribute value (quoted) state" for this character.
                                     state = S::AfterAttributeValueQuoted;
                                     break;
                                 }
                             }
                         }
                         Some(b'=') => {
+                            // "Switch to the before attribute value state".
                             self.leave_attribute_name(pos, plain_name);
                             plain_name = true;
-                            pos += 1;
-                            // The before attribute value state's quote branches, taken
-                            // directly when the quote follows the `=`.
-                            state = match input.get(pos) {
+                            switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
+                            // Shortcut of 13.2.5.35 Before attribute value state (home: its
+                            // arm below): its quote branches, taken directly when the
+                            // quote follows the `=`.
+                            let quoted = match input.get(pos) {
                                 Some(b'"') => S::AttributeValueDoubleQuoted,
                                 Some(b'\'') => S::AttributeValueSingleQuoted,
-                                _ => S::BeforeAttributeValue,
+                                _ => break,
                             };
-                            if state != S::BeforeAttributeValue {
-                                pos += 1;
-                                self.start_attribute_value(pos);
-                            }
+                            self.start_attribute_value(pos + 1);
+                            switch_to(&mut state, &mut pos, quoted);
                             break;
                         }
                         Some(0) => {
@@ -218,11 +221,11 @@ impl Tokenizer<'_> {
                             pos += 1;
                         }
                         _ => {
-                            // Whitespace, `/`, `>` or EOF: reconsume in the after attribute
-                            // name state.
+                            // Whitespace, `/`, `>` or EOF: "Reconsume in the after
+                            // attribute name state."
                             self.leave_attribute_name(pos, plain_name);
                             plain_name = true;
-                            state = S::AfterAttributeName;
+                            reconsume_in(&mut state, S::AfterAttributeName);
                             break;
                         }
                     }
@@ -234,18 +237,17 @@ impl Tokenizer<'_> {
                     }
                     match input.get(pos) {
                         Some(b'/') => {
-                            pos += 1;
-                            state = S::SelfClosingStartTag;
+                            switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
                         }
                         Some(b'=') => {
-                            pos += 1;
-                            state = S::BeforeAttributeValue;
+                            switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
                         }
                         Some(b'>') => break,
                         None => return self.eof_in_tag(pos),
                         Some(_) => {
+                            // "Start a new attribute … Reconsume in the attribute name state."
                             self.tag.attr_name_start = pos;
-                            state = S::AttributeName;
+                            reconsume_in(&mut state, S::AttributeName);
                         }
                     }
                 }
@@ -256,14 +258,12 @@ impl Tokenizer<'_> {
                     }
                     match input.get(pos) {
                         Some(b'"') => {
-                            pos += 1;
-                            self.start_attribute_value(pos);
-                            state = S::AttributeValueDoubleQuoted;
+                            self.start_attribute_value(pos + 1);
+                            switch_to(&mut state, &mut pos, S::AttributeValueDoubleQuoted);
                         }
                         Some(b'\'') => {
-                            pos += 1;
-                            self.start_attribute_value(pos);
-                            state = S::AttributeValueSingleQuoted;
+                            self.start_attribute_value(pos + 1);
+                            switch_to(&mut state, &mut pos, S::AttributeValueSingleQuoted);
                         }
                         Some(b'>') => {
                             self.error_at(ErrorCode::MissingAttributeValue, pos);
@@ -271,12 +271,13 @@ impl Tokenizer<'_> {
                         }
                         _ => {
                             self.start_attribute_value(pos);
-                            state = S::AttributeValueUnquoted;
+                            reconsume_in(&mut state, S::AttributeValueUnquoted);
                         }
                     }
                 }
-                // 13.2.5.36 Attribute value (double-quoted) state and 13.2.5.37 Attribute
-                // value (single-quoted) state, which differ only in their quote.
+                // 13.2.5.36 Attribute value (double-quoted) state, and
+                // 13.2.5.37 Attribute value (single-quoted) state:
+                // one arm, as the two differ only in their quote.
                 S::AttributeValueDoubleQuoted | S::AttributeValueSingleQuoted => {
                     let quote = if state == S::AttributeValueDoubleQuoted {
                         b'"'
@@ -302,10 +303,13 @@ impl Tokenizer<'_> {
                             pos += 1;
                         }
                         Some(_) => {
+                            // The quote: "Switch to the after attribute value (quoted)
+                            // state".
                             self.end_attribute_value(pos, pos + 1);
-                            pos += 1;
-                            // The after attribute value (quoted) state's `>` and
-                            // whitespace branches, taken directly.
+                            switch_to(&mut state, &mut pos, S::AfterAttributeValueQuoted);
+                            // Shortcut of 13.2.5.39 After attribute value (quoted) state
+                            // (home: its arm below): its `>` and whitespace branches,
+                            // taken directly.
                             match input.get(pos) {
                                 Some(b'>') => break,
                                 Some(&c) if is_whitespace(c) => {
@@ -314,7 +318,7 @@ impl Tokenizer<'_> {
                                         self.tag.attr_name_start = pos;
                                     }
                                 }
-                                _ => state = S::AfterAttributeValueQuoted,
+                                _ => {}
                             }
                         }
                         None => return self.eof_in_tag(pos),
@@ -349,8 +353,7 @@ impl Tokenizer<'_> {
                         Some(_) => {
                             // Whitespace.
                             self.end_attribute_value(pos, pos);
-                            pos += 1;
-                            state = S::BeforeAttributeName;
+                            switch_to(&mut state, &mut pos, S::BeforeAttributeName);
                         }
                         None => return self.eof_in_tag(pos),
                     }
@@ -358,18 +361,16 @@ impl Tokenizer<'_> {
                 // 13.2.5.39 After attribute value (quoted) state.
                 S::AfterAttributeValueQuoted => match input.get(pos) {
                     Some(&c) if is_whitespace(c) => {
-                        pos += 1;
-                        state = S::BeforeAttributeName;
+                        switch_to(&mut state, &mut pos, S::BeforeAttributeName);
                     }
                     Some(b'/') => {
-                        pos += 1;
-                        state = S::SelfClosingStartTag;
+                        switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
                     }
                     Some(b'>') => break,
                     None => return self.eof_in_tag(pos),
                     Some(_) => {
                         self.error_at(ErrorCode::MissingWhitespaceBetweenAttributes, pos);
-                        state = S::BeforeAttributeName;
+                        reconsume_in(&mut state, S::BeforeAttributeName);
                     }
                 },
                 // 13.2.5.40 Self-closing start tag state.
@@ -381,7 +382,7 @@ impl Tokenizer<'_> {
                     None => return self.eof_in_tag(pos),
                     Some(_) => {
                         self.error_at(ErrorCode::UnexpectedSolidusInTag, pos);
-                        state = S::BeforeAttributeName;
+                        reconsume_in(&mut state, S::BeforeAttributeName);
                     }
                 },
                 _ => unreachable!("tag_states runs only the states inside a tag"),
@@ -389,7 +390,7 @@ impl Tokenizer<'_> {
         }
         // At the `>` of the tag: "Switch to the data state. Emit the current tag token."
         self.pos = pos;
-        self.emit_tag()
+        self.emit_current_tag()
     }
 
     /// EOF anywhere inside a tag: the tag is dropped.
@@ -451,12 +452,15 @@ impl Tokenizer<'_> {
         }
     }
 
-    /// An attribute of the common shape `name="value"` (or single-quoted), errors off: the
-    /// attribute name state at its `=` (at `eq`), the before attribute value state's quote
-    /// branch, and the attribute value (quoted) state, whose only stop without parse
-    /// errors is the closing quote (`&` and NUL matter only for errors; values decode
-    /// lazily). The attribute is stored once, complete. Returns the offset after the
-    /// closing quote, or None when the input ends first.
+    /// Shortcut of 13.2.5.35 Before attribute value state (its quote branches), 13.2.5.36
+    /// Attribute value (double-quoted) state and 13.2.5.37 Attribute value (single-quoted)
+    /// state (homes: their arms in [`Self::tag_states`]), for an attribute of the common
+    /// shape `name="value"` (or single-quoted), errors off: the attribute name state's `=`
+    /// branch (at `eq`), the before attribute value state's quote branch, and the quoted
+    /// value state, whose only stop without parse errors is the closing quote (`&` and NUL
+    /// matter only for errors; values decode lazily). The attribute is stored once,
+    /// complete. Returns the offset after the closing quote, or None when the input ends
+    /// first.
     #[inline(always)]
     fn quoted_attribute(&mut self, eq: usize, plain_name: bool) -> Option<usize> {
         let input = self.input;
@@ -542,6 +546,21 @@ impl Tokenizer<'_> {
     }
 }
 
+/// "Switch to the `next` state" inside [`Tokenizer::tag_states`], whose position and state
+/// are local variables: the current input character (at `pos`) is consumed.
+#[inline(always)]
+fn switch_to(state: &mut S, pos: &mut usize, next: S) {
+    *pos += 1;
+    *state = next;
+}
+
+/// "Reconsume in the `next` state" inside [`Tokenizer::tag_states`]: the current input
+/// character is not consumed, and `next` runs on it.
+#[inline(always)]
+fn reconsume_in(state: &mut S, next: S) {
+    *state = next;
+}
+
 /// A hash of an attribute name as the spec compares it (ASCII case-insensitive, NUL and
 /// invalid UTF-8 as U+FFFD).
 fn name_hash(hasher: &std::hash::RandomState, name: &[u8]) -> u64 {
@@ -567,9 +586,12 @@ fn name_filter_bit(name: &[u8]) -> u64 {
     1 << (key & 63)
 }
 
-/// 13.2.5.32 Before attribute name state, entered from whitespace inside a tag: skips the
-/// whitespace and takes its "anything else" branch directly when an attribute name starts
-/// (returning `AttributeName` and the name's start); otherwise returns the state to run.
+/// Shortcut of 13.2.5.32 Before attribute name state (home: its arm in
+/// [`Tokenizer::tag_states`]), entered from whitespace inside a tag: skips the whitespace
+/// ("Ignore the character") and takes its "anything else" branch directly when an
+/// attribute name starts (returning `AttributeName` and the name's start: "Reconsume in
+/// the attribute name state"); otherwise returns the before attribute name state, to run
+/// on the character it stopped at.
 #[inline(always)]
 fn before_attribute_name_shortcut(input: &[u8], mut pos: usize) -> (S, usize) {
     while input.get(pos).is_some_and(|&c| is_whitespace(c)) {

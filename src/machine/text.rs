@@ -1,5 +1,7 @@
-//! 13.2.5.1–5: the data, RCDATA, RAWTEXT, script data and PLAINTEXT states, and
-//! 13.2.5.9–17: the end tag states of RCDATA, RAWTEXT and script data.
+//! 13.2.5.1–5: the data, RCDATA, RAWTEXT, script data and PLAINTEXT states;
+//! 13.2.5.9–14: the RCDATA and RAWTEXT less-than sign, end tag open and end tag name states;
+//! 13.2.5.16–17 and 13.2.5.24–25: the script data and script data escaped end tag open and
+//! end tag name states (the script data less-than sign state, 13.2.5.15, is in `script`).
 //!
 //! Character tokens are not emitted one by one: the open text run grows until markup
 //! begins, and is handed out as one [`crate::Text`] span.
@@ -54,50 +56,52 @@ impl Tokenizer<'_> {
                 self.scanner.find_byte(rest, b'<')
             };
             match self.peek() {
+                // "Switch to the tag open state" (its commonest branches taken here).
                 Some(b'<') => {
                     self.markup_start = self.pos;
-                    self.pos += 1;
                     return self.tag_open_shortcut();
                 }
+                // "Set the return state to the data state. Switch to the character
+                // reference state." Run for its parse errors only.
                 Some(b'&') => {
                     self.pos = self.character_reference(self.pos, false, self.input.len());
                 }
+                // U+0000 NULL: "This is an unexpected-null-character parse error. Emit the
+                // current input character as a character token."
                 Some(_) => {
                     self.error(ErrorCode::UnexpectedNullCharacter);
                     self.pos += 1;
                 }
+                // EOF: "Emit an end-of-file token."
                 None => return self.emit_eof(),
             }
         }
     }
 
-    /// The tag open state's (and end tag open state's) "ASCII alpha" branches, taken
-    /// straight from the data state for `<x` and `</x`, the two commonest markups: the tag
-    /// token is created here and the tag name state runs next, at once when no text
-    /// precedes the tag, else after the text has been handed out. Anything else goes
-    /// through the tag open state.
+    /// Shortcut of 13.2.5.6 Tag open state and 13.2.5.7 End tag open state (homes:
+    /// `tag_open_state` and `end_tag_open_state` in `tag.rs`), taken by the data state at
+    /// its `<` (the current input character) for `<x` and `</x`, the two commonest
+    /// markups: their "ASCII alpha" branches ("Create a new start/end tag token, set its
+    /// tag name to the empty string. Reconsume in the tag name state.") run here, and the
+    /// tag name state runs next, at once when no text precedes the tag, else after the
+    /// text has been handed out. Anything else switches to the tag open state.
     #[inline(always)]
     fn tag_open_shortcut(&mut self) -> Flow {
-        let next = self.peek();
-        let (is_end, name_at) = match next {
-            Some(c) if c.is_ascii_alphabetic() => (false, self.pos),
-            Some(b'/')
-                if self
-                    .input
-                    .get(self.pos + 1)
-                    .is_some_and(u8::is_ascii_alphabetic) =>
-            {
-                (true, self.pos + 1)
+        let input = self.input;
+        let (is_end, name_at) = match input.get(self.pos + 1) {
+            Some(c) if c.is_ascii_alphabetic() => (false, self.pos + 1),
+            Some(b'/') if input.get(self.pos + 2).is_some_and(u8::is_ascii_alphabetic) => {
+                (true, self.pos + 2)
             }
-            _ => return self.switch(S::TagOpen),
+            _ => return self.switch_to(S::TagOpen),
         };
         self.pos = name_at;
         self.create_tag(is_end);
-        self.state = S::TagName;
+        self.reconsume_in(S::TagName);
         // Text before the tag goes first, and the next call resumes in the tag name state.
         // Creating the tag reports nothing and the text does not refer to it, so this is
         // the spec's order (and `set_state` after the text reads the markup again).
-        self.flush_text(self.markup_start).unwrap_or(Flow::Continue)
+        self.emit_text(self.markup_start).unwrap_or(Flow::Continue)
     }
 
     /// 13.2.5.2 RCDATA state.
@@ -114,8 +118,7 @@ impl Tokenizer<'_> {
             match self.peek() {
                 Some(b'<') => {
                     self.markup_start = self.pos;
-                    self.pos += 1;
-                    return self.switch(S::RcdataLessThanSign);
+                    return self.switch_to(S::RcdataLessThanSign);
                 }
                 Some(b'&') => {
                     self.pos = self.character_reference(self.pos, false, self.input.len());
@@ -154,8 +157,7 @@ impl Tokenizer<'_> {
             match self.peek() {
                 Some(b'<') => {
                     self.markup_start = self.pos;
-                    self.pos += 1;
-                    return self.switch(less_than_sign_state);
+                    return self.switch_to(less_than_sign_state);
                 }
                 Some(_) => {
                     self.error(ErrorCode::UnexpectedNullCharacter);
@@ -197,10 +199,9 @@ impl Tokenizer<'_> {
     /// leaves the `<` as text.
     fn text_less_than_sign(&mut self, end_tag_open: S, text: S) -> Flow {
         if self.peek() == Some(b'/') {
-            self.pos += 1;
-            self.switch(end_tag_open)
+            self.switch_to(end_tag_open)
         } else {
-            self.switch(text)
+            self.reconsume_in(text)
         }
     }
 
@@ -236,9 +237,9 @@ impl Tokenizer<'_> {
             Some(c) if c.is_ascii_alphabetic() => {
                 self.temp_start = self.pos;
                 self.create_tag(true);
-                self.switch(family.end_tag_name_state())
+                self.reconsume_in(family.end_tag_name_state())
             }
-            _ => self.switch(family.text_state()),
+            _ => self.reconsume_in(family.text_state()),
         }
     }
 
@@ -277,22 +278,16 @@ impl Tokenizer<'_> {
         let ends_name = matches!(next, Some(c) if is_whitespace(c) || c == b'/' || c == b'>');
         if !ends_name || !self.is_appropriate_end_tag(name) {
             // "Anything else": the `</` and the buffer are character tokens of the run.
-            return self.switch(family.text_state());
+            return self.reconsume_in(family.text_state());
         }
-        if let Some(flow) = self.text_before_markup() {
+        if let Some(flow) = self.emit_text_before_markup() {
             return flow;
         }
         self.tag.name_end = self.pos;
         match next {
-            Some(b'/') => {
-                self.pos += 1;
-                self.switch(S::SelfClosingStartTag)
-            }
-            Some(b'>') => self.emit_tag(),
-            _ => {
-                self.pos += 1;
-                self.switch(S::BeforeAttributeName)
-            }
+            Some(b'/') => self.switch_to(S::SelfClosingStartTag),
+            Some(b'>') => self.emit_current_tag(),
+            _ => self.switch_to(S::BeforeAttributeName),
         }
     }
 }
