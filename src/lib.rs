@@ -57,6 +57,7 @@
 //! [`Scanner`] gives the same tokens.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod charref;

@@ -173,7 +173,7 @@ impl Tokenizer<'_> {
     pub(super) fn plaintext_state(&mut self) -> Flow {
         self.open_text(self.pos);
         if self.errors_on {
-            while let Some(i) = memchr::memchr(0, &self.input[self.pos..]) {
+            while let Some(i) = self.scanner.memchr(0, &self.input[self.pos..]) {
                 self.pos += i;
                 self.error(ErrorCode::UnexpectedNullCharacter);
                 self.pos += 1;

@@ -1,17 +1,43 @@
-//! The 16-byte block searches, written once for every SIMD instruction set the crate has.
+//! The 16-byte block searches, written once for every SIMD instruction set the crate has
+//! (the role of memchr's `arch/generic` over its `Vector` trait).
 //!
 //! An instruction set provides [`Simd16`]: a 16-byte load and a few compares, each
 //! returned as a mask with [`Simd16::STRIDE`] bits per byte (1 for SSE2's movemask, 4 for
 //! NEON's narrowing shift), so byte `i` of a block is bits `STRIDE·i ..`. The searches
 //! below (the first of a few bytes, a byte class, the plain-ASCII prefix of a span, the
-//! first special byte) only shift and count those bits. `super::x86::Sse2` and
-//! `super::neon::Neon` implement the trait; each search has a scalar twin in
-//! `super::scalar`, and the module's property tests compare the two.
+//! first special byte) only shift and count those bits. `x86_64::Sse2` and
+//! `aarch64::Neon` implement the trait; each search has a scalar twin in `scalar`, and
+//! the property suite (`scan::tests`) is instantiated for each implementation.
+//!
+//! This file also holds the two `&str` conversions of the decoding fast path
+//! ([`plain_ascii_span`], [`str_after_ascii_prefix`]), whose proofs are these searches'
+//! answers: it is the one file of generic code allowed `unsafe` (see `scan`'s docs).
 
-use super::CLASS_TABLE;
+use super::classes::{CLASS_TABLE, class_punctuation};
+use super::scalar;
 
 /// A 16-byte SIMD instruction set, as the block searches use it.
-pub(crate) trait Simd16 {
+///
+/// # Safety
+///
+/// The contract, stated once for every implementation and every search here:
+///
+/// - **Bounds.** [`Simd16::load`] is the only method that touches memory: it reads the 16
+///   bytes `bytes[at..at + 16]` and nothing else; its caller guarantees
+///   `at + 16 <= bytes.len()` (every search below checks it, with a loop condition, an
+///   assertion or a `min`).
+/// - **Masks.** Every mask has bits only for the block's 16 bytes (bits
+///   `0 .. 16·STRIDE`), and a marked byte has all of its `STRIDE` bits set. The searches
+///   turn the first marked bit into a byte index inside the block and read that byte
+///   without a bounds check, so a stray bit would read out of bounds: that is why the
+///   trait is `unsafe` to implement.
+/// - **Instructions.** The methods other than `load` are safe to call because an
+///   implementation uses only its target's *baseline* instructions (SSE2 on x86_64, NEON
+///   on aarch64), which every CPU of the target has: no run-time detection, no
+///   `#[target_feature]`, and every method `#[inline(always)]` so that it melts into the
+///   search. An instruction set that needs detection (AVX2) is not a `Simd16`; it comes
+///   in only through [`Simd16::long_run`], which must check the CPU itself.
+pub(crate) unsafe trait Simd16 {
     /// 16 bytes in a register.
     type Block: Copy;
     /// Bits per byte in a mask: 1 or 4 (a power of two, and every bit of a marked byte is
@@ -28,13 +54,14 @@ pub(crate) trait Simd16 {
     /// The bytes ≤ 0x20 or in `punctuation`: a byte class's candidates, which
     /// [`CLASS_TABLE`] confirms (it rules out control characters that are not whitespace).
     fn class_candidates(block: Self::Block, punctuation: &[u8]) -> u64;
-    /// The bytes in `specials` (see `super::special`), non-ASCII bytes aside.
+    /// The bytes in `specials` (see `classes::special`), non-ASCII bytes aside.
     fn special(block: Self::Block, specials: u8) -> u64;
     /// The bytes 0x80 and above.
     fn not_ascii(block: Self::Block) -> u64;
 
     /// A wider search that takes over a long byte-class run from `at` (AVX2 on x86_64),
-    /// if the instruction set family has one: the same answer as [`find_class`].
+    /// if the instruction set family has one: the same answer as [`find_class`]. It
+    /// checks that the CPU has the instructions it uses.
     #[inline(always)]
     fn long_run(haystack: &[u8], at: usize, class: u8, punctuation: &[u8]) -> Option<usize> {
         let _ = (haystack, at, class, punctuation);
@@ -107,7 +134,7 @@ pub(crate) fn find_class<S: Simd16>(
         }
         at += 16;
     }
-    at + super::scalar::find_class(&haystack[at..], class)
+    at + scalar::find_class(&haystack[at..], class)
 }
 
 /// [`find_class`], and whether the bytes before the one found are ASCII, when the first 16
@@ -120,7 +147,7 @@ pub(crate) fn find_class_ascii_first_block<S: Simd16>(
     assert!(haystack.len() >= 16);
     // SAFETY: the haystack has at least 16 bytes (asserted just above).
     let block = unsafe { S::load(haystack, 0) };
-    let mut mask = S::class_candidates(block, super::class_punctuation(class));
+    let mut mask = S::class_candidates(block, class_punctuation(class));
     while mask != 0 {
         let i = first::<S>(mask);
         if CLASS_TABLE[haystack[i] as usize] & class != 0 {
@@ -133,7 +160,7 @@ pub(crate) fn find_class_ascii_first_block<S: Simd16>(
     None
 }
 
-/// See `super::scalar::plain_prefix`; the span is `input[start..end]`. Reads the 16-byte
+/// See `scalar::plain_prefix`; the span is `input[start..end]`. Reads the 16-byte
 /// blocks of `input` that cover the span: a span of up to 16 bytes is one block, taken at
 /// `start` or, near the end of the input, ending at the input's end; a longer span ends
 /// with the block that ends at `end`, overlapping the one before it.
@@ -170,7 +197,7 @@ pub(crate) fn plain_prefix<S: Simd16>(
     }
     if len <= 16 {
         // A short input (under 16 bytes in all): no whole block to read.
-        return super::scalar::plain_prefix(&input[start..end], specials);
+        return scalar::plain_prefix(&input[start..end], specials);
     }
     let mut at = start;
     while at + 16 <= end {
@@ -194,7 +221,7 @@ pub(crate) fn plain_prefix<S: Simd16>(
     len
 }
 
-/// See `super::scalar::find_special` (`bytes.len() >= 16`): 16-byte blocks, the last one
+/// See `scalar::find_special` (`bytes.len() >= 16`): 16-byte blocks, the last one
 /// overlapping the one before it.
 #[inline(always)]
 pub(crate) fn find_special<S: Simd16>(bytes: &[u8], specials: u8) -> Option<usize> {
@@ -218,4 +245,38 @@ pub(crate) fn find_special<S: Simd16>(bytes: &[u8], specials: u8) -> Option<usiz
             return None;
         }
     }
+}
+
+/// The decoding fast path for the span `start..end` of `input` (see
+/// `scan::plain_ascii_span`): `Ok` with the span as a `&str` when [`plain_prefix`] covers
+/// it, `Err` with the prefix otherwise.
+#[inline(always)]
+pub(crate) fn plain_ascii_span<S: Simd16>(
+    input: &[u8],
+    start: usize,
+    end: usize,
+    specials: u8,
+) -> Result<&str, usize> {
+    let bytes = &input[start..end];
+    let prefix = plain_prefix::<S>(input, start, end, specials);
+    if prefix == bytes.len() {
+        // SAFETY: every byte of the span is below 0x80 (`plain_prefix` stops at the first
+        // byte that is not, and it covers the whole span), and ASCII is valid UTF-8.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        Err(prefix)
+    }
+}
+
+/// `bytes` as a `&str` when `bytes[ascii_prefix..]` is valid UTF-8 (checked with
+/// `scan::utf8_str`), the caller having checked that the first `ascii_prefix` bytes are
+/// ASCII (as [`plain_ascii_span`] reports them): the prefix is not validated again.
+#[inline]
+pub(crate) fn str_after_ascii_prefix(bytes: &[u8], ascii_prefix: usize) -> Option<&str> {
+    debug_assert!(bytes[..ascii_prefix].is_ascii());
+    super::utf8_str(&bytes[ascii_prefix..])?;
+    // SAFETY: the first `ascii_prefix` bytes are ASCII (the caller's contract, asserted in
+    // debug builds) and end on a character boundary, and the rest was just validated: the
+    // whole is valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }

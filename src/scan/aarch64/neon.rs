@@ -1,7 +1,8 @@
-//! NEON for aarch64: the masks that the block searches of `super::blocks` are written
-//! over. NEON is part of the aarch64 baseline (the compiler enables it for every aarch64
+//! NEON for aarch64: the masks that the block searches of `blocks` are written over.
+//! NEON is part of the aarch64 baseline (the compiler enables it for every aarch64
 //! target), so there is no run-time detection. The searches have the same scalar twins
-//! as with SSE2, and the module's property tests compare the two.
+//! as with SSE2, and the property suite (`scan::tests`, instantiated as `neon`) compares
+//! the two.
 //!
 //! NEON has no "move mask" instruction: a compare result (each byte all ones or all
 //! zeros) is narrowed with a shift to four bits per byte ([`nibble_mask`]), so byte `i` of
@@ -9,7 +10,8 @@
 
 use std::arch::aarch64::*;
 
-use super::blocks::Simd16;
+use super::super::blocks::Simd16;
+use super::super::classes::special;
 
 /// Loads 16 bytes of `bytes` at `at`.
 ///
@@ -69,11 +71,11 @@ fn not_ascii(block: uint8x16_t) -> uint8x16_t {
     unsafe { vcgeq_u8(block, vdupq_n_u8(0x80)) }
 }
 
-/// The bytes of `block` that are one of `specials` (see `super::special`; non-ASCII bytes
-/// aside).
+/// The bytes of `block` that are one of `specials` (see `classes::special`; non-ASCII
+/// bytes aside).
 #[inline(always)]
 fn special_bytes(block: uint8x16_t, specials: u8) -> uint8x16_t {
-    use super::special::*;
+    use special::*;
     // SAFETY: register-only NEON intrinsics, part of the aarch64 baseline.
     unsafe {
         let eq = |b: u8| vceqq_u8(block, vdupq_n_u8(b));
@@ -99,7 +101,11 @@ fn special_bytes(block: uint8x16_t, specials: u8) -> uint8x16_t {
 /// NEON for the block searches: masks narrowed to four bits per byte.
 pub(crate) struct Neon;
 
-impl Simd16 for Neon {
+// SAFETY: `load` reads the 16 bytes at `at` and nothing else; every mask is one
+// `nibble_mask` of a 16-byte compare, 4 bits (STRIDE) per byte, all four set for a marked
+// byte, so no bit past the 64 of the block is set; every intrinsic is NEON, part of the
+// aarch64 baseline; there is no `long_run`.
+unsafe impl Simd16 for Neon {
     type Block = uint8x16_t;
     const STRIDE: u32 = 4;
 

@@ -1,0 +1,57 @@
+//! The scalar twins: one plain byte loop (or table lookup) per search, in safe code. They
+//! are the reference the SIMD routines are tested against (`super::tests` instantiates
+//! the same properties for every back-end), the path of [`super::Scanner::Scalar`], and
+//! the only path on targets without a SIMD back-end.
+//!
+//! Each function is the specification of its SIMD forms: same arguments, same answer.
+
+use super::classes::{CLASS_TABLE, SPECIAL_TABLE, is_stream_error_candidate, special};
+
+/// The index of the first byte in `class`, or `haystack.len()`.
+pub(crate) fn find_class(haystack: &[u8], class: u8) -> usize {
+    haystack
+        .iter()
+        .position(|&b| CLASS_TABLE[b as usize] & class != 0)
+        .unwrap_or(haystack.len())
+}
+
+/// [`find_class`], and whether every byte before the one it finds is ASCII.
+pub(crate) fn find_class_ascii(haystack: &[u8], class: u8) -> (usize, bool) {
+    let end = find_class(haystack, class);
+    (end, haystack[..end].is_ascii())
+}
+
+/// The index of the first byte that is one of `needles`, or `haystack.len()`.
+pub(crate) fn find_bytes(haystack: &[u8], needles: &[u8]) -> usize {
+    haystack
+        .iter()
+        .position(|b| needles.contains(b))
+        .unwrap_or(haystack.len())
+}
+
+/// The offset of the first byte of `bytes` that is one of `specials` (a set of
+/// [`special`] bits; non-ASCII bytes are never special), or None.
+pub(crate) fn find_special(bytes: &[u8], specials: u8) -> Option<usize> {
+    let specials = specials & !special::NOT_ASCII;
+    bytes
+        .iter()
+        .position(|&b| SPECIAL_TABLE[b as usize] & specials != 0)
+}
+
+/// The length of the prefix of `bytes` that is ASCII with no byte in `specials`.
+pub(crate) fn plain_prefix(bytes: &[u8], specials: u8) -> usize {
+    let stop = specials | special::NOT_ASCII;
+    bytes
+        .iter()
+        .position(|&b| SPECIAL_TABLE[b as usize] & stop != 0)
+        .unwrap_or(bytes.len())
+}
+
+/// The index of the first byte that may begin an input-stream parse error (see
+/// [`is_stream_error_candidate`]), or `haystack.len()`.
+pub(crate) fn find_stream_error_candidate(haystack: &[u8]) -> usize {
+    haystack
+        .iter()
+        .position(|&b| is_stream_error_candidate(b))
+        .unwrap_or(haystack.len())
+}

@@ -1,0 +1,103 @@
+//! AVX2, detected at run time: 32 bytes per step for the long runs. [`find_class`] takes
+//! over a byte-class search that has not ended within its first blocks (the `long_run`
+//! of `blocks::find_class` for `Scanner::Avx2`), and [`find_stream_error_candidate`] is
+//! the AVX2 form of the input-stream candidate search.
+//!
+//! The `#[target_feature(enable = "avx2")]` functions are private; the safe wrappers
+//! assert that the CPU has AVX2 first (see `super`).
+
+use std::arch::x86_64::*;
+
+use super::super::classes::CLASS_TABLE;
+use super::super::scalar;
+
+/// The byte-class search of `blocks::find_class` from `at`, 32 bytes per step: the first
+/// byte of `class` at or after `at` (whose SIMD candidates are `punctuation` and every
+/// byte ≤ 0x20), or `haystack.len()`.
+///
+/// Panics when the CPU lacks AVX2 (the front never asks then).
+#[inline(never)]
+pub(crate) fn find_class(haystack: &[u8], at: usize, class: u8, punctuation: &[u8]) -> usize {
+    assert!(std::arch::is_x86_feature_detected!("avx2"));
+    // SAFETY: the CPU has AVX2: checked by the assertion (a cached load); it is only
+    // handed to the search for `Scanner::Avx2`, which `Builder::scanner` accepts only
+    // when `Scanner::is_supported`.
+    unsafe { find_class_avx2(haystack, at, class, punctuation) }
+}
+
+/// The AVX2 loop of [`find_class`].
+#[target_feature(enable = "avx2")]
+fn find_class_avx2(haystack: &[u8], mut at: usize, class: u8, punctuation: &[u8]) -> usize {
+    let len = haystack.len();
+    let limit = _mm256_set1_epi8(0x20);
+    while at + 32 <= len {
+        assert!(at + 32 <= haystack.len());
+        // SAFETY: the assertion keeps the 32-byte unaligned read inside `haystack`;
+        // `_mm256_loadu_si256` has no alignment requirement; AVX2 is enabled for this
+        // function and its callers check the CPU has it.
+        let block = unsafe { _mm256_loadu_si256(haystack.as_ptr().add(at).cast()) };
+        let mut hits = _mm256_cmpeq_epi8(_mm256_min_epu8(block, limit), block);
+        for &n in punctuation {
+            hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(block, _mm256_set1_epi8(n as i8)));
+        }
+        let mut mask = _mm256_movemask_epi8(hits) as u32;
+        while mask != 0 {
+            let i = at + mask.trailing_zeros() as usize;
+            if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+                return i;
+            }
+            mask &= mask - 1;
+        }
+        at += 32;
+    }
+    at + scalar::find_class(&haystack[at..], class)
+}
+
+/// The AVX2 form of `scalar::find_stream_error_candidate`: 32 bytes per step, the SSE2
+/// form for the tail.
+///
+/// Panics when the CPU lacks AVX2 (the front never asks then).
+#[inline]
+pub(crate) fn find_stream_error_candidate(haystack: &[u8]) -> usize {
+    assert!(std::arch::is_x86_feature_detected!("avx2"));
+    // SAFETY: the CPU has AVX2: checked by the assertion (a cached load).
+    unsafe { find_stream_error_candidate_avx2(haystack) }
+}
+
+/// The AVX2 loop of [`find_stream_error_candidate`].
+#[target_feature(enable = "avx2")]
+fn find_stream_error_candidate_avx2(haystack: &[u8]) -> usize {
+    let len = haystack.len();
+    let mut at = 0;
+    let eq = |block: __m256i, b: u8| _mm256_cmpeq_epi8(block, _mm256_set1_epi8(b as i8));
+    while at + 32 <= len {
+        // SAFETY: the loop condition keeps the 32-byte unaligned read inside
+        // `haystack`; AVX2 is enabled for this function and its callers check the CPU.
+        let block = unsafe { _mm256_loadu_si256(haystack.as_ptr().add(at).cast()) };
+        let control = _mm256_cmpeq_epi8(_mm256_min_epu8(block, _mm256_set1_epi8(0x1F)), block);
+        let allowed = _mm256_or_si256(
+            _mm256_or_si256(eq(block, 0), eq(block, b'\t')),
+            _mm256_or_si256(
+                _mm256_or_si256(eq(block, b'\n'), eq(block, 0x0C)),
+                eq(block, b'\r'),
+            ),
+        );
+        let high = _mm256_cmpeq_epi8(
+            _mm256_max_epu8(block, _mm256_set1_epi8(0xF0u8 as i8)),
+            block,
+        );
+        let hits = _mm256_or_si256(
+            _mm256_andnot_si256(allowed, control),
+            _mm256_or_si256(
+                _mm256_or_si256(eq(block, 0x7F), eq(block, 0xC2)),
+                _mm256_or_si256(eq(block, 0xEF), high),
+            ),
+        );
+        let mask = _mm256_movemask_epi8(hits) as u32;
+        if mask != 0 {
+            return at + mask.trailing_zeros() as usize;
+        }
+        at += 32;
+    }
+    at + super::sse2::find_stream_error_candidate(&haystack[at..])
+}
