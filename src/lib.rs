@@ -57,7 +57,6 @@
 //! [`Scanner`] gives the same tokens.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
-#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 mod charref;
@@ -65,8 +64,6 @@ mod decode;
 mod error;
 mod feedback;
 mod machine;
-// The one module with `unsafe` (SIMD back-ends, each block with a SAFETY note).
-#[allow(unsafe_code)]
 mod scan;
 mod span;
 mod state;

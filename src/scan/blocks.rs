@@ -268,15 +268,19 @@ pub(crate) fn plain_ascii_span<S: Simd16>(
     }
 }
 
-/// `bytes` as a `&str` when `bytes[ascii_prefix..]` is valid UTF-8 (checked with
-/// `scan::utf8_str`), the caller having checked that the first `ascii_prefix` bytes are
-/// ASCII (as [`plain_ascii_span`] reports them): the prefix is not validated again.
+/// `bytes` as a `&str` when it is valid UTF-8. The caller passes the length of a prefix
+/// it knows to be ASCII (as [`plain_ascii_span`] reports it): the SIMD validator then runs
+/// only over the rest. The prefix is checked again with `<[u8]>::is_ascii` (word at a
+/// time, a few instructions per 8 bytes), because this function is safe: a wrong
+/// `ascii_prefix` must not make a `&str` of invalid UTF-8.
 #[inline]
 pub(crate) fn str_after_ascii_prefix(bytes: &[u8], ascii_prefix: usize) -> Option<&str> {
-    debug_assert!(bytes[..ascii_prefix].is_ascii());
+    let ascii_prefix = ascii_prefix.min(bytes.len());
+    if !bytes[..ascii_prefix].is_ascii() {
+        return std::str::from_utf8(bytes).ok();
+    }
     super::utf8_str(&bytes[ascii_prefix..])?;
-    // SAFETY: the first `ascii_prefix` bytes are ASCII (the caller's contract, asserted in
-    // debug builds) and end on a character boundary, and the rest was just validated: the
-    // whole is valid UTF-8.
+    // SAFETY: the first `ascii_prefix` bytes are ASCII (just checked), so they end on a
+    // character boundary, and the rest was just validated: the whole is valid UTF-8.
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
