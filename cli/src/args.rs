@@ -13,7 +13,6 @@ use htmltok_crawl::batch::{self, BatchResult, Document, Source};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Failure;
-use super::output::describe;
 
 /// The document to read.
 #[derive(Args, Debug)]
@@ -29,29 +28,26 @@ impl Input {
     /// Reads the whole document.
     pub fn read(&self) -> Result<Vec<u8>, Failure> {
         match &self.file {
-            Some(path) if path.as_os_str() != "-" => std::fs::read(path).map_err(|err| {
-                Failure::Input(format!(
-                    "cannot read '{}': {}",
-                    path.display(),
-                    describe(&err)
-                ))
-            }),
-            None if std::io::stdin().is_terminal() => Err(Failure::Input(
-                "no input: give a FILE, pipe HTML into standard input, or use '-' to type it"
-                    .to_string(),
-            )),
-            _ => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .map_err(|err| {
-                        Failure::Input(format!("cannot read standard input: {}", describe(&err)))
-                    })?;
-                Ok(bytes)
+            Some(path) if path.as_os_str() != "-" => {
+                std::fs::read(path).map_err(|error| Failure::Read {
+                    path: Some(path.clone()),
+                    error,
+                })
             }
+            None if std::io::stdin().is_terminal() => Err(Failure::NoInput),
+            _ => read_stdin(),
         }
     }
+}
+
+/// Reads all of standard input.
+fn read_stdin() -> Result<Vec<u8>, Failure> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|error| Failure::Read { path: None, error })?;
+    Ok(bytes)
 }
 
 const STATE_NAMES: [&str; 6] = [
@@ -190,14 +186,7 @@ impl Corpus {
         let mut sources = Vec::with_capacity(self.paths.len());
         for path in &self.paths {
             if path.as_os_str() == "-" {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .map_err(|err| {
-                        Failure::Input(format!("cannot read standard input: {}", describe(&err)))
-                    })?;
-                sources.push(Source::bytes("-", bytes));
+                sources.push(Source::bytes("-", read_stdin()?));
             } else {
                 sources.push(Source::Path(path.clone()));
             }

@@ -2,14 +2,16 @@
 //!
 //! The `htmltok` program: argument parsing, output, and the exit-status rules shared by
 //! every subcommand. The work itself is done by [`htmltok`] (tokens) and [`htmltok_crawl`]
-//! (reading many documents, encodings, WARC); this crate is a library too only so that
-//! its JSON writers ([`json`]) can be tested and fuzzed from outside.
+//! (reading many documents, encodings, WARC, and `htmltok_crawl::extract`: the links,
+//! text and statistics of a page); this crate holds only argument parsing and output
+//! formatting, and is a library too only so that its JSON writers ([`json`]) can be
+//! tested and fuzzed from outside.
 //!
 //! Layout, so that more subcommands slot in without touching the others:
 //! - `args`: arguments several subcommands share (the input file, tokenizer options),
 //!   flattened into each subcommand's own `Args`;
 //! - `output`: buffered standard output and [`Failure`], the one error type a subcommand
-//!   returns (its exit status and one-line message are decided here);
+//!   returns (its exit status is decided here, its one-line message is its `Display`);
 //! - `positions`: byte offsets to line/column for parse errors;
 //! - one module per subcommand with an `Args` struct and a `run` function (`tokens`, and
 //!   the corpus subcommands `stats`, `links`, `text`, which read many documents in
@@ -122,7 +124,7 @@ fn argument_error(err: &clap::Error) -> ExitCode {
                 .find(|line| !line.is_empty())
                 .unwrap_or("invalid arguments");
             let what = first.strip_prefix("error: ").unwrap_or(first);
-            Failure::Input(format!("{what} (see --help)")).report()
+            Failure::Usage(format!("{what} (see --help)")).report()
         }
     }
 }

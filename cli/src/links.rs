@@ -2,13 +2,11 @@
 
 use std::process::ExitCode;
 
-use std::borrow::Cow;
-
-use encoding_rs::{Encoding, UTF_8};
-use htmltok::{Token, Tokenizer};
+use htmltok::Tokenizer;
+use htmltok_crawl::extract;
+use url::Url;
 
 use crate::json;
-use url::Url;
 
 use super::Failure;
 use super::args::{Corpus, SharedOut};
@@ -75,16 +73,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Tokenizer::builder(),
         out.stop_flag(),
         |document| {
-            let document_url = document
-                .url()
-                .and_then(|url| Url::parse(url.trim()).ok())
-                .or_else(|| args.base.clone());
-            let encoding = document.decoded_as().map(|d| d.encoding);
-            let links = links(&mut document.tokenizer(), document_url.as_ref(), encoding);
+            let links = extract::document_links(&document, args.base.as_ref());
             let label = document.label();
             let mut lines = String::new();
             for link in &links {
-                if !args.data_urls && is_data_url(&link.url) {
+                if !args.data_urls && link.is_data_url() {
                     continue;
                 }
                 if args.json {
@@ -119,11 +112,6 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     Ok(finished.exit_code())
 }
 
-fn is_data_url(url: &str) -> bool {
-    url.get(..5)
-        .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
-}
-
 /// Appends `field` with backslash, tab, CR and LF escaped.
 fn tsv_field(out: &mut String, field: &str) {
     for c in field.chars() {
@@ -137,242 +125,9 @@ fn tsv_field(out: &mut String, field: &str) {
     }
 }
 
-/// The URL-valued attributes, by element.
-const LINK_ATTRIBUTES: &[(&str, &[&str])] = &[
-    ("a", &["href"]),
-    ("area", &["href"]),
-    ("link", &["href", "imagesrcset"]),
-    ("img", &["src", "srcset"]),
-    ("source", &["src", "srcset"]),
-    ("script", &["src"]),
-    ("iframe", &["src"]),
-    ("frame", &["src"]),
-    ("embed", &["src"]),
-    ("track", &["src"]),
-    ("audio", &["src"]),
-    ("video", &["src", "poster"]),
-    ("input", &["src", "formaction"]),
-    ("button", &["formaction"]),
-    ("form", &["action"]),
-    ("object", &["data"]),
-    ("blockquote", &["cite"]),
-    ("q", &["cite"]),
-    ("del", &["cite"]),
-    ("ins", &["cite"]),
-];
-
-/// One link of a document.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Link {
-    pub element: &'static str,
-    pub attribute: &'static str,
-    /// The value as written (one URL of a srcset), decoded.
-    pub raw: String,
-    /// Resolved against the base URL when there is one.
-    pub url: String,
-}
-
-/// Every link of a document, in document order, resolved against its base URL (the
-/// first `<base href>`, resolved against `document_url`, else `document_url`). The query
-/// of a URL is percent-encoded from `encoding` (the document's), as HTML's "encoding-parse
-/// a URL" says; None means UTF-8.
-pub fn links(
-    tokenizer: &mut Tokenizer<'_>,
-    document_url: Option<&Url>,
-    encoding: Option<&'static Encoding>,
-) -> Vec<Link> {
-    let mut found: Vec<(&'static str, &'static str, String)> = Vec::new();
-    let mut base_href: Option<String> = None;
-    while let Some(token) = tokenizer.next_token() {
-        let Token::StartTag(tag) = token else {
-            continue;
-        };
-        let name = tag.name();
-        if base_href.is_none() && name == "base" {
-            if let Some(href) = tag.attr("href") {
-                base_href = Some(href.value().into_owned());
-            }
-            continue;
-        }
-        let Some(&(element, attributes)) = LINK_ATTRIBUTES.iter().find(|(e, _)| *e == name) else {
-            continue;
-        };
-        for &attribute in attributes {
-            let Some(attr) = tag.attr(attribute) else {
-                continue;
-            };
-            let value = attr.value();
-            if attribute.ends_with("srcset") {
-                for url in srcset_urls(&value) {
-                    found.push((element, attribute, url.to_string()));
-                }
-            } else {
-                let value = value.trim_matches(is_ascii_whitespace);
-                if !value.is_empty() {
-                    found.push((element, attribute, value.to_string()));
-                }
-            }
-        }
-    }
-    // The document base URL (HTML § 2.4.1): the first base element with an href,
-    // resolved against the fallback base URL (here, the document URL).
-    let base = match (&base_href, document_url) {
-        (Some(href), Some(url)) => url.join(href.trim()).ok().or_else(|| Some(url.clone())),
-        (Some(href), None) => Url::parse(href.trim()).ok(),
-        (None, url) => url.cloned(),
-    };
-    // Query strings are encoded from the document's encoding when it is not UTF-8.
-    let legacy = encoding.filter(|e| e.output_encoding() != UTF_8);
-    let encode = |text: &str| -> Vec<u8> {
-        match legacy {
-            Some(encoding) => encoding.encode(text).0.into_owned(),
-            None => text.as_bytes().to_vec(),
-        }
-    };
-    let encode: &dyn Fn(&str) -> Cow<'_, [u8]> = &|text| Cow::Owned(encode(text));
-    found
-        .into_iter()
-        .map(|(element, attribute, raw)| {
-            let resolved = Url::options()
-                .base_url(base.as_ref())
-                .encoding_override(legacy.map(|_| encode))
-                .parse(&raw);
-            Link {
-                element,
-                attribute,
-                url: resolved.map_or_else(|_| raw.clone(), String::from),
-                raw,
-            }
-        })
-        .collect()
-}
-
-fn is_ascii_whitespace(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r')
-}
-
-/// The URLs of a srcset attribute, as HTML § 4.8.4.3.10 "parse a srcset attribute"
-/// finds them (descriptors skipped).
-pub fn srcset_urls(value: &str) -> Vec<&str> {
-    let mut urls = Vec::new();
-    let bytes = value.as_bytes();
-    let mut i = 0;
-    loop {
-        // Skip whitespace and commas.
-        while i < bytes.len() && (bytes[i] == b',' || is_ascii_whitespace(bytes[i] as char)) {
-            i += 1;
-        }
-        if i >= bytes.len() {
-            return urls;
-        }
-        let start = i;
-        while i < bytes.len() && !is_ascii_whitespace(bytes[i] as char) {
-            i += 1;
-        }
-        let url = &value[start..i];
-        if let Some(stripped) = url.strip_suffix(',') {
-            // A URL ending in commas has no descriptors.
-            urls.push(stripped.trim_end_matches(','));
-            continue;
-        }
-        urls.push(url);
-        // Skip the descriptors: up to a comma outside parentheses.
-        let mut in_parens = false;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'(' => in_parens = true,
-                b')' => in_parens = false,
-                b',' if !in_parens => break,
-                _ => {}
-            }
-            i += 1;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn links_of(html: &str, url: Option<&str>) -> Vec<(String, String, String)> {
-        let url = url.map(|u| Url::parse(u).unwrap());
-        links(&mut Tokenizer::new(html.as_bytes()), url.as_ref(), None)
-            .into_iter()
-            .map(|l| (l.element.to_string(), l.attribute.to_string(), l.url))
-            .collect()
-    }
-
-    fn triple(e: &str, a: &str, u: &str) -> (String, String, String) {
-        (e.to_string(), a.to_string(), u.to_string())
-    }
-
-    #[test]
-    fn srcset() {
-        assert_eq!(
-            srcset_urls(" a.jpg 1x, b.jpg 2x,c.jpg,, d,e.jpg 100w"),
-            ["a.jpg", "b.jpg", "c.jpg", "d,e.jpg"]
-        );
-        assert_eq!(srcset_urls("x.png (a, b) 1x, y.png"), ["x.png", "y.png"]);
-        assert!(srcset_urls(" , ").is_empty());
-    }
-
-    #[test]
-    fn resolves_against_first_base() {
-        let got = links_of(
-            "<a href='/before?x=1&amp;y'>x</a><base href='sub/'><base href='/other/'>\
-             <img src=' pic.png ' srcset='a.png 1x, b.png 2x'><a href=''>self</a>\
-             <form action=go></form><link rel=stylesheet href=https://cdn.example/s.css>",
-            Some("https://example.org/dir/page.html"),
-        );
-        assert_eq!(
-            got,
-            [
-                triple("a", "href", "https://example.org/before?x=1&y"),
-                triple("img", "src", "https://example.org/dir/sub/pic.png"),
-                triple("img", "srcset", "https://example.org/dir/sub/a.png"),
-                triple("img", "srcset", "https://example.org/dir/sub/b.png"),
-                triple("form", "action", "https://example.org/dir/sub/go"),
-                triple("link", "href", "https://cdn.example/s.css"),
-            ]
-        );
-    }
-
-    #[test]
-    fn unresolved_without_a_url() {
-        let got = links_of(
-            "<a href=rel/x>x</a><a href='HTTP://Example.COM'>y</a><a href='http://[bad'>z</a>",
-            None,
-        );
-        assert_eq!(
-            got,
-            [
-                triple("a", "href", "rel/x"),
-                triple("a", "href", "http://example.com/"),
-                triple("a", "href", "http://[bad"),
-            ]
-        );
-        // An absolute <base> works without a document URL.
-        let got = links_of("<base href='https://b.example/x/'><a href=y>", None);
-        assert_eq!(got, [triple("a", "href", "https://b.example/x/y")]);
-    }
-
-    #[test]
-    fn query_in_the_document_encoding() {
-        let url = Url::parse("https://example.ru/").unwrap();
-        let html = "<a href='/search?q=\u{41f}\u{440}\u{438}#\u{43c}'>";
-        let got = links(
-            &mut Tokenizer::new(html.as_bytes()),
-            Some(&url),
-            Some(encoding_rs::WINDOWS_1251),
-        );
-        // The query from windows-1251, the fragment from UTF-8 (as a browser does).
-        assert_eq!(got[0].url, "https://example.ru/search?q=%CF%F0%E8#%D0%BC");
-        let got = links(&mut Tokenizer::new(html.as_bytes()), Some(&url), None);
-        assert_eq!(
-            got[0].url,
-            "https://example.ru/search?q=%D0%9F%D1%80%D0%B8#%D0%BC"
-        );
-    }
 
     #[test]
     fn tsv_escapes() {

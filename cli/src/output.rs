@@ -1,7 +1,11 @@
 //! Standard output and the ways a subcommand can fail.
 
+use std::fmt;
 use std::io::{self, BufWriter, StdoutLock};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use htmltok_crawl::batch::IoReason;
 
 /// Standard output, locked once and buffered.
 pub type Out = BufWriter<StdoutLock<'static>>;
@@ -11,11 +15,20 @@ pub fn stdout() -> Out {
     BufWriter::with_capacity(64 * 1024, io::stdout().lock())
 }
 
-/// Why a subcommand stopped.
+/// Why a subcommand stopped. Its `Display` is the one line printed after `htmltok: `.
 #[derive(Debug)]
 pub enum Failure {
-    /// Bad arguments or unreadable input: the message says what (exit status 2).
-    Input(String),
+    /// Bad arguments: what is wrong with them (exit status 2).
+    Usage(String),
+    /// No input was given and standard input is a terminal (exit status 2).
+    NoInput,
+    /// Reading the input failed (exit status 2): a file, or standard input (None).
+    Read {
+        /// The file; None for standard input.
+        path: Option<PathBuf>,
+        /// The error.
+        error: io::Error,
+    },
     /// Writing the output failed (exit status 1), or the reader went away (a broken pipe,
     /// as with `| head`: a quiet exit 0).
     Output(io::Error),
@@ -23,9 +36,37 @@ pub enum Failure {
 
 impl From<io::Error> for Failure {
     /// I/O errors that reach `?` in a subcommand come from writing its output; reading
-    /// the input reports its own [`Failure::Input`].
+    /// the input reports its own [`Failure::Read`].
     fn from(err: io::Error) -> Self {
         Failure::Output(err)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Usage(what) => f.write_str(what),
+            Failure::NoInput => f.write_str(
+                "no input: give a FILE, pipe HTML into standard input, or use '-' to type it",
+            ),
+            Failure::Read {
+                path: Some(path),
+                error,
+            } => write!(f, "cannot read '{}': {}", path.display(), IoReason(error)),
+            Failure::Read { path: None, error } => {
+                write!(f, "cannot read standard input: {}", IoReason(error))
+            }
+            Failure::Output(error) => write!(f, "cannot write the output: {}", IoReason(error)),
+        }
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Failure::Read { error, .. } | Failure::Output(error) => Some(error),
+            Failure::Usage(_) | Failure::NoInput => None,
+        }
     }
 }
 
@@ -33,25 +74,14 @@ impl Failure {
     /// Says what went wrong on standard error (except for a broken pipe) and returns the
     /// exit status.
     pub fn report(self) -> ExitCode {
-        match self {
-            Failure::Input(message) => {
-                super::complain(&message);
-                ExitCode::from(2)
+        let code = match &self {
+            Failure::Output(err) if err.kind() == io::ErrorKind::BrokenPipe => {
+                return ExitCode::SUCCESS;
             }
-            Failure::Output(err) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-            Failure::Output(err) => {
-                super::complain(&format!("cannot write the output: {}", describe(&err)));
-                ExitCode::from(1)
-            }
-        }
-    }
-}
-
-/// An I/O error's message without the trailing ` (os error N)`.
-pub fn describe(err: &io::Error) -> String {
-    let text = err.to_string();
-    match text.rfind(" (os error ") {
-        Some(i) if text.ends_with(')') => text[..i].to_string(),
-        _ => text,
+            Failure::Output(_) => 1,
+            Failure::Usage(_) | Failure::NoInput | Failure::Read { .. } => 2,
+        };
+        super::complain(&self.to_string());
+        ExitCode::from(code)
     }
 }

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use htmltok::{ErrorCode, TextKind, Token, Tokenizer};
-use htmltok_crawl::batch::Document;
+use htmltok::Tokenizer;
+use htmltok_crawl::extract::{Stats, TokenCounts};
 
 use crate::json;
 
@@ -61,109 +61,26 @@ pub struct Args {
 /// How many start tag names the report lists.
 const TOP_TAGS: usize = 20;
 
-/// Token kinds, in the order the report lists them.
-const KINDS: [(&str, &str); 6] = [
-    ("text", "text runs"),
-    ("start_tag", "start tags"),
-    ("end_tag", "end tags"),
-    ("comment", "comments"),
-    ("doctype", "DOCTYPEs"),
-    ("cdata", "(CDATA sections)"),
-];
-
-/// What one document, or many, hold.
-#[derive(Default)]
-struct Stats {
-    /// Indexed as [`KINDS`].
-    tokens: [u64; 6],
-    tags: HashMap<String, u64>,
-    errors: HashMap<ErrorCode, u64>,
-    by_rule: HashMap<&'static str, u64>,
-    by_encoding: HashMap<&'static str, u64>,
-    with_replacements: u64,
-}
-
-impl Stats {
-    fn of(document: &Document<'_>, errors: bool) -> Stats {
-        let mut stats = Stats::default();
-        let mut tokenizer: Tokenizer<'_> = document.tokenizer();
-        while let Some(token) = tokenizer.next_token() {
-            let kind = match token {
-                Token::Text(text) => {
-                    if text.kind() == TextKind::Cdata {
-                        stats.tokens[5] += 1;
-                    }
-                    0
-                }
-                Token::StartTag(tag) => {
-                    let name = tag.name();
-                    match stats.tags.get_mut(&*name) {
-                        Some(count) => *count += 1,
-                        None => {
-                            stats.tags.insert(name.into_owned(), 1);
-                        }
-                    }
-                    1
-                }
-                Token::EndTag(_) => 2,
-                Token::Comment(_) => 3,
-                Token::Doctype(_) => 4,
-            };
-            stats.tokens[kind] += 1;
-            if errors && tokenizer.errors().len() > 4096 {
-                stats.count_errors(&tokenizer.take_errors());
-            }
-        }
-        if errors {
-            stats.count_errors(tokenizer.errors());
-        }
-        stats.count_encoding(document);
-        stats
-    }
-
-    fn count_errors(&mut self, errors: &[htmltok::ParseError]) {
-        for error in errors {
-            *self.errors.entry(error.code).or_default() += 1;
-        }
-    }
-
-    fn count_encoding(&mut self, document: &Document<'_>) {
-        if let Some(decoded) = document.decoded_as() {
-            *self.by_rule.entry(decoded.rule.as_str()).or_default() += 1;
-            *self.by_encoding.entry(decoded.encoding.name()).or_default() += 1;
-            self.with_replacements += decoded.had_replacements as u64;
-        }
-    }
-
-    fn merge(mut self, mut other: Stats) -> Stats {
-        if self.tags.len() < other.tags.len() {
-            std::mem::swap(&mut self.tags, &mut other.tags);
-        }
-        for (i, n) in other.tokens.iter().enumerate() {
-            self.tokens[i] += n;
-        }
-        for (name, n) in other.tags {
-            *self.tags.entry(name).or_default() += n;
-        }
-        for (code, n) in other.errors {
-            *self.errors.entry(code).or_default() += n;
-        }
-        for (rule, n) in other.by_rule {
-            *self.by_rule.entry(rule).or_default() += n;
-        }
-        for (encoding, n) in other.by_encoding {
-            *self.by_encoding.entry(encoding).or_default() += n;
-        }
-        self.with_replacements += other.with_replacements;
-        self
-    }
+/// Token kinds, in the order the report lists them: JSON key, table label, count.
+fn kinds(tokens: &TokenCounts) -> [(&'static str, &'static str, u64); 6] {
+    [
+        ("text", "text runs", tokens.text),
+        ("start_tag", "start tags", tokens.start_tag),
+        ("end_tag", "end tags", tokens.end_tag),
+        ("comment", "comments", tokens.comment),
+        ("doctype", "DOCTYPEs", tokens.doctype),
+        ("cdata", "(CDATA sections)", tokens.cdata),
+    ]
 }
 
 /// Entries sorted by count (largest first), then key.
 fn by_count<K: Ord + Copy>(map: &HashMap<K, u64>) -> Vec<(K, u64)> {
-    let mut entries: Vec<(K, u64)> = map.iter().map(|(k, n)| (*k, *n)).collect();
-    entries.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    entries
+    Stats::by_count(map)
+}
+
+/// The start tag names sorted by count, then name.
+fn tags_by_count(stats: &Stats) -> Vec<(&str, u64)> {
+    by_count(&stats.tags.iter().map(|(k, n)| (k.as_str(), *n)).collect())
 }
 
 /// Runs `htmltok stats`.
@@ -172,7 +89,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     let finished = args.corpus.run(
         builder,
         Arc::new(AtomicBool::new(false)),
-        |document| Stats::of(&document, args.errors),
+        |document| Stats::of(&document),
         Stats::merge,
         Stats::default,
     )?;
@@ -233,12 +150,12 @@ fn table(finished: &Finished<Stats>, errors: bool, threads: usize) -> String {
     );
     let _ = writeln!(out, "time          {secs:>14.3}  s wall, {threads} threads");
     let _ = writeln!(out, "throughput    {mb_per_s:>14.1}  MB/s");
-    let total: u64 = stats.tokens[..5].iter().sum();
+    let total = stats.tokens.total();
     let _ = writeln!(out, "\ntokens        {:>14}", grouped(total));
-    for (i, (_, label)) in KINDS.iter().enumerate() {
-        let _ = writeln!(out, "  {label:<18}{:>10}", grouped(stats.tokens[i]));
+    for (_, label, n) in kinds(&stats.tokens) {
+        let _ = writeln!(out, "  {label:<18}{:>10}", grouped(n));
     }
-    let tags = by_count(&stats.tags.iter().map(|(k, n)| (k.as_str(), *n)).collect());
+    let tags = tags_by_count(stats);
     let _ = writeln!(
         out,
         "\ntop start tags ({} distinct names)",
@@ -297,17 +214,17 @@ fn json_report(finished: &Finished<Stats>, errors: bool, threads: usize) -> Stri
         mb_per_s,
         threads
     );
-    let total: u64 = stats.tokens[..5].iter().sum();
+    let total = stats.tokens.total();
     let _ = write!(out, ",\"tokens\":{{\"total\":{total}");
-    for (i, (key, _)) in KINDS.iter().enumerate() {
-        let _ = write!(out, ",\"{key}\":{}", stats.tokens[i]);
+    for (key, _, n) in kinds(&stats.tokens) {
+        let _ = write!(out, ",\"{key}\":{n}");
     }
     let _ = write!(
         out,
         "}},\"distinct_tags\":{},\"top_tags\":[",
         stats.tags.len()
     );
-    let tags = by_count(&stats.tags.iter().map(|(k, n)| (k.as_str(), *n)).collect());
+    let tags = tags_by_count(stats);
     for (i, (name, n)) in tags.iter().take(TOP_TAGS).enumerate() {
         if i > 0 {
             out.push(',');

@@ -242,8 +242,8 @@ impl Options {
     }
 }
 
-/// A document that could not be read or processed.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// A document that could not be read or processed: where, and a typed [`FailureKind`].
+#[derive(Debug)]
 pub struct Failure {
     /// The file (or buffer name) it came from.
     pub source: String,
@@ -251,21 +251,97 @@ pub struct Failure {
     /// a WARC record, or where a truncated gzip stream ends).
     pub offset: Option<u64>,
     /// What went wrong.
-    pub message: String,
+    pub kind: FailureKind,
 }
 
 impl fmt::Display for Failure {
-    /// `source: message`, or `source: offset N: message`.
+    /// `source: reason`, or `source: offset N: reason`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.offset {
-            Some(offset) => write!(f, "{}: offset {}: {}", self.source, offset, self.message),
-            None => write!(f, "{}: {}", self.source, self.message),
+            Some(offset) => write!(f, "{}: offset {}: {}", self.source, offset, self.kind),
+            None => write!(f, "{}: {}", self.source, self.kind),
+        }
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.kind)
+    }
+}
+
+/// Why a document was skipped. Its `Display` is the reason alone ([`Failure`]'s adds the
+/// source and offset).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FailureKind {
+    /// A file could not be opened or read, or a directory listed: `cannot read: …`.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The error.
+        error: io::Error,
+    },
+    /// A WARC file is damaged at [`Failure::offset`]: a malformed or truncated record, a
+    /// record over the size limit, a bad gzip member, or a read error (see
+    /// [`warc::ErrorKind`](crate::warc::ErrorKind) and its parts to tell them apart).
+    Warc(crate::warc::ErrorKind),
+    /// A WARC record's HTTP body still has a `Transfer-Encoding` or `Content-Encoding`
+    /// that could not be undone (`br`, `zstd`, or a coding that failed to decode).
+    StillEncoded {
+        /// `Transfer-Encoding` or `Content-Encoding`.
+        header: &'static str,
+        /// The coding, as written.
+        coding: String,
+    },
+    /// The `map` function panicked on the document.
+    Panicked {
+        /// The panic's message (`a panic` when it had none).
+        message: String,
+    },
+}
+
+impl fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailureKind::Io { error, .. } => write!(f, "cannot read: {}", IoReason(error)),
+            FailureKind::Warc(kind) => kind.fmt(f),
+            FailureKind::StillEncoded { header, coding } => write!(
+                f,
+                "the body is still {header}: {coding}, which cannot be undone"
+            ),
+            FailureKind::Panicked { message } => write!(f, "processing panicked: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for FailureKind {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FailureKind::Io { error, .. } => Some(error),
+            FailureKind::Warc(kind) => Some(kind),
+            FailureKind::StillEncoded { .. } | FailureKind::Panicked { .. } => None,
+        }
+    }
+}
+
+/// An I/O error's message without the trailing ` (os error N)` (`No such file or
+/// directory`), for one-line reports such as [`FailureKind::Io`]'s.
+#[derive(Clone, Copy, Debug)]
+pub struct IoReason<'a>(pub &'a io::Error);
+
+impl fmt::Display for IoReason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0.to_string();
+        match text.rfind(" (os error ") {
+            Some(i) if text.ends_with(')') => f.write_str(&text[..i]),
+            _ => f.write_str(&text),
         }
     }
 }
 
 /// What a batch produced.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct BatchResult<T> {
     /// The reduction of every document's `map` value (the identity when there was none).
     pub value: T,
@@ -297,6 +373,7 @@ pub struct DecodedAs {
 pub struct Document<'a> {
     source: &'a str,
     offset: Option<u64>,
+    length: Option<u64>,
     url: Option<&'a str>,
     raw: &'a [u8],
     html: &'a [u8],
@@ -314,6 +391,14 @@ impl<'a> Document<'a> {
     /// For a WARC record, the byte offset of the record in the WARC file.
     pub fn offset(&self) -> Option<u64> {
         self.offset
+    }
+
+    /// For a WARC record, its length in the WARC file as stored (see
+    /// [`warc::Record::length`](crate::warc::Record::length)): `offset()..offset() + length()`
+    /// are the bytes to fetch to read the record again (in a `.warc.gz`, its gzip member).
+    /// None for other documents, and for a record that shares its gzip member.
+    pub fn length(&self) -> Option<u64> {
+        self.length
     }
 
     /// A name for the document: the source, or for a WARC record `source@offset`.
@@ -407,7 +492,11 @@ where
         None => (run(), rayon::current_num_threads()),
     };
     let mut failures = partial.failures;
-    failures.sort();
+    failures.sort_by(|a, b| {
+        (&a.source, a.offset)
+            .cmp(&(&b.source, b.offset))
+            .then_with(|| a.kind.to_string().cmp(&b.kind.to_string()))
+    });
     BatchResult {
         value: partial.value,
         documents: partial.documents,
@@ -471,6 +560,7 @@ enum Job {
 struct Loaded {
     name: String,
     offset: Option<u64>,
+    length: Option<u64>,
     url: Option<String>,
     charset: Option<String>,
     bytes: Vec<u8>,
@@ -501,6 +591,7 @@ where
             Ok(bytes) => Loaded {
                 name,
                 offset: None,
+                length: None,
                 url: None,
                 charset: None,
                 bytes,
@@ -510,7 +601,7 @@ where
                     Failure {
                         source: name,
                         offset: None,
-                        message: format!("cannot read: {}", describe(&err)),
+                        kind: FailureKind::Io { path, error: err },
                     },
                     options,
                 );
@@ -522,6 +613,7 @@ where
     let document = Document {
         source: &loaded.name,
         offset: loaded.offset,
+        length: loaded.length,
         url: loaded.url.as_deref(),
         raw: &loaded.bytes,
         html: &html.text,
@@ -544,7 +636,7 @@ where
                 Failure {
                     source: loaded.name.clone(),
                     offset: loaded.offset,
-                    message: format!("processing panicked: {what}"),
+                    kind: FailureKind::Panicked { message: what },
                 },
                 options,
             );
@@ -618,15 +710,6 @@ fn decode<'a>(bytes: &'a [u8], charset: Option<&str>, options: &Options) -> Html
     }
 }
 
-/// An I/O error's message without the trailing ` (os error N)`.
-fn describe(err: &io::Error) -> String {
-    let text = err.to_string();
-    match text.rfind(" (os error ") {
-        Some(i) if text.ends_with(')') => text[..i].to_string(),
-        _ => text,
-    }
-}
-
 /// What kind of file a path names, by its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FileKind {
@@ -682,12 +765,13 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
             } => Some(Job::Loaded(Loaded {
                 name,
                 offset: None,
+                length: None,
                 url,
                 charset,
                 bytes,
             })),
             Source::Path(path) => match fs::metadata(&path) {
-                Err(err) => Some(failed_path(&path, &err)),
+                Err(err) => Some(failed_path(path, err)),
                 Ok(meta) if meta.is_dir() => self.enter(&path),
                 Ok(_) => {
                     let kind = file_kind(&path);
@@ -702,7 +786,7 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
     fn walked(&mut self, path: PathBuf) -> Option<Job> {
         let meta = match fs::symlink_metadata(&path) {
             Ok(meta) => meta,
-            Err(err) => return Some(failed_path(&path, &err)),
+            Err(err) => return Some(failed_path(path, err)),
         };
         let is_file = if meta.file_type().is_symlink() {
             // Links to files are followed, links to directories are not (no cycles). A
@@ -710,7 +794,7 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
             match fs::metadata(&path) {
                 Ok(target) => target.is_file(),
                 Err(err) if self.options.all_files || file_kind(&path) != FileKind::Other => {
-                    return Some(failed_path(&path, &err));
+                    return Some(failed_path(path, err));
                 }
                 Err(_) => false,
             }
@@ -733,7 +817,7 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
                 self.walk.push(entries);
                 None
             }
-            Err(err) => Some(failed_path(dir, &err)),
+            Err(err) => Some(failed_path(dir.to_path_buf(), err)),
         }
     }
 
@@ -792,11 +876,11 @@ impl<I: Iterator<Item = Source>> Iterator for Jobs<'_, I> {
     }
 }
 
-fn failed_path(path: &Path, err: &io::Error) -> Job {
+fn failed_path(path: PathBuf, error: io::Error) -> Job {
     Job::Failed(Failure {
         source: path.display().to_string(),
         offset: None,
-        message: format!("cannot read: {}", describe(err)),
+        kind: FailureKind::Io { path, error },
     })
 }
 
@@ -831,10 +915,13 @@ impl WarcFile {
                 reader,
                 all_records,
             }),
-            Err(err) => Err(Failure {
+            Err(error) => Err(Failure {
                 source: name,
                 offset: None,
-                message: format!("cannot read: {}", describe(&err)),
+                kind: FailureKind::Io {
+                    path: path.to_path_buf(),
+                    error,
+                },
             }),
         }
     }
@@ -844,14 +931,10 @@ impl WarcFile {
         let record = match self.reader.next()? {
             Ok(record) => record,
             Err(err) => {
-                // The error's text starts with its offset, which the failure has apart.
-                let text = err.to_string();
-                let prefix = format!("WARC input at offset {}: ", err.offset);
-                let message = text.strip_prefix(&prefix).unwrap_or(&text).to_string();
                 return Some(Job::Failed(Failure {
                     source: self.name.clone(),
                     offset: Some(err.offset),
-                    message,
+                    kind: FailureKind::Warc(err.kind),
                 }));
             }
         };
@@ -867,7 +950,10 @@ impl WarcFile {
             return Some(Job::Failed(Failure {
                 source: self.name.clone(),
                 offset: Some(record.offset),
-                message: format!("the body is still {header}: {coding}, which cannot be undone"),
+                kind: FailureKind::StillEncoded {
+                    header,
+                    coding: coding.to_string(),
+                },
             }));
         }
         if !self.all_records && !is_html_type(record.content_type.as_deref()) {
@@ -876,6 +962,7 @@ impl WarcFile {
         Some(Job::Loaded(Loaded {
             name: self.name.clone(),
             offset: Some(record.offset),
+            length: record.length,
             url: record.target_uri,
             charset: record.charset,
             bytes: record.body,

@@ -103,6 +103,11 @@ const DEFAULT_MAX_RECORD: u64 = 1 << 30;
 pub struct Record {
     /// Where the record starts in the file (in a `.warc.gz`, the start of its gzip member).
     pub offset: u64,
+    /// How many bytes of the file, from [`Record::offset`], the record takes as stored:
+    /// in a `.warc`, through the CR LF CR LF after its block; in a `.warc.gz`, its gzip
+    /// member's length (what Common Crawl's index calls `length`), or None when the record
+    /// shares its member with other records (a file gzipped as a whole).
+    pub length: Option<u64>,
     /// `WARC-Type`: `response` or `resource`.
     pub warc_type: String,
     /// `WARC-Target-URI` (angle brackets, which some WARC 1.0 writers put around it,
@@ -141,6 +146,7 @@ pub struct Error {
 }
 
 /// What went wrong; see the [module documentation](self#damage) for where reading resumes.
+/// Its `Display` is the reason alone; [`Error`]'s adds the offset in front.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -150,14 +156,132 @@ pub enum ErrorKind {
     Gzip(io::Error),
     /// The record has no `WARC/` version line, or a header line is malformed, or the
     /// header block is too long.
-    Header(String),
+    Header(HeaderError),
     /// `Content-Length` is missing, not a number, or over [`Reader::max_record_len`].
-    ContentLength(String),
+    ContentLength(ContentLengthError),
     /// The input (or the record's gzip member) ends inside the record.
-    Truncated(String),
+    Truncated(Truncation),
     /// The record's block is not followed by CR LF CR LF: `Content-Length` is wrong.
     RecordEnd,
 }
+
+/// How a WARC header block is malformed ([`ErrorKind::Header`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HeaderError {
+    /// The record does not start with a version line such as `WARC/1.1`.
+    NoVersionLine {
+        /// The start of the line found instead (up to 60 bytes, lossily decoded).
+        found: String,
+    },
+    /// A header line has no colon.
+    NoColon {
+        /// The start of the line (up to 60 bytes, lossily decoded).
+        line: String,
+    },
+    /// A field name is empty or holds whitespace.
+    BadFieldName {
+        /// The start of the line (up to 60 bytes, lossily decoded).
+        line: String,
+    },
+    /// The header block is longer than the limit.
+    TooLong {
+        /// The limit in bytes (1 MiB).
+        limit: usize,
+    },
+}
+
+impl fmt::Display for HeaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeaderError::NoVersionLine { found } => write!(
+                f,
+                "expected a version line such as `WARC/1.1`, found {found:?}"
+            ),
+            HeaderError::NoColon { line } => write!(f, "a field without a colon: {line:?}"),
+            HeaderError::BadFieldName { line } => write!(f, "a malformed field name: {line:?}"),
+            HeaderError::TooLong { limit } => {
+                write!(f, "the header block is longer than {limit} bytes")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HeaderError {}
+
+/// What is wrong with a record's `Content-Length` ([`ErrorKind::ContentLength`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ContentLengthError {
+    /// The record has no `Content-Length` field.
+    Missing,
+    /// The value is not a decimal number.
+    NotANumber {
+        /// The value as written.
+        value: String,
+    },
+    /// The record is larger than [`Reader::max_record_len`]: a document too large to read.
+    OverLimit {
+        /// The record's `Content-Length`.
+        length: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+impl fmt::Display for ContentLengthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ContentLengthError::Missing => f.write_str("the record has none"),
+            ContentLengthError::NotANumber { value } => write!(f, "{value:?} is not a number"),
+            ContentLengthError::OverLimit { length, limit } => {
+                write!(f, "{length} is over the limit of {limit} bytes")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ContentLengthError {}
+
+/// Where the input ended inside a record ([`ErrorKind::Truncated`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Truncation {
+    /// In the WARC header block.
+    InHeader,
+    /// In the record's block.
+    InBlock {
+        /// The record's `Content-Length`.
+        length: u64,
+        /// How many bytes of block there were.
+        read: u64,
+        /// Whether it was the record's gzip member that ended (else the input).
+        in_gzip_member: bool,
+    },
+}
+
+impl fmt::Display for Truncation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Truncation::InHeader => f.write_str("the input ends in the WARC header"),
+            Truncation::InBlock {
+                length,
+                read,
+                in_gzip_member,
+            } => write!(
+                f,
+                "Content-Length is {length} but the {} ends after {read} bytes of block",
+                if *in_gzip_member {
+                    "gzip member"
+                } else {
+                    "input"
+                },
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Truncation {}
 
 impl Error {
     /// Whether reading stopped because of this error (an I/O error).
@@ -170,10 +294,10 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
+impl fmt::Display for ErrorKind {
+    /// The reason, without the offset.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "WARC input at offset {}: ", self.offset)?;
-        match &self.kind {
+        match self {
             ErrorKind::Io(error) => write!(f, "read error: {error}"),
             ErrorKind::Gzip(error) => write!(f, "bad gzip member: {error}"),
             ErrorKind::Header(what) => write!(f, "malformed WARC header: {what}"),
@@ -186,12 +310,28 @@ impl fmt::Display for Error {
     }
 }
 
+impl std::error::Error for ErrorKind {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ErrorKind::Io(error) | ErrorKind::Gzip(error) => Some(error),
+            ErrorKind::Header(error) => Some(error),
+            ErrorKind::ContentLength(error) => Some(error),
+            ErrorKind::Truncated(error) => Some(error),
+            ErrorKind::RecordEnd => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    /// `WARC input at offset N: ` and the [`ErrorKind`]'s reason.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "WARC input at offset {}: {}", self.offset, self.kind)
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ErrorKind::Io(error) | ErrorKind::Gzip(error) => Some(error),
-            _ => None,
-        }
+        Some(&self.kind)
     }
 }
 
@@ -572,6 +712,24 @@ impl<R: Read> Stream<R> {
         }
     }
 
+    /// The length as stored of a record that started at `offset` and was just read whole
+    /// (with [`Stream::fill`] called after it): in a plain file, up to here; in a gzip
+    /// member, the member's length when the record was all of it, else None.
+    fn stored_length(&self, offset: u64, first_in_member: bool) -> Option<u64> {
+        match &self.source {
+            Source::Plain(raw) => Some(raw.pos - offset),
+            Source::Member(decoder)
+                if first_in_member
+                    && self.member_done
+                    && self.front.is_empty()
+                    && self.out_at >= self.out_end =>
+            {
+                Some(decoder.get_ref().pos - self.member_start)
+            }
+            _ => None,
+        }
+    }
+
     /// The next bytes of the current unit; empty at its end.
     fn fill(&mut self) -> Result<&[u8], Error> {
         match &mut self.source {
@@ -876,6 +1034,7 @@ impl<R: Read> Reader<R> {
             }
         }
         let offset = self.stream.record_offset();
+        let first_in_member = self.stream.first_in_member;
         self.stream.mark_record();
 
         // The header block: the version line, then fields, then an empty line.
@@ -886,16 +1045,15 @@ impl<R: Read> Reader<R> {
         if !complete && b"WARC/".starts_with(prefix) {
             return Err(Error::new(
                 offset,
-                ErrorKind::Truncated("the input ends in the WARC header".into()),
+                ErrorKind::Truncated(Truncation::InHeader),
             ));
         }
         if !line.starts_with(b"WARC/") {
             return Err(Error::new(
                 offset,
-                ErrorKind::Header(format!(
-                    "expected a version line such as `WARC/1.1`, found {:?}",
-                    preview(&line)
-                )),
+                ErrorKind::Header(HeaderError::NoVersionLine {
+                    found: preview(&line),
+                }),
             ));
         }
         let mut fields: Vec<(String, String)> = Vec::new();
@@ -903,7 +1061,7 @@ impl<R: Read> Reader<R> {
             if !self.read_line(&mut line, &mut budget, offset)? {
                 return Err(Error::new(
                     offset,
-                    ErrorKind::Truncated("the input ends in the WARC header".into()),
+                    ErrorKind::Truncated(Truncation::InHeader),
                 ));
             }
             if line.is_empty() {
@@ -920,14 +1078,18 @@ impl<R: Read> Reader<R> {
             let Some(colon) = memchr::memchr(b':', &line) else {
                 return Err(Error::new(
                     offset,
-                    ErrorKind::Header(format!("a field without a colon: {:?}", preview(&line))),
+                    ErrorKind::Header(HeaderError::NoColon {
+                        line: preview(&line),
+                    }),
                 ));
             };
             let name = String::from_utf8_lossy(&line[..colon]).trim().to_string();
             if name.is_empty() || name.contains(char::is_whitespace) {
                 return Err(Error::new(
                     offset,
-                    ErrorKind::Header(format!("a malformed field name: {:?}", preview(&line))),
+                    ErrorKind::Header(HeaderError::BadFieldName {
+                        line: preview(&line),
+                    }),
                 ));
             }
             let value = String::from_utf8_lossy(&line[colon + 1..])
@@ -945,7 +1107,7 @@ impl<R: Read> Reader<R> {
             None => {
                 return Err(Error::new(
                     offset,
-                    ErrorKind::ContentLength("the record has none".into()),
+                    ErrorKind::ContentLength(ContentLengthError::Missing),
                 ));
             }
             Some(value) => match value.parse::<u64>() {
@@ -953,16 +1115,18 @@ impl<R: Read> Reader<R> {
                 Ok(length) => {
                     return Err(Error::new(
                         offset,
-                        ErrorKind::ContentLength(format!(
-                            "{length} is over the limit of {} bytes",
-                            self.max_record_len
-                        )),
+                        ErrorKind::ContentLength(ContentLengthError::OverLimit {
+                            length,
+                            limit: self.max_record_len,
+                        }),
                     ));
                 }
                 Err(_) => {
                     return Err(Error::new(
                         offset,
-                        ErrorKind::ContentLength(format!("{value:?} is not a number")),
+                        ErrorKind::ContentLength(ContentLengthError::NotANumber {
+                            value: value.to_string(),
+                        }),
                     ));
                 }
             },
@@ -976,10 +1140,22 @@ impl<R: Read> Reader<R> {
         self.read_record_end(offset)?;
         self.stream.record_done();
         if self.stream.is_gzip() {
-            // Read on to the end of the member (when the record is all of it) so that its
-            // checksum is verified before the record is handed out.
-            self.stream.fill()?;
+            // Read on to the end of the member (when the record is all of it, but for line
+            // ends a writer may have added) so that its checksum is verified before the
+            // record is handed out, and its length known.
+            loop {
+                let buf = self.stream.fill()?;
+                let blank = buf
+                    .iter()
+                    .take_while(|&&b| b == b'\r' || b == b'\n')
+                    .count();
+                if blank == 0 {
+                    break;
+                }
+                self.stream.consume(blank);
+            }
         }
+        let length = self.stream.stored_length(offset, first_in_member);
         if !wanted {
             return Ok(Next::Skipped);
         }
@@ -992,6 +1168,7 @@ impl<R: Read> Reader<R> {
         });
         let mut record = Record {
             offset,
+            length,
             warc_type,
             target_uri,
             date: field("WARC-Date").map(str::to_string),
@@ -1066,9 +1243,7 @@ impl<R: Read> Reader<R> {
             if take > *budget {
                 return Err(Error::new(
                     offset,
-                    ErrorKind::Header(format!(
-                        "the header block is longer than {MAX_HEADER} bytes"
-                    )),
+                    ErrorKind::Header(HeaderError::TooLong { limit: MAX_HEADER }),
                 ));
             }
             *budget -= take;
@@ -1096,15 +1271,11 @@ impl<R: Read> Reader<R> {
             if buf.is_empty() {
                 return Err(Error::new(
                     offset,
-                    ErrorKind::Truncated(format!(
-                        "Content-Length is {length} but the {} ends after {} bytes of block",
-                        if self.stream.is_gzip() {
-                            "gzip member"
-                        } else {
-                            "input"
-                        },
-                        length - left
-                    )),
+                    ErrorKind::Truncated(Truncation::InBlock {
+                        length,
+                        read: length - left,
+                        in_gzip_member: self.stream.is_gzip(),
+                    }),
                 ));
             }
             let take = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));

@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use htmltok::Token;
-use htmltok_crawl::batch::{self, Document, Options, Source};
+use htmltok_crawl::batch::{self, Document, FailureKind, Options, Source};
 use htmltok_crawl::encoding::Rule;
-use htmltok_crawl::warc::Writer;
+use htmltok_crawl::warc::{ErrorKind, Writer};
 
 /// A fresh temporary directory, removed when dropped.
 struct TempDir(PathBuf);
@@ -184,9 +184,16 @@ fn a_messy_directory_counts_right_and_reports_failures() {
         .expect("the missing file is reported");
     assert_eq!(missing_failure.offset, None);
     assert!(
-        missing_failure.message.contains("cannot read"),
+        missing_failure.to_string().contains("cannot read"),
         "{missing_failure}"
     );
+    match &missing_failure.kind {
+        FailureKind::Io { path, error } => {
+            assert_eq!(path, &missing);
+            assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("not an I/O failure: {other:?}"),
+    }
     let warc_failure = failures
         .iter()
         .find(|f| f.source.ends_with("crawl.warc.gz"))
@@ -196,10 +203,18 @@ fn a_messy_directory_counts_right_and_reports_failures() {
         warc_failure.to_string().contains("offset "),
         "{warc_failure}"
     );
+    assert!(
+        matches!(warc_failure.kind, FailureKind::Warc(ErrorKind::Gzip(_))),
+        "{warc_failure:?}"
+    );
     #[cfg(unix)]
     assert!(failures.iter().any(|f| f.source.ends_with("dangling.html")));
     // Sorted by source, then offset.
-    assert!(failures.windows(2).all(|w| w[0] <= w[1]));
+    assert!(
+        failures
+            .windows(2)
+            .all(|w| (&w[0].source, w[0].offset) <= (&w[1].source, w[1].offset))
+    );
 }
 
 #[test]
@@ -221,7 +236,10 @@ fn parallel_equals_sequential() {
         assert_eq!(many.documents, one.documents);
         assert_eq!(many.bytes, one.bytes);
         assert_eq!(many.ignored, one.ignored);
-        assert_eq!(many.failures, one.failures);
+        let shown = |failures: &[batch::Failure]| -> Vec<String> {
+            failures.iter().map(ToString::to_string).collect()
+        };
+        assert_eq!(shown(&many.failures), shown(&one.failures));
     }
 }
 
@@ -340,7 +358,11 @@ fn a_panicking_map_fails_its_document_only() {
     assert_eq!(result.documents, 49);
     assert_eq!(result.failures.len(), 1);
     assert_eq!(result.failures[0].source, "doc13");
-    assert!(result.failures[0].message.contains("boom in doc13"));
+    assert!(result.failures[0].to_string().contains("boom in doc13"));
+    assert!(matches!(
+        &result.failures[0].kind,
+        FailureKind::Panicked { message } if message == "boom in doc13"
+    ));
 }
 
 #[test]
@@ -408,4 +430,66 @@ fn an_explicit_file_is_read_whatever_its_name() {
         || 0,
     );
     assert_eq!(all.value, 1);
+}
+
+#[test]
+fn pages_carry_their_warc_record_offset_and_length() {
+    let dir = TempDir::new("pages");
+    let mut writer = Writer::gzip(Vec::new());
+    let mut offsets = Vec::new();
+    for (i, body) in [
+        "<title>One</title><a href=two>2</a>",
+        "<p>Zwei &amp; <img src=/i.png>",
+    ]
+    .iter()
+    .enumerate()
+    {
+        offsets.push(
+            writer
+                .write_response(
+                    &format!("https://example.org/{i}/"),
+                    "2026-11-05T00:00:00Z",
+                    200,
+                    &[("Content-Type", "text/html; charset=windows-1252")],
+                    body.as_bytes(),
+                )
+                .unwrap(),
+        );
+    }
+    let bytes = writer.into_inner().unwrap();
+    let warc = dir.write("w.warc.gz", &bytes);
+    dir.write("page.html", b"<title>File</title>text");
+    let result = batch::map_reduce(
+        [Source::from(dir.path())],
+        &Options::new().threads(1),
+        |doc| vec![htmltok_crawl::extract::Page::of(&doc, None)],
+        |mut a, b| {
+            a.extend(b);
+            a
+        },
+        Vec::new,
+    );
+    assert!(result.failures.is_empty(), "{:?}", result.failures);
+    let mut pages = result.value;
+    pages.sort_by_key(|p| (p.source.clone(), p.offset));
+    assert_eq!(pages.len(), 3);
+    assert_eq!(
+        pages[0].source,
+        dir.path().join("page.html").display().to_string()
+    );
+    assert_eq!((pages[0].offset, pages[0].length), (None, None));
+    assert_eq!(pages[0].title.as_deref(), Some("File"));
+    let name = warc.display().to_string();
+    assert_eq!(pages[1].source, name);
+    assert_eq!(pages[1].offset, Some(offsets[0]));
+    assert_eq!(pages[1].length, Some(offsets[1] - offsets[0]));
+    assert_eq!(pages[2].length, Some(bytes.len() as u64 - offsets[1]));
+    assert_eq!(pages[1].url.as_deref(), Some("https://example.org/0/"));
+    assert_eq!(
+        (pages[1].encoding, pages[1].rule),
+        (Some("windows-1252"), Some(Rule::Transport))
+    );
+    assert_eq!(pages[1].links[0].url, "https://example.org/0/two");
+    assert_eq!(pages[2].text, "Zwei &");
+    assert_eq!(pages[2].links[0].url, "https://example.org/i.png");
 }

@@ -808,3 +808,92 @@ fn charsets_agree_with_the_encoding_module() {
         );
     }
 }
+
+#[test]
+fn record_lengths_cover_the_record_as_stored() {
+    for gzip in [false, true] {
+        let mut writer = if gzip {
+            Writer::gzip(Vec::new())
+        } else {
+            Writer::new(Vec::new())
+        };
+        writer
+            .write_warcinfo("2024-01-01T00:00:00Z", Some("x.warc"), &[])
+            .unwrap();
+        let mut offsets = Vec::new();
+        for i in 0..3 {
+            let body = format!("<p>page {i}</p>").repeat(i + 1);
+            offsets.push(
+                writer
+                    .write_response(
+                        &format!("https://example.org/{i}"),
+                        "2024-01-01T00:00:00Z",
+                        200,
+                        &[("Content-Type", "text/html")],
+                        body.as_bytes(),
+                    )
+                    .unwrap(),
+            );
+        }
+        let bytes = writer.into_inner().unwrap();
+        let mut ends = offsets[1..].to_vec();
+        ends.push(bytes.len() as u64);
+        let records: Vec<Record> = Reader::new(&bytes[..]).map(Result::unwrap).collect();
+        let got: Vec<(u64, Option<u64>)> = records.iter().map(|r| (r.offset, r.length)).collect();
+        let expected: Vec<(u64, Option<u64>)> = offsets
+            .iter()
+            .zip(&ends)
+            .map(|(&start, &end)| (start, Some(end - start)))
+            .collect();
+        assert_eq!(got, expected, "gzip {gzip}");
+    }
+    // A file gzipped as a whole: the records share one member, so no length.
+    let (plain, _) = write_warc(&made_up_pages(3), false);
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(&plain).unwrap();
+    let whole = encoder.finish().unwrap();
+    let lengths: Vec<Option<u64>> = Reader::new(&whole[..]).map(|r| r.unwrap().length).collect();
+    assert_eq!(lengths, [None, None, None]);
+}
+
+#[test]
+fn errors_are_typed() {
+    let items = read_all(b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 12x\r\n\r\n");
+    let Err(error) = &items[0] else {
+        panic!("{items:?}")
+    };
+    assert!(matches!(
+        &error.kind,
+        ErrorKind::ContentLength(warc::ContentLengthError::NotANumber { value }) if value == "12x"
+    ));
+    assert_eq!(
+        error.to_string(),
+        "WARC input at offset 0: bad Content-Length: \"12x\" is not a number"
+    );
+    let items = read_all(b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 100\r\n\r\nabc");
+    let Err(error) = &items[0] else {
+        panic!("{items:?}")
+    };
+    assert!(matches!(
+        error.kind,
+        ErrorKind::Truncated(warc::Truncation::InBlock {
+            length: 100,
+            read: 3,
+            in_gzip_member: false
+        })
+    ));
+    let items = read_all(b"NOT A WARC\r\n\r\n");
+    let Err(error) = &items[0] else {
+        panic!("{items:?}")
+    };
+    assert!(matches!(
+        &error.kind,
+        ErrorKind::Header(warc::HeaderError::NoVersionLine { found }) if found == "NOT A WARC"
+    ));
+    let source = std::error::Error::source(error).expect("the kind is the source");
+    assert!(
+        source
+            .to_string()
+            .starts_with("malformed WARC header: expected")
+    );
+}

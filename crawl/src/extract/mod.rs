@@ -1,0 +1,119 @@
+//! What to take out of a page: its links, its visible text and title, and counts of its
+//! tokens, tags, parse errors and encodings — the code behind `htmltok links`, `htmltok
+//! text` and `htmltok stats`, for any caller (a Python binding, a Spark job).
+//!
+//! Each comes two ways: on a decoded document's bytes ([`links`], [`text`], [`stats`]:
+//! UTF-8, as [`crate::encoding::decode`] gives it), and on a [`batch`](crate::batch)
+//! [`Document`] ([`document_links`], [`Text`] through [`Page::of`], [`Stats::of`]), which
+//! brings the document's URL, encoding and tokenizer options along. [`links_with`] and
+//! [`text_with`] take a tokenizer, for other options. [`Page::of`] makes the one record
+//! per document a crawl pipeline keeps: where the document came from, its URL and
+//! encoding, title, links and text, from one pass of the tokenizer.
+//!
+//! ```
+//! use htmltok_crawl::extract;
+//!
+//! let html = b"<title>Tides</title><base href='https://example.org/tides/'>\
+//!              <p>High water at <a href=six.html>six</a>";
+//! let text = extract::text(html);
+//! assert_eq!((text.title.as_deref(), text.text.as_str()), (Some("Tides"), "High water at six"));
+//! let links = extract::links(html, None);
+//! assert_eq!(links[0].url, "https://example.org/tides/six.html");
+//! assert_eq!(extract::stats(html).tags["a"], 1);
+//! ```
+
+mod links;
+mod stats;
+mod text;
+
+pub use links::{LINK_ATTRIBUTES, Link, document_links, links, links_with, srcset_urls};
+pub use stats::{Stats, TokenCounts, stats};
+pub use text::{Text, text, text_with};
+
+use encoding_rs::Encoding;
+use htmltok::Tokenizer;
+use url::Url;
+
+use crate::batch::Document;
+use crate::encoding::Rule;
+
+/// The links and the text of the document `tokenizer` reads, in one pass: what
+/// [`links_with`] and [`text_with`] give.
+pub fn links_and_text(
+    tokenizer: &mut Tokenizer<'_>,
+    document_url: Option<&Url>,
+    encoding: Option<&'static Encoding>,
+) -> (Vec<Link>, Text) {
+    let mut links = links::Collector::default();
+    let mut text = text::Collector::default();
+    while let Some(token) = tokenizer.next_token() {
+        links.token(&token);
+        text.token(&token);
+    }
+    (links.finish(document_url, encoding), text.finish())
+}
+
+/// One record per document of a batch: where it came from, how it was decoded, its title,
+/// links and text.
+///
+/// ```no_run
+/// use htmltok_crawl::{batch, extract::Page};
+///
+/// let pages = batch::map_reduce(
+///     [batch::Source::from("CC-MAIN-example.warc.gz")],
+///     &batch::Options::new(),
+///     |doc| vec![Page::of(&doc, None)],
+///     |mut a, b| { a.extend(b); a },
+///     Vec::new,
+/// );
+/// for page in &pages.value {
+///     println!("{}@{:?}+{:?} {:?}: {} links", page.source, page.offset, page.length, page.url, page.links.len());
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// The file (or buffer name) the document came from; for a WARC record, the WARC file.
+    pub source: String,
+    /// For a WARC record, its offset in the WARC file.
+    pub offset: Option<u64>,
+    /// For a WARC record, its length in the WARC file as stored (see
+    /// [`Document::length`]).
+    pub length: Option<u64>,
+    /// The document's URL when known (a WARC record's target URI).
+    pub url: Option<String>,
+    /// The name of the encoding the document was decoded from (`UTF-8`, `windows-1252`,
+    /// …); None when it was not decoded.
+    pub encoding: Option<&'static str>,
+    /// The rule that chose the encoding; None when it was not decoded.
+    pub rule: Option<Rule>,
+    /// The first `<title>`'s text ([`Text::title`]).
+    pub title: Option<String>,
+    /// The links ([`document_links`]: resolved against the document's URL, else `base`).
+    pub links: Vec<Link>,
+    /// The visible text ([`Text::text`]).
+    pub text: String,
+}
+
+impl Page {
+    /// The record of a batch document, its links resolved against its URL, else `base`.
+    pub fn of(document: &Document<'_>, base: Option<&Url>) -> Page {
+        let own = document.url().and_then(|url| Url::parse(url.trim()).ok());
+        let decoded = document.decoded_as();
+        let (links, text) = links_and_text(
+            &mut document.tokenizer(),
+            own.as_ref().or(base),
+            decoded.map(|d| d.encoding),
+        );
+        Page {
+            source: document.source().to_string(),
+            offset: document.offset(),
+            length: document.length(),
+            url: document.url().map(str::to_string),
+            encoding: decoded.map(|d| d.encoding.name()),
+            rule: decoded.map(|d| d.rule),
+            title: text.title,
+            links,
+            text: text.text,
+        }
+    }
+}
