@@ -67,6 +67,7 @@ mod machine;
 mod scan;
 mod span;
 mod state;
+mod tape;
 mod token;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
@@ -74,6 +75,7 @@ pub use machine::{Builder, Tokenizer};
 pub use scan::Scanner;
 pub use span::Span;
 pub use state::State;
+pub use tape::Tape;
 pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// The replacement text of one named character reference given exactly as it appears

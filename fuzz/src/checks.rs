@@ -69,6 +69,11 @@ impl Options {
 
     /// A tokenizer over `input` with these options.
     pub fn tokenizer<'a>(&self, input: &'a [u8], errors: bool, scanner: Scanner) -> Tokenizer<'a> {
+        self.builder(errors, scanner).build(input)
+    }
+
+    /// The builder of [`Options::tokenizer`].
+    pub fn builder(&self, errors: bool, scanner: Scanner) -> htmltok::Builder {
         let mut builder = Tokenizer::builder()
             .errors(errors)
             .simulation(self.simulation)
@@ -78,7 +83,7 @@ impl Options {
         if let Some(name) = &self.last_start_tag {
             builder = builder.last_start_tag(name);
         }
-        builder.build(input)
+        builder
     }
 }
 
@@ -434,6 +439,7 @@ pub fn check_all(input: &[u8], options: &Options) -> Result<Vec<Tok>, String> {
     }
     let on = run(input, options, true, best);
     diff_tokens("errors off vs on", &off.tokens, &on.tokens)?;
+    check_tape(input, options, &on)?;
     check_error_offsets(input, &on.errors)?;
     check_positions(input, &on.errors)?;
     for scanner in scanners().into_iter().skip(1) {
@@ -456,6 +462,14 @@ pub fn check_all(input: &[u8], options: &Options) -> Result<Vec<Tok>, String> {
         )?;
     }
     Ok(off.tokens)
+}
+
+/// The token tape ([`htmltok::Tape`], errors on) gives exactly `run`'s tokens and errors.
+pub fn check_tape(input: &[u8], options: &Options, on: &Run) -> Result<(), String> {
+    let tape = options.builder(true, Scanner::best()).tape(input);
+    let tokens: Vec<Tok> = tape.iter(input).map(|t| owned(input, &t)).collect();
+    diff_tokens("next_token vs the tape", &on.tokens, &tokens)?;
+    diff_errors("next_token vs the tape", &on.errors, tape.errors())
 }
 
 /// Scalar against the best scanner only, errors off and on (tokens and errors equal).
