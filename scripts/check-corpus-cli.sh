@@ -87,6 +87,8 @@ def check_tokens(lines, label):
             problems.append("%s line %d: span %r..%r after %d (page %d bytes)" % (label, n, start, end, pos, len(data)))
             return tokens
         gap = data[pos:start]
+        if pos == 0 and gap.startswith(b"\xef\xbb\xbf"):
+            gap = gap[3:]  # a leading byte order mark is skipped, as a browser's decoder does
         if gap and gap != b"</>" * (len(gap) // 3):
             problems.append("%s line %d: gap at %d is not `</>`: %s" % (label, n, pos, show(gap)))
         pos = end

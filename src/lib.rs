@@ -31,7 +31,9 @@
 //!   CR LF, NUL replacement, ASCII lowercasing, invalid UTF-8) applies.
 //! - **Spans** ([`Token::span`]) are in increasing order and never overlap; a gap between
 //!   them only holds markup the standard drops without a token (`</>`, or a tag cut off by
-//!   the end of the input), so the input can be reproduced byte for byte.
+//!   the end of the input) or a leading UTF-8 byte order mark (skipped as the Encoding
+//!   standard's decode skips it; [`Builder::keep_bom`] keeps it as text), so the input can
+//!   be reproduced byte for byte.
 //! - **Text runs**: adjacent character tokens come as one [`Text`] (a CDATA section is its
 //!   own [`Text`] of kind [`TextKind::Cdata`]).
 //! - **Parse errors** are off by default and free then; when on ([`Builder::errors`]),

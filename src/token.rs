@@ -9,8 +9,10 @@
 //! The raw spans of the tokens of one document are in increasing order and never overlap.
 //! A gap between two consecutive spans (or after the last) only ever holds markup that the
 //! standard drops without a token: an end tag with no name (`</>`), or a tag, comment-less
-//! markup or DOCTYPE-less markup cut off by the end of the input (`<a href="x`). So the
-//! concatenation of every token's raw bytes and the gaps is the input, byte for byte.
+//! markup or DOCTYPE-less markup cut off by the end of the input (`<a href="x`), or a UTF-8
+//! byte order mark at the very start, which the tokenizer skips unless told to keep it
+//! ([`crate::Builder::keep_bom`]). So the concatenation of every token's raw bytes and the
+//! gaps is the input, byte for byte.
 
 use std::borrow::Cow;
 

@@ -169,7 +169,13 @@ fn check(input: &[u8], options: Options) -> Result<Outcome, String> {
     let mut plain = options().errors(false).build(input);
     let mut with_errors = options().errors(true).build(input);
     let mut outcome = Outcome::default();
-    let mut pos = 0;
+    // A UTF-8 byte order mark is skipped (`Builder::keep_bom`): the one gap allowed
+    // before the first token.
+    let mut pos = if input.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     loop {
         let a = match plain.next_token() {
             Some(token) => {

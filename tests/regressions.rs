@@ -35,6 +35,7 @@ fn option_sets() -> Vec<Options> {
                     scripting,
                     state,
                     last_start_tag: None,
+                    keep_bom: false,
                 });
             }
         }

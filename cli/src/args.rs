@@ -90,6 +90,11 @@ pub struct TokenizerOptions {
     /// RAWTEXT or script data when starting in those states)
     #[arg(long, value_name = "NAME")]
     pub last_start_tag: Option<String>,
+
+    /// Keep a UTF-8 byte order mark at the start of the input as text; by default it is
+    /// skipped, as a browser's decoder skips it (tokens then start at offset 3)
+    #[arg(long)]
+    pub keep_bom: bool,
 }
 
 impl TokenizerOptions {
@@ -98,7 +103,8 @@ impl TokenizerOptions {
         let mut builder = Tokenizer::builder()
             .simulation(!self.no_simulation)
             .scripting(!self.no_scripting)
-            .state(self.state.unwrap_or(State::Data));
+            .state(self.state.unwrap_or(State::Data))
+            .keep_bom(self.keep_bom);
         if let Some(name) = &self.last_start_tag {
             builder = builder.last_start_tag(name);
         }

@@ -29,6 +29,8 @@ pub struct Options {
     pub scripting: bool,
     pub state: State,
     pub last_start_tag: Option<String>,
+    /// `Builder::keep_bom`: a leading UTF-8 BOM as text (off: skipped, as by default).
+    pub keep_bom: bool,
 }
 
 impl Default for Options {
@@ -39,6 +41,7 @@ impl Default for Options {
             scripting: true,
             state: State::Data,
             last_start_tag: None,
+            keep_bom: false,
         }
     }
 }
@@ -55,7 +58,7 @@ impl Options {
 
     /// Options chosen by one byte (the fuzz targets use the input's first byte): bits 0–2
     /// the initial state (mod 6), bit 3 scripting off, bit 4 simulation off, bits 5–6 the
-    /// last start tag (none, `title`, `script`, `style`).
+    /// last start tag (none, `title`, `script`, `style`), bit 7 keep a leading BOM.
     pub fn from_byte(b: u8) -> Self {
         Options {
             state: STATES[(b & 7) as usize % STATES.len()],
@@ -64,6 +67,7 @@ impl Options {
             last_start_tag: [None, Some("title"), Some("script"), Some("style")]
                 [((b >> 5) & 3) as usize]
                 .map(str::to_string),
+            keep_bom: b & 128 != 0,
         }
     }
 
@@ -79,6 +83,7 @@ impl Options {
             .simulation(self.simulation)
             .scripting(self.scripting)
             .state(self.state)
+            .keep_bom(self.keep_bom)
             .scanner(scanner);
         if let Some(name) = &self.last_start_tag {
             builder = builder.last_start_tag(name);
@@ -291,9 +296,13 @@ fn inside(inner: Span, outer: Span) -> bool {
 /// The span contract: every token is non-empty and inside the input, tokens are in order
 /// and never overlap, every inner span lies inside its token, and a gap between tokens
 /// holds only `</>` (repeated), while a gap at the end starts with `<` (markup cut off by
-/// the end of the input).
+/// the end of the input). A UTF-8 byte order mark at the start is skipped by default
+/// (`Builder::keep_bom`), a gap before the first token.
 pub fn check_spans(input: &[u8], tokens: &[Tok]) -> Result<(), String> {
     let mut last_end = 0;
+    if input.starts_with(b"\xEF\xBB\xBF") && tokens.first().is_none_or(|t| t.span().start >= 3) {
+        last_end = 3;
+    }
     for (i, t) in tokens.iter().enumerate() {
         let span = t.span();
         if span.start >= span.end {

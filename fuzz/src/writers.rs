@@ -73,6 +73,7 @@ pub fn check_writers(input: &[u8], options: &Options) -> Result<(), String> {
     let v = parse(&s)?;
     let naive = Options {
         simulation: false,
+        keep_bom: true,
         ..options.clone()
     };
     let run = run(input, &naive, true, Scanner::best());

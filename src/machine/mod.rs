@@ -295,6 +295,7 @@ pub struct Builder {
     state: State,
     last_start_tag: Option<String>,
     scanner: Scanner,
+    keep_bom: bool,
 }
 
 impl Default for Builder {
@@ -306,6 +307,7 @@ impl Default for Builder {
             state: State::Data,
             last_start_tag: None,
             scanner: Scanner::detect(),
+            keep_bom: false,
         }
     }
 }
@@ -358,11 +360,28 @@ impl Builder {
         self
     }
 
+    /// Keep a UTF-8 byte order mark at the start of the input as text (off by default).
+    ///
+    /// By default the tokenizer skips it, as the Encoding standard's "decode" does before
+    /// the tokenizer sees the stream (HTML § 13.2.3: the BOM is not part of the document):
+    /// the first token then starts at offset 3, and bytes 0..3 are a gap between the
+    /// spans. Keep it where the input already is a decoded stream whose U+FEFF is content
+    /// (the html5lib tests feed such strings).
+    pub fn keep_bom(mut self, keep: bool) -> Self {
+        self.keep_bom = keep;
+        self
+    }
+
     /// A tokenizer over `input` with these options.
     pub fn build(self, input: &[u8]) -> Tokenizer<'_> {
+        let start = if !self.keep_bom && input.starts_with(UTF8_BOM) {
+            UTF8_BOM.len()
+        } else {
+            0
+        };
         let mut tokenizer = Tokenizer {
             input,
-            pos: 0,
+            pos: start,
             state: S::from(self.state),
             text_start: None,
             text_kind: text_kind_of(S::from(self.state)),
@@ -395,6 +414,9 @@ impl Builder {
         tokenizer
     }
 }
+
+/// The UTF-8 encoding of U+FEFF, the byte order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// "The tag name of the last start tag to have been emitted from this tokenizer".
 #[derive(Clone, Debug)]

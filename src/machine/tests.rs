@@ -243,3 +243,42 @@ fn a_state_switch_after_text_rereads_the_markup_that_ended_it() {
         std::iter::from_fn(|| tok.next_token().map(|t| t.raw().to_vec())).collect();
     assert_eq!(rest, [b"</title><b>".to_vec()]);
 }
+
+/// A leading UTF-8 byte order mark is skipped (as the Encoding standard's decode skips
+/// it), so the first token starts at 3; `keep_bom` keeps it as text. Only at offset 0.
+#[test]
+fn a_leading_byte_order_mark_is_skipped_unless_kept() {
+    let input = "\u{FEFF}<p>\u{FEFF}x".as_bytes();
+    let spans = |keep: bool| -> Vec<(usize, usize, String)> {
+        let mut tok = Tokenizer::builder()
+            .errors(true)
+            .keep_bom(keep)
+            .build(input);
+        let mut seen = Vec::new();
+        while let Some(token) = tok.next_token() {
+            let span = token.span();
+            let text = match token {
+                Token::Text(t) => t.text().into_owned(),
+                Token::StartTag(t) => t.name().into_owned(),
+                _ => String::new(),
+            };
+            seen.push((span.start, span.end, text));
+        }
+        assert!(tok.errors().is_empty());
+        seen
+    };
+    assert_eq!(
+        spans(false),
+        [(3, 6, "p".to_string()), (6, 10, "\u{FEFF}x".to_string())]
+    );
+    assert_eq!(
+        spans(true),
+        [
+            (0, 3, "\u{FEFF}".to_string()),
+            (3, 6, "p".to_string()),
+            (6, 10, "\u{FEFF}x".to_string())
+        ]
+    );
+    // Nothing but a BOM: no token at all.
+    assert!(Tokenizer::new(b"\xEF\xBB\xBF").next_token().is_none());
+}
