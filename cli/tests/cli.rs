@@ -234,15 +234,16 @@ fn errors_are_interleaved_with_line_and_column() {
             json!({"type":"EndTag","start":4,"end":8,"name":"p","attrs":[],
                    "self_closing":false}),
             json!({"type":"Text","start":8,"end":9,"text":"\n"}),
-            json!({"type":"StartTag","start":9,"end":20,"name":"x","attrs":[["y","1"]],
-                   "self_closing":false}),
-            // The second `y`: reported at the end of its name.
+            // Each error comes as soon as it is found, before its token's line. The
+            // second `y`: reported at the end of its name.
             json!({"type":"Error","code":"duplicate-attribute","offset":17,"line":2,
                    "col":9}),
-            json!({"type":"Text","start":20,"end":27,"text":"\n\u{FFFD} "}),
+            json!({"type":"StartTag","start":9,"end":20,"name":"x","attrs":[["y","1"]],
+                   "self_closing":false}),
             // After the `;` of `&#0;`, on line 3 (CR LF is one newline).
             json!({"type":"Error","code":"null-character-reference","offset":26,"line":3,
                    "col":5}),
+            json!({"type":"Text","start":20,"end":27,"text":"\n\u{FFFD} "}),
             // No token for `<d e`: the error comes last, at the end of the input.
             json!({"type":"Error","code":"eof-in-tag","offset":31,"line":3,"col":10}),
         ]

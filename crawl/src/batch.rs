@@ -435,6 +435,24 @@ impl<'a> Document<'a> {
         }
     }
 
+    /// Like [`Document::tokenizer`], but when the batch's options turn parse errors on,
+    /// they go to `sink` as they are found ([`htmltok::Builder::build_with_sink`]) instead
+    /// of piling up in the tokenizer, so memory stays flat however many a page has.
+    pub fn tokenizer_with_sink<'s>(
+        &self,
+        sink: impl FnMut(htmltok::ParseError) + Send + Sync + 's,
+    ) -> Tokenizer<'s>
+    where
+        'a: 's,
+    {
+        match self.builder {
+            Some(builder) if builder.errors_enabled() => {
+                builder.clone().build_with_sink(self.html, sink)
+            }
+            _ => self.tokenizer(),
+        }
+    }
+
     /// The encoding the document was decoded from and the rule that chose it; None when
     /// the document was not decoded ([`Options::decode`] off).
     pub fn decoded_as(&self) -> Option<DecodedAs> {

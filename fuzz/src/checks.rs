@@ -378,9 +378,9 @@ pub fn check_spans(input: &[u8], tokens: &[Tok]) -> Result<(), String> {
             } => {
                 if *kind == TextKind::Cdata {
                     // A CDATA section starts with `<![CDATA[`, unless the tokenizer started
-                    // in the CDATA section state.
+                    // in the CDATA section state (after a skipped BOM, if any).
                     let opened = input[span.start..].starts_with(b"<![CDATA[")
-                        || (i == 0 && span.start == 0);
+                        || (i == 0 && (span.start == 0 || span.start == 3 && last_end == 3));
                     if !inside(*text_span, span) || !opened {
                         return Err(format!("token {i}: bad CDATA spans in {t:?}"));
                     }
@@ -449,6 +449,7 @@ pub fn check_all(input: &[u8], options: &Options) -> Result<Vec<Tok>, String> {
     let on = run(input, options, true, best);
     diff_tokens("errors off vs on", &off.tokens, &on.tokens)?;
     check_tape(input, options, &on)?;
+    check_sink(input, options, &on)?;
     check_error_offsets(input, &on.errors)?;
     check_positions(input, &on.errors)?;
     for scanner in scanners().into_iter().skip(1) {
@@ -479,6 +480,26 @@ pub fn check_tape(input: &[u8], options: &Options, on: &Run) -> Result<(), Strin
     let tokens: Vec<Tok> = tape.iter(input).map(|t| owned(input, &t)).collect();
     diff_tokens("next_token vs the tape", &on.tokens, &tokens)?;
     diff_errors("next_token vs the tape", &on.errors, tape.errors())
+}
+
+/// An error sink (`Builder::build_with_sink`) gets exactly the errors the list has, in
+/// order, with the same tokens, and the list stays empty.
+pub fn check_sink(input: &[u8], options: &Options, on: &Run) -> Result<(), String> {
+    let mut sunk = Vec::new();
+    let mut tok = options
+        .builder(false, Scanner::best())
+        .build_with_sink(input, |e| sunk.push(e));
+    let mut tokens = Vec::new();
+    while let Some(token) = tok.next_token() {
+        tokens.push(owned(input, &token));
+    }
+    let left = tok.errors().len();
+    drop(tok);
+    diff_tokens("list vs sink", &on.tokens, &tokens)?;
+    if left != 0 {
+        return Err(format!("{left} errors in the list with a sink"));
+    }
+    diff_errors("list vs sink", &on.errors, &sunk)
 }
 
 /// Scalar against the best scanner only, errors off and on (tokens and errors equal).

@@ -319,6 +319,11 @@ impl Builder {
         self
     }
 
+    /// Whether these options record parse errors ([`Builder::errors`]).
+    pub fn errors_enabled(&self) -> bool {
+        self.errors
+    }
+
     /// Simulate the tree builder's state switches (on by default): RCDATA after `<title>`
     /// and `<textarea>`, RAWTEXT after `<style>`, `<xmp>`, `<iframe>`, `<noembed>`,
     /// `<noframes>` (and `<noscript>` with scripting on), script data after `<script>`,
@@ -374,6 +379,35 @@ impl Builder {
 
     /// A tokenizer over `input` with these options.
     pub fn build(self, input: &[u8]) -> Tokenizer<'_> {
+        self.build_inner(input, None)
+    }
+
+    /// A tokenizer over `input` whose parse errors go to `sink` as they are found, in the
+    /// order [`Tokenizer::errors`] would list them, instead of into that list: memory then
+    /// stays flat however many errors the input has. Turns errors on.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use htmltok::{ErrorCode, Tokenizer};
+    ///
+    /// let mut counts = HashMap::<ErrorCode, usize>::new();
+    /// let mut tok = Tokenizer::builder()
+    ///     .build_with_sink(b"<a b b><<<", |e| *counts.entry(e.code).or_default() += 1);
+    /// while tok.next_token().is_some() {}
+    /// assert!(tok.errors().is_empty());
+    /// drop(tok);
+    /// assert_eq!(counts[&ErrorCode::DuplicateAttribute], 1);
+    /// assert_eq!(counts[&ErrorCode::InvalidFirstCharacterOfTagName], 2);
+    /// ```
+    pub fn build_with_sink<'a>(
+        self,
+        input: &'a [u8],
+        sink: impl FnMut(ParseError) + Send + Sync + 'a,
+    ) -> Tokenizer<'a> {
+        self.errors(true).build_inner(input, Some(Box::new(sink)))
+    }
+
+    fn build_inner<'a>(self, input: &'a [u8], sink: Option<ErrorSink<'a>>) -> Tokenizer<'a> {
         let start = if !self.keep_bom && input.starts_with(UTF8_BOM) {
             UTF8_BOM.len()
         } else {
@@ -403,6 +437,7 @@ impl Builder {
             pending: StoredPending::store(Pending::Tag),
             errors_on: self.errors,
             errors: Vec::new(),
+            sink,
             stream_next: usize::MAX,
         };
         if let Some(name) = self.last_start_tag {
@@ -414,6 +449,9 @@ impl Builder {
         tokenizer
     }
 }
+
+/// A callback that takes parse errors as they are found ([`Builder::build_with_sink`]).
+type ErrorSink<'a> = Box<dyn FnMut(ParseError) + Send + Sync + 'a>;
 
 /// The UTF-8 encoding of U+FEFF, the byte order mark.
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -480,6 +518,9 @@ pub struct Tokenizer<'a> {
     pending: StoredPending,
     errors_on: bool,
     errors: Vec<ParseError>,
+    /// Where parse errors go instead of `errors`, if set ([`Builder::build_with_sink`]).
+    /// Called on the cold path only, so the common case pays nothing for it.
+    sink: Option<ErrorSink<'a>>,
     /// The next offset that may begin an input-stream error (13.2.3.5); every error before
     /// it has been reported. Unused when errors are off.
     stream_next: usize,
@@ -514,6 +555,20 @@ impl<'a> Tokenizer<'a> {
         Builder::default()
     }
 
+    /// Parse errors recorded so far (always empty unless errors were turned on), in the
+    /// order the spec raises them. They accumulate until taken
+    /// ([`Tokenizer::take_errors`]); one token can carry any number of them (a text run of
+    /// a million `<<`), so to keep memory flat whatever the input, have them handed over
+    /// as they are found with [`Builder::build_with_sink`] (then this list stays empty).
+    pub fn errors(&self) -> &[ParseError] {
+        &self.errors
+    }
+
+    /// Takes the errors recorded so far, leaving none.
+    pub fn take_errors(&mut self) -> Vec<ParseError> {
+        std::mem::take(&mut self.errors)
+    }
+
     /// The input being tokenized.
     pub fn input(&self) -> &'a [u8] {
         self.input
@@ -522,17 +577,6 @@ impl<'a> Tokenizer<'a> {
     /// Offset of the next byte the tokenizer will look at.
     pub fn offset(&self) -> usize {
         self.pos
-    }
-
-    /// Parse errors recorded so far (always empty unless errors were turned on), in the
-    /// order the spec raises them.
-    pub fn errors(&self) -> &[ParseError] {
-        &self.errors
-    }
-
-    /// Takes the errors recorded so far, leaving none.
-    pub fn take_errors(&mut self) -> Vec<ParseError> {
-        std::mem::take(&mut self.errors)
     }
 
     /// Switches the tokenizer's state, as the tree construction stage does (for example
@@ -773,12 +817,21 @@ impl<'a> Tokenizer<'a> {
         self.error_at(code, self.pos);
     }
 
+    /// Hands one error to the sink, or keeps it in the list.
+    #[inline]
+    fn push_error(&mut self, error: ParseError) {
+        match &mut self.sink {
+            Some(sink) => sink(error),
+            None => self.errors.push(error),
+        }
+    }
+
     #[cold]
     fn record_error(&mut self, code: ErrorCode, offset: usize) {
         // Input-stream errors of characters up to this one come first (the preprocessor
         // sees a character before the tokenizer consumes it).
         self.check_input_stream(offset + 1);
-        self.errors.push(ParseError { code, offset });
+        self.push_error(ParseError { code, offset });
     }
 
     /// Reports the input-stream errors (13.2.3.5) of characters starting before `end`.
@@ -815,7 +868,7 @@ impl<'a> Tokenizer<'a> {
                 }
             };
             if let Some(code) = code {
-                self.errors.push(ParseError { code, offset: i });
+                self.push_error(ParseError { code, offset: i });
             }
             let next = i + len;
             self.stream_next = next + self.scanner.find_stream_error_candidate(&input[next..]);

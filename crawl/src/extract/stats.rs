@@ -70,14 +70,17 @@ pub struct Stats {
     pub with_replacements: u64,
 }
 
-/// Parse errors are taken from the tokenizer once this many have piled up.
-const ERROR_BATCH: usize = 4096;
-
 impl Stats {
     /// Counts a batch document: its tokens (with the batch's tokenizer options, so parse
     /// errors only when those have errors on) and how it was decoded.
     pub fn of(document: &Document<'_>) -> Stats {
-        let mut stats = Stats::of_tokenizer(&mut document.tokenizer());
+        // Parse errors are counted as they are found, never held.
+        let mut errors = HashMap::new();
+        let mut tokenizer =
+            document.tokenizer_with_sink(|e: ParseError| *errors.entry(e.code).or_default() += 1);
+        let mut stats = Stats::of_tokenizer(&mut tokenizer);
+        drop(tokenizer);
+        stats.errors = errors;
         if let Some(decoded) = document.decoded_as() {
             stats.count_decoded(&decoded);
         }
@@ -85,7 +88,8 @@ impl Stats {
     }
 
     /// Counts the tokens of the document `tokenizer` reads, and its parse errors when it
-    /// has errors on (the errors are taken from it).
+    /// has errors on (the errors are taken from it after each token; a tokenizer built
+    /// with an error sink has none to take).
     pub fn of_tokenizer(tokenizer: &mut Tokenizer<'_>) -> Stats {
         let mut stats = Stats::default();
         while let Some(token) = tokenizer.next_token() {
@@ -109,7 +113,7 @@ impl Stats {
                 Token::Comment(_) => tokens.comment += 1,
                 Token::Doctype(_) => tokens.doctype += 1,
             }
-            if tokenizer.errors().len() > ERROR_BATCH {
+            if !tokenizer.errors().is_empty() {
                 stats.count_errors(&tokenizer.take_errors());
             }
         }
@@ -162,9 +166,17 @@ impl Stats {
     }
 }
 
-/// The counts of `html` (UTF-8, as decoded), parse errors included.
+/// The counts of `html` (UTF-8, as decoded), parse errors included (counted as they are
+/// found, so memory stays flat whatever their number).
 pub fn stats(html: &[u8]) -> Stats {
-    Stats::of_tokenizer(&mut Tokenizer::builder().errors(true).build(html))
+    let mut errors = HashMap::new();
+    let mut tokenizer = Tokenizer::builder().build_with_sink(html, |e: ParseError| {
+        *errors.entry(e.code).or_default() += 1
+    });
+    let mut stats = Stats::of_tokenizer(&mut tokenizer);
+    drop(tokenizer);
+    stats.errors = errors;
+    stats
 }
 
 #[cfg(test)]
