@@ -42,9 +42,16 @@ impl Input {
 
 /// Reads all of standard input.
 fn read_stdin() -> Result<Vec<u8>, Failure> {
+    read_stdin_up_to(u64::MAX)
+}
+
+/// Reads standard input, but no more than `limit` bytes past which nothing is wanted (a
+/// document over the corpus commands' size limit is reported, not held).
+fn read_stdin_up_to(limit: u64) -> Result<Vec<u8>, Failure> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .lock()
+        .take(limit)
         .read_to_end(&mut bytes)
         .map_err(|error| Failure::Read { path: None, error })?;
     Ok(bytes)
@@ -146,6 +153,28 @@ pub struct Corpus {
     /// HTTP charset of a WARC record, <meta> prescan, detector): read the bytes as UTF-8
     #[arg(long)]
     pub no_decode: bool,
+
+    /// Skip documents larger than this (a file, a WARC record, standard input), with a
+    /// message naming them; the run goes on. Bytes, or with a K, M or G suffix (powers of
+    /// 1024)
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub max_document_size: u64,
+}
+
+/// A size in bytes: digits with an optional K, M or G suffix (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, shift) = match text.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&text[..i], 10),
+        Some((i, 'm' | 'M')) => (&text[..i], 20),
+        Some((i, 'g' | 'G')) => (&text[..i], 30),
+        _ => (text, 0),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| format!("'{text}' is not a size (bytes, or a number with K, M or G)"))
 }
 
 /// A finished corpus run.
@@ -192,7 +221,9 @@ impl Corpus {
         let mut sources = Vec::with_capacity(self.paths.len());
         for path in &self.paths {
             if path.as_os_str() == "-" {
-                sources.push(Source::bytes("-", read_stdin()?));
+                // One byte past the limit is enough for the batch to report it as too large.
+                let limit = self.max_document_size.saturating_add(1);
+                sources.push(Source::bytes("-", read_stdin_up_to(limit)?));
             } else {
                 sources.push(Source::Path(path.clone()));
             }
@@ -204,6 +235,7 @@ impl Corpus {
             .all_files(self.all_files)
             .all_records(self.all_records)
             .decode(!self.no_decode)
+            .max_document_size(self.max_document_size)
             .tokenizer(tokenizer)
             .stop_flag(stop)
             .on_failure(move |failure| {

@@ -151,7 +151,7 @@ impl From<String> for Source {
 pub type FailureHook = Arc<dyn Fn(&Failure) + Send + Sync>;
 
 /// How a batch runs; [`Options::new`] gives the defaults.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Options {
     threads: usize,
     all_files: bool,
@@ -160,6 +160,25 @@ pub struct Options {
     tokenizer: Option<Builder>,
     stop: Option<Arc<AtomicBool>>,
     on_failure: Option<FailureHook>,
+    max_document_size: u64,
+}
+
+/// The default for [`Options::max_document_size`]: 256 MiB.
+pub const DEFAULT_MAX_DOCUMENT_SIZE: u64 = 256 << 20;
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: 0,
+            all_files: false,
+            all_records: false,
+            no_decode: false,
+            tokenizer: None,
+            stop: None,
+            on_failure: None,
+            max_document_size: DEFAULT_MAX_DOCUMENT_SIZE,
+        }
+    }
 }
 
 impl fmt::Debug for Options {
@@ -172,6 +191,7 @@ impl fmt::Debug for Options {
             .field("tokenizer", &self.tokenizer)
             .field("stop", &self.stop)
             .field("on_failure", &self.on_failure.as_ref().map(|_| ".."))
+            .field("max_document_size", &self.max_document_size)
             .finish()
     }
 }
@@ -189,6 +209,15 @@ impl Options {
     /// called in; use that to run many batches on one pool of your own).
     pub fn threads(mut self, threads: usize) -> Options {
         self.threads = threads;
+        self
+    }
+
+    /// The largest document read, in bytes (default [`DEFAULT_MAX_DOCUMENT_SIZE`], 256 MiB):
+    /// a larger file, WARC record or buffer is skipped with a
+    /// [`FailureKind::TooLarge`] failure (a WARC record: [`FailureKind::Warc`] with
+    /// `ContentLengthError::OverLimit`), never read whole, and the batch goes on.
+    pub fn max_document_size(mut self, bytes: u64) -> Options {
+        self.max_document_size = bytes;
         self
     }
 
@@ -294,6 +323,13 @@ pub enum FailureKind {
         /// The coding, as written.
         coding: String,
     },
+    /// A file or buffer is larger than [`Options::max_document_size`]; it was not read.
+    TooLarge {
+        /// Its size in bytes.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// The `map` function panicked on the document.
     Panicked {
         /// The panic's message (`a panic` when it had none).
@@ -304,6 +340,10 @@ pub enum FailureKind {
 impl fmt::Display for FailureKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            FailureKind::TooLarge { size, limit } => write!(
+                f,
+                "document of {size} bytes is over the size limit of {limit} bytes (skipped)"
+            ),
             FailureKind::Io { error, .. } => write!(f, "cannot read: {}", IoReason(error)),
             FailureKind::Warc(kind) => kind.fmt(f),
             FailureKind::StillEncoded { header, coding } => write!(
@@ -320,7 +360,9 @@ impl std::error::Error for FailureKind {
         match self {
             FailureKind::Io { error, .. } => Some(error),
             FailureKind::Warc(kind) => Some(kind),
-            FailureKind::StillEncoded { .. } | FailureKind::Panicked { .. } => None,
+            FailureKind::StillEncoded { .. }
+            | FailureKind::TooLarge { .. }
+            | FailureKind::Panicked { .. } => None,
         }
     }
 }
@@ -605,7 +647,7 @@ where
             return partial;
         }
         Job::Loaded(loaded) => loaded,
-        Job::File { path, name } => match read_file(&path) {
+        Job::File { path, name } => match read_file(&path, options.max_document_size) {
             Ok(bytes) => Loaded {
                 name,
                 offset: None,
@@ -614,12 +656,12 @@ where
                 charset: None,
                 bytes,
             },
-            Err(err) => {
+            Err(kind) => {
                 partial.fail(
                     Failure {
                         source: name,
                         offset: None,
-                        kind: FailureKind::Io { path, error: err },
+                        kind,
                     },
                     options,
                 );
@@ -627,6 +669,20 @@ where
             }
         },
     };
+    if loaded.bytes.len() as u64 > options.max_document_size {
+        partial.fail(
+            Failure {
+                source: loaded.name,
+                offset: loaded.offset,
+                kind: FailureKind::TooLarge {
+                    size: loaded.bytes.len() as u64,
+                    limit: options.max_document_size,
+                },
+            },
+            options,
+        );
+        return partial;
+    }
     let html = decode(&loaded.bytes, loaded.charset.as_deref(), options);
     let document = Document {
         source: &loaded.name,
@@ -677,11 +733,31 @@ thread_local! {
 
 /// Reads a file into this thread's reused buffer (taken out of it for the time being, so
 /// a nested batch on the same thread is no problem).
-fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, FailureKind> {
     use std::io::Read as _;
+    let io = |error| FailureKind::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let file = fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    if size > limit {
+        return Err(FailureKind::TooLarge { size, limit });
+    }
     let mut buffer = BUFFER.with(|b| b.take());
     buffer.clear();
-    fs::File::open(path)?.read_to_end(&mut buffer)?;
+    // The file may grow while it is read: never read past the limit.
+    let read = file
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut buffer)
+        .map_err(io)?;
+    if read as u64 > limit {
+        recycle(buffer);
+        return Err(FailureKind::TooLarge {
+            size: read as u64,
+            limit,
+        });
+    }
     Ok(buffer)
 }
 
@@ -842,7 +918,11 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
     /// The job for one file; None when it is a WARC file whose reading started.
     fn file(&mut self, path: PathBuf, kind: FileKind) -> Option<Job> {
         match kind {
-            FileKind::Warc => match WarcFile::open(&path, self.options.all_records) {
+            FileKind::Warc => match WarcFile::open(
+                &path,
+                self.options.all_records,
+                self.options.max_document_size,
+            ) {
                 Ok(warc) => {
                     self.warc = Some(warc);
                     None
@@ -925,12 +1005,12 @@ struct WarcFile {
 }
 
 impl WarcFile {
-    fn open(path: &Path, all_records: bool) -> Result<WarcFile, Failure> {
+    fn open(path: &Path, all_records: bool, max_record_len: u64) -> Result<WarcFile, Failure> {
         let name = path.display().to_string();
         match crate::warc::open(path) {
             Ok(reader) => Ok(WarcFile {
                 name,
-                reader,
+                reader: reader.max_record_len(max_record_len),
                 all_records,
             }),
             Err(error) => Err(Failure {

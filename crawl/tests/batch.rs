@@ -493,3 +493,39 @@ fn pages_carry_their_warc_record_offset_and_length() {
     assert_eq!(pages[2].text, "Zwei &");
     assert_eq!(pages[2].links[0].url, "https://example.org/i.png");
 }
+
+#[test]
+fn documents_over_the_size_limit_are_skipped_and_reported() {
+    let dir = TempDir::new("size-limit");
+    dir.write("small.html", b"<p>small</p>");
+    dir.write("big.html", &[b'x'; 5000]);
+    let options = Options::new().threads(1).max_document_size(1000);
+    let sources = [
+        Source::from(dir.path()),
+        Source::bytes("big buffer", vec![b'y'; 1001]),
+        Source::bytes("small buffer", b"<b>ok</b>".to_vec()),
+    ];
+    let result = batch::map_reduce(sources, &options, count, merge, Counts::default);
+    let names: Vec<&String> = result.value.documents.keys().collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let mut too_large: Vec<(String, u64, u64)> = result
+        .failures
+        .iter()
+        .map(|f| match &f.kind {
+            batch::FailureKind::TooLarge { size, limit } => (f.source.clone(), *size, *limit),
+            other => panic!("unexpected failure {other}"),
+        })
+        .collect();
+    too_large.sort_by_key(|(source, ..)| !source.ends_with("big.html"));
+    assert_eq!(too_large.len(), 2);
+    assert!(too_large[0].0.ends_with("big.html"), "{too_large:?}");
+    assert_eq!((too_large[0].1, too_large[0].2), (5000, 1000));
+    assert_eq!(too_large[1], ("big buffer".to_string(), 1001, 1000));
+    assert!(
+        result.failures[0]
+            .to_string()
+            .contains("over the size limit of 1000 bytes"),
+        "{}",
+        result.failures[0]
+    );
+}
