@@ -214,8 +214,33 @@ enum Point {
 struct Elem {
     ns: Ns,
     point: Point,
+    /// [`lower_key`] of the name.
+    key: u64,
+    /// The name's bytes in `names` (kept for HTML elements and names over 8 bytes only).
     start: u32,
     len: u32,
+}
+
+/// The first 8 bytes of `name`, ASCII-lowercased, packed little-endian: with the length,
+/// the whole name when it has at most 8 bytes.
+#[inline]
+fn lower_key(name: &[u8]) -> u64 {
+    let mut key = 0u64;
+    for (i, &b) in name.iter().take(8).enumerate() {
+        key |= u64::from(b.to_ascii_lowercase()) << (8 * i);
+    }
+    key
+}
+
+/// [`lower_key`] of a lowercase name, at compile time.
+const fn key(name: &[u8]) -> u64 {
+    let mut key = 0u64;
+    let mut i = 0;
+    while i < name.len() && i < 8 {
+        key |= (name[i] as u64) << (8 * i);
+        i += 1;
+    }
+    key
 }
 
 /// Where the document is with respect to `<frameset>`.
@@ -568,13 +593,23 @@ impl Simulator {
 
     fn push(&mut self, ns: Ns, point: Point, name: &[u8]) {
         let start = self.names.len() as u32;
-        self.names.extend(name.iter().map(u8::to_ascii_lowercase));
+        if ns == Ns::Html || name.len() > 8 {
+            self.names.extend(name.iter().map(u8::to_ascii_lowercase));
+        }
         self.stack.push(Elem {
             ns,
             point,
+            key: lower_key(name),
             start,
             len: name.len() as u32,
         });
+    }
+
+    /// Whether `e` is named `name` (any case; `key` is its [`lower_key`]).
+    fn is_named(&self, e: &Elem, name: &[u8], key: u64) -> bool {
+        e.len as usize == name.len()
+            && e.key == key
+            && (name.len() <= 8 || self.name(e).eq_ignore_ascii_case(name))
     }
 
     fn truncate(&mut self, i: usize) {
@@ -616,7 +651,8 @@ impl Simulator {
                 _ => false,
             },
         };
-        if !html && is_breakout(name, &attr) {
+        let name_key = lower_key(name);
+        if !html && is_breakout(name, name_key, &attr) {
             // 13.2.6.5: pop until the current node is an HTML element or an integration
             // point, then reprocess the token as HTML.
             while let Some(e) = self.stack.last() {
@@ -634,12 +670,28 @@ impl Simulator {
         // A foreign element in the adjusted current node's namespace.
         if !self_closing {
             let ns = self.stack.last().map_or(Ns::Html, |e| e.ns);
+            const SVG_POINTS: [(usize, u64); 3] = [
+                (13, key(b"foreignobject")),
+                (4, key(b"desc")),
+                (5, key(b"title")),
+            ];
+            const MATH_TEXT: [(usize, u64); 5] = [
+                (2, key(b"mi")),
+                (2, key(b"mo")),
+                (2, key(b"mn")),
+                (2, key(b"ms")),
+                (5, key(b"mtext")),
+            ];
+            let this = (name.len(), name_key);
             let point = match ns {
-                Ns::Svg if one_of(name, &[b"foreignobject", b"desc", b"title"]) => Point::Html,
-                Ns::Math if one_of(name, &[b"mi", b"mo", b"mn", b"ms", b"mtext"]) => {
-                    Point::MathText
+                // (Keys hold 8 bytes: the long names are checked whole.)
+                Ns::Svg
+                    if SVG_POINTS.contains(&this) && (this.0 < 8 || eq(name, b"foreignobject")) =>
+                {
+                    Point::Html
                 }
-                Ns::Math if eq(name, b"annotation-xml") => {
+                Ns::Math if MATH_TEXT.contains(&this) => Point::MathText,
+                Ns::Math if this == (14, key(b"annotation-xml")) && eq(name, b"annotation-xml") => {
                     if html_encoding(&attr) {
                         Point::Html
                     } else {
@@ -745,8 +797,14 @@ impl Simulator {
     fn close_list_item(&mut self, names: &[&[u8]]) {
         for i in (0..self.stack.len()).rev() {
             let e = self.stack[i];
+            if e.ns != Ns::Html {
+                if e.point != Point::None {
+                    return;
+                }
+                continue;
+            }
             let n = self.name(&e);
-            if e.ns == Ns::Html && one_of(n, names) {
+            if one_of(n, names) {
                 self.truncate(i);
                 return;
             }
@@ -812,7 +870,9 @@ impl Simulator {
             self.html_end_tag(name);
             return;
         }
-        if eq(name, b"br") || eq(name, b"p") {
+        let name_key = lower_key(name);
+        if (name.len() == 2 && name_key == key(b"br")) || (name.len() == 1 && name_key == key(b"p"))
+        {
             // 13.2.6.5: `</br>` and `</p>` leave foreign content like the break-out
             // start tags, then go to "in body".
             while let Some(e) = self.stack.last() {
@@ -829,7 +889,7 @@ impl Simulator {
         let mut i = self.stack.len() - 1;
         loop {
             let e = self.stack[i];
-            if self.name(&e).eq_ignore_ascii_case(name) {
+            if self.is_named(&e, name, name_key) {
                 self.truncate(i);
                 return;
             }
@@ -1023,11 +1083,49 @@ const ANCESTORS: &[&[u8]] = &[
 
 /// Start tags that break out of foreign content; `font` only with a `color`, `face` or
 /// `size` attribute.
-fn is_breakout(name: &[u8], attr: &impl Fn(&[u8]) -> Option<String>) -> bool {
-    if BREAKOUT_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)) {
+/// `name_key` is the name's [`lower_key`]: the common names (every SVG and MathML one)
+/// are told apart by length and a few integer comparisons.
+fn is_breakout(name: &[u8], name_key: u64, attr: &impl Fn(&[u8]) -> Option<String>) -> bool {
+    const fn keys<const N: usize>(names: [&[u8]; N]) -> [u64; N] {
+        let mut out = [0u64; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = key(names[i]);
+            i += 1;
+        }
+        out
+    }
+    const L1: [u64; 5] = keys([b"b", b"i", b"p", b"s", b"u"]);
+    const L2: [u64; 16] = keys([
+        b"br", b"dd", b"dl", b"dt", b"em", b"h1", b"h2", b"h3", b"h4", b"h5", b"h6", b"hr", b"li",
+        b"ol", b"tt", b"ul",
+    ]);
+    const L3: [u64; 7] = keys([b"big", b"div", b"img", b"pre", b"sub", b"sup", b"var"]);
+    const L4: [u64; 8] = keys([
+        b"body", b"code", b"head", b"menu", b"meta", b"nobr", b"ruby", b"span",
+    ]);
+    const L5: [u64; 3] = keys([b"embed", b"small", b"table"]);
+    const L6: [u64; 3] = keys([b"center", b"strike", b"strong"]);
+    let listed = match name.len() {
+        1 => L1.contains(&name_key),
+        2 => L2.contains(&name_key),
+        3 => L3.contains(&name_key),
+        4 => L4.contains(&name_key),
+        5 => L5.contains(&name_key),
+        6 => L6.contains(&name_key),
+        7 => name_key == key(b"listing"),
+        10 => eq(name, b"blockquote"),
+        _ => false,
+    };
+    debug_assert_eq!(
+        listed,
+        BREAKOUT_TAGS.iter().any(|t| t.eq_ignore_ascii_case(name))
+    );
+    if listed {
         return true;
     }
-    name.eq_ignore_ascii_case(b"font")
+    name.len() == 4
+        && name_key == key(b"font")
         && (attr(b"color").is_some() || attr(b"face").is_some() || attr(b"size").is_some())
 }
 
@@ -1346,6 +1444,27 @@ mod tests {
         );
         feed(&mut sim, &["</div>", "</span>", "<br>", "<img>"]);
         assert!(sim.in_foreign_content(), "void elements are never current");
+    }
+
+    #[test]
+    fn breakout_keys_match_the_list() {
+        let none = |_: &[u8]| None;
+        for name in BREAKOUT_TAGS {
+            let upper = name.to_ascii_uppercase();
+            assert!(is_breakout(name, lower_key(name), &none), "{name:?}");
+            assert!(is_breakout(&upper, lower_key(&upper), &none), "{upper:?}");
+        }
+        for name in [
+            &b"path"[..],
+            b"g",
+            b"svg",
+            b"blockquotes",
+            b"bb",
+            b"font",
+            b"p1",
+        ] {
+            assert!(!is_breakout(name, lower_key(name), &none), "{name:?}");
+        }
     }
 
     #[test]
