@@ -455,3 +455,34 @@ fn generated_soup_agrees_with_html5ever_tree_builder() {
         shown.join("\n")
     );
 }
+
+/// The examples of issue #15 and of the simulation's unit tests agree with html5ever.
+#[test]
+fn hand_written_cases_agree_with_html5ever_tree_builder() {
+    let cases = [
+        "<svg><svg></svg><style>a<b></style></svg><style>a<b>",
+        "<frameset><plaintext><b>",
+        "<head><title>t</title></head><frameset><plaintext><b>",
+        "<html> <svg></svg> <frameset><style><b>",
+        "<body><frameset><style><b>",
+        "x<frameset><style><b>",
+        "<img><frameset><style><b>",
+        "<frameset></frameset><noframes><b></noframes><script>a<b>",
+        "<svg><g><foreignObject><div><svg><g></div><style>a<b></style></foreignObject><style>a<b>",
+        "<math><mi><mglyph><style>a<b></style></mglyph><style>a<b>",
+        "<math><annotation-xml><style>a<b></style><svg><foreignObject><style>a<b>",
+        "<math><annotation-xml encoding=text/html><title>a<b>",
+        "<svg><foreignObject><b></b><![CDATA[x<i>]]><p><div></div><![CDATA[y]]>",
+        "<math><mrow></p><![CDATA[x]]><svg><desc><svg><g></br><![CDATA[y]]><textarea>a<b>",
+        "<svg><font><style>a<b></style></font><font size=2><style>a<b>",
+        "<div><svg><path></div><style>a<b>",
+        "<select><style>a<b></style><textarea>a<b></textarea><svg><style>a<b>",
+        "<table><svg><style>a<b></style></svg><style>a<b>",
+        "<template><svg></template><style>a<b>",
+    ];
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| compare(c.as_bytes()).err().map(|e| format!("{c:?}: {e}")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
