@@ -52,7 +52,7 @@ use std::collections::HashMap;
 use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::feedback::{HtmlStartTag, Simulator, html_start_tag_kind_at};
+use crate::feedback::{HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
 use crate::scan::Scanner;
 use crate::span::Span;
 use crate::state::State;
@@ -1033,7 +1033,9 @@ impl<'a> Tokenizer<'a> {
                         self.state = S::from(state);
                         self.text_kind = text_kind_of(self.state);
                     }
-                    HtmlStartTag::Svg | HtmlStartTag::Math => self.simulate(),
+                    HtmlStartTag::Svg | HtmlStartTag::Math | HtmlStartTag::Frameset => {
+                        self.simulate()
+                    }
                 }
             }
         }
@@ -1060,9 +1062,9 @@ impl<'a> Tokenizer<'a> {
         };
         let input = self.input;
         let name = self.tag.name().of(input);
-        let switch = if self.tag.is_end {
+        let outcome = if self.tag.is_end {
             sim.end_tag(name);
-            None
+            Outcome::None
         } else {
             let attrs = &self.attrs;
             sim.start_tag(name, self.tag.self_closing, |attr_name| {
@@ -1078,11 +1080,118 @@ impl<'a> Tokenizer<'a> {
                     })
             })
         };
+        let switch = match outcome {
+            Outcome::None => None,
+            Outcome::Switch(state) => Some(state),
+            Outcome::CheckFrameset => {
+                let scripting = sim.scripting();
+                let allowed = Self::frameset_allowed(input, self.tag.start, scripting);
+                let sim = self.simulator.as_mut().expect("simulating");
+                sim.frameset_decided(allowed);
+                None
+            }
+        };
+        let sim = self.simulator.as_ref().expect("simulating");
         self.foreign_content = sim.in_foreign_content();
         if let Some(state) = switch {
             self.state = S::from(state);
             self.text_kind = text_kind_of(self.state);
         }
+    }
+
+    /// Whether a `<frameset>` start tag at `at`, processed by the HTML rules, switches to
+    /// "in frameset" (13.2.6.4.6 "after head": always; 13.2.6.4.7 "in body": only while
+    /// the frameset-ok flag is "ok"). The flag is not tracked while tokenizing (that would
+    /// cost every text token a look): this re-reads the document before `at` once, with
+    /// the simulation on (so foreign content and the text states are the same), and
+    /// replays what sets the flag to "not ok" or creates the body element. Runs at most
+    /// once per document: the answer is final either way.
+    #[cold]
+    #[inline(never)]
+    fn frameset_allowed(input: &[u8], at: usize, scripting: bool) -> bool {
+        /// "In head" start tags: they keep the body from being created.
+        const HEAD: &[&str] = &[
+            "html", "head", "base", "basefont", "bgsound", "link", "meta", "title", "noscript",
+            "noframes", "style", "script",
+        ];
+        /// "In body" start tags that set the frameset-ok flag to "not ok".
+        const NOT_OK: &[&str] = &[
+            "pre", "listing", "li", "dd", "dt", "button", "applet", "marquee", "object", "table",
+            "area", "br", "embed", "img", "image", "keygen", "wbr", "hr", "textarea", "xmp",
+            "iframe", "select", "body", "template",
+        ];
+        let mut tok = Builder::default().scripting(scripting).build(&input[..at]);
+        if let Some(sim) = tok.simulator.as_mut() {
+            sim.never_check_frameset();
+        }
+        let (mut in_body, mut ok, mut templates) = (false, true, 0usize);
+        loop {
+            let was_idle = tok.simulator.as_ref().is_none_or(Simulator::is_idle);
+            let (start, name, clears) = match tok.next_token() {
+                None => break,
+                Some(Token::StartTag(tag)) => {
+                    let name = tag.name().to_ascii_lowercase();
+                    let hidden = name == "input"
+                        && tag
+                            .attr("type")
+                            .is_some_and(|t| t.value().eq_ignore_ascii_case("hidden"));
+                    (true, name, !hidden)
+                }
+                Some(Token::EndTag(tag)) => (false, tag.name().to_ascii_lowercase(), false),
+                Some(Token::Text(text)) => {
+                    if matches!(text.kind(), TextKind::Data | TextKind::Cdata) {
+                        let t = text.text();
+                        let ws = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
+                        if t.chars().any(|c| !ws(c)) {
+                            in_body = true;
+                        }
+                        if t.chars().any(|c| !ws(c) && c != '\0') {
+                            ok = false;
+                        }
+                    }
+                    continue;
+                }
+                Some(_) => continue,
+            };
+            let html = was_idle
+                || tok
+                    .simulator
+                    .as_ref()
+                    .is_none_or(Simulator::last_start_was_html);
+            if start {
+                if !html {
+                    continue;
+                }
+                if !in_body {
+                    if name == "template" {
+                        templates += 1;
+                        ok = false;
+                        continue;
+                    }
+                    if HEAD.contains(&name.as_str()) || templates > 0 {
+                        continue;
+                    }
+                    in_body = true;
+                }
+                if NOT_OK.contains(&name.as_str()) || (name == "input" && clears) {
+                    ok = false;
+                }
+            } else if name == "br" {
+                // `</br>` is `<br>` (in foreign content too, after leaving it).
+                in_body = true;
+                ok = false;
+            } else if !in_body && (name == "body" || name == "html") && templates == 0 {
+                in_body = true;
+            } else if !in_body && name == "template" {
+                templates = templates.saturating_sub(1);
+            }
+        }
+        if templates > 0 && !in_body {
+            // "In template": the start tag goes to "in body", and `<template>` has set
+            // the flag to "not ok".
+            return false;
+        }
+        !in_body || ok
     }
 
     // ----- character references (13.2.5.72–80) ------------------------------------------

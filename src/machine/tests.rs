@@ -282,3 +282,73 @@ fn a_leading_byte_order_mark_is_skipped_unless_kept() {
     // Nothing but a BOM: no token at all.
     assert!(Tokenizer::new(b"\xEF\xBB\xBF").next_token().is_none());
 }
+
+#[test]
+fn frameset_honoured_only_while_frameset_ok() {
+    // Issue #15: "in frameset" ignores `<plaintext>` (13.2.6.4.19).
+    assert_eq!(
+        tokens("<head><title>t</title></head><frameset><plaintext><b>"),
+        [
+            "<head>",
+            "<title>",
+            r#"T"t""#,
+            "</title>",
+            "</head>",
+            "<frameset>",
+            "<plaintext>",
+            "<b>"
+        ]
+    );
+    // The body exists (implied by `<svg>`), but the flag is still "ok": `<svg>` and
+    // whitespace do not change it.
+    assert_eq!(
+        tokens("<html> <svg></svg> <frameset><style><b>"),
+        [
+            "<html>",
+            r#"T" ""#,
+            "<svg>",
+            "</svg>",
+            r#"T" ""#,
+            "<frameset>",
+            "<style>",
+            "<b>"
+        ]
+    );
+    // An explicit `<body>` sets it to "not ok".
+    assert!(tokens("<body><frameset><style><b>").contains(&r#"T"<b>""#.to_string()));
+    // Text in the body or a `<body>`-less `<img>` sets the flag to "not ok": ignored.
+    for page in ["x<frameset><style><b>", "<img><frameset><style><b>"] {
+        assert!(tokens(page).contains(&r#"T"<b>""#.to_string()), "{page}");
+    }
+    // The frameset modes keep `<noframes>` RAWTEXT.
+    assert_eq!(
+        tokens("<frameset></frameset><noframes><b></noframes>"),
+        [
+            "<frameset>",
+            "</frameset>",
+            "<noframes>",
+            r#"T"<b>""#,
+            "</noframes>"
+        ]
+    );
+}
+
+#[test]
+fn nested_svg_does_not_close_the_outer_one() {
+    // Issue #15: the outer `<svg>` is still open, so `<style>` is SVG: `<b>` is a tag.
+    assert_eq!(
+        tokens("<svg><svg></svg><style>a<b></style></svg><style>a<b>"),
+        [
+            "<svg>",
+            "<svg>",
+            "</svg>",
+            "<style>",
+            r#"T"a""#,
+            "<b>",
+            "</style>",
+            "</svg>",
+            "<style>",
+            r#"T"a<b>""#
+        ]
+    );
+}
