@@ -50,7 +50,7 @@ struct Want {
 }
 
 /// The page of one document: [`Page::of`] when links are wanted, else the title and text
-/// alone ([`extract::text_with`], no link resolution).
+/// alone ([`extract::text_with`], no link resolution). The title is always there.
 fn page(document: &Document<'_>, want: Want, base: Option<&Url>) -> Page {
     if want.links {
         let mut page = Page::of(document, base);
@@ -59,11 +59,11 @@ fn page(document: &Document<'_>, want: Want, base: Option<&Url>) -> Page {
         }
         return page;
     }
-    let text = if want.text {
-        extract::text_with(&mut document.tokenizer())
-    } else {
-        extract::Text::default()
-    };
+    // The title comes with the text, from the same pass.
+    let mut text = extract::text_with(&mut document.tokenizer());
+    if !want.text {
+        text.text = String::new();
+    }
     let decoded = document.decoded_as();
     Page {
         source: document.source().to_string(),
