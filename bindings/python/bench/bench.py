@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import htmltok
+from importlib.metadata import version
 
 HTML = (".html", ".htm", ".xhtml", ".xht", ".shtml")
 
@@ -60,39 +61,21 @@ def methods():
         ("tokens", "htmltok tokenize(d), iterate + tok.type", htmltok_tokens_types),
     ]
     try:
-        import selectolax
-        from selectolax.parser import HTMLParser
+        from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
-        def sx_links(data):
-            return [n.attributes.get("href") for n in HTMLParser(data).css("a[href]")]
-
-        def sx_parse(data):
-            return HTMLParser(data)
-
-        def sx_text(data):
-            return HTMLParser(data).body.text(separator="\n") if HTMLParser(data).body else ""
-
+        sx = f"selectolax {version('selectolax')} (lexbor)"
         out += [
-            ("links", f"selectolax {selectolax.__version__} HTMLParser(d).css('a[href]')", sx_links),
-            ("parse", f"selectolax {selectolax.__version__} HTMLParser(d) (parse alone)", sx_parse),
+            ("links", f"{sx} HTMLParser(d).css('a[href]')",
+             lambda d: [n.attributes.get("href") for n in HTMLParser(d).css("a[href]")]),
+            ("parse", f"{sx} HTMLParser(d) (parse alone)", lambda d: HTMLParser(d)),
         ]
-        try:
-            from selectolax.lexbor import LexborHTMLParser
-
-            out.append(("links", "selectolax LexborHTMLParser(d).css('a[href]')",
-                        lambda d: [n.attributes.get("href") for n in LexborHTMLParser(d).css("a[href]")]))
-            out.append(("parse", "selectolax LexborHTMLParser(d) (parse alone)", lambda d: LexborHTMLParser(d)))
-        except ImportError:
-            pass
-    except ImportError:
-        print("selectolax is not installed: not measured", file=sys.stderr)
+    except ImportError as err:
+        print(f"selectolax is not installed ({err}): not measured", file=sys.stderr)
     try:
         from resiliparse.extract.html2text import extract_plain_text
         from resiliparse.parse.encoding import detect_encoding
         from resiliparse.parse.html import HTMLTree
-        import resiliparse
-
-        version = getattr(resiliparse, "__version__", "")
+        rp = f"Resiliparse {version('resiliparse')}"
 
         def rp_tree(data):
             return HTMLTree.parse_from_bytes(data, detect_encoding(data))
@@ -100,13 +83,9 @@ def methods():
         def rp_text(data):
             return extract_plain_text(rp_tree(data))
 
-        def rp_links(data):
-            return [e.getattr("href") for e in rp_tree(data).document.query_selector_all("a[href]")]
-
         out += [
-            ("text", f"Resiliparse {version} extract_plain_text(HTMLTree)", rp_text),
-            ("links", f"Resiliparse {version} HTMLTree query_selector_all('a[href]')", rp_links),
-            ("parse", f"Resiliparse {version} HTMLTree.parse_from_bytes (parse alone)", rp_tree),
+            ("text", f"{rp} extract_plain_text(HTMLTree)", rp_text),
+            ("parse", f"{rp} HTMLTree.parse_from_bytes (parse alone)", rp_tree),
         ]
     except ImportError as err:
         print(f"resiliparse is not installed ({err}): not measured", file=sys.stderr)

@@ -27,8 +27,6 @@ struct Html {
     start: usize,
 }
 
-/// Document(data, http_charset=None, url=None)
-///
 /// An HTML page decoded to Unicode as a browser decodes it (`htmltok_crawl::encoding`:
 /// byte order mark, then `http_charset` — the charset of the HTTP `Content-Type` — then
 /// the `<meta>` prescan of the first 1024 bytes, then a statistical detector, else
@@ -230,8 +228,6 @@ impl Document {
         }
     }
 
-    /// links(base=None, data_urls=False)
-    ///
     /// Every link of the page in document order, as `htmltok links --json` lists them: a
     /// list of dicts with `element` ('a'), `attribute` ('href'), `url` (resolved) and `raw`
     /// (as written). The URL-valued attributes: a/area/link[href], img/source[src,
@@ -268,8 +264,6 @@ impl Document {
         self.extracted(py).text.clone()
     }
 
-    /// stats(errors=False)
-    ///
     /// The page's counts as `htmltok stats --json` counts them: a dict with `tokens` (a
     /// dict: total, text, start_tag, end_tag, comment, doctype, cdata), `tags` (start tag
     /// name -> count, most frequent first), `encodings` (`by_rule`, `by_encoding`,
@@ -320,8 +314,6 @@ impl Document {
         Ok(dict)
     }
 
-    /// tokenize(*, errors=False, simulation=True, scripting=True, state=None, last_start_tag=None)
-    ///
     /// The tokens of the decoded page (see `htmltok.tokenize`); their offsets are into
     /// `html_bytes`, the page as UTF-8.
     #[pyo3(signature = (*, errors = false, simulation = true, scripting = true, state = None, last_start_tag = None))]

@@ -112,8 +112,6 @@ fn run(
     });
 }
 
-/// process(paths, links=True, text=True, threads=0, *, base=None, data_urls=False, all_files=False, all_records=False)
-///
 /// Tokenizes many documents in parallel in Rust and yields one dict per document — the
 /// columns Common Crawl's index joins on, and what was extracted:
 ///

@@ -53,8 +53,6 @@ impl Read for PyFile {
     }
 }
 
-/// ArchiveIterator(source, *, resources=True)
-///
 /// Iterates over the `response` records (and `resource` records, unless
 /// `resources=False`) of a WARC file, `.warc` or `.warc.gz` (gzip is recognised by its
 /// first bytes), yielding `WarcRecord`s. Other record types (`warcinfo`, `request`,
