@@ -119,6 +119,9 @@ pub struct Record {
     pub record_id: Option<String>,
     /// The HTTP status code, for a response with an HTTP status line.
     pub http_status: Option<u16>,
+    /// The HTTP response's headers, in order, as `(name, value)` (values trimmed, folded
+    /// lines joined); empty for a block that is not an HTTP message.
+    pub http_headers: Vec<(String, String)>,
     /// The HTTP `Content-Type` header (the last one), or for a block that is not an HTTP
     /// message, the WARC record's `Content-Type`.
     pub content_type: Option<String>,
@@ -1174,6 +1177,7 @@ impl<R: Read> Reader<R> {
             date: field("WARC-Date").map(str::to_string),
             record_id: field("WARC-Record-ID").map(str::to_string),
             http_status: None,
+            http_headers: Vec::new(),
             content_type: None,
             charset: None,
             transfer_encoding: None,
@@ -1208,6 +1212,7 @@ impl<R: Read> Reader<R> {
                 };
                 record.content_encoding = content;
                 record.body = body;
+                record.http_headers = http.headers;
             }
             None => {
                 record.content_type = warc_content_type;

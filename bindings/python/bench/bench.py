@@ -1,0 +1,141 @@
+"""Throughput of htmltok's Python bindings against selectolax and Resiliparse, single
+threaded, on a folder of HTML pages (the shared corpus, else the bundled pages).
+
+    python bench.py [CORPUS_DIR] [--repeat N]
+
+Prints one table: MB/s (10^6 bytes of input per second) and documents per second, best of
+N runs, for parse + every <a href> link, parse + visible text, tokenizing, and
+htmltok.process with 1 and 2 threads. Each library is given the page's bytes.
+"""
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import htmltok
+from importlib.metadata import version
+
+HTML = (".html", ".htm", ".xhtml", ".xht", ".shtml")
+
+
+def pages_of(corpus):
+    paths = sorted(p for p in Path(corpus).rglob("*") if p.suffix.lower() in HTML and p.is_file())
+    return paths, [p.read_bytes() for p in paths]
+
+
+def htmltok_links(data):
+    return [l["url"] for l in htmltok.Document(data).links() if l["element"] == "a"]
+
+
+def htmltok_text(data):
+    return htmltok.Document(data).text()
+
+
+def htmltok_tokens(data):
+    n = 0
+    for _ in htmltok.tokenize(data):
+        n += 1
+    return n
+
+
+def htmltok_tokens_types(data):
+    n = 0
+    for tok in htmltok.tokenize(data):
+        if tok.type == "StartTag":
+            n += 1
+    return n
+
+
+def htmltok_tokenize_only(data):
+    return len(htmltok.tokenize(data))
+
+
+def methods():
+    out = [
+        ("links", "htmltok Document(d).links()", htmltok_links),
+        ("text", "htmltok Document(d).text()", htmltok_text),
+        ("tokens", "htmltok tokenize(d) (no iteration)", htmltok_tokenize_only),
+        ("tokens", "htmltok tokenize(d), iterate every token", htmltok_tokens),
+        ("tokens", "htmltok tokenize(d), iterate + tok.type", htmltok_tokens_types),
+    ]
+    try:
+        from selectolax.lexbor import LexborHTMLParser as HTMLParser
+
+        sx = f"selectolax {version('selectolax')} (lexbor)"
+        out += [
+            ("links", f"{sx} HTMLParser(d).css('a[href]')",
+             lambda d: [n.attributes.get("href") for n in HTMLParser(d).css("a[href]")]),
+            ("parse", f"{sx} HTMLParser(d) (parse alone)", lambda d: HTMLParser(d)),
+        ]
+    except ImportError as err:
+        print(f"selectolax is not installed ({err}): not measured", file=sys.stderr)
+    try:
+        from resiliparse.extract.html2text import extract_plain_text
+        from resiliparse.parse.encoding import detect_encoding
+        from resiliparse.parse.html import HTMLTree
+        rp = f"Resiliparse {version('resiliparse')}"
+
+        def rp_tree(data):
+            return HTMLTree.parse_from_bytes(data, detect_encoding(data))
+
+        def rp_text(data):
+            return extract_plain_text(rp_tree(data))
+
+        out += [
+            ("text", f"{rp} extract_plain_text(HTMLTree)", rp_text),
+            ("parse", f"{rp} HTMLTree.parse_from_bytes (parse alone)", rp_tree),
+        ]
+    except ImportError as err:
+        print(f"resiliparse is not installed ({err}): not measured", file=sys.stderr)
+    return out
+
+
+def measure(fn, pages, repeat):
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for data in pages:
+            fn(data)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    here = Path(__file__).resolve().parents[3]
+    default = Path(os.environ.get("HTMLTOK_CORPUS", here.parent / "shared" / "corpus"))
+    if not default.is_dir():
+        default = here / "corpus"
+    parser.add_argument("corpus", nargs="?", default=str(default))
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    paths, pages = pages_of(args.corpus)
+    total = sum(map(len, pages))
+    print(f"corpus: {args.corpus}: {len(pages)} documents, {total / 1e6:.1f} MB; "
+          f"single thread, best of {args.repeat}; Python {sys.version.split()[0]}, htmltok {htmltok.__version__}\n")
+    rows = []
+    for task, name, fn in methods():
+        fn(pages[0])
+        seconds = measure(fn, pages, args.repeat)
+        rows.append((task, name, total / seconds / 1e6, len(pages) / seconds))
+        print(f"  {task:7} {name:62} {rows[-1][2]:8.1f} MB/s {rows[-1][3]:8.0f} docs/s", file=sys.stderr)
+    for threads in (1, 2):
+        def run(threads=threads):
+            n = 0
+            for _ in htmltok.process(args.corpus, threads=threads):
+                n += 1
+            return n
+        run()
+        seconds = measure(lambda _: run(), [None], args.repeat)
+        rows.append(("batch", f"htmltok process(corpus, threads={threads}) (links + text)", total / seconds / 1e6, len(pages) / seconds))
+        print(f"  batch   threads={threads}: {rows[-1][2]:8.1f} MB/s", file=sys.stderr)
+    print("| task | method | MB/s | docs/s |")
+    print("|---|---|---:|---:|")
+    for task, name, mbs, docs in rows:
+        print(f"| {task} | {name} | {mbs:.1f} | {docs:.0f} |")
+
+
+if __name__ == "__main__":
+    main()

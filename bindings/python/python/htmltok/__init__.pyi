@@ -1,0 +1,176 @@
+"""Type stubs of htmltok (the native module htmltok._htmltok, re-exported)."""
+
+import os
+from typing import Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union, overload
+
+from . import warc as warc
+
+__version__: str
+
+_Bytes = Union[bytes, bytearray, memoryview]
+_Path = Union[str, "os.PathLike[str]"]
+TokenType = Literal["StartTag", "EndTag", "Text", "Comment", "Doctype"]
+State = Literal[
+    "Data state",
+    "PLAINTEXT state",
+    "RCDATA state",
+    "RAWTEXT state",
+    "Script data state",
+    "CDATA section state",
+]
+ParseErrorTuple = Tuple[str, int, int, int]
+"""(code, byte offset, line, column)"""
+
+def tokenize(
+    data: _Bytes,
+    *,
+    errors: bool = False,
+    simulation: bool = True,
+    scripting: bool = True,
+    state: Optional[State] = None,
+    last_start_tag: Optional[str] = None,
+) -> Tokens:
+    """Tokenize an HTML document (bytes read as UTF-8) into a sequence of lazy Tokens."""
+
+class Token:
+    """One token, a lazy view of its Tokens sequence."""
+    @property
+    def type(self) -> TokenType: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def raw(self) -> bytes: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def attrs(self) -> Optional[List[Tuple[str, str]]]: ...
+    @property
+    def self_closing(self) -> bool: ...
+    @property
+    def text(self) -> Optional[str]: ...
+    @property
+    def text_kind(self) -> Optional[Literal["data", "rcdata", "rawtext", "script", "plaintext", "cdata"]]: ...
+    @property
+    def data(self) -> Optional[str]: ...
+    @property
+    def public_id(self) -> Optional[str]: ...
+    @property
+    def system_id(self) -> Optional[str]: ...
+    @property
+    def force_quirks(self) -> bool: ...
+    def to_dict(self) -> dict: ...
+
+class TokenIterator(Iterator[Token]):
+    def __iter__(self) -> TokenIterator: ...
+    def __next__(self) -> Token: ...
+
+class Tokens:
+    """A document's tokens: len, indexing, slicing (to a list), iteration."""
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> Token: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[Token]: ...
+    def __iter__(self) -> TokenIterator: ...
+    @property
+    def errors(self) -> List[ParseErrorTuple]: ...
+    @property
+    def input(self) -> bytes: ...
+
+class Link(TypedDict):
+    element: str
+    attribute: str
+    url: str
+    raw: str
+
+class TokenCounts(TypedDict):
+    total: int
+    text: int
+    start_tag: int
+    end_tag: int
+    comment: int
+    doctype: int
+    cdata: int
+
+class EncodingCounts(TypedDict):
+    by_rule: dict[str, int]
+    by_encoding: dict[str, int]
+    with_replacements: int
+
+class Stats(TypedDict):
+    tokens: TokenCounts
+    tags: dict[str, int]
+    encodings: EncodingCounts
+    errors: Optional[dict[str, int]]
+
+class Document:
+    """An HTML page decoded as a browser decodes it, with its links, text and counts."""
+    def __init__(self, data: _Bytes, http_charset: Optional[str] = None, url: Optional[str] = None) -> None: ...
+    @property
+    def encoding(self) -> str: ...
+    @property
+    def encoding_rule(self) -> Literal["bom", "transport", "meta", "late-meta", "detector", "default"]: ...
+    @property
+    def had_replacements(self) -> bool: ...
+    @property
+    def url(self) -> Optional[str]: ...
+    @property
+    def title(self) -> Optional[str]: ...
+    @property
+    def html_text(self) -> str: ...
+    @property
+    def html_bytes(self) -> bytes: ...
+    def links(self, base: Optional[str] = None, data_urls: bool = False) -> List[Link]: ...
+    def text(self) -> str: ...
+    def stats(self, errors: bool = False) -> Stats: ...
+    def tokenize(
+        self,
+        *,
+        errors: bool = False,
+        simulation: bool = True,
+        scripting: bool = True,
+        state: Optional[State] = None,
+        last_start_tag: Optional[str] = None,
+    ) -> Tokens: ...
+
+class Page(TypedDict):
+    warc_filename: str
+    warc_record_offset: Optional[int]
+    warc_record_length: Optional[int]
+    url: Optional[str]
+    encoding: Optional[str]
+    encoding_rule: Optional[str]
+    title: Optional[str]
+    links: Optional[List[Link]]
+    text: Optional[str]
+
+class Pages(Iterator[Page]):
+    """The iterator process() returns."""
+    def __iter__(self) -> Pages: ...
+    def __next__(self) -> Page: ...
+    def __enter__(self) -> Pages: ...
+    def __exit__(self, *args: object) -> None: ...
+    def close(self) -> None: ...
+    @property
+    def errors(self) -> List[Tuple[str, Optional[int], str]]: ...
+    @property
+    def documents(self) -> int: ...
+    @property
+    def ignored(self) -> int: ...
+
+def process(
+    paths: Union[_Path, Iterable[_Path]],
+    links: bool = True,
+    text: bool = True,
+    threads: int = 0,
+    *,
+    base: Optional[str] = None,
+    data_urls: bool = False,
+    all_files: bool = False,
+    all_records: bool = False,
+) -> Pages:
+    """Tokenize files, folders and WARC files in parallel; one dict per document."""

@@ -1,0 +1,345 @@
+//! `Document`: a page decoded as a browser decodes it, and what `htmltok_crawl::extract`
+//! takes out of it.
+
+use std::sync::OnceLock;
+
+use htmltok::Tokenizer;
+use htmltok_crawl::batch::DecodedAs;
+use htmltok_crawl::encoding::{self, Encoding, Rule};
+use htmltok_crawl::extract::{self, Link, Stats, Text};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+use url::Url;
+
+use crate::input_bytes;
+use crate::tokens::{Tokens, builder, tokens_of};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Document>()?;
+    Ok(())
+}
+
+/// The decoded document's UTF-8 bytes: the input object itself (from `start`) when
+/// decoding changed nothing, else a new `bytes` object.
+struct Html {
+    bytes: Py<PyBytes>,
+    start: usize,
+}
+
+/// An HTML page decoded to Unicode as a browser decodes it (`htmltok_crawl::encoding`:
+/// byte order mark, then `http_charset` — the charset of the HTTP `Content-Type` — then
+/// the `<meta>` prescan of the first 1024 bytes, then a statistical detector, else
+/// windows-1252), and the extraction of `htmltok links`, `htmltok text` and `htmltok
+/// stats` over it (`htmltok_crawl::extract`).
+///
+/// `data` is `bytes` (not copied when it is UTF-8 or ASCII already), `bytearray` or
+/// `memoryview` (copied once). `url` is the page's URL: the base for its relative links
+/// (a `<base href>` in the page is resolved against it). The GIL is released while the
+/// page is decoded and while it is tokenized by `links()`, `text()`, `stats()`,
+/// `tokenize()` and `title`.
+///
+/// >>> doc = htmltok.Document(b"<title>Tides</title><p>High <a href=six.html>water</a>", url="https://example.org/")
+/// >>> doc.encoding, doc.title, doc.text()
+/// ('windows-1252', 'Tides', 'High water')
+/// >>> doc.links()[0]["url"]
+/// 'https://example.org/six.html'
+#[pyclass(frozen, module = "htmltok", name = "Document")]
+pub(crate) struct Document {
+    html: Html,
+    encoding: &'static Encoding,
+    rule: Rule,
+    had_replacements: bool,
+    url: Option<String>,
+    text: OnceLock<Text>,
+}
+
+impl Document {
+    /// Decodes `bytes` (the GIL released).
+    pub(crate) fn decode(
+        py: Python<'_>,
+        bytes: Bound<'_, PyBytes>,
+        http_charset: Option<&str>,
+        url: Option<String>,
+    ) -> Document {
+        let input = bytes.as_bytes();
+        let (owned, start, encoding, rule, had_replacements) = py.detach(|| {
+            let decoded = encoding::decode(input, http_charset);
+            let text = decoded.text;
+            // Borrowed text is the input minus its byte order mark.
+            let (owned, start) = match text {
+                std::borrow::Cow::Borrowed(t)
+                    if input.ends_with(t.as_bytes()) && input.len() - t.len() <= 3 =>
+                {
+                    (None, input.len() - t.len())
+                }
+                text => (Some(text.into_owned()), 0),
+            };
+            (
+                owned,
+                start,
+                decoded.encoding,
+                decoded.rule,
+                decoded.had_replacements,
+            )
+        });
+        let html = match owned {
+            None => Html {
+                bytes: bytes.unbind(),
+                start,
+            },
+            Some(text) => Html {
+                bytes: PyBytes::new(py, text.as_bytes()).unbind(),
+                start: 0,
+            },
+        };
+        Document {
+            html,
+            encoding,
+            rule,
+            had_replacements,
+            url,
+            text: OnceLock::new(),
+        }
+    }
+
+    /// The decoded document, UTF-8.
+    fn html<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
+        &self.html.bytes.bind(py).as_bytes()[self.html.start..]
+    }
+
+    /// The title and text, extracted once (the GIL released).
+    fn extracted(&self, py: Python<'_>) -> &Text {
+        if let Some(text) = self.text.get() {
+            return text;
+        }
+        let html = self.html(py);
+        py.detach(|| self.text.get_or_init(|| extract::text(html)))
+    }
+}
+
+/// A link as the dict `htmltok links --json` prints (without the document).
+pub(crate) fn link_dict<'py>(py: Python<'py>, link: &Link) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("element", link.element)?;
+    dict.set_item("attribute", link.attribute)?;
+    dict.set_item("url", &link.url)?;
+    dict.set_item("raw", &link.raw)?;
+    Ok(dict)
+}
+
+/// The links as a list of dicts, data: URLs left out unless `data_urls`.
+pub(crate) fn links_list<'py>(
+    py: Python<'py>,
+    links: &[Link],
+    data_urls: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for link in links {
+        if data_urls || !link.is_data_url() {
+            list.append(link_dict(py, link)?)?;
+        }
+    }
+    Ok(list)
+}
+
+/// A `base=` argument: an absolute URL.
+pub(crate) fn parse_base(base: Option<&str>) -> PyResult<Option<Url>> {
+    base.map(|b| {
+        Url::parse(b)
+            .map_err(|err| PyValueError::new_err(format!("base {b:?}: not an absolute URL: {err}")))
+    })
+    .transpose()
+}
+
+/// A string-keyed count map as a dict, largest count first (then by key), as `htmltok
+/// stats` lists them.
+fn counts<'py, K: Ord + Clone + ToString>(
+    py: Python<'py>,
+    map: &std::collections::HashMap<K, u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, n) in Stats::by_count(map) {
+        dict.set_item(key.to_string(), n)?;
+    }
+    Ok(dict)
+}
+
+#[pymethods]
+impl Document {
+    #[new]
+    #[pyo3(signature = (data, http_charset = None, url = None))]
+    fn new(
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        http_charset: Option<&str>,
+        url: Option<String>,
+    ) -> PyResult<Document> {
+        let bytes = input_bytes(data)?;
+        Ok(Document::decode(py, bytes, http_charset, url))
+    }
+
+    /// The name of the encoding the page was decoded from ('UTF-8', 'windows-1252',
+    /// 'Shift_JIS', ...: the Encoding Standard's names).
+    #[getter]
+    fn encoding(&self) -> &'static str {
+        self.encoding.name()
+    }
+
+    /// Which rule decided the encoding: 'bom', 'transport' (the HTTP charset), 'meta'
+    /// (the `<meta>` prescan), 'late-meta', 'detector' or 'default'.
+    #[getter]
+    fn encoding_rule(&self) -> &'static str {
+        self.rule.as_str()
+    }
+
+    /// Whether some bytes were malformed in the encoding (decoded to U+FFFD).
+    #[getter]
+    fn had_replacements(&self) -> bool {
+        self.had_replacements
+    }
+
+    /// The page's URL, as given.
+    #[getter]
+    fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// The text of the first `<title>`, whitespace collapsed; None without a `<title>`.
+    #[getter]
+    fn title(&self, py: Python<'_>) -> Option<String> {
+        self.extracted(py).title.clone()
+    }
+
+    /// The decoded page as a `str`.
+    #[getter]
+    fn html_text(&self, py: Python<'_>) -> String {
+        String::from_utf8_lossy(self.html(py)).into_owned()
+    }
+
+    /// The decoded page as UTF-8 `bytes` (the input object itself when decoding changed
+    /// nothing).
+    #[getter]
+    fn html_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        if self.html.start == 0 {
+            self.html.bytes.bind(py).clone()
+        } else {
+            PyBytes::new(py, self.html(py))
+        }
+    }
+
+    /// Every link of the page in document order, as `htmltok links --json` lists them: a
+    /// list of dicts with `element` ('a'), `attribute` ('href'), `url` (resolved) and `raw`
+    /// (as written). The URL-valued attributes: a/area/link[href], img/source[src,
+    /// srcset], script/iframe/... [src], form[action], object[data], ...; each URL of a
+    /// srcset is one link. URLs are resolved against the first `<base href>`, itself
+    /// resolved against the document's `url`, or `base` when the document has none;
+    /// queries are percent-encoded from the page's encoding. data: URLs are left out
+    /// unless `data_urls`.
+    #[pyo3(signature = (base = None, data_urls = false))]
+    fn links<'py>(
+        &self,
+        py: Python<'py>,
+        base: Option<&str>,
+        data_urls: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let base = parse_base(base)?;
+        let own = self.url.as_deref().and_then(|u| Url::parse(u.trim()).ok());
+        let html = self.html(py);
+        let encoding = self.encoding;
+        let links = py.detach(|| {
+            extract::links_with(
+                &mut Tokenizer::new(html),
+                own.as_ref().or(base.as_ref()),
+                Some(encoding),
+            )
+        });
+        links_list(py, &links, data_urls)
+    }
+
+    /// The visible text, as `htmltok text` gives it: character references decoded,
+    /// nothing from `<script>`, `<style>`, `<template>`, `<noscript>`, `<title>`, ...,
+    /// whitespace collapsed, block elements on lines of their own.
+    fn text(&self, py: Python<'_>) -> String {
+        self.extracted(py).text.clone()
+    }
+
+    /// The page's counts as `htmltok stats --json` counts them: a dict with `tokens` (a
+    /// dict: total, text, start_tag, end_tag, comment, doctype, cdata), `tags` (start tag
+    /// name -> count, most frequent first), `encodings` (`by_rule`, `by_encoding`,
+    /// `with_replacements`) and `errors` (parse error code -> count with `errors=True`,
+    /// else None).
+    #[pyo3(signature = (errors = false))]
+    fn stats<'py>(&self, py: Python<'py>, errors: bool) -> PyResult<Bound<'py, PyDict>> {
+        let html = self.html(py);
+        let decoded = DecodedAs {
+            encoding: self.encoding,
+            rule: self.rule,
+            had_replacements: self.had_replacements,
+        };
+        let stats = py.detach(|| {
+            let mut stats =
+                Stats::of_tokenizer(&mut Tokenizer::builder().errors(errors).build(html));
+            stats.count_decoded(&decoded);
+            stats
+        });
+        let t = &stats.tokens;
+        let tokens = PyDict::new(py);
+        for (key, n) in [
+            ("total", t.total()),
+            ("text", t.text),
+            ("start_tag", t.start_tag),
+            ("end_tag", t.end_tag),
+            ("comment", t.comment),
+            ("doctype", t.doctype),
+            ("cdata", t.cdata),
+        ] {
+            tokens.set_item(key, n)?;
+        }
+        let encodings = PyDict::new(py);
+        encodings.set_item("by_rule", counts(py, &stats.by_rule)?)?;
+        encodings.set_item("by_encoding", counts(py, &stats.by_encoding)?)?;
+        encodings.set_item("with_replacements", stats.with_replacements)?;
+        let dict = PyDict::new(py);
+        dict.set_item("tokens", tokens)?;
+        dict.set_item("tags", counts(py, &stats.tags)?)?;
+        dict.set_item("encodings", encodings)?;
+        if errors {
+            let codes: std::collections::HashMap<&str, u64> =
+                stats.errors.iter().map(|(c, n)| (c.as_str(), *n)).collect();
+            dict.set_item("errors", counts(py, &codes)?)?;
+        } else {
+            dict.set_item("errors", py.None())?;
+        }
+        Ok(dict)
+    }
+
+    /// The tokens of the decoded page (see `htmltok.tokenize`); their offsets are into
+    /// `html_bytes`, the page as UTF-8.
+    #[pyo3(signature = (*, errors = false, simulation = true, scripting = true, state = None, last_start_tag = None))]
+    fn tokenize(
+        &self,
+        py: Python<'_>,
+        errors: bool,
+        simulation: bool,
+        scripting: bool,
+        state: Option<&str>,
+        last_start_tag: Option<&str>,
+    ) -> PyResult<Tokens> {
+        let builder = builder(errors, simulation, scripting, state, last_start_tag)?;
+        tokens_of(py, self.html_bytes(py), builder)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "<htmltok.Document {} bytes, {} ({}){}>",
+            self.html(py).len(),
+            self.encoding.name(),
+            self.rule.as_str(),
+            self.url
+                .as_deref()
+                .map(|u| format!(", url={u:?}"))
+                .unwrap_or_default()
+        )
+    }
+}

@@ -1,0 +1,333 @@
+//! `process`: many files, folders and WARC files tokenized in parallel by
+//! `htmltok_crawl::batch`, one `extract::Page` per document, handed to Python as dicts.
+//!
+//! The batch runs on a thread of its own (rayon's workers inside it) and sends each page
+//! over a bounded channel; the Python iterator receives with the GIL released. Dropping
+//! (or closing) the iterator sets the batch's stop flag and drops the receiver, so workers
+//! blocked on a full channel wake up with an error, no further document is started, and
+//! the thread ends by itself: nothing waits for it, nothing deadlocks.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use htmltok_crawl::batch::{self, Document};
+use htmltok_crawl::extract::{self, Page};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use url::Url;
+
+use crate::document::{links_list, parse_base};
+use crate::{path_arg, require_exists};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(process, m)?)?;
+    m.add_class::<Pages>()?;
+    Ok(())
+}
+
+/// How many pages may wait in the channel.
+const CHANNEL: usize = 256;
+
+/// What the batch thread sends.
+enum Message {
+    Page(Box<Page>),
+    /// The batch is over: its failures (file, offset, reason) and counts.
+    Done {
+        failures: Vec<(String, Option<u64>, String)>,
+        ignored: u64,
+    },
+}
+
+/// What to extract.
+#[derive(Clone, Copy)]
+struct Want {
+    links: bool,
+    text: bool,
+}
+
+/// The page of one document: [`Page::of`] when links are wanted, else the title and text
+/// alone ([`extract::text_with`], no link resolution). The title is always there.
+fn page(document: &Document<'_>, want: Want, base: Option<&Url>) -> Page {
+    if want.links {
+        let mut page = Page::of(document, base);
+        if !want.text {
+            page.text = String::new();
+        }
+        return page;
+    }
+    // The title comes with the text, from the same pass.
+    let mut text = extract::text_with(&mut document.tokenizer());
+    if !want.text {
+        text.text = String::new();
+    }
+    let decoded = document.decoded_as();
+    Page {
+        source: document.source().to_string(),
+        offset: document.offset(),
+        length: document.length(),
+        url: document.url().map(str::to_string),
+        encoding: decoded.map(|d| d.encoding.name()),
+        rule: decoded.map(|d| d.rule),
+        title: text.title,
+        links: Vec::new(),
+        text: text.text,
+    }
+}
+
+/// The batch, run on its own thread until done or stopped.
+fn run(
+    sources: Vec<PathBuf>,
+    options: batch::Options,
+    want: Want,
+    base: Option<Url>,
+    tx: SyncSender<Message>,
+    stop: Arc<AtomicBool>,
+) {
+    let result = batch::for_each(
+        sources.into_iter().map(batch::Source::Path),
+        &options,
+        |document| {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let page = page(&document, want, base.as_ref());
+            if tx.send(Message::Page(Box::new(page))).is_err() {
+                // The iterator is gone: stop the batch.
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    );
+    let failures = result
+        .failures
+        .iter()
+        .map(|f| (f.source.clone(), f.offset, f.kind.to_string()))
+        .collect();
+    let _ = tx.send(Message::Done {
+        failures,
+        ignored: result.ignored,
+    });
+}
+
+/// Tokenizes many documents in parallel in Rust and yields one dict per document — the
+/// columns Common Crawl's index joins on, and what was extracted:
+///
+/// - `warc_filename`: the file (for a WARC record, the WARC file);
+/// - `warc_record_offset`, `warc_record_length`: the record's place in the WARC file (its
+///   gzip member in a `.warc.gz`); None for an HTML file;
+/// - `url`: the record's target URI (None for an HTML file);
+/// - `encoding`, `encoding_rule`: how the page was decoded (see `Document`);
+/// - `title`; `links`: a list of link dicts as `Document.links()` gives them (None with
+///   `links=False`); `text`: the visible text as `Document.text()` (None with `text=False`).
+///
+/// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
+/// name), `.warc`/`.warc.gz` files (every HTML `response`/`resource` record is a document;
+/// `all_records=True` takes the others too) and directories, walked recursively for
+/// `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml`, `.warc` and `.warc.gz` files (every file with
+/// `all_files=True`). A path that does not exist is a FileNotFoundError, raised before the
+/// run starts.
+///
+/// `threads` is the number of worker threads (0: one per core). Documents come in no
+/// fixed order (with `threads=1`, in the order of the paths). `base` is the URL to
+/// resolve the links of documents without a URL of their own against.
+///
+/// The run goes on in the background, with the GIL released, while the returned `Pages`
+/// iterator is consumed (at most 256 pages wait for it). Documents that cannot be read are
+/// never raised: they are listed in the iterator's `errors` as `(file, offset, reason)`,
+/// complete once the iteration has ended. Dropping the iterator, or calling its `close()`,
+/// stops the run.
+#[pyfunction]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false))]
+#[allow(clippy::too_many_arguments)]
+fn process(
+    paths: &Bound<'_, PyAny>,
+    links: bool,
+    text: bool,
+    threads: usize,
+    base: Option<&str>,
+    data_urls: bool,
+    all_files: bool,
+    all_records: bool,
+) -> PyResult<Pages> {
+    let sources: Vec<PathBuf> =
+        if paths.is_instance_of::<PyString>() || paths.hasattr("__fspath__")? {
+            vec![path_arg(paths, "process")?]
+        } else {
+            let iter = paths.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "process: expected a path or an iterable of paths, not {}",
+                    crate::type_name(paths)
+                ))
+            })?;
+            iter.map(|p| path_arg(&p?, "process"))
+                .collect::<PyResult<_>>()?
+        };
+    for path in &sources {
+        require_exists(path)?;
+    }
+    let base = parse_base(base)?;
+    let want = Want { links, text };
+    let stop = Arc::new(AtomicBool::new(false));
+    let options = batch::Options::new()
+        .threads(threads)
+        .all_files(all_files)
+        .all_records(all_records)
+        .stop_flag(stop.clone());
+    let (tx, rx) = sync_channel(CHANNEL);
+    let batch_stop = stop.clone();
+    std::thread::Builder::new()
+        .name("htmltok-process".to_string())
+        .spawn(move || run(sources, options, want, base, tx, batch_stop))?;
+    Ok(Pages {
+        rx: Mutex::new(Some(rx)),
+        stop,
+        want,
+        data_urls,
+        errors: Mutex::new(Vec::new()),
+        documents: AtomicU64::new(0),
+        ignored: AtomicU64::new(0),
+    })
+}
+
+/// The iterator `process` returns: one dict per document, as the run produces them.
+///
+/// `errors` lists the documents that could not be read, as `(file, offset, reason)`
+/// (offset None for a file), complete once the iteration has ended; `documents` counts
+/// the dicts yielded, `ignored` the WARC records left out as not HTML. `close()` (or
+/// dropping the iterator) stops the run.
+#[pyclass(frozen, module = "htmltok", name = "Pages")]
+pub(crate) struct Pages {
+    rx: Mutex<Option<Receiver<Message>>>,
+    stop: Arc<AtomicBool>,
+    want: Want,
+    data_urls: bool,
+    errors: Mutex<Vec<(String, Option<u64>, String)>>,
+    documents: AtomicU64,
+    ignored: AtomicU64,
+}
+
+impl Pages {
+    fn dict<'py>(&self, py: Python<'py>, page: &Page) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("warc_filename", &page.source)?;
+        dict.set_item("warc_record_offset", page.offset)?;
+        dict.set_item("warc_record_length", page.length)?;
+        dict.set_item("url", &page.url)?;
+        dict.set_item("encoding", page.encoding)?;
+        dict.set_item("encoding_rule", page.rule.map(|r| r.as_str()))?;
+        dict.set_item("title", &page.title)?;
+        if self.want.links {
+            dict.set_item("links", links_list(py, &page.links, self.data_urls)?)?;
+        } else {
+            dict.set_item("links", py.None())?;
+        }
+        if self.want.text {
+            dict.set_item("text", &page.text)?;
+        } else {
+            dict.set_item("text", py.None())?;
+        }
+        Ok(dict)
+    }
+}
+
+#[pymethods]
+impl Pages {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        loop {
+            let received = py.detach(|| {
+                let rx = self.rx.lock().unwrap_or_else(|e| e.into_inner());
+                rx.as_ref()
+                    .map(|rx| rx.recv_timeout(Duration::from_millis(100)))
+            });
+            let message = match received {
+                None => return Ok(None),
+                Some(Ok(message)) => message,
+                Some(Err(RecvTimeoutError::Timeout)) => {
+                    // Let Ctrl-C (KeyboardInterrupt) through while waiting.
+                    py.check_signals()?;
+                    continue;
+                }
+                Some(Err(RecvTimeoutError::Disconnected)) => {
+                    self.errors.lock().unwrap_or_else(|e| e.into_inner()).push((
+                        String::new(),
+                        None,
+                        "the batch thread ended unexpectedly".to_string(),
+                    ));
+                    self.finish();
+                    return Ok(None);
+                }
+            };
+            match message {
+                Message::Page(page) => {
+                    self.documents.fetch_add(1, Ordering::Relaxed);
+                    return self.dict(py, &page).map(Some);
+                }
+                Message::Done { failures, ignored } => {
+                    self.errors
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend(failures);
+                    self.ignored.store(ignored, Ordering::Relaxed);
+                    self.finish();
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    /// The documents that could not be read, as `(file, offset, reason)` tuples.
+    #[getter]
+    fn errors(&self) -> Vec<(String, Option<u64>, String)> {
+        self.errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// How many documents have been yielded.
+    #[getter]
+    fn documents(&self) -> u64 {
+        self.documents.load(Ordering::Relaxed)
+    }
+
+    /// How many WARC records were left out as not HTML (known once the iteration ended).
+    #[getter]
+    fn ignored(&self) -> u64 {
+        self.ignored.load(Ordering::Relaxed)
+    }
+
+    /// Stops the run: no further document is started, and the iteration ends.
+    fn close(&self) {
+        self.finish();
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, _args: &Bound<'_, pyo3::types::PyTuple>) {
+        self.finish();
+    }
+}
+
+impl Pages {
+    /// Stops the batch and drops the receiver (waking workers blocked on sending).
+    fn finish(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.rx.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
+}
+
+impl Drop for Pages {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,250 @@
+//! `htmltok.warc.ArchiveIterator`: the records of a WARC file, read by
+//! `htmltok_crawl::warc::Reader`.
+
+use std::io::{self, Read};
+use std::sync::Mutex;
+
+use htmltok_crawl::warc::{self, Reader};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::document::Document;
+use crate::{path_arg, require_exists, type_name};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<ArchiveIterator>()?;
+    m.add_class::<WarcRecord>()?;
+    Ok(())
+}
+
+/// A binary Python file object read through its `read(n)` method, the GIL taken for
+/// each call (the reader runs with it released).
+struct PyFile {
+    file: Py<PyAny>,
+    /// Bytes a `read(n)` returned beyond `n`.
+    spare: Vec<u8>,
+}
+
+impl Read for PyFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.spare.is_empty() {
+            let chunk = Python::attach(|py| -> PyResult<Vec<u8>> {
+                let chunk = self.file.bind(py).call_method1("read", (buf.len(),))?;
+                match chunk.cast::<PyBytes>() {
+                    Ok(bytes) => Ok(bytes.as_bytes().to_vec()),
+                    Err(_) if chunk.is_none() => Ok(Vec::new()),
+                    Err(_) => Err(PyTypeError::new_err(format!(
+                        "read() returned {}, not bytes (open the file in binary mode)",
+                        type_name(&chunk)
+                    ))),
+                }
+            })
+            .map_err(|err| io::Error::other(err.to_string()))?;
+            self.spare = chunk;
+        }
+        let n = self.spare.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.spare[..n]);
+        self.spare.drain(..n);
+        Ok(n)
+    }
+}
+
+/// Iterates over the `response` records (and `resource` records, unless
+/// `resources=False`) of a WARC file, `.warc` or `.warc.gz` (gzip is recognised by its
+/// first bytes), yielding `WarcRecord`s. Other record types (`warcinfo`, `request`,
+/// `metadata`, ...) are skipped.
+///
+/// `source` is a path (`str` or `os.PathLike`; a missing file is a FileNotFoundError) or
+/// a binary file object, read in pieces of 64 KiB through its `read(n)` method as the
+/// iteration goes (it is not read into memory as a whole; it is not closed).
+///
+/// Damage does not stop the iteration: a bad record or gzip member is reported in
+/// `errors` as `(file, offset, reason)` and reading resumes at the next record; a file
+/// cut short ends the iteration after its last good record (with an error for the cut).
+/// A read error ends it too. The GIL is released while a record is read and gunzipped.
+#[pyclass(frozen, module = "htmltok.warc", name = "ArchiveIterator")]
+pub(crate) struct ArchiveIterator {
+    reader: Mutex<Reader<Box<dyn Read + Send>>>,
+    name: String,
+    errors: Mutex<Vec<(String, u64, String)>>,
+}
+
+#[pymethods]
+impl ArchiveIterator {
+    #[new]
+    #[pyo3(signature = (source, *, resources = true))]
+    fn new(source: &Bound<'_, PyAny>, resources: bool) -> PyResult<ArchiveIterator> {
+        let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
+        let (input, name): (Box<dyn Read + Send>, String) = if is_path {
+            let path = path_arg(source, "ArchiveIterator")?;
+            require_exists(&path)?;
+            let file = std::fs::File::open(&path)?;
+            (Box::new(file), path.to_string_lossy().into_owned())
+        } else if source.hasattr("read")? {
+            let name = source
+                .getattr("name")
+                .ok()
+                .and_then(|n| n.extract::<String>().ok())
+                .unwrap_or_else(|| "<stream>".to_string());
+            let file = PyFile {
+                file: source.clone().unbind(),
+                spare: Vec::new(),
+            };
+            (Box::new(file), name)
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "ArchiveIterator: expected a path (str or os.PathLike) or a binary file object, not {}",
+                type_name(source)
+            )));
+        };
+        Ok(ArchiveIterator {
+            reader: Mutex::new(Reader::new(input).resources(resources)),
+            name,
+            errors: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<WarcRecord>> {
+        loop {
+            let next = py.detach(|| {
+                let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+                reader.next()
+            });
+            match next {
+                None => return Ok(None),
+                Some(Ok(record)) => return Ok(Some(WarcRecord::new(py, record))),
+                Some(Err(error)) => {
+                    self.errors.lock().unwrap_or_else(|e| e.into_inner()).push((
+                        self.name.clone(),
+                        error.offset,
+                        error.kind.to_string(),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The damage met so far, as `(file, offset, reason)` tuples: the file's name (the
+    /// path, or a file object's `name`, else '<stream>'), the byte offset of the bad
+    /// record (in a `.warc.gz`, of its gzip member) and what is wrong.
+    #[getter]
+    fn errors(&self) -> Vec<(String, u64, String)> {
+        self.errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The file's name, as `errors` reports it.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<htmltok.warc.ArchiveIterator {:?}>", self.name)
+    }
+}
+
+/// One `response` or `resource` record of a WARC file:
+///
+/// - `offset`, `length`: where the record is in the file as stored (in a `.warc.gz`, its
+///   gzip member: Common Crawl's `warc_record_offset` and `warc_record_length`; `length`
+///   is None for a record sharing its member);
+/// - `type`: 'response' or 'resource'; `url`: WARC-Target-URI; `date`: WARC-Date;
+///   `record_id`: WARC-Record-ID;
+/// - `http_status`; `http_headers`: the HTTP headers as `(name, value)` tuples, in order;
+/// - `content_type`, `charset`: the HTTP Content-Type and its charset parameter;
+/// - `content`: the HTTP body as `bytes` (chunked transfer coding and gzip/deflate content
+///   coding undone; `transfer_encoding`/`content_encoding` name a coding left in place);
+/// - `document()`: the body as a `Document`, decoded with the record's charset.
+#[pyclass(frozen, module = "htmltok.warc", name = "WarcRecord")]
+pub(crate) struct WarcRecord {
+    #[pyo3(get)]
+    offset: u64,
+    #[pyo3(get)]
+    length: Option<u64>,
+    #[pyo3(get, name = "type")]
+    warc_type: String,
+    #[pyo3(get)]
+    url: Option<String>,
+    #[pyo3(get)]
+    date: Option<String>,
+    #[pyo3(get)]
+    record_id: Option<String>,
+    #[pyo3(get)]
+    http_status: Option<u16>,
+    #[pyo3(get)]
+    http_headers: Vec<(String, String)>,
+    #[pyo3(get)]
+    content_type: Option<String>,
+    #[pyo3(get)]
+    charset: Option<String>,
+    #[pyo3(get)]
+    transfer_encoding: Option<String>,
+    #[pyo3(get)]
+    content_encoding: Option<String>,
+    #[pyo3(get)]
+    content: Py<PyBytes>,
+}
+
+impl WarcRecord {
+    fn new(py: Python<'_>, record: warc::Record) -> WarcRecord {
+        WarcRecord {
+            offset: record.offset,
+            length: record.length,
+            warc_type: record.warc_type,
+            url: record.target_uri,
+            date: record.date,
+            record_id: record.record_id,
+            http_status: record.http_status,
+            http_headers: record.http_headers,
+            content_type: record.content_type,
+            charset: record.charset,
+            transfer_encoding: record.transfer_encoding,
+            content_encoding: record.content_encoding,
+            content: PyBytes::new(py, &record.body).unbind(),
+        }
+    }
+}
+
+#[pymethods]
+impl WarcRecord {
+    /// The body as a `Document`: decoded with the record's HTTP charset as the transport
+    /// charset, its URL the record's target URI (the base of its links).
+    fn document(&self, py: Python<'_>) -> Document {
+        Document::decode(
+            py,
+            self.content.bind(py).clone(),
+            self.charset.as_deref(),
+            self.url.clone(),
+        )
+    }
+
+    /// The value of the last HTTP header named `name` (any case), or None.
+    fn header(&self, name: &str) -> Option<&str> {
+        self.http_headers
+            .iter()
+            .rev()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "<htmltok.warc.WarcRecord {} @{} {:?} {} bytes>",
+            self.warc_type,
+            self.offset,
+            self.url.as_deref().unwrap_or(""),
+            self.content.bind(py).as_bytes().len()
+        )
+    }
+}

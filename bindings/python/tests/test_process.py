@@ -1,0 +1,124 @@
+"""htmltok.process: the batch over the bundled corpus (files and the sample WARC)."""
+
+import threading
+import time
+
+import pytest
+
+import htmltok
+from conftest import BUNDLED, SAMPLE_WARC, cli_json_lines, shared_dir
+
+COLUMNS = {"warc_filename", "warc_record_offset", "warc_record_length", "url", "encoding",
+           "encoding_rule", "title", "links", "text"}
+
+
+def key(page):
+    return (page["warc_filename"], page["warc_record_offset"] or -1)
+
+
+def test_bundled_corpus_equals_the_cli():
+    pages = htmltok.process(str(BUNDLED))
+    got = sorted(pages, key=key)
+    assert pages.errors == []
+    want = cli_json_lines("text", BUNDLED)
+    assert len(got) == len(want) == len(list(BUNDLED.glob("*.html"))) + 7
+    by_label = {line["document"]: line for line in want}
+    for page in got:
+        assert set(page) == COLUMNS
+        label = page["warc_filename"]
+        if page["warc_record_offset"] is not None:
+            label += f"@{page['warc_record_offset']}"
+            assert page["warc_record_length"] > 0 and page["url"]
+        line = by_label[label]
+        assert (page["url"], page["title"], page["text"]) == (line["url"], line["title"], line["text"])
+        doc_links = [{k: v for k, v in l.items() if k != "document"}
+                     for l in cli_json_lines("links", "--json", "-j", "1", page["warc_filename"])
+                     if l["document"] == label]
+        assert page["links"] == doc_links
+    assert pages.ignored == 1  # robots.txt
+    # 7 HTML responses in the WARC file (the 8th, robots.txt, is text/plain)
+
+
+def test_threads_give_the_same_pages():
+    one = sorted(htmltok.process([BUNDLED], threads=1), key=key)
+    two = sorted(htmltok.process([BUNDLED], threads=2), key=key)
+    every = sorted(htmltok.process(BUNDLED, True, True, 0), key=key)
+    assert one == two == every
+    # threads=1 keeps the order of the paths
+    ordered = [p["warc_filename"] for p in htmltok.process(sorted(BUNDLED.glob("*.html")), threads=1)]
+    assert ordered == [str(p) for p in sorted(BUNDLED.glob("*.html"))]
+
+
+def test_options():
+    pages = list(htmltok.process(SAMPLE_WARC, links=False, text=False))
+    assert pages and all(p["links"] is None and p["text"] is None and p["title"] for p in pages if p["url"].startswith("https"))
+    pages = list(htmltok.process(SAMPLE_WARC, text=False))
+    assert all(p["text"] is None and isinstance(p["links"], list) for p in pages)
+    assert len(list(htmltok.process(SAMPLE_WARC, all_records=True))) == 8
+    pages = list(htmltok.process(BUNDLED / "article.html", base="https://example.org/"))
+    assert all(l["url"].startswith(("https://", "http://", "mailto:", "tel:", "javascript:")) for l in pages[0]["links"])
+
+
+def test_failures_are_collected_not_raised(tmp_path):
+    raw = SAMPLE_WARC.read_bytes()
+    (tmp_path / "cut.warc.gz").write_bytes(raw[: len(raw) - 500])
+    (tmp_path / "ok.html").write_bytes(b"<title>ok</title>")
+    unreadable = tmp_path / "locked.html"
+    unreadable.write_bytes(b"x")
+    unreadable.chmod(0)
+    pages = htmltok.process(tmp_path, threads=2)
+    got = list(pages)
+    assert "ok" in [p["title"] for p in got]
+    files = {f for f, _, _ in pages.errors}
+    assert str(tmp_path / "cut.warc.gz") in files
+    offsets = [o for f, o, _ in pages.errors if f.endswith("cut.warc.gz")]
+    assert offsets and all(isinstance(o, int) for o in offsets)
+    unreadable.chmod(0o644)
+
+
+def test_bad_arguments(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        htmltok.process(tmp_path / "missing")
+    with pytest.raises(FileNotFoundError):
+        htmltok.process([BUNDLED, str(tmp_path / "missing.warc.gz")])
+    for bad in (5, None, [1]):
+        with pytest.raises(TypeError):
+            htmltok.process(bad)
+    with pytest.raises(ValueError):
+        htmltok.process(BUNDLED, base="relative/")
+
+
+def test_dropping_the_iterator_stops_the_run():
+    corpus = shared_dir("corpus", "HTMLTOK_CORPUS")
+    paths = [BUNDLED] * 200 + ([corpus] if corpus.is_dir() else [])
+    start = time.monotonic()
+    for _ in range(3):
+        pages = htmltok.process(paths, threads=2)
+        first = [next(pages) for _ in range(5)]
+        assert len(first) == 5
+        del pages
+    with htmltok.process(paths) as pages:
+        next(pages)
+    pages = htmltok.process(paths)
+    next(pages)
+    pages.close()
+    assert list(pages) == []
+    assert time.monotonic() - start < 20
+    # the runs are over (or ending): a new one works
+    assert len(list(htmltok.process(BUNDLED, threads=2))) == 17
+
+
+def test_iterating_from_threads():
+    pages = htmltok.process([BUNDLED] * 10, threads=2)
+    seen = []
+
+    def work():
+        for page in pages:
+            seen.append(page["warc_filename"])
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 170

@@ -1,0 +1,127 @@
+"""htmltok.warc.ArchiveIterator against the Rust reader's view (the CLI), on the sample
+WARC and on broken copies of it."""
+
+import gzip
+import io
+import re
+
+import pytest
+
+import htmltok
+from htmltok.warc import ArchiveIterator
+from conftest import SAMPLE_WARC, cli, cli_json_lines
+
+
+def cli_records(path):
+    """(offset, url) of every response/resource record, as the CLI's batch reads them."""
+    lines = cli_json_lines("text", "--all-records", "-j", "1", path, check=False)
+    return [(int(line["document"].rsplit("@", 1)[1]), line["url"]) for line in lines]
+
+
+def cli_errors(path):
+    """The offsets of the damage the CLI reports on standard error."""
+    _, err, _ = cli("text", "--all-records", "-j", "1", path, check=False)
+    return [int(m) for m in re.findall(r": offset (\d+): ", err)]
+
+
+def records(source):
+    it = ArchiveIterator(source)
+    recs = list(it)
+    return it, recs
+
+
+def test_sample_equals_the_rust_reader():
+    it, recs = records(SAMPLE_WARC)
+    assert [(r.offset, r.url) for r in recs] == cli_records(SAMPLE_WARC)
+    assert it.errors == []
+    assert len(recs) >= 8
+    for r in recs:
+        assert r.type in ("response", "resource")
+        assert isinstance(r.content, bytes) and r.length > 0
+        assert all(isinstance(n, str) and isinstance(v, str) for n, v in r.http_headers)
+        if r.content_type:
+            assert r.header("content-type") == r.content_type
+        doc = r.document()
+        plain = htmltok.Document(r.content, http_charset=r.charset, url=r.url)
+        assert (doc.encoding, doc.title, doc.links()) == (plain.encoding, plain.title, plain.links())
+    # Common Crawl's offsets: seek there and gunzip one member to get the record back.
+    raw = SAMPLE_WARC.read_bytes()
+    for r in recs:
+        member = gzip.decompress(raw[r.offset:r.offset + r.length])
+        assert member.startswith(b"WARC/1.")
+
+
+def test_file_objects_and_pathlike():
+    _, want = records(str(SAMPLE_WARC))
+    key = [(r.offset, r.url, r.content) for r in want]
+    with open(SAMPLE_WARC, "rb") as f:
+        it, recs = records(f)
+        assert it.name == str(SAMPLE_WARC)
+    assert [(r.offset, r.url, r.content) for r in recs] == key
+    it, recs = records(io.BytesIO(SAMPLE_WARC.read_bytes()))
+    assert it.name == "<stream>"
+    assert [(r.offset, r.url, r.content) for r in recs] == key
+    _, recs = records(SAMPLE_WARC)  # pathlib.Path
+    assert [(r.offset, r.url, r.content) for r in recs] == key
+    # uncompressed
+    plain = io.BytesIO(gzip.decompress(SAMPLE_WARC.read_bytes()))
+    _, recs = records(plain)
+    assert [r.url for r in recs] == [r.url for r in want]
+
+
+def test_truncated_file(tmp_path):
+    raw = SAMPLE_WARC.read_bytes()
+    _, full = records(SAMPLE_WARC)
+    cut_record = full[5]
+    path = tmp_path / "cut.warc.gz"
+    path.write_bytes(raw[:cut_record.offset + cut_record.length // 2])
+    it, recs = records(path)
+    assert [(r.offset, r.url) for r in recs] == [(r.offset, r.url) for r in full[:5]]
+    assert [(r.offset, r.url) for r in recs] == cli_records(path)
+    assert [offset for _, offset, _ in it.errors] == cli_errors(path) == [cut_record.offset]
+    assert it.errors[0][0] == str(path) and it.errors[0][2]
+
+
+def test_garbage_inserted(tmp_path):
+    raw = SAMPLE_WARC.read_bytes()
+    _, full = records(SAMPLE_WARC)
+    at = full[3].offset
+    path = tmp_path / "garbage.warc.gz"
+    path.write_bytes(raw[:at] + b"\x1f\x8b\x08garbage that is not gzip" * 3 + raw[at:])
+    it, recs = records(path)
+    assert [r.url for r in recs] == [r.url for r in full]
+    assert [(r.offset, r.url) for r in recs] == cli_records(path)
+    assert [offset for _, offset, _ in it.errors] == cli_errors(path)
+    assert it.errors and it.errors[0][1] == at
+    # a corrupt member inside a record
+    member = full[4]
+    damaged = bytearray(raw)
+    damaged[member.offset + 40: member.offset + 60] = b"\x00" * 20
+    path2 = tmp_path / "corrupt.warc.gz"
+    path2.write_bytes(bytes(damaged))
+    it, recs = records(path2)
+    assert member.url not in [r.url for r in recs]
+    assert [(r.offset, r.url) for r in recs] == cli_records(path2)
+    assert [offset for _, offset, _ in it.errors] == cli_errors(path2) == [member.offset]
+
+
+def test_bad_sources(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        ArchiveIterator(tmp_path / "missing.warc.gz")
+    with pytest.raises(FileNotFoundError):
+        ArchiveIterator(str(tmp_path / "missing.warc"))
+    for bad in (5, None, b"WARC/1.1"):
+        with pytest.raises(TypeError):
+            ArchiveIterator(bad)
+    # A text-mode file: reported as an error, the iteration ends.
+    text = tmp_path / "text.warc"
+    text.write_text("WARC/1.1\r\n")
+    with open(text, "r") as f:
+        it = ArchiveIterator(f)
+        assert list(it) == []
+        assert it.errors and "binary" in it.errors[0][2]
+    # Not a WARC at all: errors, no exception.
+    junk = tmp_path / "junk.warc"
+    junk.write_bytes(b"hello\n" * 100)
+    it = ArchiveIterator(junk)
+    assert list(it) == [] and it.errors

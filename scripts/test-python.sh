@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the Python bindings (bindings/python) into a virtualenv and runs their pytest
+# suite. Needs only the Rust toolchain and Python 3 (>= 3.9) with venv; downloads maturin
+# and pytest from PyPI and crates from crates.io.
+#
+#   scripts/test-python.sh [pytest arguments...]
+#
+# Environment:
+#   HTMLTOK_PYTHON_VENV  the virtualenv to create or reuse (default: target/python-venv)
+#   PYTHON               the interpreter to make it with (default: python3)
+#   HTMLTOK_PY_PROFILE   release (default) or debug: the build of the extension
+#   CI / HTMLTOK_REQUIRE_DATA  absent shared test data fails the tests instead of skipping
+# The tests also build the CLI (cargo build -p htmltok-cli) to compare with it.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+venv="${HTMLTOK_PYTHON_VENV:-target/python-venv}"
+python="${PYTHON:-python3}"
+profile="${HTMLTOK_PY_PROFILE:-release}"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if [ ! -x "$venv/bin/python" ]; then
+    step "creating the virtualenv $venv ($("$python" --version 2>&1))"
+    "$python" -m venv "$venv"
+else
+    step "reusing the virtualenv $venv"
+fi
+
+venv="$(cd "$venv" && pwd)"
+
+step "installing maturin and pytest"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest
+
+step "building the CLI the tests compare with (cargo build -p htmltok-cli)"
+cargo build -p htmltok-cli
+
+flags=()
+if [ "$profile" = release ]; then
+    flags+=(--release)
+fi
+step "building and installing the extension (maturin develop ${flags[*]:-})"
+# maturin develop installs into the active virtualenv.
+VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" \
+    "$venv/bin/maturin" develop "${flags[@]}" -m bindings/python/Cargo.toml
+
+step "running pytest on bindings/python/tests"
+"$venv/bin/python" -m pytest -rs bindings/python/tests "$@"
