@@ -49,14 +49,16 @@ mod checks;
 mod common;
 #[path = "../../fuzz/src/peers.rs"]
 mod peers;
+mod support;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use checks::{H5, Options, Tok, diff_h5, h5_from_toks, push_h5};
+use checks::{H5, Options, Tok, diff_h5, h5_from_toks};
 use common::loud;
 use htmltok::{Scanner, State, Token};
+use support::push_html5ever;
 
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
@@ -120,60 +122,19 @@ impl TokenSink for Sink {
     type Handle = ();
 
     fn process_token(&self, token: EToken, _line: u64) -> TokenSinkResult<()> {
-        let mut tokens = self.tokens.borrow_mut();
-        match token {
-            EToken::TagToken(tag) => {
-                let name = tag.name.to_string();
-                if tag.kind == TagKind::EndTag {
-                    push_h5(&mut tokens, H5::EndTag { name });
-                    return TokenSinkResult::Continue;
-                }
-                let switch = naive_state(&name);
-                push_h5(
-                    &mut tokens,
-                    H5::StartTag {
-                        name,
-                        attrs: tag
-                            .attrs
-                            .iter()
-                            .map(|a| (a.name.local.to_string(), a.value.to_string()))
-                            .collect(),
-                        self_closing: tag.self_closing,
-                    },
-                );
-                match switch {
-                    Some(State::Rcdata) => TokenSinkResult::RawData(RawKind::Rcdata),
-                    Some(State::Rawtext) => TokenSinkResult::RawData(RawKind::Rawtext),
-                    Some(State::ScriptData) => TokenSinkResult::RawData(RawKind::ScriptData),
-                    Some(State::Plaintext) => TokenSinkResult::Plaintext,
-                    _ => TokenSinkResult::Continue,
-                }
-            }
-            EToken::CharacterTokens(s) => {
-                push_h5(&mut tokens, H5::Character(s.to_string()));
-                TokenSinkResult::Continue
-            }
-            EToken::NullCharacterToken => {
-                push_h5(&mut tokens, H5::Character("\0".to_string()));
-                TokenSinkResult::Continue
-            }
-            EToken::CommentToken(s) => {
-                push_h5(&mut tokens, H5::Comment(s.to_string()));
-                TokenSinkResult::Continue
-            }
-            EToken::DoctypeToken(d) => {
-                push_h5(
-                    &mut tokens,
-                    H5::Doctype {
-                        name: d.name.map(|s| s.to_string()),
-                        public_id: d.public_id.map(|s| s.to_string()),
-                        system_id: d.system_id.map(|s| s.to_string()),
-                        force_quirks: d.force_quirks,
-                    },
-                );
-                TokenSinkResult::Continue
-            }
-            EToken::ParseError(_) | EToken::EOFToken => TokenSinkResult::Continue,
+        push_html5ever(&mut self.tokens.borrow_mut(), &token);
+        let EToken::TagToken(tag) = &token else {
+            return TokenSinkResult::Continue;
+        };
+        if tag.kind == TagKind::EndTag {
+            return TokenSinkResult::Continue;
+        }
+        match naive_state(&tag.name) {
+            Some(State::Rcdata) => TokenSinkResult::RawData(RawKind::Rcdata),
+            Some(State::Rawtext) => TokenSinkResult::RawData(RawKind::Rawtext),
+            Some(State::ScriptData) => TokenSinkResult::RawData(RawKind::ScriptData),
+            Some(State::Plaintext) => TokenSinkResult::Plaintext,
+            _ => TokenSinkResult::Continue,
         }
     }
 }

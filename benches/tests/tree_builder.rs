@@ -49,19 +49,21 @@ mod checks;
 mod common;
 #[path = "../../fuzz/src/peers.rs"]
 mod peers;
+mod support;
 
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 use std::time::Instant;
 
-use checks::{H5, Options, diff_h5, h5_from_toks, push_h5};
+use checks::{H5, Options, diff_h5, h5_from_toks};
 use common::loud;
 use htmltok::Scanner;
+use support::push_html5ever;
 
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
-    BufferQueue, TagKind, Token as EToken, TokenSink, TokenSinkResult, Tokenizer as ETokenizer,
+    BufferQueue, Token as EToken, TokenSink, TokenSinkResult, Tokenizer as ETokenizer,
     TokenizerOpts,
 };
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
@@ -150,43 +152,7 @@ impl TokenSink for Recorder {
     type Handle = usize;
 
     fn process_token(&self, token: EToken, line: u64) -> TokenSinkResult<usize> {
-        {
-            let mut tokens = self.tokens.borrow_mut();
-            match &token {
-                EToken::TagToken(tag) => {
-                    let name = tag.name.to_string();
-                    if tag.kind == TagKind::EndTag {
-                        push_h5(&mut tokens, H5::EndTag { name });
-                    } else {
-                        push_h5(
-                            &mut tokens,
-                            H5::StartTag {
-                                name,
-                                attrs: tag
-                                    .attrs
-                                    .iter()
-                                    .map(|a| (a.name.local.to_string(), a.value.to_string()))
-                                    .collect(),
-                                self_closing: tag.self_closing,
-                            },
-                        );
-                    }
-                }
-                EToken::CharacterTokens(s) => push_h5(&mut tokens, H5::Character(s.to_string())),
-                EToken::NullCharacterToken => push_h5(&mut tokens, H5::Character("\0".to_string())),
-                EToken::CommentToken(s) => push_h5(&mut tokens, H5::Comment(s.to_string())),
-                EToken::DoctypeToken(d) => push_h5(
-                    &mut tokens,
-                    H5::Doctype {
-                        name: d.name.as_ref().map(|s| s.to_string()),
-                        public_id: d.public_id.as_ref().map(|s| s.to_string()),
-                        system_id: d.system_id.as_ref().map(|s| s.to_string()),
-                        force_quirks: d.force_quirks,
-                    },
-                ),
-                EToken::ParseError(_) | EToken::EOFToken => {}
-            }
-        }
+        push_html5ever(&mut self.tokens.borrow_mut(), &token);
         self.tree.process_token(token, line)
     }
 
