@@ -1,0 +1,342 @@
+//! Unit tests of the simulation.
+
+use super::names::*;
+use super::simulator::*;
+use super::*;
+
+fn none(_: &[u8]) -> Option<String> {
+    None
+}
+
+#[test]
+fn packed_names_match_case_insensitively_and_only_letters() {
+    assert_eq!(
+        html_start_tag_kind(b"ScRiPt", true),
+        HtmlStartTag::Switch(State::ScriptData)
+    );
+    assert_eq!(html_start_tag_kind(b"SVG", true), HtmlStartTag::Svg);
+    assert_eq!(
+        html_start_tag_kind(b"PlainText", true),
+        HtmlStartTag::Switch(State::Plaintext)
+    );
+    assert_eq!(html_start_tag_kind(b"noscript", false), HtmlStartTag::Other);
+    // `@` | 0x20 is a backquote, not a letter: no false match.
+    assert_eq!(html_start_tag_kind(b"s\x16g", true), HtmlStartTag::Other);
+    assert_eq!(html_start_tag_kind(b"divs", true), HtmlStartTag::Other);
+    assert_eq!(html_start_tag_kind(b"scripts", true), HtmlStartTag::Other);
+    // The 8-byte load form gives the same answers, near the input's end or not.
+    for input in [
+        &b"<SVG x>"[..],
+        b"<svg",
+        b"<TexTarea>",
+        b"<scriptx>",
+        b"<style>",
+        b"<mathematics>",
+    ] {
+        for end in 1..input.len() {
+            assert_eq!(
+                html_start_tag_kind_at(input, 1, end, true),
+                html_start_tag_kind(&input[1..end], true),
+                "{input:?} 1..{end}"
+            );
+        }
+    }
+}
+
+#[test]
+fn html_start_tags_switch_states() {
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        sim.start_tag(b"TITLE", false, none),
+        Outcome::Switch(State::Rcdata)
+    );
+    assert_eq!(
+        sim.start_tag(b"script", true, none),
+        Outcome::Switch(State::ScriptData)
+    );
+    assert_eq!(
+        sim.start_tag(b"noscript", false, none),
+        Outcome::Switch(State::Rawtext)
+    );
+    assert_eq!(
+        Simulator::new(false).start_tag(b"noscript", false, none),
+        Outcome::None
+    );
+    assert_eq!(
+        sim.start_tag(b"plaintext", false, none),
+        Outcome::Switch(State::Plaintext)
+    );
+}
+
+#[test]
+fn foreign_content_suppresses_switches_and_allows_cdata() {
+    let mut sim = Simulator::new(true);
+    sim.start_tag(b"svg", false, none);
+    assert!(sim.in_foreign_content());
+    assert_eq!(sim.start_tag(b"script", false, none), Outcome::None);
+    assert_eq!(sim.start_tag(b"foreignObject", false, none), Outcome::None);
+    assert!(
+        sim.in_foreign_content(),
+        "foreignObject itself is an SVG element"
+    );
+    assert_eq!(
+        sim.start_tag(b"style", false, none),
+        Outcome::Switch(State::Rawtext)
+    );
+    assert!(
+        !sim.in_foreign_content(),
+        "an HTML element inside it is current"
+    );
+    sim.end_tag(b"style");
+    sim.end_tag(b"foreignobject");
+    assert!(sim.in_foreign_content());
+    sim.end_tag(b"svg");
+    assert!(!sim.in_foreign_content());
+}
+
+#[test]
+fn breakout_tags_leave_foreign_content() {
+    let mut sim = Simulator::new(true);
+    sim.start_tag(b"math", false, none);
+    assert_eq!(sim.start_tag(b"p", false, none), Outcome::None);
+    assert!(!sim.in_foreign_content());
+    sim.start_tag(b"svg", false, none);
+    assert_eq!(sim.start_tag(b"font", false, none), Outcome::None);
+    assert!(sim.in_foreign_content());
+    sim.start_tag(b"font", false, |n: &[u8]| {
+        (n == b"color").then(|| "red".to_string())
+    });
+    assert!(!sim.in_foreign_content());
+}
+
+#[test]
+fn cdata_stays_allowed_directly_inside_an_integration_point() {
+    let mut sim = Simulator::new(true);
+    sim.start_tag(b"math", false, none);
+    sim.start_tag(b"mtext", false, none);
+    assert!(sim.in_foreign_content(), "mtext itself is a MathML element");
+    sim.start_tag(b"br", false, none);
+    assert!(sim.in_foreign_content(), "a void element is popped at once");
+    sim.start_tag(b"b", false, none);
+    assert!(!sim.in_foreign_content(), "an HTML <b> is the current node");
+}
+
+#[test]
+fn annotation_xml_with_html_encoding_is_an_integration_point() {
+    let mut sim = Simulator::new(true);
+    sim.start_tag(b"math", false, none);
+    sim.start_tag(b"annotation-xml", false, |n: &[u8]| {
+        (n == b"encoding").then(|| "text/html".to_string())
+    });
+    assert_eq!(
+        sim.start_tag(b"title", false, none),
+        Outcome::Switch(State::Rcdata)
+    );
+    assert!(!sim.in_foreign_content());
+}
+
+/// Feeds `tags` (`"<a>"`, `"</a>"`, `"<a/>"`, attributes as `"<font color>"`) and
+/// returns the last start tag's outcome.
+fn feed(sim: &mut Simulator, tags: &[&str]) -> Outcome {
+    let mut last = Outcome::None;
+    for t in tags {
+        let inner = t.trim_start_matches('<').trim_end_matches('>');
+        if let Some(name) = inner.strip_prefix('/') {
+            sim.end_tag(name.as_bytes());
+            continue;
+        }
+        let (inner, self_closing) = match inner.strip_suffix('/') {
+            Some(i) => (i, true),
+            None => (inner, false),
+        };
+        let mut parts = inner.split(' ');
+        let name = parts.next().unwrap();
+        let attrs: Vec<(String, String)> = parts
+            .map(|a| match a.split_once('=') {
+                Some((n, v)) => (n.to_string(), v.to_string()),
+                None => (a.to_string(), String::new()),
+            })
+            .collect();
+        last = sim.start_tag(name.as_bytes(), self_closing, |n: &[u8]| {
+            attrs
+                .iter()
+                .find(|(a, _)| a.as_bytes() == n)
+                .map(|(_, v)| v.clone())
+        });
+        if last == Outcome::CheckFrameset {
+            sim.frameset_decided(true);
+            last = Outcome::None;
+        }
+    }
+    last
+}
+
+#[test]
+fn nested_svg_keeps_the_outer_one_open() {
+    // Issue #15: `<style>` after an inner `</svg>` is still SVG.
+    let mut sim = Simulator::new(true);
+    let tags = ["<svg>", "<svg>", "</svg>", "<style>"];
+    assert_eq!(feed(&mut sim, &tags), Outcome::None);
+    assert!(sim.in_foreign_content());
+    feed(&mut sim, &["</style>", "</svg>"]);
+    assert!(sim.is_idle());
+}
+
+#[test]
+fn frameset_modes_ignore_switching_start_tags() {
+    // Issue #15: `<frameset><plaintext>` never enters PLAINTEXT.
+    let mut sim = Simulator::new(true);
+    assert_eq!(feed(&mut sim, &["<frameset>"]), Outcome::None);
+    assert!(!sim.is_idle());
+    for tag in [
+        "<plaintext>",
+        "<script>",
+        "<style>",
+        "<title>",
+        "<svg>",
+        "<math>",
+    ] {
+        assert_eq!(feed(&mut sim, &[tag]), Outcome::None, "{tag}");
+    }
+    assert!(!sim.in_foreign_content());
+    feed(&mut sim, &["</frameset>", "</html>"]);
+    assert_eq!(
+        feed(&mut sim, &["<noframes>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+    // The tokenizer asks first; an ignored `<frameset>` changes nothing.
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        sim.start_tag(b"frameset", false, none),
+        Outcome::CheckFrameset
+    );
+    sim.frameset_decided(false);
+    assert!(sim.is_idle());
+    assert_eq!(sim.start_tag(b"frameset", false, none), Outcome::None);
+}
+
+#[test]
+fn any_other_end_tag_closes_the_matching_foreign_element() {
+    let mut sim = Simulator::new(true);
+    feed(
+        &mut sim,
+        &["<svg>", "<g>", "<foreignObject>", "<div>", "<svg>", "<g>"],
+    );
+    // `</foreignobject>` inside HTML content inside it: "in body" stops at the div.
+    feed(&mut sim, &["</div>"]);
+    assert!(sim.in_foreign_content());
+    assert_eq!(
+        feed(&mut sim, &["<style>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+    feed(&mut sim, &["</style>", "</foreignObject>"]);
+    assert!(sim.in_foreign_content(), "back in the outer <g>");
+    assert_eq!(feed(&mut sim, &["<style>"]), Outcome::None);
+    feed(&mut sim, &["</style>", "</G>"]);
+    assert!(sim.in_foreign_content());
+    feed(&mut sim, &["</svg>"]);
+    assert!(sim.is_idle());
+}
+
+#[test]
+fn end_tags_reaching_untracked_html_close_the_foreign_subtree() {
+    let mut sim = Simulator::new(true);
+    feed(&mut sim, &["<svg>", "<path>", "</div>"]);
+    assert!(sim.is_idle(), "an open <div> below is assumed");
+    feed(&mut sim, &["<svg>", "<path>", "</img>", "</x>", "</mi>"]);
+    assert!(sim.in_foreign_content(), "no <img>, <x>, <mi> can be open");
+    // An integration point stops the in-body walk.
+    let mut sim = Simulator::new(true);
+    feed(&mut sim, &["<svg>", "<foreignObject>", "</div>"]);
+    assert!(sim.in_foreign_content());
+}
+
+#[test]
+fn br_and_p_end_tags_leave_foreign_content() {
+    for end in ["</br>", "</p>"] {
+        let mut sim = Simulator::new(true);
+        feed(&mut sim, &["<math>", "<mrow>", end]);
+        assert!(sim.is_idle(), "{end}");
+        // Inside an integration point they stop there.
+        let mut sim = Simulator::new(true);
+        feed(&mut sim, &["<svg>", "<desc>", "<svg>", "<g>", end]);
+        assert!(sim.in_foreign_content(), "{end}: desc is current");
+        assert_eq!(
+            feed(&mut sim, &["<textarea>"]),
+            Outcome::Switch(State::Rcdata)
+        );
+    }
+}
+
+#[test]
+fn mathml_text_integration_points_keep_mglyph_and_malignmark() {
+    let mut sim = Simulator::new(true);
+    feed(&mut sim, &["<math>", "<mi>", "<mglyph>"]);
+    assert!(sim.in_foreign_content());
+    assert_eq!(feed(&mut sim, &["<style>"]), Outcome::None);
+    feed(&mut sim, &["</style>", "</mglyph>"]);
+    assert_eq!(
+        feed(&mut sim, &["<style>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+}
+
+#[test]
+fn annotation_xml_without_encoding_takes_svg_as_html() {
+    let mut sim = Simulator::new(true);
+    feed(&mut sim, &["<math>", "<annotation-xml>"]);
+    assert_eq!(feed(&mut sim, &["<style>"]), Outcome::None);
+    feed(&mut sim, &["</style>", "<svg>", "<foreignObject>"]);
+    assert_eq!(
+        feed(&mut sim, &["<style>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+}
+
+#[test]
+fn html_elements_in_integration_points_pop_by_in_body_rules() {
+    let mut sim = Simulator::new(true);
+    feed(&mut sim, &["<svg>", "<foreignObject>", "<b>", "</b>"]);
+    assert!(sim.in_foreign_content(), "foreignObject is current again");
+    feed(&mut sim, &["<p>", "<div>", "</div>"]);
+    assert!(sim.in_foreign_content(), "<div> closed the <p>");
+    feed(&mut sim, &["<li>", "<li>", "</li>"]);
+    assert!(sim.in_foreign_content(), "the second <li> closed the first");
+    feed(&mut sim, &["<span>", "<div>", "</span>"]);
+    assert!(
+        !sim.in_foreign_content(),
+        "</span> stops at the special <div>"
+    );
+    feed(&mut sim, &["</div>", "</span>", "<br>", "<img>"]);
+    assert!(sim.in_foreign_content(), "void elements are never current");
+}
+
+#[test]
+fn breakout_keys_match_the_list() {
+    let none = |_: &[u8]| None;
+    for name in BREAKOUT_TAGS {
+        let upper = name.to_ascii_uppercase();
+        assert!(is_breakout(name, lower_key(name), &none), "{name:?}");
+        assert!(is_breakout(&upper, lower_key(&upper), &none), "{upper:?}");
+    }
+    for name in [
+        &b"path"[..],
+        b"g",
+        b"svg",
+        b"blockquotes",
+        b"bb",
+        b"font",
+        b"p1",
+    ] {
+        assert!(!is_breakout(name, lower_key(name), &none), "{name:?}");
+    }
+}
+
+#[test]
+fn font_breaks_out_only_with_its_attributes() {
+    let mut sim = Simulator::new(true);
+    feed(&mut sim, &["<svg>", "<font>"]);
+    assert!(sim.in_foreign_content());
+    feed(&mut sim, &["</font>", "<font size=2>"]);
+    assert!(sim.is_idle());
+}
