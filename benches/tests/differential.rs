@@ -261,3 +261,32 @@ fn corpus_pages_agree_with_html5gum_and_html5ever() {
         .max(1);
     run_pages(|i| i % every == 0);
 }
+
+/// Every regression input of the tokenizer (`tests/regressions/`) that is valid UTF-8,
+/// against html5gum (`peers::check_html5gum`, as the fuzz target `differential_html5gum`
+/// checks it).
+#[test]
+fn regression_inputs_agree_with_html5gum() {
+    let dir = common::workspace_root().join("tests/regressions");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
+        .collect();
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no regression inputs in {}",
+        dir.display()
+    );
+    let mut failures = Vec::new();
+    for path in &files {
+        let input = std::fs::read(path).expect("read regression input");
+        if std::str::from_utf8(&input).is_ok()
+            && let Err(e) = peers::check_html5gum(&input)
+        {
+            failures.push(format!("{}: {e}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
