@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The corpus is `$HTMLTOK_CORPUS`, else `../shared/corpus`, else `corpus/` (relative to
-//! the crate), whichever exists. After criterion's report the bench prints
+//! the workspace), whichever holds a MANIFEST.tsv. After criterion's report the bench prints
 //! `batch speedup: 2 threads / 1 thread = X.XX×` from interleaved rounds (median of
 //! `HTMLTOK_BATCH_ROUNDS`, default 5, of each), so that a load change on the machine hits
 //! both sides alike.
@@ -25,16 +25,9 @@ use htmltok_crawl::batch::{self, Options, Source};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 fn corpus_dir() -> PathBuf {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut candidates = Vec::new();
-    if let Some(dir) = std::env::var_os("HTMLTOK_CORPUS").filter(|v| !v.is_empty()) {
-        candidates.push(PathBuf::from(dir));
-    }
-    candidates.push(manifest_dir.join("../shared/corpus"));
-    candidates.push(manifest_dir.join("corpus"));
-    candidates
+    htmltok_benches::corpus_candidates()
         .into_iter()
-        .find(|dir| dir.is_dir())
+        .find(|dir| dir.join("MANIFEST.tsv").is_file())
         .unwrap_or_else(|| {
             eprintln!("batch bench: no corpus (set HTMLTOK_CORPUS)");
             std::process::exit(1)

@@ -63,16 +63,18 @@ impl Corpus {
     }
 }
 
-/// The folders looked at, in order: `$HTMLTOK_CORPUS`, `<crate>/../shared/corpus`,
-/// `<crate>/corpus`. A folder counts only if it holds a MANIFEST.tsv.
+/// The folders looked at, in order: `$HTMLTOK_CORPUS`, `<workspace>/../shared/corpus`,
+/// `<workspace>/corpus` (the bundled pages). A folder counts only if it holds a
+/// MANIFEST.tsv.
 pub fn corpus_candidates() -> Vec<PathBuf> {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // This package lives in `benches/` of the workspace.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
     if let Some(dir) = std::env::var_os(CORPUS_ENV).filter(|v| !v.is_empty()) {
         out.push(PathBuf::from(dir));
     }
-    out.push(manifest_dir.join("..").join("shared").join("corpus"));
-    out.push(manifest_dir.join("corpus"));
+    out.push(workspace.join("..").join("shared").join("corpus"));
+    out.push(workspace.join("corpus"));
     out
 }
 
