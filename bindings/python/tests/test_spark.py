@@ -136,3 +136,20 @@ def test_command_writes_parquet(warcs, tmp_path):
     assert "documents=10, failures=0" in stderr[1]
     assert read_parquet(tmp_path / "m.parquet") == want
     assert read_parquet(tmp_path / "s.parquet") == [r for r in want if r[0] in (str(warcs[0]), str(warcs[1]))]
+
+
+def test_spark_parquet_equals_the_cli_parquet(warcs, tmp_path):
+    """`htmltok extract --format parquet` (one machine) writes the rows the Spark job
+    writes."""
+    need("pyspark")
+    need("pyarrow")
+    good = [str(p) for p in warcs[:3]]  # the cut file gives its readable records
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    proc = subprocess.run([sys.executable, "-m", "htmltok.spark", "--master", "local[2]",
+                           "--output", str(tmp_path / "spark.parquet"), *good], capture_output=True, env=env)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    _, _, status = cli("extract", "--format", "parquet", "--output", tmp_path / "cli.parquet", *good, check=False)
+    assert status == 1  # the cut file's broken record is skipped and reported
+    spark_rows, cli_rows = read_parquet(tmp_path / "spark.parquet"), read_parquet(tmp_path / "cli.parquet")
+    assert len(cli_rows) == 16
+    assert spark_rows == cli_rows
