@@ -10,7 +10,9 @@
 #   PYTHON               the interpreter to make it with (default: python3)
 #   HTMLTOK_PY_PROFILE   release (default) or debug: the build of the extension
 #   CI / HTMLTOK_REQUIRE_DATA  absent shared test data fails the tests instead of skipping
-# The tests also build the CLI (cargo build -p htmltok-cli) to compare with it.
+# The tests also build the CLI (cargo build -p htmltok-cli) to compare with it. The Spark
+# tests (tests/test_spark.py) need Java (17+) and the `spark` extra — pyspark (a ~400 MB
+# download, cached in the virtualenv: installed once), pyarrow and pandas.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -33,6 +35,10 @@ venv="$(cd "$venv" && pwd)"
 step "installing maturin and pytest"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest
+
+# The same requirements as bindings/python/pyproject.toml's `spark` extra.
+step "installing pyspark, pyarrow and pandas for the Spark tests (pyspark is large: the first time takes a while)"
+"$venv/bin/python" -m pip install --quiet "pyspark>=3.5" "pyarrow>=14" "pandas>=2,<3"
 
 step "building the CLI the tests compare with (cargo build -p htmltok-cli)"
 cargo build -p htmltok-cli

@@ -14,7 +14,7 @@
 //!   returns (its exit status is decided here, its one-line message is its `Display`);
 //! - `positions`: byte offsets to line/column for parse errors;
 //! - one module per subcommand with an `Args` struct and a `run` function (`tokens`, and
-//!   the corpus subcommands `stats`, `links`, `text`, which read many documents in
+//!   the corpus subcommands `stats`, `links`, `text`, `extract`, which read many documents in
 //!   parallel through `htmltok_crawl::batch` with `args::Corpus`).
 //!
 //! Exit status: 0 on success (also when standard output is closed early, as by `| head`),
@@ -24,6 +24,7 @@
 //! each), go on, and exit with 1 at the end if they skipped any.
 
 mod args;
+mod extract;
 pub mod json;
 mod links;
 mod output;
@@ -57,10 +58,11 @@ Examples:
   htmltok stats corpus/
   htmltok links --base https://example.org/ page.html
   htmltok text crawl.warc.gz | head
+  htmltok extract --format parquet --output pages.parquet crawl/
 
 Exit status: 0 on success, 1 if writing the output failed, 2 for bad arguments or
 unreadable input (with one line `htmltok: <what went wrong>` on standard error). stats,
-links and text skip documents they cannot read (one line each on standard error) and exit
+links, text and extract skip documents they cannot read (one line each on standard error) and exit
 with 1 at the end if they skipped any.";
 
 #[derive(Parser, Debug)]
@@ -83,6 +85,7 @@ enum Command {
     Stats(stats::Args),
     Links(links::Args),
     Text(text::Args),
+    Extract(extract::Args),
 }
 
 /// Runs the program and turns the outcome into an exit status.
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         Command::Stats(args) => stats::run(args),
         Command::Links(args) => links::run(args),
         Command::Text(args) => text::run(args),
+        Command::Extract(args) => extract::run(args),
     };
     match result {
         Ok(code) => code,

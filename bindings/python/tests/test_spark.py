@@ -1,0 +1,155 @@
+"""htmltok.spark: the Spark job over WARC files equals htmltok.process, row for row.
+
+Needs pyspark (and pyarrow to read Parquet), which scripts/test-python.sh installs; without
+them the tests are skipped with a visible reason, or fail under CI/HTMLTOK_REQUIRE_DATA.
+Spark runs locally (local[2]); Java must be installed."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import htmltok
+from conftest import BUNDLED, ROOT, SAMPLE_WARC, cli, missing
+from warcs import write_warc
+
+SPARK_PY = ROOT / "bindings" / "python" / "python" / "htmltok" / "spark.py"
+
+
+def need(module):
+    try:
+        return __import__(module)
+    except ImportError as err:
+        missing(f"the Spark tests ({module} is not importable)", f"{err}; pip install ./bindings/python[spark]")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    need("pyspark")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("htmltok-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def warcs(tmp_path_factory):
+    """Two WARC files of the bundled pages, a truncated one and a garbage one."""
+    folder = tmp_path_factory.mktemp("warcs")
+    pages = sorted(BUNDLED.glob("*.html"))
+    content_type = {"legacy-shift_jis.html": "text/html; charset=Shift_JIS",
+                    "legacy-windows-1251.html": "text/html; charset=windows-1251"}
+    records = [(f"https://corpus.example.org/{p.name}", p.read_bytes(),
+                content_type.get(p.name, "text/html")) for p in pages]
+    half = len(records) // 2
+    write_warc(folder / "one.warc.gz", records[:half])
+    write_warc(folder / "two.warc.gz", records[half:])
+    raw = SAMPLE_WARC.read_bytes()
+    (folder / "cut.warc.gz").write_bytes(raw[: len(raw) - 500])
+    (folder / "garbage.warc.gz").write_bytes(b"\x1f\x8b\x08\x00garbage, not gzip" * 10)
+    return [folder / n for n in ("one.warc.gz", "two.warc.gz", "cut.warc.gz", "garbage.warc.gz")]
+
+
+def key(row):
+    return (row[0], row[1])
+
+
+def process_rows(paths):
+    """What htmltok.process gives, as the job's rows (links: the URLs), sorted by
+    (file, offset); and its failures."""
+    pages = htmltok.process([str(p) for p in paths], threads=1)
+    rows = [(p["warc_filename"], p["warc_record_offset"], p["warc_record_length"], p["url"],
+             p["encoding"], p["encoding_rule"], p["title"], [l["url"] for l in p["links"]], p["text"])
+            for p in pages]
+    return sorted(rows, key=key), pages.errors
+
+
+def spark_rows(rows):
+    return sorted((tuple(r) for r in rows), key=key)
+
+
+@pytest.mark.parametrize("method", ["rows", "arrow"])
+def test_dataframe_equals_process(spark, warcs, method):
+    if method == "arrow":
+        need("pyarrow")
+        need("pandas")
+    from htmltok.spark import COLUMNS, warc_dataframe
+
+    want, errors = process_rows(warcs)
+    assert len(want) == 10 + 6 and len(errors) >= 2  # cut and garbage fail
+    df = warc_dataframe(spark, [str(p) for p in warcs], partitions=3, method=method)
+    assert df.columns == COLUMNS
+    got = spark_rows(df.collect())
+    assert got == want
+    counters = df.htmltok_counters
+    assert counters.documents.value == len(want)
+    assert counters.failures.value == len(errors)
+    assert counters.files.value == 4
+    assert {f for f, _, _ in counters.reasons.value} == {str(warcs[2]), str(warcs[3])}
+
+
+def test_options_and_missing_files(spark, warcs, tmp_path):
+    from htmltok.spark import warc_dataframe
+
+    df = warc_dataframe(spark, [str(warcs[0]), str(tmp_path / "gone.warc.gz")], links=False, text=False)
+    rows = df.collect()
+    assert rows and all(r.links is None and r.text is None and r.title for r in rows)
+    assert df.htmltok_counters.failures.value == 1
+    assert df.htmltok_counters.reasons.value == [(str(tmp_path / "gone.warc.gz"), None, "no such file")]
+
+
+def read_parquet(path):
+    need("pyarrow")
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(str(path))
+    return sorted((tuple(r[c] for c in table.column_names) for r in table.to_pylist()), key=key)
+
+
+def test_command_writes_parquet(warcs, tmp_path):
+    need("pyspark")
+    need("pyarrow")
+    want, _ = process_rows(warcs)
+    manifest = tmp_path / "warc.paths"
+    # relative paths are relative to the manifest
+    manifest.write_text("# test WARC files\n" + "".join(os.path.relpath(p, tmp_path) + "\n" for p in warcs))
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    runs = [
+        [sys.executable, "-m", "htmltok.spark", "--master", "local[2]", "--output", tmp_path / "m.parquet", manifest],
+        # as spark-submit runs it: the module as a script file
+        [sys.executable, SPARK_PY, "--master", "local[1]", "--output", tmp_path / "s.parquet", *warcs[:2]],
+    ]
+    stderr = []
+    for run in runs:
+        proc = subprocess.run([str(a) for a in run], capture_output=True, env=env, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+        stderr.append(proc.stderr.decode(errors="replace"))
+    assert "documents=16, failures=" in stderr[0] and f"skipped {warcs[3]}" in stderr[0]
+    assert "documents=10, failures=0" in stderr[1]
+    assert read_parquet(tmp_path / "m.parquet") == want
+    assert read_parquet(tmp_path / "s.parquet") == [r for r in want if r[0] in (str(warcs[0]), str(warcs[1]))]
+
+
+def test_spark_parquet_equals_the_cli_parquet(warcs, tmp_path):
+    """`htmltok extract --format parquet` (one machine) writes the rows the Spark job
+    writes."""
+    need("pyspark")
+    need("pyarrow")
+    good = [str(p) for p in warcs[:3]]  # the cut file gives its readable records
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable)
+    proc = subprocess.run([sys.executable, "-m", "htmltok.spark", "--master", "local[2]",
+                           "--output", str(tmp_path / "spark.parquet"), *good], capture_output=True, env=env)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
+    _, _, status = cli("extract", "--format", "parquet", "--output", tmp_path / "cli.parquet", *good, check=False)
+    assert status == 1  # the cut file's broken record is skipped and reported
+    spark_rows, cli_rows = read_parquet(tmp_path / "spark.parquet"), read_parquet(tmp_path / "cli.parquet")
+    assert len(cli_rows) == 16
+    assert spark_rows == cli_rows
