@@ -29,6 +29,10 @@ def htmltok_links(data):
     return [l["url"] for l in htmltok.Document(data).links() if l["element"] == "a"]
 
 
+def htmltok_links_a(data):
+    return htmltok.Document(data).links(elements=("a",), urls=True)
+
+
 def htmltok_text(data):
     return htmltok.Document(data).text()
 
@@ -54,7 +58,8 @@ def htmltok_tokenize_only(data):
 
 def methods():
     out = [
-        ("links", "htmltok Document(d).links()", htmltok_links),
+        ("links", "htmltok Document(d).links() (dicts, a filtered in Python)", htmltok_links),
+        ("links", "htmltok Document(d).links(elements=('a',), urls=True)", htmltok_links_a),
         ("text", "htmltok Document(d).text()", htmltok_text),
         ("tokens", "htmltok tokenize(d) (no iteration)", htmltok_tokenize_only),
         ("tokens", "htmltok tokenize(d), iterate every token", htmltok_tokens),

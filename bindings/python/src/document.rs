@@ -8,8 +8,9 @@ use htmltok_crawl::batch::DecodedAs;
 use htmltok_crawl::encoding::{self, Encoding, Rule};
 use htmltok_crawl::extract::{self, Link, Stats, Text};
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use url::Url;
 
 use crate::input_bytes;
@@ -118,29 +119,104 @@ impl Document {
     }
 }
 
-/// A link as the dict `htmltok links --json` prints (without the document).
+/// An element or attribute name of [`extract::LINK_ATTRIBUTES`] as an interned `str`
+/// (made once per interpreter), any other name as a new `str`.
+fn name_str<'py>(py: Python<'py>, name: &'static str) -> Bound<'py, PyString> {
+    macro_rules! interned {
+        ($($n:literal),*) => {
+            match name {
+                $($n => intern!(py, $n).clone(),)*
+                _ => PyString::new(py, name),
+            }
+        };
+    }
+    interned!(
+        "a",
+        "area",
+        "link",
+        "img",
+        "source",
+        "script",
+        "iframe",
+        "frame",
+        "embed",
+        "track",
+        "audio",
+        "video",
+        "input",
+        "button",
+        "form",
+        "object",
+        "blockquote",
+        "q",
+        "del",
+        "ins",
+        "href",
+        "imagesrcset",
+        "src",
+        "srcset",
+        "poster",
+        "formaction",
+        "action",
+        "data",
+        "cite"
+    )
+}
+
+/// A link as the dict `htmltok links --json` prints (without the document). The keys and
+/// the element and attribute names are interned strings; `url` and `raw` are one `str`
+/// when they are equal.
 pub(crate) fn link_dict<'py>(py: Python<'py>, link: &Link) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    dict.set_item("element", link.element)?;
-    dict.set_item("attribute", link.attribute)?;
-    dict.set_item("url", &link.url)?;
-    dict.set_item("raw", &link.raw)?;
+    dict.set_item(intern!(py, "element"), name_str(py, link.element))?;
+    dict.set_item(intern!(py, "attribute"), name_str(py, link.attribute))?;
+    let url = PyString::new(py, &link.url);
+    let raw = if link.raw == link.url {
+        url.clone()
+    } else {
+        PyString::new(py, &link.raw)
+    };
+    dict.set_item(intern!(py, "url"), url)?;
+    dict.set_item(intern!(py, "raw"), raw)?;
     Ok(dict)
 }
 
-/// The links as a list of dicts, data: URLs left out unless `data_urls`.
+/// Which links to hand to Python, and how.
+#[derive(Clone, Default)]
+pub(crate) struct LinkForm {
+    /// Keep data: URLs.
+    pub(crate) data_urls: bool,
+    /// Plain URL strings rather than dicts.
+    pub(crate) urls: bool,
+    /// Only the links on these elements.
+    pub(crate) elements: Option<Vec<String>>,
+}
+
+impl LinkForm {
+    fn keeps(&self, link: &Link) -> bool {
+        (self.data_urls || !link.is_data_url())
+            && self
+                .elements
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| n == link.element))
+    }
+}
+
+/// The links as a list of dicts (or of URL strings with `form.urls`), filtered by `form`.
 pub(crate) fn links_list<'py>(
     py: Python<'py>,
     links: &[Link],
-    data_urls: bool,
+    form: &LinkForm,
 ) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for link in links {
-        if data_urls || !link.is_data_url() {
-            list.append(link_dict(py, link)?)?;
-        }
+    let kept = links.iter().filter(|l| form.keeps(l));
+    if form.urls {
+        let urls: Vec<Bound<'py, PyString>> = kept.map(|l| PyString::new(py, &l.url)).collect();
+        return PyList::new(py, urls);
     }
-    Ok(list)
+    let dicts = kept
+        .map(|l| link_dict(py, l))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, dicts)
 }
 
 /// A `base=` argument: an absolute URL.
@@ -236,12 +312,18 @@ impl Document {
     /// resolved against the document's `url`, or `base` when the document has none;
     /// queries are percent-encoded from the page's encoding. data: URLs are left out
     /// unless `data_urls`.
-    #[pyo3(signature = (base = None, data_urls = false))]
+    ///
+    /// `elements` (an iterable of element names, e.g. `("a",)`) keeps only the links of
+    /// those elements; `urls=True` gives the resolved URLs as a list of `str` instead of
+    /// dicts (cheaper: no dict per link).
+    #[pyo3(signature = (base = None, data_urls = false, *, elements = None, urls = false))]
     fn links<'py>(
         &self,
         py: Python<'py>,
         base: Option<&str>,
         data_urls: bool,
+        elements: Option<Vec<String>>,
+        urls: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let base = parse_base(base)?;
         let own = self.url.as_deref().and_then(|u| Url::parse(u.trim()).ok());
@@ -254,7 +336,12 @@ impl Document {
                 Some(encoding),
             )
         });
-        links_list(py, &links, data_urls)
+        let form = LinkForm {
+            data_urls,
+            urls,
+            elements,
+        };
+        links_list(py, &links, &form)
     }
 
     /// The visible text, as `htmltok text` gives it: character references decoded,

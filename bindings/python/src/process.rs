@@ -16,11 +16,12 @@ use std::time::Duration;
 use htmltok_crawl::batch::{self, Document};
 use htmltok_crawl::extract::{self, Page};
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use url::Url;
 
-use crate::document::{links_list, parse_base};
+use crate::document::{LinkForm, links_list, parse_base};
 use crate::{path_arg, require_exists};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -75,6 +76,15 @@ fn page(document: &Document<'_>, want: Want, base: Option<&Url>) -> Page {
         title: text.title,
         links: Vec::new(),
         text: text.text,
+    }
+}
+
+/// An encoding's name as an interned `str` for the usual ones.
+fn encoding_str<'py>(py: Python<'py>, name: &'static str) -> Bound<'py, PyString> {
+    match name {
+        "UTF-8" => intern!(py, "UTF-8").clone(),
+        "windows-1252" => intern!(py, "windows-1252").clone(),
+        _ => PyString::new(py, name),
     }
 }
 
@@ -185,7 +195,10 @@ fn process(
         rx: Mutex::new(Some(rx)),
         stop,
         want,
-        data_urls,
+        form: LinkForm {
+            data_urls,
+            ..LinkForm::default()
+        },
         errors: Mutex::new(Vec::new()),
         documents: AtomicU64::new(0),
         ignored: AtomicU64::new(0),
@@ -203,7 +216,7 @@ pub(crate) struct Pages {
     rx: Mutex<Option<Receiver<Message>>>,
     stop: Arc<AtomicBool>,
     want: Want,
-    data_urls: bool,
+    form: LinkForm,
     errors: Mutex<Vec<(String, Option<u64>, String)>>,
     documents: AtomicU64,
     ignored: AtomicU64,
@@ -211,23 +224,30 @@ pub(crate) struct Pages {
 
 impl Pages {
     fn dict<'py>(&self, py: Python<'py>, page: &Page) -> PyResult<Bound<'py, PyDict>> {
+        // Interned keys: made once, hashed once.
         let dict = PyDict::new(py);
-        dict.set_item("warc_filename", &page.source)?;
-        dict.set_item("warc_record_offset", page.offset)?;
-        dict.set_item("warc_record_length", page.length)?;
-        dict.set_item("url", &page.url)?;
-        dict.set_item("encoding", page.encoding)?;
-        dict.set_item("encoding_rule", page.rule.map(|r| r.as_str()))?;
-        dict.set_item("title", &page.title)?;
+        dict.set_item(intern!(py, "warc_filename"), &page.source)?;
+        dict.set_item(intern!(py, "warc_record_offset"), page.offset)?;
+        dict.set_item(intern!(py, "warc_record_length"), page.length)?;
+        dict.set_item(intern!(py, "url"), &page.url)?;
+        dict.set_item(
+            intern!(py, "encoding"),
+            page.encoding.map(|e| encoding_str(py, e)),
+        )?;
+        dict.set_item(intern!(py, "encoding_rule"), page.rule.map(|r| r.as_str()))?;
+        dict.set_item(intern!(py, "title"), &page.title)?;
         if self.want.links {
-            dict.set_item("links", links_list(py, &page.links, self.data_urls)?)?;
+            dict.set_item(
+                intern!(py, "links"),
+                links_list(py, &page.links, &self.form)?,
+            )?;
         } else {
-            dict.set_item("links", py.None())?;
+            dict.set_item(intern!(py, "links"), py.None())?;
         }
         if self.want.text {
-            dict.set_item("text", &page.text)?;
+            dict.set_item(intern!(py, "text"), &page.text)?;
         } else {
-            dict.set_item("text", py.None())?;
+            dict.set_item(intern!(py, "text"), py.None())?;
         }
         Ok(dict)
     }

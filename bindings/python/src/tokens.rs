@@ -4,8 +4,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use htmltok::{Builder, PositionTracker, State, Tape, TextKind, Token as RustToken, Tokenizer};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PySlice};
+use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString};
 
 use crate::input_bytes;
 
@@ -255,7 +256,7 @@ impl TokenIterator {
 /// - `text_kind`: for text, 'data', 'rcdata', 'rawtext', 'script', 'plaintext' or 'cdata'.
 ///
 /// `to_dict()` gives the object `htmltok tokens` prints for the token.
-#[pyclass(frozen, module = "htmltok", name = "Token")]
+#[pyclass(frozen, freelist = 1024, module = "htmltok", name = "Token")]
 pub(crate) struct Token {
     tokens: Py<Tokens>,
     index: usize,
@@ -288,8 +289,16 @@ fn kind_name(token: &RustToken<'_, '_>) -> &'static str {
 impl Token {
     /// 'StartTag', 'EndTag', 'Text', 'Comment' or 'Doctype'.
     #[getter(r#type)]
-    fn kind(&self, py: Python<'_>) -> &'static str {
-        self.with(py, kind_name)
+    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        // Interned: made once, not one new `str` per read.
+        self.with(py, |t| match t {
+            RustToken::Doctype(_) => intern!(py, "Doctype"),
+            RustToken::StartTag(_) => intern!(py, "StartTag"),
+            RustToken::EndTag(_) => intern!(py, "EndTag"),
+            RustToken::Comment(_) => intern!(py, "Comment"),
+            RustToken::Text(_) => intern!(py, "Text"),
+        })
+        .clone()
     }
 
     /// The byte offset where the token's raw bytes start.

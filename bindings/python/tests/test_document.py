@@ -87,3 +87,19 @@ def test_bad_arguments(tmp_path):
     assert htmltok.Document(memoryview(b"<title>t</title>")).title == "t"
     assert htmltok.Document(b"").title is None
     assert htmltok.Document(b"\xff\xfe\x00garbage\xff").text() is not None
+
+
+def test_links_elements_and_urls_options():
+    html = b"<a href=/x>x</a><img src=p.png><a href='https://e.org'>y</a><a href=data:,z>"
+    doc = htmltok.Document(html, url="https://example.org/d/")
+    every = doc.links()
+    assert [l["url"] for l in every] == [
+        "https://example.org/x", "https://example.org/d/p.png", "https://e.org/"]
+    assert doc.links(urls=True) == [l["url"] for l in every]
+    assert doc.links(elements=("a",), urls=True) == ["https://example.org/x", "https://e.org/"]
+    assert doc.links(elements=["img"]) == [every[1]]
+    assert doc.links(elements=["a"], urls=True, data_urls=True)[-1] == "data:,z"
+    # url and raw are the same object when equal; keys and names are interned.
+    same = htmltok.Document(b"<a href='https://e.org/'>", url=None).links()[0]
+    assert same["url"] is same["raw"]
+    assert every[0]["element"] is every[2]["element"]

@@ -7,6 +7,7 @@ use encoding_rs::{Encoding, UTF_8};
 use htmltok::{Span, Tag, Token, Tokenizer};
 use url::Url;
 
+use super::resolve::{self, FastBase};
 use crate::batch::Document;
 
 /// The URL-valued attributes, by element, in the order [`links`] reports them within one
@@ -36,6 +37,35 @@ pub const LINK_ATTRIBUTES: &[(&str, &[&str])] = &[
     ("del", &["cite"]),
     ("ins", &["cite"]),
 ];
+
+/// [`LINK_ATTRIBUTES`]' entry for the element `name`, by one `match` (a test checks that
+/// they agree).
+fn link_attributes(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    let index = match name {
+        "a" => 0,
+        "area" => 1,
+        "link" => 2,
+        "img" => 3,
+        "source" => 4,
+        "script" => 5,
+        "iframe" => 6,
+        "frame" => 7,
+        "embed" => 8,
+        "track" => 9,
+        "audio" => 10,
+        "video" => 11,
+        "input" => 12,
+        "button" => 13,
+        "form" => 14,
+        "object" => 15,
+        "blockquote" => 16,
+        "q" => 17,
+        "del" => 18,
+        "ins" => 19,
+        _ => return None,
+    };
+    Some(LINK_ATTRIBUTES[index])
+}
 
 /// One link of a document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,7 +169,7 @@ impl Collector {
             }
             return;
         }
-        let Some(&(element, attributes)) = LINK_ATTRIBUTES.iter().find(|(e, _)| *e == name) else {
+        let Some((element, attributes)) = link_attributes(&name) else {
             return;
         };
         for &attribute in attributes {
@@ -194,17 +224,23 @@ impl Collector {
             }
         };
         let encode: &dyn Fn(&str) -> Cow<'_, [u8]> = &|text| Cow::Owned(encode(text));
+        // The common cases without the URL parser (exactly its output: see `resolve`).
+        let fast_base = base.as_ref().and_then(FastBase::new);
         self.found
             .into_iter()
             .map(|found| {
-                let resolved = Url::options()
-                    .base_url(base.as_ref())
-                    .encoding_override(legacy.map(|_| encode))
-                    .parse(&found.raw);
+                let url = resolve::resolve(&found.raw, fast_base.as_ref(), base.is_some())
+                    .unwrap_or_else(|| {
+                        Url::options()
+                            .base_url(base.as_ref())
+                            .encoding_override(legacy.map(|_| encode))
+                            .parse(&found.raw)
+                            .map_or_else(|_| found.raw.clone(), String::from)
+                    });
                 Link {
                     element: found.element,
                     attribute: found.attribute,
-                    url: resolved.map_or_else(|_| found.raw.clone(), String::from),
+                    url,
                     raw: found.raw,
                     span: found.span,
                 }
@@ -270,6 +306,16 @@ mod tests {
 
     fn triple(e: &str, a: &str, u: &str) -> (String, String, String) {
         (e.to_string(), a.to_string(), u.to_string())
+    }
+
+    #[test]
+    fn link_attributes_is_the_table() {
+        for &(element, attributes) in LINK_ATTRIBUTES {
+            assert_eq!(link_attributes(element), Some((element, attributes)));
+        }
+        assert_eq!(LINK_ATTRIBUTES.len(), 20);
+        assert_eq!(link_attributes("p"), None);
+        assert_eq!(link_attributes("base"), None);
     }
 
     #[test]

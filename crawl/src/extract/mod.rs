@@ -23,6 +23,7 @@
 //! ```
 
 mod links;
+mod resolve;
 mod stats;
 mod text;
 

@@ -42,9 +42,11 @@ pub fn text_with(tokenizer: &mut Tokenizer<'_>) -> Text {
 /// Elements whose content is never shown, and which do not nest (`desc` and `title` in
 /// SVG are tooltips and descriptions; MathML's `annotation` is an alternative form that
 /// is not rendered).
+#[cfg(test)]
 const HIDDEN: [&str; 5] = ["script", "style", "title", "desc", "annotation"];
 
 /// Elements that start and end a line.
+#[cfg(test)]
 const BLOCKS: [&str; 48] = [
     "address",
     "article",
@@ -97,7 +99,47 @@ const BLOCKS: [&str; 48] = [
 ];
 
 /// Elements separated from their neighbours by a space.
+#[cfg(test)]
 const CELLS: [&str; 5] = ["td", "th", "textarea", "select", "button"];
+
+/// What a tag name means to the text: one `match` rather than searches of [`HIDDEN`],
+/// [`BLOCKS`] and [`CELLS`] (a test checks that they agree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Template,
+    /// One of [`HIDDEN`].
+    Hidden(&'static str),
+    /// `xmp`, a block whose RAWTEXT is shown.
+    Xmp,
+    /// One of [`BLOCKS`] but `xmp`.
+    Block,
+    /// One of [`CELLS`].
+    Cell,
+    /// `svg` or `math`, whose end closes a hidden element left open in them.
+    SvgOrMath,
+    Other,
+}
+
+fn classify(name: &str) -> Class {
+    match name {
+        "template" => Class::Template,
+        "script" => Class::Hidden("script"),
+        "style" => Class::Hidden("style"),
+        "title" => Class::Hidden("title"),
+        "desc" => Class::Hidden("desc"),
+        "annotation" => Class::Hidden("annotation"),
+        "xmp" => Class::Xmp,
+        "address" | "article" | "aside" | "blockquote" | "body" | "br" | "caption" | "center"
+        | "dd" | "details" | "dialog" | "dir" | "div" | "dl" | "dt" | "fieldset" | "figcaption"
+        | "figure" | "footer" | "form" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "header"
+        | "hgroup" | "hr" | "html" | "legend" | "li" | "main" | "menu" | "nav" | "ol"
+        | "optgroup" | "option" | "p" | "pre" | "section" | "summary" | "table" | "tbody"
+        | "tfoot" | "thead" | "tr" => Class::Block,
+        "td" | "th" | "textarea" | "select" | "button" => Class::Cell,
+        "svg" | "math" => Class::SvgOrMath,
+        _ => Class::Other,
+    }
+}
 
 /// Collects the title and visible text of a document token by token.
 #[derive(Default)]
@@ -119,36 +161,42 @@ impl Collector {
         match token {
             Token::StartTag(tag) => {
                 let name = tag.name();
-                let name = &*name;
-                self.opened_xmp = name == "xmp";
-                if name == "template" {
-                    self.template_depth += 1;
-                } else if let Some(h) = HIDDEN.iter().find(|h| **h == name) {
-                    if !tag.self_closing() && self.hidden.is_none() {
-                        self.hidden = Some(h);
-                        if *h == "title" && self.title.is_none() {
-                            self.title = Some(String::new());
-                            self.in_first_title = true;
+                let class = classify(&name);
+                self.opened_xmp = class == Class::Xmp;
+                match class {
+                    Class::Template => self.template_depth += 1,
+                    Class::Hidden(h) => {
+                        if !tag.self_closing() && self.hidden.is_none() {
+                            self.hidden = Some(h);
+                            if h == "title" && self.title.is_none() {
+                                self.title = Some(String::new());
+                                self.in_first_title = true;
+                            }
                         }
                     }
-                } else if BLOCKS.contains(&name) {
-                    self.text.line_break();
-                } else if CELLS.contains(&name) {
-                    self.text.space();
+                    Class::Block | Class::Xmp => self.text.line_break(),
+                    Class::Cell => self.text.space(),
+                    Class::SvgOrMath | Class::Other => {}
                 }
             }
             Token::EndTag(tag) => {
                 let name = tag.name();
-                let name = &*name;
-                if name == "template" {
-                    self.template_depth = self.template_depth.saturating_sub(1);
-                } else if self.hidden == Some(name) || name == "svg" || name == "math" {
-                    self.hidden = None;
-                    self.in_first_title = false;
-                } else if BLOCKS.contains(&name) {
-                    self.text.line_break();
-                } else if CELLS.contains(&name) {
-                    self.text.space();
+                let class = classify(&name);
+                match class {
+                    Class::Template => {
+                        self.template_depth = self.template_depth.saturating_sub(1);
+                    }
+                    Class::Hidden(h) if self.hidden == Some(h) => {
+                        self.hidden = None;
+                        self.in_first_title = false;
+                    }
+                    Class::SvgOrMath => {
+                        self.hidden = None;
+                        self.in_first_title = false;
+                    }
+                    Class::Block | Class::Xmp => self.text.line_break(),
+                    Class::Cell => self.text.space(),
+                    Class::Hidden(_) | Class::Other => {}
                 }
             }
             Token::Text(run) => {
@@ -193,26 +241,38 @@ struct Collapsed {
 
 impl Collapsed {
     fn push(&mut self, text: &str) {
-        for piece in text.split(is_space) {
-            // Every split point is whitespace; an empty piece is whitespace next to more.
-            if piece.is_empty() {
+        // What `text.split(is_space)` would give, piece by piece, on bytes: the separators
+        // are ASCII whitespace and U+00A0 (C2 A0 in UTF-8, where C2 only ever leads).
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        let mut i = 0;
+        loop {
+            let start = i;
+            while i < n && !space_at(bytes, i) {
+                i += 1;
+            }
+            if start == i {
+                // An empty piece is whitespace next to more (or the whole of an empty run).
                 self.space = true;
-                continue;
-            }
-            if !self.out.is_empty() {
-                if self.line {
-                    self.out.push('\n');
-                } else if self.space {
-                    self.out.push(' ');
+            } else {
+                if !self.out.is_empty() {
+                    if self.line {
+                        self.out.push('\n');
+                    } else if self.space {
+                        self.out.push(' ');
+                    }
                 }
+                self.line = false;
+                self.space = true;
+                self.out.push_str(&text[start..i]);
             }
-            self.line = false;
-            self.space = true;
-            self.out.push_str(piece);
+            if i >= n {
+                break;
+            }
+            i += if bytes[i] == 0xC2 { 2 } else { 1 };
         }
-        // `split` yields one piece more than there are separators: the last piece did not
-        // end in whitespace unless it was empty.
-        if !text.is_empty() && !text.ends_with(is_space) {
+        // The last piece did not end in whitespace unless it was empty.
+        if n > 0 && !ends_in_space(bytes) {
             self.space = false;
         }
     }
@@ -232,8 +292,27 @@ impl Collapsed {
 
 /// ASCII whitespace, and the no-break space (U+00A0, `&nbsp;`), which is a space too in
 /// extracted text.
+#[cfg(test)]
 fn is_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r' | '\u{a0}')
+}
+
+/// Whether a space ([`is_space`]) starts at byte `i` of UTF-8 `bytes`.
+#[inline]
+fn space_at(bytes: &[u8], i: usize) -> bool {
+    match bytes[i] {
+        b' ' | b'\t' | b'\n' | b'\x0C' | b'\r' => true,
+        0xC2 => bytes.get(i + 1) == Some(&0xA0),
+        _ => false,
+    }
+}
+
+/// Whether UTF-8 `bytes` end in a space ([`is_space`]).
+fn ends_in_space(bytes: &[u8]) -> bool {
+    matches!(
+        bytes,
+        [.., 0xC2, 0xA0] | [.., b' ' | b'\t' | b'\n' | b'\x0C' | b'\r']
+    )
 }
 
 #[cfg(test)]
@@ -269,6 +348,83 @@ mod tests {
         assert_eq!(text_of("a<br>b<br><br>c").text, "a\nb\nc");
         assert_eq!(text_of("<title>x</title>").text, "");
         assert_eq!(text_of("<p>&nbsp;<p>a&nbsp;&nbsp;b&nbsp;").text, "a b");
+    }
+
+    #[test]
+    fn classify_agrees_with_the_lists() {
+        for name in HIDDEN {
+            assert_eq!(classify(name), Class::Hidden(name));
+        }
+        for name in BLOCKS {
+            let want = if name == "xmp" {
+                Class::Xmp
+            } else {
+                Class::Block
+            };
+            assert_eq!(classify(name), want, "{name}");
+        }
+        for name in CELLS {
+            assert_eq!(classify(name), Class::Cell);
+        }
+        for name in ["template", "svg", "math", "a", "span", "P", ""] {
+            let all = HIDDEN.contains(&name) || BLOCKS.contains(&name) || CELLS.contains(&name);
+            assert!(!all);
+        }
+        assert_eq!(classify("a"), Class::Other);
+    }
+
+    /// The collapsing as it was written first, on `char`s.
+    fn push_by_chars(c: &mut Collapsed, text: &str) {
+        for piece in text.split(is_space) {
+            if piece.is_empty() {
+                c.space = true;
+                continue;
+            }
+            if !c.out.is_empty() {
+                if c.line {
+                    c.out.push('\n');
+                } else if c.space {
+                    c.out.push(' ');
+                }
+            }
+            c.line = false;
+            c.space = true;
+            c.out.push_str(piece);
+        }
+        if !text.is_empty() && !text.ends_with(is_space) {
+            c.space = false;
+        }
+    }
+
+    #[test]
+    fn push_on_bytes_is_push_on_chars() {
+        let pieces = [
+            "a", "bc", " ", "  ", "\t", "\n", "\r", "\x0C", "\u{a0}", "\u{c2}", "é", "\u{2003}", "",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            let (mut fast, mut slow) = (Collapsed::default(), Collapsed::default());
+            for _ in 0..(seed % 4) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let len = (seed % 6) as usize;
+                let run: String = (0..len)
+                    .map(|k| pieces[((seed >> (8 * k)) % pieces.len() as u64) as usize])
+                    .collect();
+                if seed.is_multiple_of(5) {
+                    fast.line_break();
+                    slow.line_break();
+                }
+                fast.push(&run);
+                push_by_chars(&mut slow, &run);
+                assert_eq!(
+                    (&fast.out, fast.space, fast.line),
+                    (&slow.out, slow.space, slow.line),
+                    "{run:?}"
+                );
+            }
+        }
     }
 
     #[test]

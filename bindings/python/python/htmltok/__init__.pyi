@@ -124,7 +124,24 @@ class Document:
     def html_text(self) -> str: ...
     @property
     def html_bytes(self) -> bytes: ...
-    def links(self, base: Optional[str] = None, data_urls: bool = False) -> List[Link]: ...
+    @overload
+    def links(
+        self,
+        base: Optional[str] = None,
+        data_urls: bool = False,
+        *,
+        elements: Optional[Iterable[str]] = None,
+        urls: Literal[False] = False,
+    ) -> List[Link]: ...
+    @overload
+    def links(
+        self,
+        base: Optional[str] = None,
+        data_urls: bool = False,
+        *,
+        elements: Optional[Iterable[str]] = None,
+        urls: Literal[True],
+    ) -> List[str]: ...
     def text(self) -> str: ...
     def stats(self, errors: bool = False) -> Stats: ...
     def tokenize(
