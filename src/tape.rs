@@ -33,7 +33,8 @@ enum Kind {
     Text(TextKind),
 }
 
-/// One token: 40 bytes on 64-bit targets.
+/// One token: 48 bytes on 64-bit targets (spans as `usize` pairs; #14 asks for compact
+/// `#[repr(C)]` records with 32-bit offsets).
 #[derive(Clone, Copy, Debug)]
 struct Record {
     /// The token's raw bytes.
