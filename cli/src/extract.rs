@@ -104,8 +104,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
 }
 
 /// The page of a document, data: URLs left out of its links (as `htmltok links` and
-/// `htmltok.process` leave them out).
+/// `htmltok.process` leave them out); with `--no-links`, no link is looked for.
 pub(crate) fn page(args: &Args, document: &htmltok_crawl::batch::Document<'_>) -> Page {
+    if args.no_links {
+        return Page::without_links(document);
+    }
     let mut page = Page::of(document, args.base.as_ref());
     page.links.retain(|link| !link.is_data_url());
     page

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use htmltok_crawl::batch::{self, Document};
-use htmltok_crawl::extract::{self, Page};
+use htmltok_crawl::extract::Page;
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -50,33 +50,18 @@ struct Want {
     text: bool,
 }
 
-/// The page of one document: [`Page::of`] when links are wanted, else the title and text
-/// alone ([`extract::text_with`], no link resolution). The title is always there.
+/// The page of one document: [`Page::of`] when links are wanted, else
+/// [`Page::without_links`] (no link resolution). The title is always there.
 fn page(document: &Document<'_>, want: Want, base: Option<&Url>) -> Page {
-    if want.links {
-        let mut page = Page::of(document, base);
-        if !want.text {
-            page.text = String::new();
-        }
-        return page;
-    }
-    // The title comes with the text, from the same pass.
-    let mut text = extract::text_with(&mut document.tokenizer());
+    let mut page = if want.links {
+        Page::of(document, base)
+    } else {
+        Page::without_links(document)
+    };
     if !want.text {
-        text.text = String::new();
+        page.text = String::new();
     }
-    let decoded = document.decoded_as();
-    Page {
-        source: document.source().to_string(),
-        offset: document.offset(),
-        length: document.length(),
-        url: document.url().map(str::to_string),
-        encoding: decoded.map(|d| d.encoding.name()),
-        rule: decoded.map(|d| d.rule),
-        title: text.title,
-        links: Vec::new(),
-        text: text.text,
-    }
+    page
 }
 
 /// An encoding's name as an interned `str` for the usual ones.

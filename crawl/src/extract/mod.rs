@@ -105,6 +105,18 @@ impl Page {
             own.as_ref().or(base),
             decoded.map(|d| d.encoding),
         );
+        Page::from_parts(document, links, text)
+    }
+
+    /// The record of a batch document without its links (none are looked for or
+    /// resolved): the title and text from one pass.
+    pub fn without_links(document: &Document<'_>) -> Page {
+        let text = text_with(&mut document.tokenizer());
+        Page::from_parts(document, Vec::new(), text)
+    }
+
+    fn from_parts(document: &Document<'_>, links: Vec<Link>, text: Text) -> Page {
+        let decoded = document.decoded_as();
         Page {
             source: document.source().to_string(),
             offset: document.offset(),
