@@ -8,22 +8,10 @@
 
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
-
-use std::path::{Path, PathBuf};
+mod common;
 
 use checks::{Options, STATES};
 use htmltok::{ErrorCode, Token, Tokenizer};
-
-fn regression_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
-        .collect();
-    files.sort();
-    files
-}
 
 fn option_sets() -> Vec<Options> {
     let mut sets = Vec::new();
@@ -54,7 +42,7 @@ fn check_input(input: &[u8], options: &Options) -> Result<(), String> {
 
 #[test]
 fn every_regression_input_passes_every_property() {
-    let files = regression_files();
+    let files = common::regression_inputs();
     assert!(!files.is_empty(), "no regression inputs found");
     let mut failures = Vec::new();
     for path in &files {

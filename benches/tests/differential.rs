@@ -267,18 +267,7 @@ fn corpus_pages_agree_with_html5gum_and_html5ever() {
 /// checks it).
 #[test]
 fn regression_inputs_agree_with_html5gum() {
-    let dir = common::workspace_root().join("tests/regressions");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
-        .collect();
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "no regression inputs in {}",
-        dir.display()
-    );
+    let files = common::regression_inputs();
     let mut failures = Vec::new();
     for path in &files {
         let input = std::fs::read(path).expect("read regression input");

@@ -5,10 +5,10 @@
 
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
+#[path = "../../tests/common/mod.rs"]
+mod common;
 #[path = "../../fuzz/src/writers.rs"]
 mod writers;
-
-use std::path::Path;
 
 use checks::{Options, STATES};
 
@@ -54,18 +54,7 @@ fn writers_on_examples() {
 
 #[test]
 fn writers_on_regression_inputs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/regressions");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
-        .collect();
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "no regression inputs in {}",
-        dir.display()
-    );
+    let files = common::regression_inputs();
     let mut failures = Vec::new();
     for path in &files {
         let input = std::fs::read(path).expect("read regression input");

@@ -106,6 +106,24 @@ pub fn spec_dir() -> Result<PathBuf, String> {
     }
 }
 
+/// The tokenizer's regression inputs (`tests/regressions/`, its README left out), sorted;
+/// panics when there are none, so a test over them can never pass vacuously.
+pub fn regression_inputs() -> Vec<PathBuf> {
+    let dir = workspace_root().join("tests/regressions");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file() && p.extension().is_none_or(|e| e != "md"))
+        .collect();
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no regression inputs in {}",
+        dir.display()
+    );
+    files
+}
+
 /// The corpus bundled with the repository (`corpus/`): a few pages, with a `MANIFEST.tsv`.
 pub fn bundled_corpus() -> PathBuf {
     workspace_root().join("corpus")
