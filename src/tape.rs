@@ -88,9 +88,11 @@ impl Builder {
     pub fn tape(self, input: &[u8]) -> Tape {
         let mut tape = Tape {
             input_len: input.len(),
-            // A page averages about 50 bytes per token; reserving for that saves the
-            // vector's early doublings without over-committing on text-heavy pages.
-            records: Vec::with_capacity(input.len() / 64 + 16),
+            // Pages average 40 to 50 bytes per token and 60 to 100 per attribute;
+            // reserving for a little more than that saves the vectors' doublings (each
+            // a copy of everything so far) and is given back by `shrink_to_fit` below.
+            records: Vec::with_capacity(input.len() / 32 + 16),
+            attrs: Vec::with_capacity(input.len() / 48 + 16),
             ..Tape::default()
         };
         let mut tok = self.build(input);
@@ -147,6 +149,8 @@ impl Builder {
             tape.records.push(record);
         }
         tape.errors = tok.take_errors();
+        tape.records.shrink_to_fit();
+        tape.attrs.shrink_to_fit();
         tape
     }
 }

@@ -10,9 +10,9 @@
 //! | 1 | [`Rule::Bom`] | a UTF-8, UTF-16LE or UTF-16BE byte order mark (stripped) | 13.2.3.2 step 1, BOM sniffing |
 //! | 2 | [`Rule::Transport`] | the caller's charset label (HTTP `Content-Type`, `--charset`), if [`Encoding::for_label`] knows it | step 4 |
 //! | 3 | [`Rule::MetaPrescan`] | [`prescan`] of the first 1,024 bytes: `<meta charset>`, `<meta http-equiv=content-type content=…>`, an XML declaration | step 5 |
-//! | 4 | [`Rule::Detector`] | chardetng (Firefox's detector), UTF-8 allowed, no TLD hint, fed up to 64 KiB past the first non-ASCII byte ([`DETECTOR_BYTES`]) | step 8 |
-//! | 5 | [`Rule::Default`] | windows-1252: the document is all ASCII, so the detector has nothing to go on | step 9 |
-//! | 6 | [`Rule::LateMeta`] | after 3–5, whose result is only *tentative*: the first `<meta>` declaring an encoding that the tokenizer meets, when it names another encoding | 13.2.3.4, "change the encoding" |
+//! | 4 | [`Rule::LateMeta`] | the first `<meta>` declaring an encoding that the tokenizer meets: after 3, when it names another encoding; without 3, always | 13.2.3.4, "change the encoding" |
+//! | 5 | [`Rule::Detector`] | chardetng (Firefox's detector), UTF-8 allowed, no TLD hint, fed up to 64 KiB past the first non-ASCII byte ([`DETECTOR_BYTES`]) | step 8 |
+//! | 6 | [`Rule::Default`] | windows-1252: the document is all ASCII, so the detector has nothing to go on | step 9 |
 //!
 //! An unknown transport label is ignored, as the spec says ("if it is supported"). The
 //! prescan's result gets the spec's two corrections: UTF-16 from a `<meta>` becomes UTF-8
@@ -22,13 +22,18 @@
 //! GBK, `x-sjis` means Shift_JIS, and the `replacement` labels (`iso-2022-kr`, …) decode
 //! the whole document to one U+FFFD, as in a browser.
 //!
-//! Step 6 is what a browser does when the tree builder meets a `<meta charset>` while the
+//! Step 4 is what a browser does when the tree builder meets a `<meta charset>` while the
 //! encoding is still tentative: it reparses the page with the declared encoding (WebKit and
 //! Chromium also keep prescanning the `<head>` past 1,024 bytes). It matters for pages
 //! whose declaration comes after a long `<head>` preamble: of the corpus's two such pages
 //! the detector alone decodes one (French, windows-1252, a single non-ASCII byte) as Big5.
-//! Only documents that contain the word `charset` get this extra tokenizing pass, and it
-//! stops at the first declaration. Not modelled: a parent frame's encoding, the user's
+//! The declared encoding is the final one whatever the tentative encoding was (the tree
+//! builder either confirms it or reparses with it), so when the prescan found nothing the
+//! late `<meta>` is looked for *before* the detector, which then never runs: chardetng
+//! costs hundreds of instructions per byte it is fed, the tokenizer a few. (The rule is
+//! then `LateMeta` even when the detector would have guessed the same encoding.) Only
+//! documents with a `<meta` followed somewhere by the word `charset` get this extra
+//! tokenizing pass, and it stops at the first declaration. Not modelled: a parent frame's encoding, the user's
 //! override, locale-specific defaults (steps 2, 6, 7 and 9's table: there is no browsing
 //! context), and the insertion modes in which the tree builder ignores a `<meta>`.
 //!
@@ -74,8 +79,9 @@ pub enum Rule {
     /// declaration (step 5).
     MetaPrescan,
     /// A `<meta>` the prescan did not see (usually one after the first 1,024 bytes)
-    /// changed the tentative encoding, as the tree builder's "change the encoding"
-    /// (13.2.3.4) does.
+    /// declared the encoding, as the tree builder's "change the encoding" (13.2.3.4) would
+    /// switch to it: either it differs from the prescan's encoding, or the prescan found
+    /// nothing (the detector is then not consulted: the declaration wins either way).
     LateMeta,
     /// The chardetng detector guessed it (step 8).
     Detector,
@@ -137,14 +143,25 @@ pub fn sniff(bytes: &[u8], transport: Option<&str>) -> (&'static Encoding, Rule)
     if let Some(encoding) = transport.and_then(|label| Encoding::for_label(label.as_bytes())) {
         return (encoding, Rule::Transport);
     }
-    // The remaining steps give an encoding with the confidence *tentative*.
-    let (tentative, rule) = if let Some(encoding) = prescan(bytes) {
+    // The remaining steps give an encoding with the confidence *tentative*, which the
+    // first `<meta>` declaring an encoding then confirms or changes (13.2.3.4).
+    if let Some(tentative) = prescan(bytes) {
         // Step 5: "Optionally, prescan the byte stream to determine its encoding, with the
         // end condition being when the user agent decides that scanning further bytes
         // would not be efficient. User agents are encouraged to only prescan the first
         // 1024 bytes."
-        (encoding, Rule::MetaPrescan)
-    } else if let Some(encoding) = detect(bytes) {
+        return match declared_by_meta(bytes) {
+            Some(declared) if declared != tentative => (declared, Rule::LateMeta),
+            _ => (tentative, Rule::MetaPrescan),
+        };
+    }
+    // Whatever steps 8 and 9 would guess, a declaring `<meta>` ends with its encoding (the
+    // tree builder confirms a tentative encoding that agrees and reparses with it
+    // otherwise), so it is looked for first and the detector is spared.
+    if let Some(declared) = declared_by_meta(bytes) {
+        return (declared, Rule::LateMeta);
+    }
+    if let Some(encoding) = detect(bytes) {
         // Step 8: "The user agent may attempt to autodetect the character encoding from
         // applying frequency analysis or other algorithms to the data stream."
         (encoding, Rule::Detector)
@@ -152,29 +169,24 @@ pub fn sniff(bytes: &[u8], transport: Option<&str>) -> (&'static Encoding, Rule)
         // Step 9: "Otherwise, return an implementation-defined or user-specified default
         // character encoding" — windows-1252, the table's "all other locales".
         (WINDOWS_1252, Rule::Default)
-    };
-    match change_the_encoding(bytes, tentative) {
-        Some(encoding) => (encoding, Rule::LateMeta),
-        None => (tentative, rule),
     }
 }
 
-/// 13.2.3.4 "Changing the encoding while parsing", for a document decoded with the
-/// tentative encoding `current`: the tree builder, at the first `<meta>` start tag with a
-/// usable `charset` (or `http-equiv=content-type` and `content`), changes the encoding
-/// and reparses. The tags are found with this crate's tokenizer and its tree-builder
-/// simulation (so a `<meta>` in a comment, a `<script>` or a `<title>` does not count);
-/// insertion modes that ignore a `<meta>` (in select, in frameset) are not modelled.
-/// Returns the new encoding when it differs from `current`.
+/// 13.2.3.4 "Changing the encoding while parsing": the encoding the tree builder would
+/// change to (or confirm) at the first `<meta>` start tag with a usable `charset` (or
+/// `http-equiv=content-type` and `content`), for a document decoded with a tentative
+/// ASCII-compatible encoding. The tags are found with this crate's tokenizer and its
+/// tree-builder simulation (so a `<meta>` in a comment, a `<script>` or a `<title>` does
+/// not count); insertion modes that ignore a `<meta>` (in select, in frameset) are not
+/// modelled. None when no `<meta>` declares an encoding.
 ///
 /// The raw bytes are tokenized as they are: every encoding a tentative decision can give
-/// except UTF-16 is ASCII-compatible, and the bytes that delimit tokens (`<`, `>`, `=`,
-/// quotes, `/`, `!`, `-`, whitespace) are all below 0x40, so they are never the second
-/// byte of a Shift_JIS, GBK or Big5 character: the tokens are those of the decoded text.
-fn change_the_encoding(bytes: &[u8], current: &'static Encoding) -> Option<&'static Encoding> {
-    // "1. If the encoding that is already being used to interpret the input stream is
-    // UTF-16BE/LE, then set the confidence to certain and return."
-    if current == UTF_16BE || current == UTF_16LE || !mentions_charset(bytes) {
+/// (the prescan, chardetng without ISO-2022-JP, the default) is ASCII-compatible, and the
+/// bytes that delimit tokens (`<`, `>`, `=`, quotes, `/`, `!`, `-`, whitespace) are all
+/// below 0x40, so they are never the second byte of a Shift_JIS, GBK or Big5 character:
+/// the tokens are those of the decoded text.
+fn declared_by_meta(bytes: &[u8]) -> Option<&'static Encoding> {
+    if !may_declare(bytes) {
         return None;
     }
     let mut tokenizer = htmltok::Tokenizer::new(bytes);
@@ -218,19 +230,30 @@ fn change_the_encoding(bytes: &[u8], current: &'static Encoding) -> Option<&'sta
         // "4. If the new encoding is identical or equivalent to the encoding that is
         // already being used to interpret the input stream, then set the confidence to
         // certain and return." Otherwise the document is reparsed with the new encoding,
-        // confidence certain: later declarations change nothing.
-        return (new != current).then_some(new);
+        // confidence certain: later declarations change nothing. (Step 1, "if the encoding
+        // already being used is UTF-16BE/LE, return", cannot apply: see above.)
+        return Some(new);
     }
     None
 }
 
-/// Whether `charset` occurs in `bytes`, in any ASCII case: a `<meta>` can only declare an
-/// encoding with that word, so most documents need no tokenizing pass.
-fn mentions_charset(bytes: &[u8]) -> bool {
-    memchr::memchr2_iter(b'c', b'C', bytes).any(|at| {
+/// Whether a `<meta>` start tag could declare an encoding: the bytes `<meta` (in any
+/// ASCII case) occur, and the word `charset` (in any case) somewhere after them — both a
+/// `charset` attribute and an `http-equiv` pragma's `content` need it. Most documents
+/// with a declaration have it in the prescan window, and most without one never write
+/// `<meta` followed by `charset`, so few need the tokenizing pass.
+fn may_declare(bytes: &[u8]) -> bool {
+    let Some(meta) = memchr::memchr_iter(b'<', bytes).find(|&at| {
         bytes
-            .get(at + 1..at + 7)
-            .is_some_and(|rest| rest.eq_ignore_ascii_case(b"harset"))
+            .get(at + 1..at + 5)
+            .is_some_and(|name| name.eq_ignore_ascii_case(b"meta"))
+    }) else {
+        return false;
+    };
+    let rest = &bytes[meta..];
+    memchr::memchr2_iter(b'c', b'C', rest).any(|at| {
+        rest.get(at + 1..at + 7)
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(b"harset"))
     })
 }
 

@@ -99,9 +99,11 @@ const EXPECTED: &[Expected] = &[
         // The `<meta ... charset=gb2312>` starts at byte 1,180, past the prescan; the
         // detector finds GBK (what the `gb2312` label means) and the late `<meta>` agrees,
         // so the detector's decision stands.
+        // Its `<meta http-equiv=content-type … charset=gb2312>` is at byte 1,180, just
+        // past the prescan (the detector would guess GBK too, but is not consulted).
         file: "xinhuanet-he-gb2312.html",
         encoding: "GBK",
-        rule: Rule::Detector,
+        rule: Rule::LateMeta,
         title: Some("话剧《约定无期限》河北各市巡演结束"),
         phrase: "新华网河北频道",
         replacements: 0,
@@ -178,9 +180,11 @@ const EXPECTED: &[Expected] = &[
         replacements: 0,
     },
     Expected {
+        // "Undeclared" in the manifest, but a `<meta http-equiv=content-type …
+        // charset=iso-8859-1>` comes at byte 58,128, after a long preamble.
         file: "nmb-media-undeclared-windows-1252.html",
         encoding: "windows-1252",
-        rule: Rule::Detector,
+        rule: Rule::LateMeta,
         title: Some(".:: NMB-MEDIA ::. eBay-Templates, JTL-Wawi / Eazyauction Designvorlagen"),
         phrase: "eBay-Individuallösungen",
         replacements: 0,
@@ -517,13 +521,27 @@ fn late_metas_count_only_where_a_tree_builder_would_see_them() {
         let doc = decode(&page, None);
         assert_eq!(decided(&doc), ("windows-1252", Rule::Detector), "{hidden}");
     }
-    // The first declaring meta decides; an agreeing one keeps the detector's decision.
+    // The first declaring meta decides, also when the detector would have guessed the
+    // same (the detector is then not run).
     let mut page =
         format!("<head>{long_script}<meta charset=windows-1252><meta charset=gbk><p>").into_bytes();
     page.extend_from_slice(b"\xE9t\xE9");
     assert_eq!(
         sniff(&page, None),
-        (encoding_rs_name("windows-1252"), Rule::Detector)
+        (encoding_rs_name("windows-1252"), Rule::LateMeta)
+    );
+    // After a prescan result, an agreeing late meta keeps the prescan's rule.
+    let page =
+        format!("<meta charset=utf-8><head>{long_script}<meta charset=utf-8><meta charset=gbk>");
+    assert_eq!(
+        sniff(page.as_bytes(), None),
+        (encoding_rs_name("UTF-8"), Rule::MetaPrescan)
+    );
+    // `<meta` must come before the word `charset` for the pass to run at all.
+    let page = format!("<head>charset{long_script}<meta name=x>");
+    assert_eq!(
+        sniff(page.as_bytes(), None),
+        (encoding_rs_name("windows-1252"), Rule::Default)
     );
     // A late http-equiv pragma counts too; an all-ASCII page can change its default.
     let page = format!(

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use htmltok::Tokenizer;
 use htmltok_crawl::batch::DecodedAs;
 use htmltok_crawl::encoding::{self, Encoding, Rule};
-use htmltok_crawl::extract::{self, Link, Stats, Text};
+use htmltok_crawl::extract::{self, ElementSet, Link, Stats, Text};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -329,11 +329,17 @@ impl Document {
         let own = self.url.as_deref().and_then(|u| Url::parse(u.trim()).ok());
         let html = self.html(py);
         let encoding = self.encoding;
+        // The element filter goes down to the collector, so other elements' values are
+        // never decoded or resolved.
+        let set = elements.as_ref().map_or(ElementSet::ALL, |names| {
+            ElementSet::of(names.iter().map(String::as_str))
+        });
         let links = py.detach(|| {
-            extract::links_with(
+            extract::links_of_elements(
                 &mut Tokenizer::new(html),
                 own.as_ref().or(base.as_ref()),
                 Some(encoding),
+                set,
             )
         });
         let form = LinkForm {

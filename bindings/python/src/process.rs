@@ -115,8 +115,10 @@ fn run(
 ///   gzip member in a `.warc.gz`); None for an HTML file;
 /// - `url`: the record's target URI (None for an HTML file);
 /// - `encoding`, `encoding_rule`: how the page was decoded (see `Document`);
-/// - `title`; `links`: a list of link dicts as `Document.links()` gives them (None with
-///   `links=False`); `text`: the visible text as `Document.text()` (None with `text=False`).
+/// - `title`; `links`: a list of link dicts as `Document.links()` gives them, or with
+///   `link_urls=True` a list of their resolved URLs (`str`), the column the Spark job and
+///   `htmltok extract` write, and much cheaper: no dict per link (None with `links=False`);
+///   `text`: the visible text as `Document.text()` (None with `text=False`).
 ///
 /// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
 /// name), `.warc`/`.warc.gz` files (every HTML `response`/`resource` record is a document;
@@ -135,7 +137,7 @@ fn run(
 /// complete once the iteration has ended. Dropping the iterator, or calling its `close()`,
 /// stops the run.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false))]
 #[allow(clippy::too_many_arguments)]
 fn process(
     paths: &Bound<'_, PyAny>,
@@ -144,6 +146,7 @@ fn process(
     threads: usize,
     base: Option<&str>,
     data_urls: bool,
+    link_urls: bool,
     all_files: bool,
     all_records: bool,
 ) -> PyResult<Pages> {
@@ -182,6 +185,7 @@ fn process(
         want,
         form: LinkForm {
             data_urls,
+            urls: link_urls,
             ..LinkForm::default()
         },
         errors: Mutex::new(Vec::new()),

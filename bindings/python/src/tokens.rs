@@ -117,10 +117,7 @@ pub(crate) struct Tokens {
 
 impl Tokens {
     fn token(slf: &Bound<'_, Self>, index: usize) -> Token {
-        Token {
-            tokens: slf.clone().unbind(),
-            index,
-        }
+        Token::new(slf.clone().unbind(), index)
     }
 }
 
@@ -162,7 +159,9 @@ impl Tokens {
     fn __iter__(slf: &Bound<'_, Self>) -> TokenIterator {
         TokenIterator {
             tokens: slf.clone().unbind(),
-            next: AtomicUsize::new(0),
+            next: 0,
+            spare: [None, None],
+            replace: 0,
         }
     }
 
@@ -205,10 +204,22 @@ impl Tokens {
 }
 
 /// An iterator over a `Tokens` sequence.
-#[pyclass(frozen, module = "htmltok", name = "TokenIterator")]
+///
+/// Allocating one Python object per token costs more than tokenizing (about 600
+/// instructions against 30 per token), so the iterator recycles: it keeps the last two
+/// `Token` objects it handed out, and when one of them is referenced by nothing but the
+/// iterator (the caller has dropped it), it points that object at the next token instead
+/// of allocating a new one. An object nobody else can reach cannot be observed changing,
+/// so this is invisible to the caller (CPython's `dict.items()`, `zip` and `enumerate`
+/// iterators reuse their result tuples the same way). Two, because in `for tok in
+/// tokens:` the loop variable still holds the previous token while the next is made.
+#[pyclass(module = "htmltok", name = "TokenIterator")]
 pub(crate) struct TokenIterator {
     tokens: Py<Tokens>,
-    next: AtomicUsize,
+    next: usize,
+    spare: [Option<Py<Token>>; 2],
+    /// Which spare a newly allocated token replaces.
+    replace: usize,
 }
 
 #[pymethods]
@@ -217,26 +228,35 @@ impl TokenIterator {
         slf
     }
 
-    fn __next__(&self, py: Python<'_>) -> Option<Token> {
-        let len = self.tokens.get().tape.len();
-        let index = self
-            .next
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |i| {
-                (i < len).then_some(i + 1)
-            })
-            .ok()?;
-        Some(Token {
-            tokens: self.tokens.clone_ref(py),
-            index,
-        })
+    fn __next__(mut slf: PyRefMut<'_, Self>) -> PyResult<Option<Py<Token>>> {
+        let py = slf.py();
+        let index = slf.next;
+        if index >= slf.tokens.get().tape.len() {
+            return Ok(None);
+        }
+        slf.next += 1;
+        // Under the GIL (abi3 builds are never free-threaded), a reference count of one
+        // means only `spare` holds the object, and nothing can take a new reference to it
+        // while this runs. (PyO3 deprecates `get_refcnt` because a count read without the
+        // GIL is a guess; with it, it is exact. Its replacement, `ffi::Py_REFCNT`, would
+        // be the crate's only `unsafe`.)
+        for token in slf.spare.iter().flatten() {
+            #[allow(deprecated)]
+            let only_ours = token.get_refcnt(py) == 1;
+            if only_ours {
+                token.get().index.store(index, Ordering::Relaxed);
+                return Ok(Some(token.clone_ref(py)));
+            }
+        }
+        let token = Py::new(py, Token::new(slf.tokens.clone_ref(py), index))?;
+        let slot = slf.replace;
+        slf.spare[slot] = Some(token.clone_ref(py));
+        slf.replace = 1 - slot;
+        Ok(Some(token))
     }
 
     fn __length_hint__(&self) -> usize {
-        self.tokens
-            .get()
-            .tape
-            .len()
-            .saturating_sub(self.next.load(Ordering::Relaxed))
+        self.tokens.get().tape.len().saturating_sub(self.next)
     }
 }
 
@@ -259,17 +279,31 @@ impl TokenIterator {
 #[pyclass(frozen, freelist = 1024, module = "htmltok", name = "Token")]
 pub(crate) struct Token {
     tokens: Py<Tokens>,
-    index: usize,
+    /// Atomic only because a frozen class must be `Sync`: a [`TokenIterator`] re-points
+    /// a token object that nothing else references (relaxed loads and stores are plain
+    /// moves).
+    index: AtomicUsize,
 }
 
 impl Token {
+    fn new(tokens: Py<Tokens>, index: usize) -> Token {
+        Token {
+            tokens,
+            index: AtomicUsize::new(index),
+        }
+    }
+
+    fn index(&self) -> usize {
+        self.index.load(Ordering::Relaxed)
+    }
+
     /// Calls `f` with the token attached to the input.
     fn with<R>(&self, py: Python<'_>, f: impl FnOnce(&RustToken<'_, '_>) -> R) -> R {
         let tokens = self.tokens.get();
         let input = tokens.input.bind(py).as_bytes();
         let token = tokens
             .tape
-            .get(input, self.index)
+            .get(input, self.index())
             .expect("a Token's index is in its tape, made from its input");
         f(&token)
     }
@@ -307,20 +341,24 @@ impl Token {
         self.tokens
             .get()
             .tape
-            .span(self.index)
+            .span(self.index())
             .map_or(0, |s| s.start)
     }
 
     /// The byte offset one past the token's raw bytes.
     #[getter]
     fn end(&self) -> usize {
-        self.tokens.get().tape.span(self.index).map_or(0, |s| s.end)
+        self.tokens
+            .get()
+            .tape
+            .span(self.index())
+            .map_or(0, |s| s.end)
     }
 
     /// The token's index in its `Tokens`.
-    #[getter]
-    fn index(&self) -> usize {
-        self.index
+    #[getter(index)]
+    fn index_getter(&self) -> usize {
+        self.index()
     }
 
     /// The token's raw bytes, `input[start:end]`.

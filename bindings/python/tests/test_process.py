@@ -57,6 +57,10 @@ def test_options():
     assert len(list(htmltok.process(SAMPLE_WARC, all_records=True))) == 8
     pages = list(htmltok.process(BUNDLED / "article.html", base="https://example.org/"))
     assert all(l["url"].startswith(("https://", "http://", "mailto:", "tel:", "javascript:")) for l in pages[0]["links"])
+    # link_urls=True: the same links, as their URLs only
+    as_urls = list(htmltok.process(BUNDLED / "article.html", base="https://example.org/", link_urls=True))
+    assert as_urls[0]["links"] == [l["url"] for l in pages[0]["links"]] and as_urls[0]["links"]
+    assert {k: v for k, v in as_urls[0].items() if k != "links"} == {k: v for k, v in pages[0].items() if k != "links"}
 
 
 def test_failures_are_collected_not_raised(tmp_path):

@@ -177,3 +177,22 @@ def test_threads_tokenize_at_once(bundled):
     for t in threads:
         t.join()
     assert all(results[n] == want for n in range(4))
+
+
+def test_iteration_recycles_only_tokens_nobody_holds():
+    toks = htmltok.tokenize(b"<p class=x>Hi</p><!--c--><br><b>x</b>")
+    # Every token kept: all distinct objects, each still pointing at its own token.
+    kept = list(toks)
+    assert [t.index for t in kept] == list(range(len(toks)))
+    assert len({id(t) for t in kept}) == len(kept)
+    # A plain loop (where the iterator may recycle) sees the same tokens as indexing.
+    seen = [(t.index, t.type, t.start, t.end, t.name) for t in toks]
+    assert seen == [(t.index, t.type, t.start, t.end, t.name) for t in kept]
+    # A token held across further iterations never changes under its holder.
+    it = iter(toks)
+    first = next(it)
+    held = [next(it)]
+    for tok in it:
+        assert tok.index not in (first.index, held[0].index)
+    assert (first.index, first.type, first.name) == (0, "StartTag", "p")
+    assert (held[0].index, held[0].type, held[0].text) == (1, "Text", "Hi")

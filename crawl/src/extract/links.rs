@@ -38,33 +38,60 @@ pub const LINK_ATTRIBUTES: &[(&str, &[&str])] = &[
     ("ins", &["cite"]),
 ];
 
-/// [`LINK_ATTRIBUTES`]' entry for the element `name`, by one `match` (a test checks that
-/// they agree).
-fn link_attributes(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+/// A set of the elements of [`LINK_ATTRIBUTES`], to collect the links of some elements
+/// only ([`links_of_elements`]): the others are skipped before their values are decoded or
+/// resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementSet(u32);
+
+impl ElementSet {
+    /// Every element of [`LINK_ATTRIBUTES`].
+    pub const ALL: ElementSet = ElementSet((1 << LINK_ATTRIBUTES.len()) - 1);
+
+    /// The elements named (lowercase, as in [`LINK_ATTRIBUTES`]); names of other elements
+    /// are ignored (they carry no links).
+    pub fn of<'n>(names: impl IntoIterator<Item = &'n str>) -> ElementSet {
+        ElementSet(
+            names
+                .into_iter()
+                .filter_map(|name| link_attribute_index(name.as_bytes()))
+                .fold(0, |set, i| set | 1 << i),
+        )
+    }
+
+    /// Whether `element` is in the set.
+    pub fn contains(self, element: &str) -> bool {
+        link_attribute_index(element.as_bytes()).is_some_and(|i| self.0 & 1 << i != 0)
+    }
+}
+
+/// The index in [`LINK_ATTRIBUTES`] of the element `name`, by one `match` (a test checks
+/// that they agree).
+fn link_attribute_index(name: &[u8]) -> Option<usize> {
     let index = match name {
-        "a" => 0,
-        "area" => 1,
-        "link" => 2,
-        "img" => 3,
-        "source" => 4,
-        "script" => 5,
-        "iframe" => 6,
-        "frame" => 7,
-        "embed" => 8,
-        "track" => 9,
-        "audio" => 10,
-        "video" => 11,
-        "input" => 12,
-        "button" => 13,
-        "form" => 14,
-        "object" => 15,
-        "blockquote" => 16,
-        "q" => 17,
-        "del" => 18,
-        "ins" => 19,
+        b"a" => 0,
+        b"area" => 1,
+        b"link" => 2,
+        b"img" => 3,
+        b"source" => 4,
+        b"script" => 5,
+        b"iframe" => 6,
+        b"frame" => 7,
+        b"embed" => 8,
+        b"track" => 9,
+        b"audio" => 10,
+        b"video" => 11,
+        b"input" => 12,
+        b"button" => 13,
+        b"form" => 14,
+        b"object" => 15,
+        b"blockquote" => 16,
+        b"q" => 17,
+        b"del" => 18,
+        b"ins" => 19,
         _ => return None,
     };
-    Some(LINK_ATTRIBUTES[index])
+    Some(index)
 }
 
 /// One link of a document.
@@ -132,7 +159,28 @@ pub fn links_with(
     document_url: Option<&Url>,
     encoding: Option<&'static Encoding>,
 ) -> Vec<Link> {
-    let mut collector = Collector::default();
+    links_of_elements(tokenizer, document_url, encoding, ElementSet::ALL)
+}
+
+/// As [`links_with`], the links of the elements in `elements` only (a `<base href>` is
+/// honoured whatever the set).
+///
+/// ```
+/// use htmltok::Tokenizer;
+/// use htmltok_crawl::extract::{ElementSet, links_of_elements};
+///
+/// let html = b"<a href=a.html>a</a><img src=i.png><area href=m.html>";
+/// let links = links_of_elements(&mut Tokenizer::new(html), None, None, ElementSet::of(["a", "area"]));
+/// let raw: Vec<&str> = links.iter().map(|l| l.raw.as_str()).collect();
+/// assert_eq!(raw, ["a.html", "m.html"]);
+/// ```
+pub fn links_of_elements(
+    tokenizer: &mut Tokenizer<'_>,
+    document_url: Option<&Url>,
+    encoding: Option<&'static Encoding>,
+    elements: ElementSet,
+) -> Vec<Link> {
+    let mut collector = Collector::new(elements);
     while let Some(token) = tokenizer.next_token() {
         collector.token(&token);
     }
@@ -148,30 +196,74 @@ struct Found {
 }
 
 /// Collects the links of a document token by token.
-#[derive(Default)]
 pub(crate) struct Collector {
     found: Vec<Found>,
     base_href: Option<String>,
+    elements: ElementSet,
+}
+
+impl Default for Collector {
+    fn default() -> Collector {
+        Collector::new(ElementSet::ALL)
+    }
 }
 
 impl Collector {
-    pub(crate) fn token(&mut self, token: &Token<'_, '_>) {
-        if let Token::StartTag(tag) = token {
-            self.start_tag(tag);
+    pub(crate) fn new(elements: ElementSet) -> Collector {
+        Collector {
+            found: Vec::new(),
+            base_href: None,
+            elements,
         }
     }
 
-    fn start_tag(&mut self, tag: &Tag<'_, '_>) {
-        let name = tag.name();
-        if self.base_href.is_none() && name == "base" {
-            if let Some(href) = tag.attr("href") {
-                self.base_href = Some(href.value().into_owned());
-            }
-            return;
-        }
-        let Some((element, attributes)) = link_attributes(&name) else {
+    /// Called for every token, so kept small enough to inline: most tokens are not start
+    /// tags, and most start tags carry no link.
+    #[inline]
+    pub(crate) fn token(&mut self, token: &Token<'_, '_>) {
+        let Token::StartTag(tag) = token else {
             return;
         };
+        // Tell from the raw name's bytes, without decoding it (`Tag::name` would lowercase
+        // into a new string where there is upper case): a lowercase name first, the common
+        // case; then its ASCII-lowercased copy. (A name with a NUL, which the tokenizer
+        // turns into U+FFFD, or with other bytes outside ASCII matches no name either way.)
+        let raw = tag.raw_name();
+        let mut lower = [0; 10];
+        let index = match link_attribute_index(raw) {
+            Some(index) => index,
+            None if raw.len() <= lower.len() && raw.iter().any(u8::is_ascii_uppercase) => {
+                let lower = &mut lower[..raw.len()];
+                lower.copy_from_slice(raw);
+                lower.make_ascii_lowercase();
+                match link_attribute_index(lower) {
+                    Some(index) => index,
+                    None if lower == b"base" => return self.base(tag),
+                    None => return,
+                }
+            }
+            None if raw == b"base" => return self.base(tag),
+            None => return,
+        };
+        if self.elements.0 & 1 << index != 0 {
+            self.link_tag(index, tag);
+        }
+    }
+
+    /// A `<base>`: the first one with an `href` sets the document's base URL.
+    #[cold]
+    fn base(&mut self, tag: &Tag<'_, '_>) {
+        if self.base_href.is_none()
+            && let Some(href) = tag.attr("href")
+        {
+            self.base_href = Some(href.value().into_owned());
+        }
+    }
+
+    /// A start tag of `LINK_ATTRIBUTES[index]`'s element.
+    #[inline(never)]
+    fn link_tag(&mut self, index: usize, tag: &Tag<'_, '_>) {
+        let (element, attributes) = LINK_ATTRIBUTES[index];
         for &attribute in attributes {
             let Some(attr) = tag.attr(attribute) else {
                 continue;
@@ -310,12 +402,57 @@ mod tests {
 
     #[test]
     fn link_attributes_is_the_table() {
-        for &(element, attributes) in LINK_ATTRIBUTES {
-            assert_eq!(link_attributes(element), Some((element, attributes)));
+        for (i, &(element, _)) in LINK_ATTRIBUTES.iter().enumerate() {
+            assert_eq!(link_attribute_index(element.as_bytes()), Some(i));
         }
         assert_eq!(LINK_ATTRIBUTES.len(), 20);
-        assert_eq!(link_attributes("p"), None);
-        assert_eq!(link_attributes("base"), None);
+        assert_eq!(link_attribute_index(b"p"), None);
+        assert_eq!(link_attribute_index(b"base"), None);
+    }
+
+    #[test]
+    fn names_from_raw_bytes() {
+        // Upper-case and odd names give the links `Tag::name` would.
+        let got = links_of(
+            "<A HREF=x><IMG Src=y><a\0 href=z><\u{c0} href=w><BASE href=http://b/><BlockQuote cite=v>",
+            None,
+        );
+        assert_eq!(
+            got,
+            [
+                triple("a", "href", "http://b/x"),
+                triple("img", "src", "http://b/y"),
+                triple("blockquote", "cite", "http://b/v"),
+            ]
+        );
+    }
+
+    #[test]
+    fn element_sets() {
+        let set = ElementSet::of(["a", "img", "p", "base"]);
+        assert!(set.contains("a") && set.contains("img"));
+        assert!(!set.contains("area") && !set.contains("p") && !set.contains("base"));
+        assert_eq!(
+            ElementSet::of(LINK_ATTRIBUTES.iter().map(|e| e.0)),
+            ElementSet::ALL
+        );
+        assert_eq!(ElementSet::of([]), ElementSet::of(["nothing"]));
+        // The subset's links are the full list's, filtered, in the same order; a
+        // `<base>` counts whatever the set.
+        let html = "<a href=1><base href='https://b.example/d/'><img src=2 srcset='3 1x'>\
+                    <a href=4><form action=5><area href=6>";
+        let all = links(html.as_bytes(), None);
+        for names in [&["a"][..], &["img", "area"], &["form"], &[]] {
+            let set = ElementSet::of(names.iter().copied());
+            let some = links_of_elements(&mut Tokenizer::new(html.as_bytes()), None, None, set);
+            let expected: Vec<Link> = all
+                .iter()
+                .filter(|l| set.contains(l.element))
+                .cloned()
+                .collect();
+            assert_eq!(some, expected, "{names:?}");
+        }
+        assert_eq!(all[0].url, "https://b.example/d/1");
     }
 
     #[test]

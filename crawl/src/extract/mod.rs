@@ -27,7 +27,10 @@ mod resolve;
 mod stats;
 mod text;
 
-pub use links::{LINK_ATTRIBUTES, Link, document_links, links, links_with, srcset_urls};
+pub use links::{
+    ElementSet, LINK_ATTRIBUTES, Link, document_links, links, links_of_elements, links_with,
+    srcset_urls,
+};
 pub use stats::{Stats, TokenCounts, stats};
 pub use text::{Text, text, text_with};
 

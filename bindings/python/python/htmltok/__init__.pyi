@@ -162,7 +162,8 @@ class Page(TypedDict):
     encoding: Optional[str]
     encoding_rule: Optional[str]
     title: Optional[str]
-    links: Optional[List[Link]]
+    # Link dicts; the URLs alone with process(..., link_urls=True).
+    links: Optional[Union[List[Link], List[str]]]
     text: Optional[str]
 
 class Pages(Iterator[Page]):
@@ -187,6 +188,7 @@ def process(
     *,
     base: Optional[str] = None,
     data_urls: bool = False,
+    link_urls: bool = False,
     all_files: bool = False,
     all_records: bool = False,
 ) -> Pages:

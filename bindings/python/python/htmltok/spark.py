@@ -153,7 +153,7 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
     ignored = 0
     try:
         if readable:
-            pages = htmltok.process(readable, links=links, text=text, threads=threads)
+            pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True)
             with pages:
                 for page in pages:
                     documents += 1
@@ -171,10 +171,6 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
         counters.reasons.add([tuple(r) for r in reasons[:MAX_REASONS_PER_TASK]])
 
 
-def _link_urls(links):
-    return None if links is None else [link["url"] for link in links]
-
-
 def _row(page) -> tuple:
     return (
         page["warc_filename"],
@@ -184,7 +180,7 @@ def _row(page) -> tuple:
         page["encoding"],
         page["encoding_rule"],
         page["title"],
-        _link_urls(page["links"]),
+        page["links"],
         page["text"],
     )
 
@@ -225,7 +221,6 @@ def _arrow_batches(pages: Iterable[dict]) -> Iterator:
     for page in pages:
         for values, name in zip(columns, COLUMNS):
             values.append(page[name])
-        columns[7][-1] = _link_urls(columns[7][-1])
         size += len(page["text"] or "")
         if len(columns[0]) >= BATCH_ROWS or size >= BATCH_BYTES:
             yield flush()
