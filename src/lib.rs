@@ -77,7 +77,7 @@ pub use machine::{Builder, Tokenizer};
 pub use scan::Scanner;
 pub use span::Span;
 pub use state::State;
-pub use tape::Tape;
+pub use tape::{AttrRecord, DoctypeRecord, Tape, TapeError, TokenRecord};
 pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// The replacement text of one named character reference given exactly as it appears

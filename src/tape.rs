@@ -2,58 +2,168 @@
 //! the input, for consumers that keep tokens past the next call (bindings to other
 //! languages, batch jobs, benchmarks).
 //!
-//! A [`Tape`] stores, per token, its kind, flags and spans (offsets into the input), and
-//! per tag its attributes' spans in one shared array, so building it allocates a few
-//! growing vectors per document, never per token. Nothing is decoded: [`Tape::get`]
-//! re-attaches a record to the input and gives the same [`Token`] view, with the same lazy
-//! decoding, that [`crate::Tokenizer::next_token`] gave. The tape is exactly the token
-//! stream of `next_token` with the same options (a property test checks it).
+//! A [`Tape`] stores, per token, one [`TokenRecord`] (28 bytes: kind, flags, the spans of
+//! the raw token and of its name, data or text), per attribute one [`AttrRecord`] (24
+//! bytes) and per DOCTYPE one [`DoctypeRecord`], all `#[repr(C)]` with 32-bit offsets into
+//! the input, in three growing vectors: building it allocates per document, never per
+//! token. Nothing is decoded: [`Tape::get`] re-attaches a record to the input and gives the
+//! same [`Token`] view, with the same lazy decoding, that [`crate::Tokenizer::next_token`]
+//! gave. The tape is exactly the token stream of `next_token` with the same options (a
+//! property test and a fuzz target check it).
+//!
+//! The records are plain data with no padding and every bit pattern allowed (with the
+//! `bytemuck` feature they are [`bytemuck::Pod`]), so a tape can be written as bytes and
+//! read back without parsing: [`Tape::records`], [`Tape::attr_records`] and
+//! [`Tape::doctype_records`] give the arrays, and [`Tape::from_parts`] checks arrays read
+//! back (every index and span in bounds, every kind known) before they are used, so a
+//! damaged file is an error, never a panic or an out-of-bounds read. The layout is the
+//! machine's byte order.
+
+use std::fmt;
 
 use crate::error::ParseError;
 use crate::machine::Builder;
 use crate::span::Span;
-use crate::token::{AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
+use crate::token::{AttrList, AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
 
-/// What kind of token a record holds, and its one flag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    /// `extra` indexes [`Tape::doctypes`].
-    Doctype {
-        force_quirks: bool,
-    },
-    /// `extra..extra + count` index [`Tape::attrs`].
-    StartTag {
-        self_closing: bool,
-    },
-    /// As `StartTag`.
-    EndTag {
-        self_closing: bool,
-    },
-    Comment,
-    Text(TextKind),
+/// One token of a [`Tape`]: `#[repr(C)]`, 28 bytes, no padding.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
+pub struct TokenRecord {
+    /// The token's raw bytes: `start..end`.
+    pub start: u32,
+    /// See `start`.
+    pub end: u32,
+    /// The tag name, the comment data or the text content (for a DOCTYPE, the raw span).
+    pub main_start: u32,
+    /// See `main_start`.
+    pub main_end: u32,
+    /// A tag's first attribute in [`Tape::attr_records`]; a DOCTYPE's index in
+    /// [`Tape::doctype_records`]; 0 otherwise.
+    pub extra: u32,
+    /// A tag's number of attributes; 0 otherwise.
+    pub count: u32,
+    /// [`TokenRecord::DOCTYPE`], [`TokenRecord::START_TAG`], [`TokenRecord::END_TAG`],
+    /// [`TokenRecord::COMMENT`] or [`TokenRecord::TEXT`].
+    pub kind: u8,
+    /// [`TokenRecord::SELF_CLOSING`] for a tag, [`TokenRecord::FORCE_QUIRKS`] for a
+    /// DOCTYPE.
+    pub flags: u8,
+    /// A text run's [`TextKind`]: 0 data, 1 RCDATA, 2 RAWTEXT, 3 script data, 4
+    /// PLAINTEXT, 5 CDATA; 0 for other tokens.
+    pub text_kind: u8,
+    /// Always 0 (explicit padding, so that every byte of the record is a field).
+    pub reserved: u8,
 }
 
-/// One token: 48 bytes on 64-bit targets (spans as `usize` pairs; #14 asks for compact
-/// `#[repr(C)]` records with 32-bit offsets).
-#[derive(Clone, Copy, Debug)]
-struct Record {
-    /// The token's raw bytes.
-    raw: Span,
-    /// The tag name, the comment data, or the text content (unused for a DOCTYPE).
-    main: Span,
-    /// Where the token's further spans start (attributes of a tag, fields of a DOCTYPE).
-    extra: u32,
-    /// How many attributes a tag has.
-    count: u32,
-    kind: Kind,
+impl TokenRecord {
+    /// `kind` of a DOCTYPE.
+    pub const DOCTYPE: u8 = 0;
+    /// `kind` of a start tag.
+    pub const START_TAG: u8 = 1;
+    /// `kind` of an end tag.
+    pub const END_TAG: u8 = 2;
+    /// `kind` of a comment.
+    pub const COMMENT: u8 = 3;
+    /// `kind` of a text run.
+    pub const TEXT: u8 = 4;
+    /// `flags` bit: the tag ends in `/>`.
+    pub const SELF_CLOSING: u8 = 1;
+    /// `flags` bit: the DOCTYPE's force-quirks flag.
+    pub const FORCE_QUIRKS: u8 = 2;
+
+    /// The token's raw byte range.
+    pub fn span(&self) -> Span {
+        Span::new(self.start as usize, self.end as usize)
+    }
+
+    fn main(&self) -> Span {
+        Span::new(self.main_start as usize, self.main_end as usize)
+    }
 }
 
-/// The optional fields of a DOCTYPE token.
-#[derive(Clone, Copy, Debug)]
-struct DoctypeSpans {
-    name: Option<Span>,
-    public_id: Option<Span>,
-    system_id: Option<Span>,
+/// One attribute of a tag on a [`Tape`]: `#[repr(C)]`, 24 bytes, no padding. Its raw
+/// bytes run from `name_start` to `raw_end`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
+pub struct AttrRecord {
+    /// The name: `name_start..name_end`.
+    pub name_start: u32,
+    /// See `name_start`.
+    pub name_end: u32,
+    /// The value, quotes excluded (0..0 when there is no `=`; see `flags`).
+    pub value_start: u32,
+    /// See `value_start`.
+    pub value_end: u32,
+    /// One past the attribute's last byte (the closing quote included).
+    pub raw_end: u32,
+    /// [`AttrRecord::HAS_VALUE`], [`AttrRecord::PLAIN_NAME`].
+    pub flags: u32,
+}
+
+impl AttrRecord {
+    /// `flags` bit: the attribute has a value (an `=`).
+    pub const HAS_VALUE: u32 = 1;
+    /// `flags` bit: the name is ASCII without NUL (it compares without decoding).
+    pub const PLAIN_NAME: u32 = 2;
+
+    fn new(a: &AttrSpans) -> AttrRecord {
+        let value = a.value.unwrap_or(Span::EMPTY);
+        AttrRecord {
+            name_start: a.name.start as u32,
+            name_end: a.name.end as u32,
+            value_start: value.start as u32,
+            value_end: value.end as u32,
+            raw_end: a.raw.end as u32,
+            flags: u32::from(a.value.is_some()) * Self::HAS_VALUE
+                + u32::from(a.plain_name) * Self::PLAIN_NAME,
+        }
+    }
+
+    /// The spans the tokenizer had (the raw span starts with the name).
+    pub(crate) fn spans(&self) -> AttrSpans {
+        let name = Span::new(self.name_start as usize, self.name_end as usize);
+        AttrSpans {
+            name,
+            value: (self.flags & Self::HAS_VALUE != 0)
+                .then(|| Span::new(self.value_start as usize, self.value_end as usize)),
+            raw: Span::new(name.start, self.raw_end as usize),
+            plain_name: self.flags & Self::PLAIN_NAME != 0,
+        }
+    }
+}
+
+/// The optional fields of a DOCTYPE on a [`Tape`]: `#[repr(C)]`, 28 bytes, no padding.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
+pub struct DoctypeRecord {
+    /// The name, public and system identifiers as `[start, end]` pairs (`[0, 0]` when
+    /// missing; see `present`).
+    pub spans: [[u32; 2]; 3],
+    /// Bit 0: the name is present; bit 1: the public identifier; bit 2: the system
+    /// identifier.
+    pub present: u32,
+}
+
+impl DoctypeRecord {
+    fn new(fields: [Option<Span>; 3]) -> DoctypeRecord {
+        let mut record = DoctypeRecord::default();
+        for (i, field) in fields.into_iter().enumerate() {
+            if let Some(span) = field {
+                record.spans[i] = [span.start as u32, span.end as u32];
+                record.present |= 1 << i;
+            }
+        }
+        record
+    }
+
+    fn field(&self, i: usize) -> Option<Span> {
+        let [start, end] = self.spans[i];
+        (self.present & 1 << i != 0).then(|| Span::new(start as usize, end as usize))
+    }
 }
 
 /// A document's tokens (and parse errors, when on), held without borrowing the input.
@@ -71,21 +181,72 @@ struct DoctypeSpans {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Tape {
-    records: Vec<Record>,
-    attrs: Vec<AttrSpans>,
-    doctypes: Vec<DoctypeSpans>,
+    records: Vec<TokenRecord>,
+    attrs: Vec<AttrRecord>,
+    doctypes: Vec<DoctypeRecord>,
     errors: Vec<ParseError>,
     input_len: usize,
 }
+
+/// Why a tape cannot be made ([`Builder::try_tape`]) or taken back ([`Tape::from_parts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TapeError {
+    /// The input is 4 GiB or longer: a tape's offsets are 32-bit.
+    TooLarge {
+        /// The input's length.
+        len: usize,
+    },
+    /// Record `index` of the named array is not one a tape can hold (an unknown kind, a
+    /// span past the input or reversed, an index past another array).
+    BadRecord {
+        /// `"token"`, `"attribute"` or `"doctype"`.
+        array: &'static str,
+        /// The record's index in its array.
+        index: usize,
+    },
+}
+
+impl fmt::Display for TapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TapeError::TooLarge { len } => write!(
+                f,
+                "a tape holds inputs shorter than 4 GiB (offsets are 32-bit); this one has {len} bytes"
+            ),
+            TapeError::BadRecord { array, index } => {
+                write!(
+                    f,
+                    "{array} record {index} does not describe a token of the input"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TapeError {}
+
+/// The longest input a tape can describe: its offsets are `u32`.
+const MAX_INPUT: usize = u32::MAX as usize;
 
 impl Builder {
     /// Tokenizes the whole of `input` into a [`Tape`] with these options.
     ///
     /// # Panics
     ///
-    /// When a document has 2³² tags' attributes or DOCTYPEs in all (which needs an input of
-    /// more than 8 GiB).
+    /// When `input` is 4 GiB or longer ([`Builder::try_tape`] returns an error instead).
     pub fn tape(self, input: &[u8]) -> Tape {
+        match self.try_tape(input) {
+            Ok(tape) => tape,
+            Err(err) => panic!("{err}"),
+        }
+    }
+
+    /// Tokenizes the whole of `input` into a [`Tape`], or says why it cannot: an input of
+    /// 4 GiB or more ([`TapeError::TooLarge`]) does not fit 32-bit offsets.
+    pub fn try_tape(self, input: &[u8]) -> Result<Tape, TapeError> {
+        if input.len() > MAX_INPUT {
+            return Err(TapeError::TooLarge { len: input.len() });
+        }
         let mut tape = Tape {
             input_len: input.len(),
             // Pages average 40 to 50 bytes per token and 60 to 100 per attribute;
@@ -96,73 +257,180 @@ impl Builder {
             ..Tape::default()
         };
         let mut tok = self.build(input);
+        // Offsets below 2^32 (checked above) and indexes below the number of tokens or
+        // attributes (each at least one byte of input) fit the records' `u32`s.
         while let Some(token) = tok.next_token() {
-            let record = match token {
+            let (raw, main) = (token.span(), main_span(&token));
+            let mut record = TokenRecord {
+                start: raw.start as u32,
+                end: raw.end as u32,
+                main_start: main.start as u32,
+                main_end: main.end as u32,
+                ..TokenRecord::default()
+            };
+            match token {
                 Token::Doctype(d) => {
-                    let extra = index(tape.doctypes.len());
-                    tape.doctypes.push(DoctypeSpans {
-                        name: d.name,
-                        public_id: d.public_id,
-                        system_id: d.system_id,
-                    });
-                    Record {
-                        raw: d.raw,
-                        main: d.raw,
-                        extra,
-                        count: 0,
-                        kind: Kind::Doctype {
-                            force_quirks: d.force_quirks,
-                        },
-                    }
+                    record.kind = TokenRecord::DOCTYPE;
+                    record.extra = tape.doctypes.len() as u32;
+                    record.flags = u8::from(d.force_quirks) * TokenRecord::FORCE_QUIRKS;
+                    tape.doctypes
+                        .push(DoctypeRecord::new([d.name, d.public_id, d.system_id]));
                 }
                 Token::StartTag(t) | Token::EndTag(t) => {
-                    let extra = index(tape.attrs.len());
-                    tape.attrs.extend_from_slice(t.attrs);
-                    let self_closing = t.self_closing;
-                    Record {
-                        raw: t.raw,
-                        main: t.name,
-                        extra,
-                        count: index(t.attrs.len()),
-                        kind: if matches!(token, Token::StartTag(_)) {
-                            Kind::StartTag { self_closing }
-                        } else {
-                            Kind::EndTag { self_closing }
-                        },
+                    record.kind = if matches!(token, Token::StartTag(_)) {
+                        TokenRecord::START_TAG
+                    } else {
+                        TokenRecord::END_TAG
+                    };
+                    record.flags = u8::from(t.self_closing) * TokenRecord::SELF_CLOSING;
+                    record.extra = tape.attrs.len() as u32;
+                    record.count = t.attrs.len() as u32;
+                    if let AttrList::Spans(spans) = t.attrs {
+                        tape.attrs.extend(spans.iter().map(AttrRecord::new));
                     }
                 }
-                Token::Comment(c) => Record {
-                    raw: c.raw,
-                    main: c.data,
-                    extra: 0,
-                    count: 0,
-                    kind: Kind::Comment,
-                },
-                Token::Text(t) => Record {
-                    raw: t.raw,
-                    main: t.content,
-                    extra: 0,
-                    count: 0,
-                    kind: Kind::Text(t.kind),
-                },
-            };
+                Token::Comment(_) => record.kind = TokenRecord::COMMENT,
+                Token::Text(t) => {
+                    record.kind = TokenRecord::TEXT;
+                    record.text_kind = text_kind_code(t.kind);
+                }
+            }
             tape.records.push(record);
         }
         tape.errors = tok.take_errors();
         tape.records.shrink_to_fit();
         tape.attrs.shrink_to_fit();
-        tape
+        Ok(tape)
     }
 }
 
-fn index(n: usize) -> u32 {
-    u32::try_from(n).expect("a tape holds fewer than 2^32 attributes and DOCTYPEs")
+/// The span a record keeps beside the raw one.
+fn main_span(token: &Token<'_, '_>) -> Span {
+    match token {
+        Token::Doctype(d) => d.raw,
+        Token::StartTag(t) | Token::EndTag(t) => t.name,
+        Token::Comment(c) => c.data,
+        Token::Text(t) => t.content,
+    }
+}
+
+const TEXT_KINDS: [TextKind; 6] = [
+    TextKind::Data,
+    TextKind::Rcdata,
+    TextKind::Rawtext,
+    TextKind::ScriptData,
+    TextKind::Plaintext,
+    TextKind::Cdata,
+];
+
+fn text_kind_code(kind: TextKind) -> u8 {
+    match kind {
+        TextKind::Data => 0,
+        TextKind::Rcdata => 1,
+        TextKind::Rawtext => 2,
+        TextKind::ScriptData => 3,
+        TextKind::Plaintext => 4,
+        TextKind::Cdata => 5,
+    }
 }
 
 impl Tape {
     /// Tokenizes `input` with the default options (simulation on, parse errors off).
+    ///
+    /// # Panics
+    ///
+    /// When `input` is 4 GiB or longer (see [`Builder::try_tape`]).
     pub fn new(input: &[u8]) -> Tape {
         Builder::default().tape(input)
+    }
+
+    /// A tape from its arrays, as [`Tape::records`], [`Tape::attr_records`] and
+    /// [`Tape::doctype_records`] gave them (for instance written to a file and read
+    /// back), for an input of `input_len` bytes; parse errors are not part of it. Every
+    /// record is checked: a kind this crate does not know, a span reversed or past
+    /// `input_len`, or an index past the attribute or DOCTYPE array is an error, so a
+    /// damaged or foreign file can never make [`Tape::get`] panic or read out of bounds.
+    ///
+    /// ```
+    /// use htmltok::Tape;
+    ///
+    /// let html = b"<!DOCTYPE html><a href=x>link</a>";
+    /// let tape = Tape::new(html);
+    /// let back = Tape::from_parts(
+    ///     tape.records().to_vec(),
+    ///     tape.attr_records().to_vec(),
+    ///     tape.doctype_records().to_vec(),
+    ///     html.len(),
+    /// )
+    /// .unwrap();
+    /// assert!(back.iter(html).map(|t| t.span()).eq(tape.iter(html).map(|t| t.span())));
+    /// ```
+    pub fn from_parts(
+        records: Vec<TokenRecord>,
+        attrs: Vec<AttrRecord>,
+        doctypes: Vec<DoctypeRecord>,
+        input_len: usize,
+    ) -> Result<Tape, TapeError> {
+        if input_len > MAX_INPUT {
+            return Err(TapeError::TooLarge { len: input_len });
+        }
+        let in_input = |start: u32, end: u32| start <= end && end as usize <= input_len;
+        let bad = |array, index| TapeError::BadRecord { array, index };
+        for (i, a) in attrs.iter().enumerate() {
+            let ok = in_input(a.name_start, a.name_end)
+                && in_input(a.value_start, a.value_end)
+                && in_input(a.name_start, a.raw_end)
+                && a.flags & !(AttrRecord::HAS_VALUE | AttrRecord::PLAIN_NAME) == 0;
+            if !ok {
+                return Err(bad("attribute", i));
+            }
+        }
+        for (i, d) in doctypes.iter().enumerate() {
+            if !d.spans.iter().all(|&[s, e]| in_input(s, e)) || d.present > 7 {
+                return Err(bad("doctype", i));
+            }
+        }
+        for (i, r) in records.iter().enumerate() {
+            let extra_ok = match r.kind {
+                TokenRecord::DOCTYPE => (r.extra as usize) < doctypes.len() && r.count == 0,
+                TokenRecord::START_TAG | TokenRecord::END_TAG => {
+                    (r.extra as usize).saturating_add(r.count as usize) <= attrs.len()
+                }
+                TokenRecord::COMMENT | TokenRecord::TEXT => true,
+                _ => false,
+            };
+            let ok = extra_ok
+                && in_input(r.start, r.end)
+                && in_input(r.main_start, r.main_end)
+                && usize::from(r.text_kind) < TEXT_KINDS.len()
+                && r.flags & !(TokenRecord::SELF_CLOSING | TokenRecord::FORCE_QUIRKS) == 0
+                && r.reserved == 0;
+            if !ok {
+                return Err(bad("token", i));
+            }
+        }
+        Ok(Tape {
+            records,
+            attrs,
+            doctypes,
+            errors: Vec::new(),
+            input_len,
+        })
+    }
+
+    /// The token records, one per token, in order.
+    pub fn records(&self) -> &[TokenRecord] {
+        &self.records
+    }
+
+    /// The attribute records of all tags, tag by tag (a tag's are `extra..extra + count`).
+    pub fn attr_records(&self) -> &[AttrRecord] {
+        &self.attrs
+    }
+
+    /// The DOCTYPE records (a DOCTYPE token's is `extra`).
+    pub fn doctype_records(&self) -> &[DoctypeRecord] {
+        &self.doctypes
     }
 
     /// The number of tokens.
@@ -187,7 +455,7 @@ impl Tape {
 
     /// The byte range of token `index`'s raw bytes; None past the end.
     pub fn span(&self, index: usize) -> Option<Span> {
-        self.records.get(index).map(|r| r.raw)
+        self.records.get(index).map(TokenRecord::span)
     }
 
     /// Token `index`, attached to `input`, which must be the input the tape was made from:
@@ -199,44 +467,46 @@ impl Tape {
             return None;
         }
         let r = self.records.get(index)?;
+        let raw = r.span();
         Some(match r.kind {
-            Kind::Doctype { force_quirks } => {
-                let d = self.doctypes[r.extra as usize];
-                Token::Doctype(Doctype {
-                    input,
-                    raw: r.raw,
-                    name: d.name,
-                    public_id: d.public_id,
-                    system_id: d.system_id,
-                    force_quirks,
-                })
-            }
-            Kind::StartTag { self_closing } | Kind::EndTag { self_closing } => {
+            TokenRecord::START_TAG | TokenRecord::END_TAG => {
                 let start = r.extra as usize;
                 let tag = Tag {
                     input,
-                    raw: r.raw,
-                    name: r.main,
-                    self_closing,
-                    attrs: &self.attrs[start..start + r.count as usize],
+                    raw,
+                    name: r.main(),
+                    self_closing: r.flags & TokenRecord::SELF_CLOSING != 0,
+                    attrs: AttrList::Tape(self.attrs.get(start..start + r.count as usize)?),
                 };
-                if matches!(r.kind, Kind::StartTag { .. }) {
+                if r.kind == TokenRecord::START_TAG {
                     Token::StartTag(tag)
                 } else {
                     Token::EndTag(tag)
                 }
             }
-            Kind::Comment => Token::Comment(Comment {
+            TokenRecord::TEXT => Token::Text(Text {
                 input,
-                raw: r.raw,
-                data: r.main,
+                raw,
+                content: r.main(),
+                kind: *TEXT_KINDS.get(usize::from(r.text_kind))?,
             }),
-            Kind::Text(kind) => Token::Text(Text {
+            TokenRecord::COMMENT => Token::Comment(Comment {
                 input,
-                raw: r.raw,
-                content: r.main,
-                kind,
+                raw,
+                data: r.main(),
             }),
+            TokenRecord::DOCTYPE => {
+                let d = self.doctypes.get(r.extra as usize)?;
+                Token::Doctype(Doctype {
+                    input,
+                    raw,
+                    name: d.field(0),
+                    public_id: d.field(1),
+                    system_id: d.field(2),
+                    force_quirks: r.flags & TokenRecord::FORCE_QUIRKS != 0,
+                })
+            }
+            _ => return None,
         })
     }
 
@@ -324,6 +594,138 @@ mod tests {
                     .last_start_tag("title"),
             );
         }
+    }
+
+    #[test]
+    fn record_layouts() {
+        // `#[repr(C)]` with no padding: every byte is a field (what `Pod` needs).
+        assert_eq!(std::mem::size_of::<TokenRecord>(), 28);
+        assert_eq!(std::mem::size_of::<AttrRecord>(), 24);
+        assert_eq!(std::mem::size_of::<DoctypeRecord>(), 28);
+        assert_eq!(std::mem::align_of::<TokenRecord>(), 4);
+    }
+
+    fn parts(tape: &Tape) -> (Vec<TokenRecord>, Vec<AttrRecord>, Vec<DoctypeRecord>) {
+        (
+            tape.records().to_vec(),
+            tape.attr_records().to_vec(),
+            tape.doctype_records().to_vec(),
+        )
+    }
+
+    #[test]
+    fn records_taken_back_are_the_same_tape() {
+        let html = b"<!DOCTYPE html SYSTEM 'about:legacy-compat'><a href=x b>t&amp;</a><!--c-->";
+        let tape = Tokenizer::builder().errors(true).tape(html);
+        let (r, a, d) = parts(&tape);
+        let back = Tape::from_parts(r, a, d, html.len()).unwrap();
+        let describe_all = |t: &Tape| t.iter(html).map(|t| describe(&t)).collect::<Vec<_>>();
+        assert_eq!(describe_all(&back), describe_all(&tape));
+        assert!(
+            back.errors().is_empty(),
+            "errors are not part of the records"
+        );
+    }
+
+    /// Damaged records are refused, or else give tokens that decode without a panic: every
+    /// field of every record, set to values around the input's bounds.
+    #[test]
+    fn damaged_records_never_panic() {
+        let html = b"<!DOCTYPE html PUBLIC 'p' 's'><a href=x b c='d'>t&amp;\xff</a><!--c-->";
+        let tape = Tape::new(html);
+        let len = html.len() as u32;
+        let values = [0, 1, 2, len - 1, len, len + 1, u32::MAX];
+        let decode_all = |t: &Tape| {
+            for token in t.iter(html) {
+                let _ = describe(&token);
+            }
+        };
+        let (records, attrs, doctypes) = parts(&tape);
+        for i in 0..records.len() {
+            for field in 0..10 {
+                for &v in &values {
+                    let mut r = records.clone();
+                    let rec = &mut r[i];
+                    match field {
+                        0 => rec.start = v,
+                        1 => rec.end = v,
+                        2 => rec.main_start = v,
+                        3 => rec.main_end = v,
+                        4 => rec.extra = v,
+                        5 => rec.count = v,
+                        6 => rec.kind = v as u8,
+                        7 => rec.flags = v as u8,
+                        8 => rec.text_kind = v as u8,
+                        _ => rec.reserved = v as u8,
+                    }
+                    if let Ok(t) = Tape::from_parts(r, attrs.clone(), doctypes.clone(), html.len())
+                    {
+                        decode_all(&t);
+                    }
+                }
+            }
+        }
+        for i in 0..attrs.len() {
+            for field in 0..6 {
+                for &v in &values {
+                    let mut a = attrs.clone();
+                    let rec = &mut a[i];
+                    *[
+                        &mut rec.name_start,
+                        &mut rec.name_end,
+                        &mut rec.value_start,
+                        &mut rec.value_end,
+                        &mut rec.raw_end,
+                        &mut rec.flags,
+                    ][field] = v;
+                    if let Ok(t) =
+                        Tape::from_parts(records.clone(), a, doctypes.clone(), html.len())
+                    {
+                        decode_all(&t);
+                    }
+                }
+            }
+        }
+        for field in 0..7 {
+            for &v in &values {
+                let mut d = doctypes.clone();
+                if field < 6 {
+                    d[0].spans[field / 2][field % 2] = v;
+                } else {
+                    d[0].present = v;
+                }
+                if let Ok(t) = Tape::from_parts(records.clone(), attrs.clone(), d, html.len()) {
+                    decode_all(&t);
+                }
+            }
+        }
+        assert!(matches!(
+            Tape::from_parts(Vec::new(), Vec::new(), Vec::new(), usize::MAX),
+            Err(TapeError::TooLarge { .. })
+        ));
+    }
+
+    #[cfg(feature = "bytemuck")]
+    #[test]
+    fn a_tape_as_bytes_and_back() {
+        fn read_back<T: bytemuck::Pod>(bytes: &[u8]) -> Vec<T> {
+            // As from a file: the bytes need not be aligned.
+            bytes
+                .chunks_exact(std::mem::size_of::<T>())
+                .map(bytemuck::pod_read_unaligned)
+                .collect()
+        }
+        let html = b"<!DOCTYPE html><p class=x>Hi</p>";
+        let tape = Tape::new(html);
+        let back = Tape::from_parts(
+            read_back(bytemuck::cast_slice(tape.records())),
+            read_back(bytemuck::cast_slice(tape.attr_records())),
+            read_back(bytemuck::cast_slice(tape.doctype_records())),
+            html.len(),
+        )
+        .unwrap();
+        let describe_all = |t: &Tape| t.iter(html).map(|t| describe(&t)).collect::<Vec<_>>();
+        assert_eq!(describe_all(&back), describe_all(&tape));
     }
 
     #[test]

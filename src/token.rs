@@ -18,6 +18,7 @@ use std::borrow::Cow;
 
 use crate::decode::{Context, decode_span};
 use crate::span::Span;
+use crate::tape::AttrRecord;
 
 /// One token, borrowing the input (`'a`) and, for tags, the tokenizer's attribute buffer
 /// (`'t`, valid until the next call to [`crate::Tokenizer::next_token`]).
@@ -228,6 +229,33 @@ pub(crate) struct AttrSpans {
     pub(crate) plain_name: bool,
 }
 
+/// Where a tag's attributes are: the tokenizer's own spans (from
+/// [`crate::Tokenizer::next_token`]), or a [`crate::Tape`]'s compact records.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum AttrList<'t> {
+    Spans(&'t [AttrSpans]),
+    Tape(&'t [AttrRecord]),
+}
+
+impl AttrList<'_> {
+    #[inline]
+    pub(crate) fn len(self) -> usize {
+        match self {
+            AttrList::Spans(spans) => spans.len(),
+            AttrList::Tape(records) => records.len(),
+        }
+    }
+
+    /// Attribute `i`, which is below [`Self::len`].
+    #[inline]
+    fn get(self, i: usize) -> AttrSpans {
+        match self {
+            AttrList::Spans(spans) => spans[i],
+            AttrList::Tape(records) => records[i].spans(),
+        }
+    }
+}
+
 /// A start or end tag. Its attributes borrow the tokenizer until the next token.
 #[derive(Clone, Copy, Debug)]
 pub struct Tag<'a, 't> {
@@ -235,7 +263,7 @@ pub struct Tag<'a, 't> {
     pub(crate) raw: Span,
     pub(crate) name: Span,
     pub(crate) self_closing: bool,
-    pub(crate) attrs: &'t [AttrSpans],
+    pub(crate) attrs: AttrList<'t>,
 }
 
 impl<'a, 't> Tag<'a, 't> {
@@ -262,10 +290,11 @@ impl<'a, 't> Tag<'a, 't> {
 
     /// The attributes in source order, duplicates (which the spec drops) removed.
     pub fn attrs(&self) -> impl ExactSizeIterator<Item = Attribute<'a>> + use<'a, 't> {
-        let input = self.input;
-        self.attrs
-            .iter()
-            .map(move |&spans| Attribute { input, spans })
+        let (input, list) = (self.input, self.attrs);
+        (0..list.len()).map(move |i| Attribute {
+            input,
+            spans: list.get(i),
+        })
     }
 
     /// The number of attributes.

@@ -479,7 +479,17 @@ pub fn check_tape(input: &[u8], options: &Options, on: &Run) -> Result<(), Strin
     let tape = options.builder(true, Scanner::best()).tape(input);
     let tokens: Vec<Tok> = tape.iter(input).map(|t| owned(input, &t)).collect();
     diff_tokens("next_token vs the tape", &on.tokens, &tokens)?;
-    diff_errors("next_token vs the tape", &on.errors, tape.errors())
+    diff_errors("next_token vs the tape", &on.errors, tape.errors())?;
+    // Its records, taken back as a file reader would, are accepted and give the same.
+    let back = htmltok::Tape::from_parts(
+        tape.records().to_vec(),
+        tape.attr_records().to_vec(),
+        tape.doctype_records().to_vec(),
+        input.len(),
+    )
+    .map_err(|err| format!("Tape::from_parts rejects a tape's own records: {err}"))?;
+    let again: Vec<Tok> = back.iter(input).map(|t| owned(input, &t)).collect();
+    diff_tokens("the tape vs its records taken back", &tokens, &again)
 }
 
 /// An error sink (`Builder::build_with_sink`) gets exactly the errors the list has, in

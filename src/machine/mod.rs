@@ -56,7 +56,7 @@ use crate::feedback::{HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
 use crate::scan::Scanner;
 use crate::span::Span;
 use crate::state::State;
-use crate::token::{AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
+use crate::token::{AttrList, AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// Every state of 13.2.5, named as the spec names it. The character reference states
 /// (13.2.5.72–80) run as one function, [`crate::charref::resolve`], and are not listed.
@@ -653,7 +653,7 @@ impl<'a> Tokenizer<'a> {
                     raw: Span::new(self.tag.start, self.tag.end),
                     name: self.tag.name(),
                     self_closing: self.tag.self_closing,
-                    attrs: &self.attrs,
+                    attrs: AttrList::Spans(&self.attrs),
                 };
                 if self.tag.is_end {
                     Token::EndTag(tag)
