@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Times the Spark job (htmltok.spark.warc_dataframe) against htmltok.process on the same
-WARC files: local[1] vs local[2], mapInArrow ("arrow") vs mapPartitions ("rows"), and
-the job's overhead over process(threads=2). Run with the venv of scripts/test-python.sh:
+WARC files: local[1] vs local[2], mapInArrow ("arrow": Arrow batches built in Rust by
+htmltok.process_arrow) vs mapPartitions ("rows"), and the job's overhead over
+process(threads=2). Run with the venv of scripts/test-python.sh:
 
     target/python-venv/bin/python scripts/bench-spark.py [--corpus DIR] [--copies N] [WARC...]
 
@@ -61,7 +62,9 @@ def main():
     print(f"{len(warcs)} WARC file(s), {docs} documents, {html_mb:.1f} MB of gzip records")
     for threads in (1, 2):
         t = best(args.runs, lambda: sum(1 for _ in htmltok.process(warcs, threads=threads)))
-        print(f"htmltok.process(threads={threads}): {t:.2f} s, {docs / t:.0f} docs/s")
+        print(f"htmltok.process(threads={threads}): {t:.2f} s, {docs / t:.0f} docs/s, {html_mb / t:.0f} MB/s")
+        t = best(args.runs, lambda: sum(b.num_rows for b in htmltok.process_arrow(warcs, threads=threads)))
+        print(f"htmltok.process_arrow(threads={threads}): {t:.2f} s, {docs / t:.0f} docs/s, {html_mb / t:.0f} MB/s")
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -77,7 +80,7 @@ def main():
                 df.write.format("noop").mode("overwrite").save()
                 assert df.htmltok_counters.documents.value == docs, df.htmltok_counters
             t = best(args.runs, job)
-            print(f"spark {master} {method}: {t:.2f} s, {docs / t:.0f} docs/s")
+            print(f"spark {master} {method}: {t:.2f} s, {docs / t:.0f} docs/s, {html_mb / t:.0f} MB/s")
         spark.stop()
 
 

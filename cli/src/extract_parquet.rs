@@ -7,11 +7,10 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use arrow_array::builder::{Int64Builder, ListBuilder, StringBuilder};
-use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_array::RecordBatch;
 use htmltok::Tokenizer;
 use htmltok_crawl::extract::Page;
+use htmltok_crawl::extract::columns::PageColumns;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
@@ -24,104 +23,10 @@ const BATCH_ROWS: usize = 4096;
 /// Bytes of a row group held in memory before it is written out.
 const ROW_GROUP_BYTES: usize = 128 << 20;
 
-/// The Parquet (Arrow) schema of the records.
-pub fn schema() -> SchemaRef {
-    let string = |name: &str| Field::new(name, DataType::Utf8, true);
-    Arc::new(Schema::new(vec![
-        string("warc_filename"),
-        Field::new("warc_record_offset", DataType::Int64, true),
-        Field::new("warc_record_length", DataType::Int64, true),
-        string("url"),
-        string("encoding"),
-        string("encoding_rule"),
-        string("title"),
-        Field::new(
-            "links",
-            DataType::List(Arc::new(Field::new("element", DataType::Utf8, true))),
-            true,
-        ),
-        string("text"),
-    ]))
-}
-
-/// Column builders of the rows not yet written.
-struct Builders {
-    filename: StringBuilder,
-    offset: Int64Builder,
-    length: Int64Builder,
-    url: StringBuilder,
-    encoding: StringBuilder,
-    rule: StringBuilder,
-    title: StringBuilder,
-    links: ListBuilder<StringBuilder>,
-    text: StringBuilder,
-    rows: usize,
-}
-
-impl Builders {
-    fn new() -> Builders {
-        Builders {
-            filename: StringBuilder::new(),
-            offset: Int64Builder::new(),
-            length: Int64Builder::new(),
-            url: StringBuilder::new(),
-            encoding: StringBuilder::new(),
-            rule: StringBuilder::new(),
-            title: StringBuilder::new(),
-            links: ListBuilder::new(StringBuilder::new()).with_field(Arc::new(Field::new(
-                "element",
-                DataType::Utf8,
-                true,
-            ))),
-            text: StringBuilder::new(),
-            rows: 0,
-        }
-    }
-
-    fn push(&mut self, page: &Page, links: bool, text: bool) {
-        self.filename.append_value(&page.source);
-        self.offset
-            .append_option(page.offset.and_then(|v| i64::try_from(v).ok()));
-        self.length
-            .append_option(page.length.and_then(|v| i64::try_from(v).ok()));
-        self.url.append_option(page.url.as_deref());
-        self.encoding.append_option(page.encoding);
-        self.rule.append_option(page.rule.map(|r| r.as_str()));
-        self.title.append_option(page.title.as_deref());
-        if links {
-            for link in &page.links {
-                self.links.values().append_value(&link.url);
-            }
-            self.links.append(true);
-        } else {
-            self.links.append_null();
-        }
-        self.text.append_option(text.then_some(page.text.as_str()));
-        self.rows += 1;
-    }
-
-    fn finish(&mut self, schema: &SchemaRef) -> RecordBatch {
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(self.filename.finish()),
-            Arc::new(self.offset.finish()),
-            Arc::new(self.length.finish()),
-            Arc::new(self.url.finish()),
-            Arc::new(self.encoding.finish()),
-            Arc::new(self.rule.finish()),
-            Arc::new(self.title.finish()),
-            Arc::new(self.links.finish()),
-            Arc::new(self.text.finish()),
-        ];
-        self.rows = 0;
-        RecordBatch::try_new(schema.clone(), columns).expect("the columns match the schema")
-    }
-}
-
 /// The Parquet file being written: rows are gathered under one lock, record batches
 /// written under another, so workers keep extracting while a batch is encoded.
 struct ParquetOut {
-    schema: SchemaRef,
-    rows: Mutex<Builders>,
+    rows: Mutex<PageColumns>,
     writer: Mutex<Option<ArrowWriter<BufWriter<File>>>>,
     error: Mutex<Option<parquet::errors::ParquetError>>,
     stop: Arc<AtomicBool>,
@@ -151,7 +56,7 @@ impl ParquetOut {
         let batch = {
             let mut rows = self.rows.lock().unwrap_or_else(|e| e.into_inner());
             rows.push(page, links, text);
-            (rows.rows >= BATCH_ROWS).then(|| rows.finish(&self.schema))
+            (rows.rows() >= BATCH_ROWS).then(|| rows.finish())
         };
         if let Some(batch) = batch {
             self.write(&batch);
@@ -165,7 +70,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
             "--format parquet needs --output PATH".to_string(),
         ));
     };
-    let schema = schema();
+    let schema = htmltok_crawl::extract::columns::schema();
     let properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .build();
@@ -174,8 +79,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
         .map_err(|err| Failure::Output(std::io::Error::other(err)))?;
     let stop = Arc::new(AtomicBool::new(false));
     let out = ParquetOut {
-        schema,
-        rows: Mutex::new(Builders::new()),
+        rows: Mutex::new(PageColumns::new()),
         writer: Mutex::new(Some(writer)),
         error: Mutex::new(None),
         stop: stop.clone(),
@@ -192,7 +96,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
     )?;
     let last = {
         let mut rows = out.rows.lock().unwrap_or_else(|e| e.into_inner());
-        (rows.rows > 0).then(|| rows.finish(&out.schema))
+        (rows.rows() > 0).then(|| rows.finish())
     };
     if let Some(batch) = last {
         out.write(&batch);

@@ -193,7 +193,7 @@ pub(crate) struct LinkForm {
 }
 
 impl LinkForm {
-    fn keeps(&self, link: &Link) -> bool {
+    pub(crate) fn keeps(&self, link: &Link) -> bool {
         (self.data_urls || !link.is_data_url())
             && self
                 .elements

@@ -11,14 +11,15 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use htmltok_crawl::batch::{self, Document};
 use htmltok_crawl::extract::Page;
-use pyo3::exceptions::PyTypeError;
+use htmltok_crawl::extract::columns::PageColumns;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 use url::Url;
 
 use crate::document::{LinkForm, links_list, parse_base};
@@ -26,6 +27,7 @@ use crate::{path_arg, require_exists};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process, m)?)?;
+    m.add_function(wrap_pyfunction!(process_ipc, m)?)?;
     m.add_class::<Pages>()?;
     Ok(())
 }
@@ -150,6 +152,106 @@ fn process(
     all_files: bool,
     all_records: bool,
 ) -> PyResult<Pages> {
+    let run = Run {
+        want: Want { links, text },
+        threads,
+        all_files,
+        all_records,
+        form: LinkForm {
+            data_urls,
+            urls: link_urls,
+            ..LinkForm::default()
+        },
+    };
+    start(paths, base, run, Output::Dicts)
+}
+
+/// Like `process`, but yields the pages in record batches, each an Arrow IPC stream
+/// (`bytes`: the schema, one record batch, the end marker) that `pyarrow.ipc.open_stream`
+/// (or polars, DuckDB, ...) reads without a copy. The columns are those of
+/// `htmltok.spark.SCHEMA` and of `htmltok extract --format parquet`: `warc_filename`,
+/// `warc_record_offset`, `warc_record_length`, `url`, `encoding`, `encoding_rule`, `title`,
+/// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`).
+///
+/// A batch holds `batch_rows` pages, or fewer when their strings reach `batch_bytes`
+/// (and the last one). The batches are built and encoded in Rust with the GIL released:
+/// no Python object per page or per link. `htmltok.process_arrow` gives them as
+/// `pyarrow.RecordBatch` objects. The other arguments, `errors`, `documents` (pages, not
+/// batches), `ignored` and `close()` are as for `process`.
+#[pyfunction]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 32 << 20))]
+#[allow(clippy::too_many_arguments)]
+fn process_ipc(
+    paths: &Bound<'_, PyAny>,
+    links: bool,
+    text: bool,
+    threads: usize,
+    base: Option<&str>,
+    data_urls: bool,
+    all_files: bool,
+    all_records: bool,
+    batch_rows: usize,
+    batch_bytes: usize,
+) -> PyResult<Pages> {
+    if batch_rows == 0 {
+        return Err(PyValueError::new_err(
+            "process_ipc: batch_rows must be at least 1",
+        ));
+    }
+    let run = Run {
+        want: Want { links, text },
+        threads,
+        all_files,
+        all_records,
+        form: LinkForm {
+            data_urls,
+            urls: true,
+            ..LinkForm::default()
+        },
+    };
+    start(
+        paths,
+        base,
+        run,
+        Output::Ipc {
+            rows: batch_rows,
+            bytes: batch_bytes,
+        },
+    )
+}
+
+/// The options of a run.
+struct Run {
+    want: Want,
+    threads: usize,
+    all_files: bool,
+    all_records: bool,
+    form: LinkForm,
+}
+
+/// What a `Pages` iterator yields.
+#[derive(Clone, Copy)]
+enum Output {
+    /// One dict per page.
+    Dicts,
+    /// Arrow IPC streams of up to `rows` pages or `bytes` of strings.
+    Ipc { rows: usize, bytes: usize },
+}
+
+/// Starts the batch thread for `paths`.
+fn start(
+    paths: &Bound<'_, PyAny>,
+    base: Option<&str>,
+    run_options: Run,
+    output: Output,
+) -> PyResult<Pages> {
+    let Run {
+        want,
+        threads,
+        all_files,
+        all_records,
+        form,
+    } = run_options;
     let sources: Vec<PathBuf> =
         if paths.is_instance_of::<PyString>() || paths.hasattr("__fspath__")? {
             vec![path_arg(paths, "process")?]
@@ -167,7 +269,6 @@ fn process(
         require_exists(path)?;
     }
     let base = parse_base(base)?;
-    let want = Want { links, text };
     let stop = Arc::new(AtomicBool::new(false));
     let options = batch::Options::new()
         .threads(threads)
@@ -183,11 +284,9 @@ fn process(
         rx: Mutex::new(Some(rx)),
         stop,
         want,
-        form: LinkForm {
-            data_urls,
-            urls: link_urls,
-            ..LinkForm::default()
-        },
+        form,
+        output,
+        columns: Mutex::new(PageColumns::new()),
         errors: Mutex::new(Vec::new()),
         documents: AtomicU64::new(0),
         ignored: AtomicU64::new(0),
@@ -206,6 +305,9 @@ pub(crate) struct Pages {
     stop: Arc<AtomicBool>,
     want: Want,
     form: LinkForm,
+    output: Output,
+    /// The pages of the next batch (`Output::Ipc`).
+    columns: Mutex<PageColumns>,
     errors: Mutex<Vec<(String, Option<u64>, String)>>,
     documents: AtomicU64,
     ignored: AtomicU64,
@@ -248,7 +350,50 @@ impl Pages {
         slf
     }
 
-    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.output {
+            Output::Dicts => Ok(self.next_dict(py)?.map(Bound::into_any)),
+            Output::Ipc { rows, bytes } => Ok(self.next_ipc(py, rows, bytes)?.map(Bound::into_any)),
+        }
+    }
+    /// The documents that could not be read, as `(file, offset, reason)` tuples.
+    #[getter]
+    fn errors(&self) -> Vec<(String, Option<u64>, String)> {
+        self.errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// How many documents have been yielded.
+    #[getter]
+    fn documents(&self) -> u64 {
+        self.documents.load(Ordering::Relaxed)
+    }
+
+    /// How many WARC records were left out as not HTML (known once the iteration ended).
+    #[getter]
+    fn ignored(&self) -> u64 {
+        self.ignored.load(Ordering::Relaxed)
+    }
+
+    /// Stops the run: no further document is started, and the iteration ends.
+    fn close(&self) {
+        self.finish();
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, _args: &Bound<'_, pyo3::types::PyTuple>) {
+        self.finish();
+    }
+}
+
+impl Pages {
+    fn next_dict<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         loop {
             let received = py.detach(|| {
                 let rx = self.rx.lock().unwrap_or_else(|e| e.into_inner());
@@ -291,43 +436,99 @@ impl Pages {
         }
     }
 
-    /// The documents that could not be read, as `(file, offset, reason)` tuples.
-    #[getter]
-    fn errors(&self) -> Vec<(String, Option<u64>, String)> {
-        self.errors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+    /// The next Arrow IPC stream of up to `rows` pages (or `bytes` of strings): pages are
+    /// received and added to the columns with the GIL released, then encoded, still
+    /// without the GIL.
+    fn next_ipc<'py>(
+        &self,
+        py: Python<'py>,
+        rows: usize,
+        bytes: usize,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        enum Step {
+            Full,
+            Over,
+            Waiting,
+        }
+        loop {
+            let step = py.detach(|| {
+                let rx = self.rx.lock().unwrap_or_else(|e| e.into_inner());
+                let Some(rx) = rx.as_ref() else {
+                    return Step::Over;
+                };
+                let mut columns = self.columns.lock().unwrap_or_else(|e| e.into_inner());
+                // Back to the interpreter every 100 ms, for Ctrl-C.
+                let deadline = Instant::now() + Duration::from_millis(100);
+                loop {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    match rx.recv_timeout(left) {
+                        Ok(Message::Page(mut page)) => {
+                            page.links.retain(|link| self.form.keeps(link));
+                            columns.push(&page, self.want.links, self.want.text);
+                            self.documents.fetch_add(1, Ordering::Relaxed);
+                            if columns.rows() >= rows || columns.bytes() >= bytes {
+                                return Step::Full;
+                            }
+                        }
+                        Ok(Message::Done { failures, ignored }) => {
+                            self.errors
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .extend(failures);
+                            self.ignored.store(ignored, Ordering::Relaxed);
+                            return Step::Over;
+                        }
+                        Err(RecvTimeoutError::Timeout) => return Step::Waiting,
+                        Err(RecvTimeoutError::Disconnected) => {
+                            self.errors.lock().unwrap_or_else(|e| e.into_inner()).push((
+                                String::new(),
+                                None,
+                                "the batch thread ended unexpectedly".to_string(),
+                            ));
+                            return Step::Over;
+                        }
+                    }
+                }
+            });
+            match step {
+                Step::Waiting => py.check_signals()?,
+                Step::Full => return self.encode(py).map(Some),
+                Step::Over => {
+                    self.finish();
+                    let pending = self
+                        .columns
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .rows();
+                    return if pending > 0 {
+                        self.encode(py).map(Some)
+                    } else {
+                        Ok(None)
+                    };
+                }
+            }
+        }
     }
 
-    /// How many documents have been yielded.
-    #[getter]
-    fn documents(&self) -> u64 {
-        self.documents.load(Ordering::Relaxed)
+    /// The pages gathered, as one Arrow IPC stream (encoded with the GIL released).
+    fn encode<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let encoded = py.detach(|| {
+            let mut columns = self.columns.lock().unwrap_or_else(|e| e.into_inner());
+            let batch = columns.finish();
+            let mut out = Vec::with_capacity(batch.get_array_memory_size() + 4096);
+            arrow_ipc::writer::StreamWriter::try_new(&mut out, columns.schema())
+                .and_then(|mut writer| {
+                    writer.write(&batch)?;
+                    writer.finish()
+                })
+                .map(|()| out)
+        });
+        let encoded = encoded.map_err(|err| {
+            PyValueError::new_err(format!("cannot encode an Arrow record batch: {err}"))
+        })?;
+        Ok(PyBytes::new(py, &encoded))
     }
 
-    /// How many WARC records were left out as not HTML (known once the iteration ended).
-    #[getter]
-    fn ignored(&self) -> u64 {
-        self.ignored.load(Ordering::Relaxed)
-    }
-
-    /// Stops the run: no further document is started, and the iteration ends.
-    fn close(&self) {
-        self.finish();
-    }
-
-    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    #[pyo3(signature = (*_args))]
-    fn __exit__(&self, _args: &Bound<'_, pyo3::types::PyTuple>) {
-        self.finish();
-    }
-}
-
-impl Pages {
     /// Stops the batch and drops the receiver (waking workers blocked on sending).
     fn finish(&self) {
         self.stop.store(true, Ordering::Relaxed);

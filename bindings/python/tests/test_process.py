@@ -6,6 +6,7 @@ import time
 import pytest
 
 import htmltok
+import htmltok.spark
 from conftest import BUNDLED, SAMPLE_WARC, cli_json_lines, shared_dir
 
 COLUMNS = {"warc_filename", "warc_record_offset", "warc_record_length", "url", "encoding",
@@ -126,3 +127,28 @@ def test_iterating_from_threads():
     for t in threads:
         t.join()
     assert len(seen) == 170
+
+
+def test_arrow_batches_equal_the_pages(tmp_path):
+    pa = pytest.importorskip("pyarrow", reason="NOT RUN: pyarrow is not installed (pip install pyarrow)")
+    raw = SAMPLE_WARC.read_bytes()
+    (tmp_path / "cut.warc.gz").write_bytes(raw[: len(raw) - 500])
+    inputs = [BUNDLED, tmp_path]
+    want = sorted(htmltok.process(inputs, link_urls=True), key=key)
+    batches = htmltok.process_arrow(inputs, batch_rows=3)
+    got_batches = list(batches)
+    assert all(b.num_rows <= 3 for b in got_batches) and len(got_batches) > 1
+    table = pa.Table.from_batches(got_batches)
+    assert table.column_names == list(htmltok.spark.COLUMNS)
+    got = sorted(table.to_pylist(), key=key)
+    assert got == want
+    assert batches.documents == len(want)
+    # The damaged file is reported, not raised, as with process().
+    assert batches.errors and all(str(tmp_path) in f for f, _, _ in batches.errors)
+    # Options as for process(): no links, no text; IPC bytes without pyarrow's help.
+    streams = list(htmltok.process_ipc(BUNDLED, links=False, text=False, batch_rows=1000))
+    assert len(streams) == 1 and isinstance(streams[0], bytes)
+    table = pa.ipc.open_stream(streams[0]).read_all()
+    assert table.column("links").null_count == table.num_rows == table.column("text").null_count
+    with pytest.raises(ValueError):
+        htmltok.process_ipc(BUNDLED, batch_rows=0)

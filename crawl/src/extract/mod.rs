@@ -22,6 +22,8 @@
 //! assert_eq!(extract::stats(html).tags["a"], 1);
 //! ```
 
+#[cfg(feature = "arrow")]
+pub mod columns;
 mod links;
 mod resolve;
 mod stats;

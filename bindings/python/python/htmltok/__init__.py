@@ -26,6 +26,10 @@ Many files, folders and WARC files at once, on every core (the GIL released)::
     for page in htmltok.process(["crawl.warc.gz", "pages/"], threads=0):
         page["warc_filename"], page["warc_record_offset"], page["url"], page["links"]
 
+    # The same as Arrow record batches built in Rust (no Python object per page):
+    for batch in htmltok.process_arrow(["crawl.warc.gz"]):   # needs pyarrow
+        batch.num_rows, batch.column("url")
+
 Contents:
 
 - ``tokenize(data, *, errors, simulation, scripting, state, last_start_tag)`` -> ``Tokens``
@@ -34,6 +38,8 @@ Contents:
   ``tokenize()``, ``title``, ``encoding``, ``encoding_rule``
 - ``warc.ArchiveIterator(path_or_file)`` -> ``warc.WarcRecord``
 - ``process(paths, links=True, text=True, threads=0)`` -> ``Pages`` of dicts
+- ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_ipc(...)`` -> the
+  same batches as Arrow IPC stream ``bytes`` (no pyarrow needed)
 
 Every call that does real work releases the GIL, so threads run in parallel.
 """
@@ -46,9 +52,63 @@ from ._htmltok import (
     Tokens,
     __version__,
     process,
+    process_ipc,
     tokenize,
 )
 from . import warc
+
+
+class ArrowBatches:
+    """The iterator ``process_arrow`` returns: ``pyarrow.RecordBatch`` objects read
+    without a copy from the Arrow IPC streams of a ``process_ipc`` run. ``errors``,
+    ``documents``, ``ignored`` and ``close()`` are those of the run (see ``Pages``)."""
+
+    def __init__(self, pages, pyarrow):
+        self._pages = pages
+        self._pa = pyarrow
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        stream = next(self._pages)
+        reader = self._pa.ipc.open_stream(self._pa.py_buffer(stream))
+        return reader.read_next_batch()
+
+    @property
+    def errors(self):
+        return self._pages.errors
+
+    @property
+    def documents(self):
+        return self._pages.documents
+
+    @property
+    def ignored(self):
+        return self._pages.ignored
+
+    def close(self):
+        self._pages.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self._pages.close()
+
+
+def process_arrow(paths, links=True, text=True, threads=0, **options):
+    """Like ``process``, but yields ``pyarrow.RecordBatch`` objects of up to
+    ``batch_rows`` pages (default 1024) with the columns of ``htmltok.spark.SCHEMA``:
+    built and encoded in Rust with the GIL released, read by pyarrow without a copy.
+    Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
+    ``all_records``, ``batch_rows``, ``batch_bytes``). Needs pyarrow."""
+    try:
+        import pyarrow
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError("htmltok.process_arrow needs pyarrow (pip install pyarrow); "
+                          "htmltok.process_ipc gives the same batches as Arrow IPC bytes") from err
+    return ArrowBatches(process_ipc(paths, links, text, threads, **options), pyarrow)
 
 __all__ = [
     "Document",
@@ -57,7 +117,10 @@ __all__ = [
     "TokenIterator",
     "Tokens",
     "__version__",
+    "ArrowBatches",
     "process",
+    "process_arrow",
+    "process_ipc",
     "tokenize",
     "warc",
 ]

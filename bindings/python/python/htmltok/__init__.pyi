@@ -1,7 +1,7 @@
 """Type stubs of htmltok (the native module htmltok._htmltok, re-exported)."""
 
 import os
-from typing import Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union, overload
+from typing import Any, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union, overload
 
 from . import warc as warc
 
@@ -193,3 +193,47 @@ def process(
     all_records: bool = False,
 ) -> Pages:
     """Tokenize files, folders and WARC files in parallel; one dict per document."""
+
+def process_ipc(
+    paths: Union[_Path, Iterable[_Path]],
+    links: bool = True,
+    text: bool = True,
+    threads: int = 0,
+    *,
+    base: Optional[str] = None,
+    data_urls: bool = False,
+    all_files: bool = False,
+    all_records: bool = False,
+    batch_rows: int = 1024,
+    batch_bytes: int = 32 << 20,
+) -> Pages:
+    """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
+
+class ArrowBatches(Iterator[Any]):
+    """The iterator process_arrow() returns: pyarrow.RecordBatch objects."""
+    def __iter__(self) -> ArrowBatches: ...
+    def __next__(self) -> Any: ...
+    def __enter__(self) -> ArrowBatches: ...
+    def __exit__(self, *args: object) -> None: ...
+    def close(self) -> None: ...
+    @property
+    def errors(self) -> List[Tuple[str, Optional[int], str]]: ...
+    @property
+    def documents(self) -> int: ...
+    @property
+    def ignored(self) -> int: ...
+
+def process_arrow(
+    paths: Union[_Path, Iterable[_Path]],
+    links: bool = True,
+    text: bool = True,
+    threads: int = 0,
+    *,
+    base: Optional[str] = None,
+    data_urls: bool = False,
+    all_files: bool = False,
+    all_records: bool = False,
+    batch_rows: int = 1024,
+    batch_bytes: int = 32 << 20,
+) -> ArrowBatches:
+    """As process(), but yields pyarrow.RecordBatch objects (columns: htmltok.spark.SCHEMA)."""

@@ -1,9 +1,10 @@
 """htmltok on Spark: WARC files to a DataFrame (and Parquet), one row per HTML record.
 
 ``warc_dataframe(spark, paths)`` distributes WARC paths over Spark partitions; each
-task runs ``htmltok.process`` on its paths (Rust threads, the GIL released) and hands
-the pages to Spark as rows (``RDD.mapPartitions``; ``method="arrow"`` uses ``mapInArrow``
-instead, which measured slower)::
+task runs ``htmltok.process_arrow`` on its paths (Rust threads, the GIL released) and
+hands the pages to Spark as Arrow record batches built in Rust (``mapInArrow``: no Python
+object per page; ``method="rows"`` goes through ``htmltok.process`` dicts and
+``RDD.mapPartitions`` instead, for executors without pyarrow, and measured slower)::
 
     from pyspark.sql import SparkSession
     from htmltok.spark import warc_dataframe
@@ -31,7 +32,7 @@ manifests listing one path per line; output: Parquet)::
         --output s3a://bucket/pages.parquet warc.paths
 
 The executors need the ``htmltok`` package installed (and pyarrow and pandas for
-``method="arrow"``), and the WARC
+``method="arrow"``, the default), and the WARC
 paths must be readable by them under the same names (a shared or network file system):
 the files are read by Rust, not through Hadoop's file systems.
 """
@@ -70,10 +71,6 @@ SCHEMA = (
     "warc_filename string, warc_record_offset long, warc_record_length long, url string, "
     "encoding string, encoding_rule string, title string, links array<string>, text string"
 )
-
-# How many rows, or bytes of text, go into one Arrow batch handed to Spark.
-BATCH_ROWS = 1024
-BATCH_BYTES = 32 << 20
 
 # How many failure reasons each task reports (the counts are always exact).
 MAX_REASONS_PER_TASK = 100
@@ -131,8 +128,10 @@ def _local_path(path: str) -> str:
     return path
 
 
-def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters: Counters):
-    """The pages of `paths` (dicts of `htmltok.process`), counting what fails."""
+def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters: Counters,
+           arrow: bool = False):
+    """The pages of `paths` (dicts of `htmltok.process`, or with `arrow` the
+    `pyarrow.RecordBatch` objects of `htmltok.process_arrow`), counting what fails."""
     import htmltok
 
     reasons: List = []
@@ -153,11 +152,15 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
     ignored = 0
     try:
         if readable:
-            pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True)
+            if arrow:
+                pages = htmltok.process_arrow(readable, links=links, text=text, threads=threads)
+            else:
+                pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True)
             with pages:
-                for page in pages:
-                    documents += 1
-                    yield page
+                try:
+                    yield from pages
+                finally:
+                    documents = pages.documents
             failures += len(pages.errors)
             reasons.extend(pages.errors)
             ignored = pages.ignored
@@ -185,50 +188,6 @@ def _row(page) -> tuple:
     )
 
 
-def _arrow_schema():
-    import pyarrow as pa
-
-    return pa.schema(
-        [
-            ("warc_filename", pa.string()),
-            ("warc_record_offset", pa.int64()),
-            ("warc_record_length", pa.int64()),
-            ("url", pa.string()),
-            ("encoding", pa.string()),
-            ("encoding_rule", pa.string()),
-            ("title", pa.string()),
-            ("links", pa.list_(pa.string())),
-            ("text", pa.string()),
-        ]
-    )
-
-
-def _arrow_batches(pages: Iterable[dict]) -> Iterator:
-    """Pages as Arrow record batches of about BATCH_ROWS rows (or BATCH_BYTES of text)."""
-    import pyarrow as pa
-
-    schema = _arrow_schema()
-    columns: List[list] = [[] for _ in COLUMNS]
-    size = 0
-
-    def flush():
-        arrays = [pa.array(values, type=field.type) for values, field in zip(columns, schema)]
-        batch = pa.RecordBatch.from_arrays(arrays, schema=schema)
-        for values in columns:
-            values.clear()
-        return batch
-
-    for page in pages:
-        for values, name in zip(columns, COLUMNS):
-            values.append(page[name])
-        size += len(page["text"] or "")
-        if len(columns[0]) >= BATCH_ROWS or size >= BATCH_BYTES:
-            yield flush()
-            size = 0
-    if columns[0]:
-        yield flush()
-
-
 def _threads_per_task(spark, partitions: int) -> int:
     """Rust threads for each task: the cores a task may use when few tasks share an
     executor (a WARC file or two on `local[N]`), else `spark.task.cpus`."""
@@ -248,7 +207,7 @@ def warc_dataframe(
     partitions: Optional[int] = None,
     *,
     threads: Optional[int] = None,
-    method: str = "rows",
+    method: str = "arrow",
     counters: Optional[Counters] = None,
 ):
     """A DataFrame of the HTML response records of the WARC files `paths` (one row per
@@ -258,9 +217,10 @@ def warc_dataframe(
     name; they are spread over `partitions` partitions (default: one per path), each task
     reading its paths with ``htmltok.process`` on `threads` Rust threads (default: the
     executor's cores when there are fewer partitions than cores, else
-    ``spark.task.cpus``). `method` is ``"rows"`` (``RDD.mapPartitions`` of tuples, the
-    default: it measured faster, see README) or ``"arrow"`` (``mapInArrow`` of Arrow
-    record batches; needs pyarrow and pandas on the executors).
+    ``spark.task.cpus``). `method` is ``"arrow"`` (the default: ``mapInArrow`` of the
+    Arrow record batches ``htmltok.process_arrow`` builds in Rust; needs pyarrow and
+    pandas on the executors) or ``"rows"`` (``RDD.mapPartitions`` of tuples made from
+    ``htmltok.process`` dicts; slower, see README).
 
     Failures (unreadable records, truncated files, missing paths) are not raised: they
     are counted in `counters` (a ``Counters``; one is made when None), which is also the
@@ -282,7 +242,7 @@ def warc_dataframe(
     if method == "arrow":
         def task(batches):
             mine = [p for batch in batches for p in batch.column(0).to_pylist()]
-            yield from _arrow_batches(_pages(mine, want_links, want_text, threads, counters))
+            yield from _pages(mine, want_links, want_text, threads, counters, arrow=True)
 
         inputs = spark.createDataFrame(sc.parallelize([(p,) for p in paths], partitions), "path string")
         df = inputs.mapInArrow(task, SCHEMA)
@@ -351,8 +311,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, help="Rust threads per task (default: see warc_dataframe)")
     p.add_argument("--no-links", action="store_true", help="leave the links column null")
     p.add_argument("--no-text", action="store_true", help="leave the text column null")
-    p.add_argument("--method", choices=("rows", "arrow"), default="rows",
-                   help="mapPartitions of rows (default) or mapInArrow of Arrow batches")
+    p.add_argument("--method", choices=("arrow", "rows"), default="arrow",
+                   help="mapInArrow of Arrow batches built in Rust (default) or mapPartitions of rows")
     p.add_argument("--mode", default="errorifexists", choices=("errorifexists", "overwrite", "append", "ignore"),
                    help="what to do when the output exists (default: fail)")
     p.add_argument("--compression", default="zstd", help="Parquet codec (default: zstd)")
