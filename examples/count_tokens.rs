@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release --example count_tokens -- [--errors] [--decode] page.html …`
 //! (`--errors`: parse errors on; `--decode`: decode every string of every token;
-//! `--repeat=N`: tokenize the pages N times, for profilers.)
+//! `--tape`: build each page's `Tape` and count its records instead; `--repeat=N`:
+//! tokenize the pages N times, for profilers.)
 
 use std::time::Instant;
 
@@ -12,6 +13,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let errors = args.iter().any(|a| a == "--errors");
     let decode = args.iter().any(|a| a == "--decode");
+    let tape = args.iter().any(|a| a == "--tape");
     let repeat: usize = args
         .iter()
         .find_map(|a| a.strip_prefix("--repeat="))
@@ -33,6 +35,13 @@ fn main() {
     let mut decoded = 0usize;
     let start = Instant::now();
     for page in std::iter::repeat_n(&pages, repeat).flatten() {
+        if tape {
+            let tape = Tokenizer::builder().errors(errors).tape(page);
+            for record in tape.records() {
+                counts[usize::from(record.kind)] += 1;
+            }
+            continue;
+        }
         let mut tok = Tokenizer::builder().errors(errors).build(page);
         while let Some(token) = tok.next_token() {
             let kind = match &token {

@@ -260,41 +260,40 @@ impl Builder {
         // Offsets below 2^32 (checked above) and indexes below the number of tokens or
         // attributes (each at least one byte of input) fit the records' `u32`s.
         while let Some(token) = tok.next_token() {
-            let (raw, main) = (token.span(), main_span(&token));
-            let mut record = TokenRecord {
-                start: raw.start as u32,
-                end: raw.end as u32,
-                main_start: main.start as u32,
-                main_end: main.end as u32,
-                ..TokenRecord::default()
-            };
-            match token {
+            // One `match` fills the whole record (kind, spans, flags).
+            let record = match token {
                 Token::Doctype(d) => {
-                    record.kind = TokenRecord::DOCTYPE;
-                    record.extra = tape.doctypes.len() as u32;
-                    record.flags = u8::from(d.force_quirks) * TokenRecord::FORCE_QUIRKS;
+                    let extra = tape.doctypes.len() as u32;
                     tape.doctypes
                         .push(DoctypeRecord::new([d.name, d.public_id, d.system_id]));
+                    record(TokenRecord::DOCTYPE, d.raw, d.raw).with(
+                        extra,
+                        0,
+                        u8::from(d.force_quirks) * TokenRecord::FORCE_QUIRKS,
+                    )
                 }
                 Token::StartTag(t) | Token::EndTag(t) => {
-                    record.kind = if matches!(token, Token::StartTag(_)) {
+                    let kind = if matches!(token, Token::StartTag(_)) {
                         TokenRecord::START_TAG
                     } else {
                         TokenRecord::END_TAG
                     };
-                    record.flags = u8::from(t.self_closing) * TokenRecord::SELF_CLOSING;
-                    record.extra = tape.attrs.len() as u32;
-                    record.count = t.attrs.len() as u32;
+                    let extra = tape.attrs.len() as u32;
                     if let AttrList::Spans(spans) = t.attrs {
                         tape.attrs.extend(spans.iter().map(AttrRecord::new));
                     }
+                    record(kind, t.raw, t.name).with(
+                        extra,
+                        t.attrs.len() as u32,
+                        u8::from(t.self_closing) * TokenRecord::SELF_CLOSING,
+                    )
                 }
-                Token::Comment(_) => record.kind = TokenRecord::COMMENT,
-                Token::Text(t) => {
-                    record.kind = TokenRecord::TEXT;
-                    record.text_kind = text_kind_code(t.kind);
-                }
-            }
+                Token::Comment(c) => record(TokenRecord::COMMENT, c.raw, c.data),
+                Token::Text(t) => TokenRecord {
+                    text_kind: text_kind_code(t.kind),
+                    ..record(TokenRecord::TEXT, t.raw, t.content)
+                },
+            };
             tape.records.push(record);
         }
         tape.errors = tok.take_errors();
@@ -304,13 +303,28 @@ impl Builder {
     }
 }
 
-/// The span a record keeps beside the raw one.
-fn main_span(token: &Token<'_, '_>) -> Span {
-    match token {
-        Token::Doctype(d) => d.raw,
-        Token::StartTag(t) | Token::EndTag(t) => t.name,
-        Token::Comment(c) => c.data,
-        Token::Text(t) => t.content,
+/// A record of `kind` with its two spans (offsets below 2^32: checked by the caller).
+#[inline(always)]
+fn record(kind: u8, raw: Span, main: Span) -> TokenRecord {
+    TokenRecord {
+        start: raw.start as u32,
+        end: raw.end as u32,
+        main_start: main.start as u32,
+        main_end: main.end as u32,
+        kind,
+        ..TokenRecord::default()
+    }
+}
+
+impl TokenRecord {
+    #[inline(always)]
+    fn with(self, extra: u32, count: u32, flags: u8) -> TokenRecord {
+        TokenRecord {
+            extra,
+            count,
+            flags,
+            ..self
+        }
     }
 }
 
