@@ -32,8 +32,8 @@
 //! late `<meta>` is looked for *before* the detector, which then never runs: chardetng
 //! costs hundreds of instructions per byte it is fed, the tokenizer a few. (The rule is
 //! then `LateMeta` even when the detector would have guessed the same encoding.) Only
-//! documents with a `<meta` followed somewhere by the word `charset` get this extra
-//! tokenizing pass, and it stops at the first declaration. Not modelled: a parent frame's encoding, the user's
+//! documents with a `<meta` followed somewhere by the word `charset` or `http-equiv` get
+//! this extra tokenizing pass, and it stops at the first declaration. Not modelled: a parent frame's encoding, the user's
 //! override, locale-specific defaults (steps 2, 6, 7 and 9's table: there is no browsing
 //! context), and the insertion modes in which the tree builder ignores a `<meta>`.
 //!
@@ -238,10 +238,12 @@ fn declared_by_meta(bytes: &[u8]) -> Option<&'static Encoding> {
 }
 
 /// Whether a `<meta>` start tag could declare an encoding: the bytes `<meta` (in any
-/// ASCII case) occur, and the word `charset` (in any case) somewhere after them — both a
-/// `charset` attribute and an `http-equiv` pragma's `content` need it. Most documents
-/// with a declaration have it in the prescan window, and most without one never write
-/// `<meta` followed by `charset`, so few need the tokenizing pass.
+/// ASCII case) occur, and after them the attribute name `charset` or `http-equiv` (in any
+/// case). Attribute names are never decoded, so one of the two is there literally in any
+/// declaring `<meta>`; `charset=` inside a `content` value could be written with a
+/// character reference (`&#99;harset=`), but only with `http-equiv` beside it. Most
+/// documents with a declaration have it in the prescan window (the pass then stops there),
+/// and this rules out the documents that cannot have one without tokenizing them.
 fn may_declare(bytes: &[u8]) -> bool {
     let Some(meta) = memchr::memchr_iter(b'<', bytes).find(|&at| {
         bytes
@@ -251,10 +253,12 @@ fn may_declare(bytes: &[u8]) -> bool {
         return false;
     };
     let rest = &bytes[meta..];
-    memchr::memchr2_iter(b'c', b'C', rest).any(|at| {
-        rest.get(at + 1..at + 7)
-            .is_some_and(|tail| tail.eq_ignore_ascii_case(b"harset"))
-    })
+    let word_at = |at: usize, word: &[u8]| {
+        rest.get(at..at + word.len())
+            .is_some_and(|found| found.eq_ignore_ascii_case(word))
+    };
+    memchr::memchr2_iter(b'c', b'C', rest).any(|at| word_at(at, b"charset"))
+        || memchr::memchr2_iter(b'h', b'H', rest).any(|at| word_at(at, b"http-equiv"))
 }
 
 /// Decides the encoding of `bytes` with [`sniff`] and transcodes them to UTF-8: the byte

@@ -537,6 +537,14 @@ fn late_metas_count_only_where_a_tree_builder_would_see_them() {
         sniff(page.as_bytes(), None),
         (encoding_rs_name("UTF-8"), Rule::MetaPrescan)
     );
+    // A pragma whose `charset` is written with a character reference still counts.
+    let page = format!(
+        "<head>{long_script}<meta http-equiv=content-type content='text/html; &#99;harset=koi8-r'>"
+    );
+    assert_eq!(
+        sniff(page.as_bytes(), None),
+        (encoding_rs_name("KOI8-R"), Rule::LateMeta)
+    );
     // `<meta` must come before the word `charset` for the pass to run at all.
     let page = format!("<head>charset{long_script}<meta name=x>");
     assert_eq!(
