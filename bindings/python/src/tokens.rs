@@ -2,7 +2,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use htmltok::{Builder, PositionTracker, State, Tape, TextKind, Token as RustToken, Tokenizer};
+use htmltok::{
+    Builder, PositionTracker, State, Tape, TextKind, Token as RustToken, TokenRecord, Tokenizer,
+};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -327,14 +329,16 @@ impl Token {
     /// 'StartTag', 'EndTag', 'Text', 'Comment' or 'Doctype'.
     #[getter(r#type)]
     fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        // Interned: made once, not one new `str` per read.
-        self.with(py, |t| match t {
-            RustToken::Doctype(_) => intern!(py, "Doctype"),
-            RustToken::StartTag(_) => intern!(py, "StartTag"),
-            RustToken::EndTag(_) => intern!(py, "EndTag"),
-            RustToken::Comment(_) => intern!(py, "Comment"),
-            RustToken::Text(_) => intern!(py, "Text"),
-        })
+        // Straight from the record's kind byte (no token view needed), as an interned
+        // `str`: made once, not one new `str` per read.
+        let kind = self.tokens.get().tape.records()[self.index()].kind;
+        match kind {
+            TokenRecord::DOCTYPE => intern!(py, "Doctype"),
+            TokenRecord::START_TAG => intern!(py, "StartTag"),
+            TokenRecord::END_TAG => intern!(py, "EndTag"),
+            TokenRecord::COMMENT => intern!(py, "Comment"),
+            _ => intern!(py, "Text"),
+        }
         .clone()
     }
 
