@@ -69,6 +69,7 @@ mod machine;
 mod scan;
 mod span;
 mod state;
+mod stream;
 mod tape;
 mod token;
 
@@ -77,6 +78,7 @@ pub use machine::{Builder, Tokenizer};
 pub use scan::Scanner;
 pub use span::Span;
 pub use state::State;
+pub use stream::{ReadTokenizer, StreamTokenizer};
 pub use tape::Tape;
 pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 

@@ -95,56 +95,7 @@ impl Builder {
         };
         let mut tok = self.build(input);
         while let Some(token) = tok.next_token() {
-            let record = match token {
-                Token::Doctype(d) => {
-                    let extra = index(tape.doctypes.len());
-                    tape.doctypes.push(DoctypeSpans {
-                        name: d.name,
-                        public_id: d.public_id,
-                        system_id: d.system_id,
-                    });
-                    Record {
-                        raw: d.raw,
-                        main: d.raw,
-                        extra,
-                        count: 0,
-                        kind: Kind::Doctype {
-                            force_quirks: d.force_quirks,
-                        },
-                    }
-                }
-                Token::StartTag(t) | Token::EndTag(t) => {
-                    let extra = index(tape.attrs.len());
-                    tape.attrs.extend_from_slice(t.attrs);
-                    let self_closing = t.self_closing;
-                    Record {
-                        raw: t.raw,
-                        main: t.name,
-                        extra,
-                        count: index(t.attrs.len()),
-                        kind: if matches!(token, Token::StartTag(_)) {
-                            Kind::StartTag { self_closing }
-                        } else {
-                            Kind::EndTag { self_closing }
-                        },
-                    }
-                }
-                Token::Comment(c) => Record {
-                    raw: c.raw,
-                    main: c.data,
-                    extra: 0,
-                    count: 0,
-                    kind: Kind::Comment,
-                },
-                Token::Text(t) => Record {
-                    raw: t.raw,
-                    main: t.content,
-                    extra: 0,
-                    count: 0,
-                    kind: Kind::Text(t.kind),
-                },
-            };
-            tape.records.push(record);
+            tape.push(&token);
         }
         tape.errors = tok.take_errors();
         tape
@@ -156,6 +107,94 @@ fn index(n: usize) -> u32 {
 }
 
 impl Tape {
+    /// Appends one token's record.
+    #[inline]
+    pub(crate) fn push(&mut self, token: &Token<'_, '_>) {
+        let record = match token {
+            Token::Doctype(d) => {
+                let extra = index(self.doctypes.len());
+                self.doctypes.push(DoctypeSpans {
+                    name: d.name,
+                    public_id: d.public_id,
+                    system_id: d.system_id,
+                });
+                Record {
+                    raw: d.raw,
+                    main: d.raw,
+                    extra,
+                    count: 0,
+                    kind: Kind::Doctype {
+                        force_quirks: d.force_quirks,
+                    },
+                }
+            }
+            Token::StartTag(t) | Token::EndTag(t) => {
+                let extra = index(self.attrs.len());
+                self.attrs.extend_from_slice(t.attrs);
+                let self_closing = t.self_closing;
+                Record {
+                    raw: t.raw,
+                    main: t.name,
+                    extra,
+                    count: index(t.attrs.len()),
+                    kind: if matches!(token, Token::StartTag(_)) {
+                        Kind::StartTag { self_closing }
+                    } else {
+                        Kind::EndTag { self_closing }
+                    },
+                }
+            }
+            Token::Comment(c) => Record {
+                raw: c.raw,
+                main: c.data,
+                extra: 0,
+                count: 0,
+                kind: Kind::Comment,
+            },
+            Token::Text(t) => Record {
+                raw: t.raw,
+                main: t.content,
+                extra: 0,
+                count: 0,
+                kind: Kind::Text(t.kind),
+            },
+        };
+        self.records.push(record);
+    }
+
+    /// Forgets every token (keeping the allocations), for a new input of length `len`.
+    pub(crate) fn reset(&mut self, len: usize) {
+        self.records.clear();
+        self.attrs.clear();
+        self.doctypes.clear();
+        self.errors.clear();
+        self.input_len = len;
+    }
+
+    /// Keeps the first `n` tokens only.
+    pub(crate) fn truncate(&mut self, n: usize) {
+        self.records.truncate(n);
+    }
+
+    /// Ends text token `index` at `end` (raw bytes and text alike): the stream tokenizer
+    /// hands out a text run in pieces.
+    pub(crate) fn cut_text(&mut self, index: usize, end: usize) {
+        let r = &mut self.records[index];
+        debug_assert!(matches!(r.kind, Kind::Text(_)));
+        r.raw.end = end;
+        r.main.end = end;
+    }
+
+    /// Token `index` attached to `input`, which must hold the input the tape was made
+    /// from as its prefix (the stream tokenizer appends to its buffer while tokens wait).
+    #[inline]
+    pub(crate) fn get_in<'a, 't>(&'t self, input: &'a [u8], index: usize) -> Option<Token<'a, 't>> {
+        if input.len() < self.input_len {
+            return None;
+        }
+        self.get_unchecked_len(input, index)
+    }
+
     /// Tokenizes `input` with the default options (simulation on, parse errors off).
     pub fn new(input: &[u8]) -> Tape {
         Builder::default().tape(input)
@@ -194,6 +233,11 @@ impl Tape {
         if input.len() != self.input_len {
             return None;
         }
+        self.get_unchecked_len(input, index)
+    }
+
+    #[inline]
+    fn get_unchecked_len<'a, 't>(&'t self, input: &'a [u8], index: usize) -> Option<Token<'a, 't>> {
         let r = self.records.get(index)?;
         Some(match r.kind {
             Kind::Doctype { force_quirks } => {
