@@ -940,7 +940,7 @@ pub fn stream_events(
     };
     while fed < input.len() {
         let size = (*sizes.next().unwrap_or(&1)).max(1);
-        let end = (fed + size).min(input.len());
+        let end = fed.saturating_add(size).min(input.len());
         stream.feed(&input[fed..end]);
         fed = end;
         drain(&mut stream, &mut events, &mut held)?;
