@@ -28,6 +28,10 @@ between two tokens, or after the last, only hold markup the standard drops witho
 token: `</>`, or a tag cut off by the end of the input; a UTF-8 byte order mark at the
 start is skipped as a browser's decoder skips it (--keep-bom keeps it as text).
 
+The input (a file or standard input) is read 64 KiB at a time and only its unfinished
+tail is held, so documents larger than memory work (a <script> element's text and a text
+run with no whitespace are held whole).
+
 By default a small tree-builder simulation switches to RCDATA, RAWTEXT, script data and
 PLAINTEXT after the right start tags (<title>, <style>, <script>, ...) and recognises
 CDATA sections inside <svg> and <math>, as a browser would.
