@@ -15,9 +15,12 @@ cd "$(dirname "$0")/.."
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
 
 SECONDS_PER_TARGET=${FUZZ_SMOKE_SECONDS:-20}
-TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd)
+TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream)
 # Targets whose first input byte chooses the options (see fuzz/src/checks.rs).
 OPTION_TARGETS=" simulation writers scalar_vs_simd "
+# Targets whose first bytes are a header: options, run sizes, chunk sizes (see
+# fuzz/fuzz_targets/stream.rs); the seeds get a header of defaults and 1-byte chunks.
+HEADER_TARGETS=" stream "
 
 if ! cargo +"$TOOLCHAIN" --version >/dev/null 2>&1; then
     echo "fuzz-smoke: SKIPPED: \`cargo +$TOOLCHAIN\` is not available (install it with \`rustup toolchain install nightly\`)."
@@ -39,6 +42,9 @@ prepare_corpus() {
         cp "$f" "$dir/seed-$(basename "$f")"
         if [[ $OPTION_TARGETS == *" $target "* ]]; then
             { printf '\0'; cat "$f"; } > "$dir/seed0-$(basename "$f")"
+        fi
+        if [[ $HEADER_TARGETS == *" $target "* ]]; then
+            { printf '\0\x11\x00\x00'; cat "$f"; } > "$dir/seed0-$(basename "$f")"
         fi
     done
 }

@@ -141,6 +141,22 @@ impl<'a> PositionTracker<'a> {
         }
     }
 
+    /// A tracker over `input` positioned at `offset`, whose position is `line`, `col`
+    /// (for the stream tokenizer, whose buffer starts after the bytes it has dropped).
+    pub(crate) fn resume(input: &'a [u8], offset: usize, line: usize, col: usize) -> Self {
+        PositionTracker {
+            input,
+            offset,
+            line,
+            col,
+        }
+    }
+
+    /// Where the tracker is: its offset, line and column.
+    pub(crate) fn cursor(&self) -> (usize, usize, usize) {
+        (self.offset, self.line, self.col)
+    }
+
     /// The position of the character that starts at (or contains) byte `offset`.
     ///
     /// The LF of a CR LF pair is the same character as its CR (newline normalisation turns

@@ -45,6 +45,11 @@
 //!   [`Tokenizer::set_state`], [`Tokenizer::set_last_start_tag`] and
 //!   [`Tokenizer::set_foreign_content`] from a real tree builder.
 //! - **No allocation per token**: attribute storage is reused from tag to tag.
+//! - **Streaming input**: [`StreamTokenizer`] (chunks by [`StreamTokenizer::feed`]) and
+//!   [`ReadTokenizer`] (any [`std::io::Read`]) give the same tokens and errors while
+//!   holding only the unfinished tail of the input; spans are relative to
+//!   [`StreamTokenizer::base`], and a long text run may come in pieces
+//!   ([`StreamTokenizer::text_continues`]).
 //!
 //! ## The workspace
 //!
@@ -69,6 +74,7 @@ mod machine;
 mod scan;
 mod span;
 mod state;
+mod stream;
 mod tape;
 mod token;
 
@@ -77,6 +83,7 @@ pub use machine::{Builder, Tokenizer};
 pub use scan::Scanner;
 pub use span::Span;
 pub use state::State;
+pub use stream::{ReadTokenizer, StreamTokenizer};
 pub use tape::{AttrRecord, DoctypeRecord, Tape, TapeError, TokenRecord};
 pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 

@@ -226,7 +226,7 @@ impl fmt::Display for TapeError {
 impl std::error::Error for TapeError {}
 
 /// The longest input a tape can describe: its offsets are `u32`.
-const MAX_INPUT: usize = u32::MAX as usize;
+pub(crate) const MAX_INPUT: usize = u32::MAX as usize;
 
 impl Builder {
     /// Tokenizes the whole of `input` into a [`Tape`] with these options.
@@ -260,41 +260,7 @@ impl Builder {
         // Offsets below 2^32 (checked above) and indexes below the number of tokens or
         // attributes (each at least one byte of input) fit the records' `u32`s.
         while let Some(token) = tok.next_token() {
-            // One `match` fills the whole record (kind, spans, flags).
-            let record = match token {
-                Token::Doctype(d) => {
-                    let extra = tape.doctypes.len() as u32;
-                    tape.doctypes
-                        .push(DoctypeRecord::new([d.name, d.public_id, d.system_id]));
-                    record(TokenRecord::DOCTYPE, d.raw, d.raw).with(
-                        extra,
-                        0,
-                        u8::from(d.force_quirks) * TokenRecord::FORCE_QUIRKS,
-                    )
-                }
-                Token::StartTag(t) | Token::EndTag(t) => {
-                    let kind = if matches!(token, Token::StartTag(_)) {
-                        TokenRecord::START_TAG
-                    } else {
-                        TokenRecord::END_TAG
-                    };
-                    let extra = tape.attrs.len() as u32;
-                    if let AttrList::Spans(spans) = t.attrs {
-                        tape.attrs.extend(spans.iter().map(AttrRecord::new));
-                    }
-                    record(kind, t.raw, t.name).with(
-                        extra,
-                        t.attrs.len() as u32,
-                        u8::from(t.self_closing) * TokenRecord::SELF_CLOSING,
-                    )
-                }
-                Token::Comment(c) => record(TokenRecord::COMMENT, c.raw, c.data),
-                Token::Text(t) => TokenRecord {
-                    text_kind: text_kind_code(t.kind),
-                    ..record(TokenRecord::TEXT, t.raw, t.content)
-                },
-            };
-            tape.records.push(record);
+            tape.push(&token);
         }
         tape.errors = tok.take_errors();
         tape.records.shrink_to_fit();
@@ -349,6 +315,83 @@ fn text_kind_code(kind: TextKind) -> u8 {
 }
 
 impl Tape {
+    /// Appends one token's record: one `match` fills it (kind, spans, flags). The token's
+    /// offsets are below 2^32, and so are the counts of tokens and attributes (each at
+    /// least one byte of input): the tape's input is shorter than 4 GiB (checked by
+    /// [`Builder::try_tape`]; the stream tokenizer's runs are capped to that).
+    #[inline]
+    pub(crate) fn push(&mut self, token: &Token<'_, '_>) {
+        debug_assert!(self.input_len <= MAX_INPUT);
+        let record = match *token {
+            Token::Doctype(d) => {
+                let extra = self.doctypes.len() as u32;
+                self.doctypes
+                    .push(DoctypeRecord::new([d.name, d.public_id, d.system_id]));
+                record(TokenRecord::DOCTYPE, d.raw, d.raw).with(
+                    extra,
+                    0,
+                    u8::from(d.force_quirks) * TokenRecord::FORCE_QUIRKS,
+                )
+            }
+            Token::StartTag(t) | Token::EndTag(t) => {
+                let kind = if matches!(token, Token::StartTag(_)) {
+                    TokenRecord::START_TAG
+                } else {
+                    TokenRecord::END_TAG
+                };
+                let extra = self.attrs.len() as u32;
+                match t.attrs {
+                    AttrList::Spans(spans) => self.attrs.extend(spans.iter().map(AttrRecord::new)),
+                    AttrList::Tape(records) => self.attrs.extend_from_slice(records),
+                }
+                record(kind, t.raw, t.name).with(
+                    extra,
+                    t.attrs.len() as u32,
+                    u8::from(t.self_closing) * TokenRecord::SELF_CLOSING,
+                )
+            }
+            Token::Comment(c) => record(TokenRecord::COMMENT, c.raw, c.data),
+            Token::Text(t) => TokenRecord {
+                text_kind: text_kind_code(t.kind),
+                ..record(TokenRecord::TEXT, t.raw, t.content)
+            },
+        };
+        self.records.push(record);
+    }
+
+    /// Forgets every token (keeping the allocations), for a new input of length `len`.
+    pub(crate) fn reset(&mut self, len: usize) {
+        self.records.clear();
+        self.attrs.clear();
+        self.doctypes.clear();
+        self.errors.clear();
+        self.input_len = len;
+    }
+
+    /// Keeps the first `n` tokens only.
+    pub(crate) fn truncate(&mut self, n: usize) {
+        self.records.truncate(n);
+    }
+
+    /// Ends text token `index` at `end` (raw bytes and text alike): the stream tokenizer
+    /// hands out a text run in pieces.
+    pub(crate) fn cut_text(&mut self, index: usize, end: usize) {
+        let r = &mut self.records[index];
+        debug_assert!(r.kind == TokenRecord::TEXT && end <= self.input_len);
+        r.end = end as u32;
+        r.main_end = end as u32;
+    }
+
+    /// Token `index` attached to `input`, which must hold the input the tape was made
+    /// from as its prefix (the stream tokenizer appends to its buffer while tokens wait).
+    #[inline]
+    pub(crate) fn get_in<'a, 't>(&'t self, input: &'a [u8], index: usize) -> Option<Token<'a, 't>> {
+        if input.len() < self.input_len {
+            return None;
+        }
+        self.get_unchecked_len(input, index)
+    }
+
     /// Tokenizes `input` with the default options (simulation on, parse errors off).
     ///
     /// # Panics
@@ -480,6 +523,11 @@ impl Tape {
         if input.len() != self.input_len {
             return None;
         }
+        self.get_unchecked_len(input, index)
+    }
+
+    #[inline]
+    fn get_unchecked_len<'a, 't>(&'t self, input: &'a [u8], index: usize) -> Option<Token<'a, 't>> {
         let r = self.records.get(index)?;
         let raw = r.span();
         Some(match r.kind {

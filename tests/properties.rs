@@ -984,6 +984,67 @@ fn attribute_names_are_unique_in_big_tags() {
     qc(1000, 10, prop as fn(BigTags) -> TestResult);
 }
 
+// ----- 1b. the stream tokenizer -----------------------------------------------------------
+
+/// How a stream is fed: chunk sizes (cycled) and the run sizes (`set_run_sizes`).
+#[derive(Clone, Debug)]
+struct Chunking {
+    chunks: Vec<usize>,
+    runs: (usize, usize),
+}
+
+impl Arbitrary for Chunking {
+    fn arbitrary(g: &mut Gen) -> Self {
+        let chunks = match below(g, 4) {
+            0 => vec![1],
+            1 => vec![usize::MAX],
+            _ => (0..1 + below(g, 8)).map(|_| 1 + below(g, 200)).collect(),
+        };
+        let runs = match below(g, 3) {
+            0 => (4096, 256 * 1024),
+            1 => (1, 1),
+            _ => (1 + below(g, 300), 1 + below(g, 600)),
+        };
+        Chunking { chunks, runs }
+    }
+
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        let runs = self.runs;
+        Box::new(
+            self.chunks
+                .shrink()
+                .filter(|c| !c.is_empty())
+                .map(move |chunks| Chunking { chunks, runs }),
+        )
+    }
+}
+
+/// Property 1b: for every input, options and chunking, the stream tokenizer gives the
+/// whole-input tokens (text pieces joined) and errors, in the same order.
+#[test]
+fn the_stream_gives_the_whole_input_tokens_on_bytes() {
+    fn prop(o: Options, b: Bytes, c: Chunking) -> TestResult {
+        verdict(checks::check_stream(&b.0, &o, &c.chunks, c.runs))
+    }
+    qc(
+        2000,
+        300,
+        prop as fn(Options, Bytes, Chunking) -> TestResult,
+    );
+}
+
+#[test]
+fn the_stream_gives_the_whole_input_tokens_on_html() {
+    fn prop(o: HtmlOptions, h: Html, c: Chunking) -> TestResult {
+        verdict(checks::check_stream(&h.bytes(), &o.0, &c.chunks, c.runs))
+    }
+    qc(
+        1000,
+        30,
+        prop as fn(HtmlOptions, Html, Chunking) -> TestResult,
+    );
+}
+
 // ----- 2. errors on and off ------------------------------------------------------------
 
 fn errors_on_off(input: &[u8], options: &Options) -> Result<(), String> {

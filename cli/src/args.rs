@@ -40,6 +40,28 @@ impl Input {
     }
 }
 
+impl Input {
+    /// Opens the document for reading as a stream (a file, or standard input).
+    pub fn open(&self) -> Result<Box<dyn std::io::Read>, Failure> {
+        match &self.file {
+            Some(path) if path.as_os_str() != "-" => match std::fs::File::open(path) {
+                Ok(file) => Ok(Box::new(file)),
+                Err(error) => Err(Failure::Read {
+                    path: Some(path.clone()),
+                    error,
+                }),
+            },
+            None if std::io::stdin().is_terminal() => Err(Failure::NoInput),
+            _ => Ok(Box::new(std::io::stdin().lock())),
+        }
+    }
+
+    /// The path being read, for messages (None: standard input).
+    pub fn path(&self) -> Option<PathBuf> {
+        self.file.clone().filter(|p| p.as_os_str() != "-")
+    }
+}
+
 /// Reads all of standard input.
 fn read_stdin() -> Result<Vec<u8>, Failure> {
     read_stdin_up_to(u64::MAX)

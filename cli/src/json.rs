@@ -12,6 +12,13 @@ use htmltok::{ParseError, Position, PositionTracker, State, Token, Tokenizer};
 /// Appends `s` as a JSON string literal.
 pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
+    write_str_content(out, s);
+    out.push('"');
+}
+
+/// Appends `s` escaped as inside a JSON string literal, without the quotes (a text run
+/// that comes in pieces is escaped piece by piece).
+pub fn write_str_content(out: &mut String, s: &str) {
     let mut plain_start = 0;
     for (i, b) in s.bytes().enumerate() {
         let escape = match b {
@@ -32,7 +39,6 @@ pub fn write_str(out: &mut String, s: &str) {
         plain_start = i + 1;
     }
     out.push_str(&s[plain_start..]);
-    out.push('"');
 }
 
 fn write_opt_str(out: &mut String, s: Option<&str>) {
@@ -45,7 +51,14 @@ fn write_opt_str(out: &mut String, s: Option<&str>) {
 /// Appends one token as a JSON object (no newline):
 /// `{"type":"StartTag","start":12,"end":40,"name":"a","attrs":[["href","/x"]],"self_closing":false}`.
 pub fn write_token(out: &mut String, token: &Token<'_, '_>) {
+    write_token_at(out, token, 0);
+}
+
+/// [`write_token`] for a token whose offsets are relative to `base` (a stream
+/// tokenizer's): the object's `start` and `end` are `base` plus the token's.
+pub fn write_token_at(out: &mut String, token: &Token<'_, '_>, base: usize) {
     let span = token.span();
+    let span = htmltok::Span::new(span.start + base, span.end + base);
     let kind = match token {
         Token::Doctype(_) => "Doctype",
         Token::StartTag(_) => "StartTag",
@@ -94,6 +107,18 @@ pub fn write_token(out: &mut String, token: &Token<'_, '_>) {
         }
     }
     out.push('}');
+}
+
+/// Appends a text token's object from its absolute span and its text already escaped by
+/// [`write_str_content`] (the pieces of a text run a stream tokenizer hands out, joined):
+/// the same bytes as [`write_token`] writes for the whole run.
+pub fn write_text_escaped(out: &mut String, start: usize, end: usize, escaped: &str) {
+    let _ = write!(
+        out,
+        "{{\"type\":\"Text\",\"start\":{start},\"end\":{end},\"text\":\""
+    );
+    out.push_str(escaped);
+    out.push_str("\"}");
 }
 
 /// Appends one parse error as a JSON object (no newline):

@@ -12,7 +12,6 @@
 //!   flattened into each subcommand's own `Args`;
 //! - `output`: buffered standard output and [`Failure`], the one error type a subcommand
 //!   returns (its exit status is decided here, its one-line message is its `Display`);
-//! - `positions`: byte offsets to line/column for parse errors;
 //! - one module per subcommand with an `Args` struct and a `run` function (`tokens`, and
 //!   the corpus subcommands `stats`, `links`, `text`, `extract`, which read many documents in
 //!   parallel through `htmltok_crawl::batch` with `args::Corpus`).
@@ -28,7 +27,6 @@ mod extract;
 pub mod json;
 mod links;
 mod output;
-mod positions;
 mod stats;
 mod text;
 mod tokens;

@@ -1,16 +1,14 @@
 //! `htmltok tokens`: every token as a JSON line, or the html5lib test format.
 
-use std::io::Write as _;
-use std::sync::{Arc, Mutex};
+use std::io::{Read, Write as _};
 
-use htmltok::State;
+use htmltok::{State, Token};
 
 use crate::json;
 
 use super::Failure;
 use super::args::{Input, TokenizerOptions};
 use super::output;
-use super::positions::Positions;
 
 const ABOUT: &str = "Print every token as one JSON object per line";
 
@@ -29,6 +27,10 @@ A Text object is a maximal run of characters (a CDATA section is its own). The b
 between two tokens, or after the last, only hold markup the standard drops without a
 token: `</>`, or a tag cut off by the end of the input; a UTF-8 byte order mark at the
 start is skipped as a browser's decoder skips it (--keep-bom keeps it as text).
+
+The input (a file or standard input) is read 64 KiB at a time and only its unfinished
+tail is held, so documents larger than memory work (a <script> element's text and a text
+run with no whitespace are held whole).
 
 By default a small tree-builder simulation switches to RCDATA, RAWTEXT, script data and
 PLAINTEXT after the right start tags (<title>, <style>, <script>, ...) and recognises
@@ -71,105 +73,76 @@ pub struct Args {
 
 /// Runs `htmltok tokens`.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let input = args.input.read()?;
     let mut out = output::stdout();
     if args.html5lib {
+        let input = args.input.read()?;
         let state = args.options.state.unwrap_or(State::Data);
         let mut object = json::html5lib(&input, state, args.options.last_start_tag.as_deref());
         object.push('\n');
         out.write_all(object.as_bytes())?;
     } else {
-        json_lines(&input, args, &mut out)?;
+        let reader = args.input.open()?;
+        json_lines(reader, args, &mut out)?;
     }
     out.flush()?;
     Ok(())
 }
 
-/// One JSON object per token (and per parse error with `--errors`).
+/// One JSON object per token (and per parse error with `--errors`), read through a
+/// [`htmltok::ReadTokenizer`]: memory holds one 64 KiB chunk, the unfinished tail of the
+/// input and one 64 KiB output buffer, not the document.
 ///
-/// Token lines and error lines go through one buffer, in the order they are made, and
-/// the buffer goes to standard output whenever it holds 64 KiB: error lines are made by
-/// the tokenizer's error sink while it works on a token, so neither the errors of one
-/// token nor the output is ever held whole.
-fn json_lines(input: &[u8], args: &Args, out: &mut output::Out) -> Result<(), Failure> {
-    out.flush()?;
-    let shared = Arc::new(Mutex::new(Pending::default()));
-    let mut tokenizer = if args.errors {
-        let sink_buffer = Arc::clone(&shared);
-        let mut positions = Positions::new(input);
-        let mut line = String::with_capacity(128);
-        args.options.builder().build_with_sink(input, move |error| {
-            line.clear();
-            json::write_error(&mut line, &error, positions.position(error.offset));
-            line.push('\n');
-            lock(&sink_buffer).push(line.as_bytes());
-        })
-    } else {
-        args.options.builder().build(input)
-    };
+/// The errors found before a token are written before its line, as the whole-input
+/// tokenizer's error sink would have them. A text run that the stream hands out in pieces
+/// (`text_continues`) is written as one line, the same bytes as for the whole run: its
+/// escaped text is held until the last piece, because the line names the run's end
+/// before its text (so a text run is the one thing held whole, as a JSON string).
+fn json_lines(reader: impl Read, args: &Args, out: &mut output::Out) -> Result<(), Failure> {
+    let mut tok = args.options.builder().errors(args.errors).reader(reader);
     let mut line = String::with_capacity(256);
-    while let Some(token) = tokenizer.next_token() {
-        line.clear();
-        json::write_token(&mut line, &token);
-        line.push('\n');
-        let mut pending = lock(&shared);
-        if line.len() >= Pending::LIMIT {
-            // A huge token (a whole page of text): written straight out, not copied.
-            pending.flush();
-            pending.write(line.as_bytes());
-        } else {
-            pending.push(line.as_bytes());
+    // The start and escaped text of a text run whose pieces are still coming.
+    let mut held: Option<(usize, String)> = None;
+    loop {
+        let more = tok.advance().map_err(|error| Failure::Read {
+            path: args.input.path(),
+            error,
+        })?;
+        let stream = tok.stream_mut();
+        for i in 0..stream.errors().len() {
+            let error = stream.errors()[i];
+            let position = stream.position(error.offset);
+            line.clear();
+            json::write_error(&mut line, &error, position);
+            line.push('\n');
+            out.write_all(line.as_bytes())?;
         }
-        if let Some(error) = pending.failed.take() {
-            return Err(error.into());
+        if !more {
+            break;
         }
-    }
-    drop(tokenizer); // the sink's last errors are in
-    let mut pending = lock(&shared);
-    pending.flush();
-    match pending.failed.take() {
-        Some(error) => Err(error.into()),
-        None => Ok(()),
-    }
-}
-
-/// Output waiting to be written, and the first write error.
-#[derive(Default)]
-struct Pending {
-    bytes: Vec<u8>,
-    failed: Option<std::io::Error>,
-}
-
-impl Pending {
-    const LIMIT: usize = 64 * 1024;
-
-    fn push(&mut self, line: &[u8]) {
-        self.bytes.extend_from_slice(line);
-        if self.bytes.len() >= Self::LIMIT {
-            self.flush();
-        }
-    }
-
-    fn flush(&mut self) {
-        let bytes = std::mem::take(&mut self.bytes);
-        self.write(&bytes);
-        self.bytes = bytes;
-        self.bytes.clear();
-    }
-
-    /// Writes `bytes` to standard output unless an earlier write failed.
-    fn write(&mut self, bytes: &[u8]) {
-        if self.failed.is_none()
-            && let Err(error) = std::io::stdout().lock().write_all(bytes)
-        {
-            self.failed = Some(error);
+        let stream = tok.stream();
+        let base = stream.base();
+        let Some(token) = stream.token() else { break };
+        match token {
+            Token::Text(text) if held.is_some() || stream.text_continues() => {
+                let (start, escaped) =
+                    held.get_or_insert_with(|| (base + text.span().start, String::new()));
+                json::write_str_content(escaped, &text.text());
+                if !stream.text_continues() {
+                    let (start, escaped) = (*start, std::mem::take(escaped));
+                    held = None;
+                    line.clear();
+                    json::write_text_escaped(&mut line, start, base + text.span().end, &escaped);
+                    line.push('\n');
+                    out.write_all(line.as_bytes())?;
+                }
+            }
+            token => {
+                line.clear();
+                json::write_token_at(&mut line, &token, base);
+                line.push('\n');
+                out.write_all(line.as_bytes())?;
+            }
         }
     }
-}
-
-/// The pending output; a panic elsewhere cannot leave it unusable (it holds plain bytes).
-fn lock(shared: &Mutex<Pending>) -> std::sync::MutexGuard<'_, Pending> {
-    shared
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    Ok(())
 }

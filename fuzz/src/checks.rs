@@ -165,6 +165,92 @@ fn bytes_of(input: &[u8], span: Span) -> &[u8] {
 /// Converts a token into its owned form, decoding every string, and checks that each raw
 /// accessor returns the bytes of its span.
 pub fn owned(input: &[u8], token: &Token<'_, '_>) -> Tok {
+    owned_at(input, token, 0)
+}
+
+/// [`owned`] for a token whose spans are relative to offset `base` of `input` (a
+/// `StreamTokenizer`'s): the owned form's spans are absolute.
+pub fn owned_at(input: &[u8], token: &Token<'_, '_>, base: usize) -> Tok {
+    let tok = owned_relative(&input[base.min(input.len())..], token);
+    shift(tok, base)
+}
+
+fn shift_span(s: Span, base: usize) -> Span {
+    Span::new(s.start + base, s.end + base)
+}
+
+fn shift(tok: Tok, base: usize) -> Tok {
+    if base == 0 {
+        return tok;
+    }
+    let sh = |s: Span| shift_span(s, base);
+    match tok {
+        Tok::Doctype {
+            span,
+            name_span,
+            public_span,
+            system_span,
+            name,
+            public_id,
+            system_id,
+            force_quirks,
+        } => Tok::Doctype {
+            span: sh(span),
+            name_span: name_span.map(sh),
+            public_span: public_span.map(sh),
+            system_span: system_span.map(sh),
+            name,
+            public_id,
+            system_id,
+            force_quirks,
+        },
+        Tok::Tag {
+            end,
+            span,
+            name_span,
+            name,
+            self_closing,
+            attrs,
+        } => Tok::Tag {
+            end,
+            span: sh(span),
+            name_span: sh(name_span),
+            name,
+            self_closing,
+            attrs: attrs
+                .into_iter()
+                .map(|a| Attr {
+                    span: sh(a.span),
+                    name_span: sh(a.name_span),
+                    value_span: a.value_span.map(sh),
+                    ..a
+                })
+                .collect(),
+        },
+        Tok::Comment {
+            span,
+            data_span,
+            data,
+        } => Tok::Comment {
+            span: sh(span),
+            data_span: sh(data_span),
+            data,
+        },
+        Tok::Text {
+            span,
+            text_span,
+            kind,
+            text,
+        } => Tok::Text {
+            span: sh(span),
+            text_span: sh(text_span),
+            kind,
+            text,
+        },
+    }
+}
+
+fn owned_relative(input: &[u8], token: &Token<'_, '_>) -> Tok {
     let span = token.span();
     assert!(
         span.start <= span.end && span.end <= input.len(),
@@ -744,4 +830,177 @@ pub fn clip(s: &str, n: usize) -> String {
         end -= 1;
     }
     format!("{}…", &s[..end])
+}
+
+// ----- the stream tokenizer --------------------------------------------------------------
+
+/// A token or a parse error, in the order a tokenizer hands them out: the errors found
+/// while it worked on a token come before the token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Error(ParseError),
+    Token(Tok),
+}
+
+/// The whole-input tokenizer's events (errors through an error sink when `errors`).
+pub fn whole_events(input: &[u8], options: &Options, errors: bool) -> Vec<Event> {
+    use std::sync::{Arc, Mutex};
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let builder = options.builder(errors, Scanner::best());
+    let mut tok = if errors {
+        let sink = Arc::clone(&events);
+        builder.build_with_sink(input, move |e| sink.lock().unwrap().push(Event::Error(e)))
+    } else {
+        builder.build(input)
+    };
+    while let Some(token) = tok.next_token() {
+        let t = owned(input, &token);
+        events.lock().unwrap().push(Event::Token(t));
+    }
+    drop(tok);
+    Arc::try_unwrap(events)
+        .map(|m| m.into_inner().unwrap())
+        .unwrap_or_default()
+}
+
+/// Text piece `b` appended to text `a` (`StreamTokenizer::text_continues`), or why not.
+fn join_text(a: &mut Tok, b: Tok) -> Result<(), String> {
+    match (&mut *a, &b) {
+        (
+            Tok::Text {
+                span,
+                text_span,
+                kind,
+                text,
+            },
+            Tok::Text {
+                span: s2,
+                text_span: t2,
+                kind: k2,
+                text: x2,
+            },
+        ) if kind == k2 && span.end == s2.start => {
+            span.end = s2.end;
+            text_span.end = t2.end;
+            text.push_str(x2);
+            Ok(())
+        }
+        _ => Err(format!(
+            "a text piece said the run continues, but the next token is {b:?} (after {a:?})"
+        )),
+    }
+}
+
+/// The stream tokenizer's events over `input` fed in chunks of the sizes in `chunks`
+/// (cycled; 0 is taken as 1), with text pieces joined; runs wait for at least `min_run`
+/// and read at most `max_run` bytes. Checks on the way that every error's position
+/// (`StreamTokenizer::position`) is `htmltok::position`'s, and that every piece that says
+/// the run continues is followed by text that continues it.
+pub fn stream_events(
+    input: &[u8],
+    options: &Options,
+    errors: bool,
+    chunks: &[usize],
+    (min_run, max_run): (usize, usize),
+) -> Result<Vec<Event>, String> {
+    let mut stream = options.builder(errors, Scanner::best()).stream();
+    stream.set_run_sizes(min_run, max_run);
+    let mut events = Vec::new();
+    let mut held: Option<Tok> = None;
+    let mut fed = 0;
+    let mut sizes = chunks.iter().cycle();
+    let drain = |stream: &mut htmltok::StreamTokenizer,
+                 events: &mut Vec<Event>,
+                 held: &mut Option<Tok>|
+     -> Result<(), String> {
+        loop {
+            let more = stream.advance();
+            for &e in stream.errors() {
+                events.push(Event::Error(e));
+            }
+            let n = stream.errors().len();
+            for i in 0..n {
+                let e = stream.errors()[i];
+                let got = stream.position(e.offset);
+                let want = htmltok::position(input, e.offset);
+                if got != want {
+                    return Err(format!(
+                        "stream position of {e:?}: {got:?}, whole input: {want:?}"
+                    ));
+                }
+            }
+            if !more {
+                return Ok(());
+            }
+            let base = stream.base();
+            let token = stream.token().ok_or("advance() said true but no token")?;
+            let tok = owned_at(input, &token, base);
+            let continues = stream.text_continues();
+            match held.take() {
+                Some(mut prev) => {
+                    join_text(&mut prev, tok)?;
+                    *held = Some(prev);
+                }
+                None => *held = Some(tok),
+            }
+            if !continues {
+                events.push(Event::Token(held.take().expect("held")));
+            }
+        }
+    };
+    while fed < input.len() {
+        let size = (*sizes.next().unwrap_or(&1)).max(1);
+        let end = fed.saturating_add(size).min(input.len());
+        stream.feed(&input[fed..end]);
+        fed = end;
+        drain(&mut stream, &mut events, &mut held)?;
+    }
+    stream.finish();
+    drain(&mut stream, &mut events, &mut held)?;
+    if !stream.is_done() {
+        return Err("the stream is not done after finish()".into());
+    }
+    if let Some(t) = held {
+        return Err(format!("the last text piece says the run continues: {t:?}"));
+    }
+    if stream.next_token().is_some() {
+        return Err("a token after the end".into());
+    }
+    Ok(events)
+}
+
+/// The first difference between two event lists, as a message.
+pub fn diff_events(what: &str, a: &[Event], b: &[Event]) -> Result<(), String> {
+    let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if i == a.len() && i == b.len() {
+        return Ok(());
+    }
+    Err(format!(
+        "{what}: first difference at event {i} of {} vs {}:\n  whole:  {:?}\n  stream: {:?}",
+        a.len(),
+        b.len(),
+        a.get(i),
+        b.get(i)
+    ))
+}
+
+/// The stream tokenizer, fed `input` in chunks of the sizes in `chunks` (cycled), gives
+/// the whole-input tokenizer's tokens (text pieces joined) and errors, in the same order,
+/// errors off and on.
+pub fn check_stream(
+    input: &[u8],
+    options: &Options,
+    chunks: &[usize],
+    runs: (usize, usize),
+) -> Result<(), String> {
+    for errors in [false, true] {
+        let whole = whole_events(input, options, errors);
+        let stream = stream_events(input, options, errors, chunks, runs)?;
+        diff_events(
+            &format!("whole input vs stream (errors {errors}, chunks {chunks:?}, runs {runs:?})"),
+            &whole,
+            &stream,
+        )?;
+    }
+    Ok(())
 }

@@ -38,14 +38,17 @@
 //! |---|---|
 //! | `mod.rs` | the hot path: each HTML start tag classified by length and packed name |
 //! | `simulator.rs` | the [`Simulator`]: the stack of open elements in foreign content and the frameset modes |
+//! | `frameset.rs` | the [`FramesetTracker`]: the frameset-ok flag, from the tokens before a `<frameset>` |
 //! | `names.rs` | the standard's lists of element names the rules consult |
 //! | `tests.rs` | unit tests |
 
+mod frameset;
 mod names;
 mod simulator;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use frameset::FramesetTracker;
 pub(crate) use simulator::{Outcome, Simulator};
 
 use crate::state::State;

@@ -98,6 +98,15 @@ impl Simulator {
         }
     }
 
+    /// Makes `self` a copy of `other`, reusing `self`'s allocations (`clone_from`).
+    pub(crate) fn copy_from(&mut self, other: &Simulator) {
+        self.scripting = other.scripting;
+        self.stack.clone_from(&other.stack);
+        self.names.clone_from(&other.names);
+        self.frameset = other.frameset;
+        self.last_start_html = other.last_start_html;
+    }
+
     /// Whether scripting is enabled (`<noscript>` is RAWTEXT).
     pub(crate) fn scripting(&self) -> bool {
         self.scripting

@@ -52,7 +52,7 @@ use std::collections::HashMap;
 use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
-use crate::feedback::{HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
+use crate::feedback::{FramesetTracker, HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
 use crate::scan::Scanner;
 use crate::span::Span;
 use crate::state::State;
@@ -293,7 +293,8 @@ pub struct Builder {
     simulation: bool,
     scripting: bool,
     state: State,
-    last_start_tag: Option<String>,
+    /// Lowercase (ASCII) bytes; a name the stream tokenizer carries over may hold any bytes.
+    last_start_tag: Option<Vec<u8>>,
     scanner: Scanner,
     keep_bom: bool,
 }
@@ -350,8 +351,35 @@ impl Builder {
     /// The tag name of "the last start tag to have been emitted" (for the appropriate end
     /// tag check when starting in RCDATA, RAWTEXT or script data).
     pub fn last_start_tag(mut self, name: &str) -> Self {
-        self.last_start_tag = Some(name.to_ascii_lowercase());
+        self.last_start_tag = Some(name.to_ascii_lowercase().into_bytes());
         self
+    }
+
+    /// [`Builder::last_start_tag`] as bytes (None: no last start tag), for the stream
+    /// tokenizer, which carries the name of a start tag it has dropped from its buffer.
+    pub(crate) fn last_start_tag_bytes(mut self, name: Option<Vec<u8>>) -> Self {
+        self.last_start_tag = name;
+        self
+    }
+
+    /// A new simulator for these options (None when the simulation is off).
+    pub(crate) fn new_simulator(&self) -> Option<Simulator> {
+        self.simulation.then(|| Simulator::new(self.scripting))
+    }
+
+    /// The initial state ([`Builder::state`]).
+    pub(crate) fn initial_state(&self) -> State {
+        self.state
+    }
+
+    /// The last start tag set with [`Builder::last_start_tag`], lowercase.
+    pub(crate) fn initial_last_start_tag(&self) -> Option<&[u8]> {
+        self.last_start_tag.as_deref()
+    }
+
+    /// Whether a leading byte order mark is kept ([`Builder::keep_bom`]).
+    pub(crate) fn keeps_bom(&self) -> bool {
+        self.keep_bom
     }
 
     /// The scanner implementation (default: the best the CPU supports, see
@@ -407,6 +435,17 @@ impl Builder {
         self.errors(true).build_inner(input, Some(Box::new(sink)))
     }
 
+    /// A tokenizer over `input` that continues a stream (`crate::stream`): the state, last
+    /// start tag and keep_bom come from `self`; the simulator, the foreign-content flag
+    /// and what the frameset-ok flag knows of the tokens before `input` from `origin`.
+    pub(crate) fn build_resumed<'a>(self, input: &'a [u8], origin: &Origin) -> Tokenizer<'a> {
+        let mut tok = self.build_inner(input, None);
+        tok.simulator = origin.simulator.clone();
+        tok.foreign_content = origin.foreign_content;
+        tok.origin = Some(Box::new(origin.clone()));
+        tok
+    }
+
     fn build_inner<'a>(self, input: &'a [u8], sink: Option<ErrorSink<'a>>) -> Tokenizer<'a> {
         let start = if !self.keep_bom && input.starts_with(UTF8_BOM) {
             UTF8_BOM.len()
@@ -439,9 +478,15 @@ impl Builder {
             errors: Vec::new(),
             sink,
             stream_next: usize::MAX,
+            origin: None,
+            replay: Builder {
+                last_start_tag: self.last_start_tag.clone(),
+                errors: false,
+                ..self
+            },
         };
         if let Some(name) = self.last_start_tag {
-            tokenizer.last_start_tag = LastStartTag::Owned(name.into_bytes());
+            tokenizer.last_start_tag = LastStartTag::Owned(name);
         }
         if tokenizer.errors_on {
             tokenizer.stream_next = tokenizer.scanner.find_stream_error_candidate(input);
@@ -524,6 +569,24 @@ pub struct Tokenizer<'a> {
     /// The next offset that may begin an input-stream error (13.2.3.5); every error before
     /// it has been reported. Unused when errors are off.
     stream_next: usize,
+    /// The options this tokenizer started with (errors off): `frameset_allowed` re-reads
+    /// the input with them.
+    replay: Builder,
+    /// For a tokenizer that continues a stream: how the tokens before its input left the
+    /// simulation (None: the input is the whole document).
+    origin: Option<Box<Origin>>,
+}
+
+/// What a stream tokenizer's earlier tokens left behind that the tokens of its next input
+/// depend on, beside the state and the last start tag ([`Builder::build_resumed`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Origin {
+    /// The tree-builder simulation (None when it is off).
+    pub(crate) simulator: Option<Simulator>,
+    /// [`Tokenizer::set_foreign_content`].
+    pub(crate) foreign_content: bool,
+    /// The frameset-ok flag as the earlier tokens leave it.
+    pub(crate) frameset: FramesetTracker,
 }
 
 fn text_kind_of(state: S) -> TextKind {
@@ -577,6 +640,45 @@ impl<'a> Tokenizer<'a> {
     /// Offset of the next byte the tokenizer will look at.
     pub fn offset(&self) -> usize {
         self.pos
+    }
+
+    /// The state as a public [`State`], when it is one (between tokens it is, except
+    /// after a text token, which hands out text before reading the markup that ended it).
+    pub(crate) fn public_state(&self) -> Option<State> {
+        Some(match self.state {
+            S::Data => State::Data,
+            S::Rcdata => State::Rcdata,
+            S::Rawtext => State::Rawtext,
+            S::ScriptData => State::ScriptData,
+            S::Plaintext => State::Plaintext,
+            S::CdataSection => State::CdataSection,
+            _ => return None,
+        })
+    }
+
+    /// The span of the last start tag's name when a start tag of this input set it; None
+    /// when it is still the one the tokenizer started with.
+    pub(crate) fn last_start_tag_span(&self) -> Option<Span> {
+        match self.last_start_tag {
+            LastStartTag::InInput(span) => Some(span),
+            _ => None,
+        }
+    }
+
+    /// [`Tokenizer::set_foreign_content`]'s flag.
+    pub(crate) fn foreign_content(&self) -> bool {
+        self.foreign_content
+    }
+
+    /// The tree-builder simulation, when on.
+    pub(crate) fn simulator(&self) -> Option<&Simulator> {
+        self.simulator.as_ref()
+    }
+
+    /// The list of parse errors (for the stream tokenizer, which moves them out after
+    /// each token without giving up the list's allocation).
+    pub(crate) fn errors_mut(&mut self) -> &mut Vec<ParseError> {
+        &mut self.errors
     }
 
     /// Switches the tokenizer's state, as the tree construction stage does (for example
@@ -1084,8 +1186,7 @@ impl<'a> Tokenizer<'a> {
             Outcome::None => None,
             Outcome::Switch(state) => Some(state),
             Outcome::CheckFrameset => {
-                let scripting = sim.scripting();
-                let allowed = Self::frameset_allowed(input, self.tag.start, scripting);
+                let allowed = self.frameset_allowed(self.tag.start);
                 let sim = self.simulator.as_mut().expect("simulating");
                 sim.frameset_decided(allowed);
                 None
@@ -1102,96 +1203,50 @@ impl<'a> Tokenizer<'a> {
     /// Whether a `<frameset>` start tag at `at`, processed by the HTML rules, switches to
     /// "in frameset" (13.2.6.4.6 "after head": always; 13.2.6.4.7 "in body": only while
     /// the frameset-ok flag is "ok"). The flag is not tracked while tokenizing (that would
-    /// cost every text token a look): this re-reads the document before `at` once, with
-    /// the simulation on (so foreign content and the text states are the same), and
-    /// replays what sets the flag to "not ok" or creates the body element. Runs at most
-    /// once per document: the answer is final either way.
+    /// cost every text token a look): this re-reads the input before `at` once, with the
+    /// options this tokenizer started with (so the tokens, foreign content and the text
+    /// states are the same as its own), and feeds the tokens to a [`FramesetTracker`]. A
+    /// tokenizer that continues a stream starts from the tracker the stream's earlier
+    /// tokens left ([`Origin`]). Runs at most once per document: the answer is final
+    /// either way.
     #[cold]
     #[inline(never)]
-    fn frameset_allowed(input: &[u8], at: usize, scripting: bool) -> bool {
-        /// "In head" start tags: they keep the body from being created.
-        const HEAD: &[&str] = &[
-            "html", "head", "base", "basefont", "bgsound", "link", "meta", "title", "noscript",
-            "noframes", "style", "script",
-        ];
-        /// "In body" start tags that set the frameset-ok flag to "not ok".
-        const NOT_OK: &[&str] = &[
-            "pre", "listing", "li", "dd", "dt", "button", "applet", "marquee", "object", "table",
-            "area", "br", "embed", "img", "image", "keygen", "wbr", "hr", "textarea", "xmp",
-            "iframe", "select", "body", "template",
-        ];
-        let mut tok = Builder::default().scripting(scripting).build(&input[..at]);
+    fn frameset_allowed(&self, at: usize) -> bool {
+        let origin = self.origin.as_deref();
+        let mut tracker = origin.map(|o| o.frameset.clone()).unwrap_or_default();
+        if tracker.decided() {
+            return tracker.allowed();
+        }
+        let mut tok = self.replay.clone().build(&self.input[..at]);
+        if let Some(origin) = origin {
+            tok.simulator = origin.simulator.clone();
+            tok.foreign_content = origin.foreign_content;
+        }
         if let Some(sim) = tok.simulator.as_mut() {
             sim.never_check_frameset();
         }
-        let (mut in_body, mut ok, mut templates) = (false, true, 0usize);
         loop {
             let was_idle = tok.simulator.as_ref().is_none_or(Simulator::is_idle);
-            let (start, name, clears) = match tok.next_token() {
+            match tok.next_token() {
                 None => break,
                 Some(Token::StartTag(tag)) => {
-                    let name = tag.name().to_ascii_lowercase();
-                    let hidden = name == "input"
-                        && tag
-                            .attr("type")
-                            .is_some_and(|t| t.value().eq_ignore_ascii_case("hidden"));
-                    (true, name, !hidden)
+                    let (name, hidden) = (tag.raw_name(), FramesetTracker::hidden_input(&tag));
+                    let html = was_idle
+                        || tok
+                            .simulator
+                            .as_ref()
+                            .is_none_or(Simulator::last_start_was_html);
+                    tracker.start_tag(name, hidden, html);
                 }
-                Some(Token::EndTag(tag)) => (false, tag.name().to_ascii_lowercase(), false),
-                Some(Token::Text(text)) => {
-                    if matches!(text.kind(), TextKind::Data | TextKind::Cdata) {
-                        let t = text.text();
-                        let ws = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
-                        if t.chars().any(|c| !ws(c)) {
-                            in_body = true;
-                        }
-                        if t.chars().any(|c| !ws(c) && c != '\0') {
-                            ok = false;
-                        }
-                    }
-                    continue;
-                }
-                Some(_) => continue,
-            };
-            let html = was_idle
-                || tok
-                    .simulator
-                    .as_ref()
-                    .is_none_or(Simulator::last_start_was_html);
-            if start {
-                if !html {
-                    continue;
-                }
-                if !in_body {
-                    if name == "template" {
-                        templates += 1;
-                        ok = false;
-                        continue;
-                    }
-                    if HEAD.contains(&name.as_str()) || templates > 0 {
-                        continue;
-                    }
-                    in_body = true;
-                }
-                if NOT_OK.contains(&name.as_str()) || (name == "input" && clears) {
-                    ok = false;
-                }
-            } else if name == "br" {
-                // `</br>` is `<br>` (in foreign content too, after leaving it).
-                in_body = true;
-                ok = false;
-            } else if !in_body && (name == "body" || name == "html") && templates == 0 {
-                in_body = true;
-            } else if !in_body && name == "template" {
-                templates = templates.saturating_sub(1);
+                Some(Token::EndTag(tag)) => tracker.end_tag(tag.raw_name()),
+                Some(Token::Text(text)) => tracker.text(&text),
+                Some(_) => {}
+            }
+            if tracker.decided() {
+                break;
             }
         }
-        if templates > 0 && !in_body {
-            // "In template": the start tag goes to "in body", and `<template>` has set
-            // the flag to "not ok".
-            return false;
-        }
-        !in_body || ok
+        tracker.allowed()
     }
 
     // ----- character references (13.2.5.72–80) ------------------------------------------

@@ -12,11 +12,15 @@
 //! use htmltok_crawl::extract::Page;
 //! use htmltok_crawl::extract::columns::PageColumns;
 //!
-//! let mut columns = PageColumns::new();
 //! let source = Source::bytes("page.html", b"<title>T</title><a href=https://e.org/>x</a>".to_vec());
-//! batch::for_each([source], &batch::Options::new().threads(1), |document| {
-//!     columns.push(&Page::of(&document, None), true, true);
+//! let pages = std::sync::Mutex::new(Vec::new());
+//! batch::for_each([source], &batch::Options::new(), |document| {
+//!     pages.lock().unwrap().push(Page::of(&document, None));
 //! });
+//! let mut columns = PageColumns::new();
+//! for page in pages.into_inner().unwrap() {
+//!     columns.push(&page, true, true);
+//! }
 //! let batch = columns.finish();
 //! assert_eq!((batch.num_rows(), batch.num_columns()), (1, 9));
 //! assert_eq!(batch.schema().field(7).name(), "links");
