@@ -2,8 +2,9 @@
 //!
 //! `cargo run --release --example count_tokens -- [--errors] [--decode] page.html …`
 //! (`--errors`: parse errors on; `--decode`: decode every string of every token;
-//! `--tape`: build each page's `Tape` and count its records instead; `--repeat=N`:
-//! tokenize the pages N times, for profilers.)
+//! `--tape`: build each page's `Tape` and count its records instead; `--stream`: feed
+//! each page to a `StreamTokenizer` in 64 KiB chunks; `--repeat=N`: tokenize the pages N
+//! times, for profilers.)
 
 use std::time::Instant;
 
@@ -14,6 +15,7 @@ fn main() {
     let errors = args.iter().any(|a| a == "--errors");
     let decode = args.iter().any(|a| a == "--decode");
     let tape = args.iter().any(|a| a == "--tape");
+    let stream = args.iter().any(|a| a == "--stream");
     let repeat: usize = args
         .iter()
         .find_map(|a| a.strip_prefix("--repeat="))
@@ -42,15 +44,25 @@ fn main() {
             }
             continue;
         }
+        if stream {
+            let mut stream = Tokenizer::builder().errors(errors).stream();
+            for chunk in page.chunks(64 * 1024).map(Some).chain([None]) {
+                match chunk {
+                    Some(chunk) => stream.feed(chunk),
+                    None => stream.finish(),
+                }
+                while let Some(token) = stream.next_token() {
+                    counts[kind_of(&token)] += 1;
+                    if decode {
+                        decoded += decoded_len(&token);
+                    }
+                }
+            }
+            continue;
+        }
         let mut tok = Tokenizer::builder().errors(errors).build(page);
         while let Some(token) = tok.next_token() {
-            let kind = match &token {
-                Token::Doctype(_) => 0,
-                Token::StartTag(_) => 1,
-                Token::EndTag(_) => 2,
-                Token::Comment(_) => 3,
-                Token::Text(_) => 4,
-            };
+            let kind = kind_of(&token);
             counts[kind] += 1;
             if decode {
                 decoded += decoded_len(&token);
@@ -71,6 +83,16 @@ fn main() {
         println!("{decoded} bytes decoded");
     }
     println!("{:.1} MB/s", bytes as f64 / secs / 1e6);
+}
+
+fn kind_of(token: &Token<'_, '_>) -> usize {
+    match token {
+        Token::Doctype(_) => 0,
+        Token::StartTag(_) => 1,
+        Token::EndTag(_) => 2,
+        Token::Comment(_) => 3,
+        Token::Text(_) => 4,
+    }
 }
 
 /// Decodes every string of a token; returns their total length.
