@@ -22,9 +22,9 @@ if [ "${HTMLTOK_BENCH_KEEP_VENV:-0}" != 1 ] || [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 venv="$(cd "$venv" && pwd)"
-step "installing maturin, selectolax and resiliparse"
+step "installing maturin, selectolax, pyarrow and resiliparse"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" selectolax
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" selectolax pyarrow
 if ! "$venv/bin/python" -m pip install --quiet resiliparse; then
     echo "resiliparse did not install: measuring the rest" >&2
 fi

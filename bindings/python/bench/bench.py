@@ -5,7 +5,8 @@ threaded, on a folder of HTML pages (the shared corpus, else the bundled pages).
 
 Prints one table: MB/s (10^6 bytes of input per second) and documents per second, best of
 N runs, for parse + every <a href> link, parse + visible text, tokenizing, and
-htmltok.process with 1 and 2 threads (links as dicts, and as URL strings). Each library is given the page's bytes.
+htmltok.process with 1 and 2 threads (links as dicts, as URL strings, and as Arrow record
+batches). Each library is given the page's bytes.
 """
 
 import argparse
@@ -124,15 +125,34 @@ def main():
         seconds = measure(fn, pages, args.repeat)
         rows.append((task, name, total / seconds / 1e6, len(pages) / seconds))
         print(f"  {task:7} {name:62} {rows[-1][2]:8.1f} MB/s {rows[-1][3]:8.0f} docs/s", file=sys.stderr)
-    for link_urls, form in ((False, "link dicts"), (True, "link_urls=True")):
+    try:
+        import pyarrow  # noqa: F401  (process_arrow needs it)
+        arrow = True
+    except ImportError:
+        print("pyarrow is not installed: process_arrow not measured", file=sys.stderr)
+        arrow = False
+
+    def dicts(threads):
+        for _ in htmltok.process(args.corpus, threads=threads):
+            pass
+
+    def urls(threads):
+        for _ in htmltok.process(args.corpus, threads=threads, link_urls=True):
+            pass
+
+    def batches(threads):
+        for _ in htmltok.process_arrow(args.corpus, threads=threads):
+            pass
+
+    forms = [("process", "link dicts", dicts), ("process", "link_urls=True", urls)]
+    if arrow:
+        forms.append(("process_arrow", "Arrow batches", batches))
+    for name, form, fn in forms:
         for threads in (1, 2):
-            def run(threads=threads, link_urls=link_urls):
-                for _ in htmltok.process(args.corpus, threads=threads, link_urls=link_urls):
-                    pass
-            run()
-            seconds = measure(lambda _: run(), [None], args.repeat)
-            rows.append(("batch", f"htmltok process(corpus, threads={threads}) (links + text, {form})", total / seconds / 1e6, len(pages) / seconds))
-            print(f"  batch   threads={threads} {form}: {rows[-1][2]:8.1f} MB/s", file=sys.stderr)
+            fn(threads)
+            seconds = measure(lambda _: fn(threads), [None], args.repeat)
+            rows.append(("batch", f"htmltok {name}(corpus, threads={threads}) (links + text, {form})", total / seconds / 1e6, len(pages) / seconds))
+            print(f"  batch   {name} threads={threads} {form}: {rows[-1][2]:8.1f} MB/s", file=sys.stderr)
     print("| task | method | MB/s | docs/s |")
     print("|---|---|---:|---:|")
     for task, name, mbs, docs in rows:
