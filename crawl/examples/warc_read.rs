@@ -29,8 +29,7 @@ fn main() {
         (records, payload, errors) = (0, 0, 0);
         let started = Instant::now();
         for path in &paths {
-            let _ = threads;
-            let reader = warc::open(path.as_ref()).expect("open the WARC file");
+            let reader = warc::open_parallel(path.as_ref(), threads).expect("open the WARC file");
             for item in reader {
                 match item {
                     Ok(record) => {

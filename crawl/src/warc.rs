@@ -80,6 +80,9 @@ use flate2::bufread::GzDecoder;
 use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 use flate2::write::GzEncoder;
 
+mod parallel;
+pub use parallel::{ParallelReader, open_parallel};
+
 /// The first bytes of a gzip member: magic and the deflate method.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 /// Where a record starts after damage: a line beginning `WARC/`.
@@ -645,6 +648,15 @@ struct Stream<R> {
     out_end: usize,
     /// Decompressed bytes pushed back, read before `out`'s.
     front: Vec<u8>,
+    /// Where a part read by [`ParallelReader`] ends: the reading stops at the first
+    /// record (plain) or member (gzip) that starts at or after it.
+    limit: u64,
+    /// The start of the record or member the reading stopped at because of `limit`.
+    landed: Option<u64>,
+    /// For [`ParallelReader`]: every start of a record (plain) or member (gzip) read, in
+    /// order. The reader's state at such a start depends on nothing but the offset and the
+    /// bytes after it, which is what makes reading a file in parts exact.
+    starts: Option<Vec<u64>>,
 }
 
 impl<R: Read> Stream<R> {
@@ -658,7 +670,55 @@ impl<R: Read> Stream<R> {
             out_at: 0,
             out_end: 0,
             front: Vec::new(),
+            limit: u64::MAX,
+            landed: None,
+            starts: None,
         }
+    }
+
+    /// A stream over `inner`, whose first byte is at `offset` in the file, already known to
+    /// be plain or gzip, read up to `limit` (see [`Stream::limit`]), noting the starts.
+    fn part(inner: R, gzip: bool, offset: u64, limit: u64) -> Self {
+        let mut raw = Raw::new(inner);
+        raw.pos = offset;
+        Stream {
+            source: if gzip {
+                Source::Between(raw)
+            } else {
+                Source::Plain(raw)
+            },
+            member_start: offset,
+            member_done: true,
+            first_in_member: true,
+            out: Vec::new(),
+            out_at: 0,
+            out_end: 0,
+            front: Vec::new(),
+            limit,
+            landed: None,
+            starts: Some(Vec::new()),
+        }
+    }
+
+    /// The underlying reader, when reading has not started (for [`Stream::part`]).
+    fn take_input(self) -> R {
+        match self.source {
+            Source::Unknown(raw) => raw.inner.into_inner(),
+            _ => unreachable!("take_input is called before reading"),
+        }
+    }
+
+    /// A record (plain) or member (gzip) starts at `offset`: noted; true when it is at or
+    /// past the limit, where the reading stops.
+    fn start_at(&mut self, offset: u64) -> bool {
+        if offset >= self.limit {
+            self.landed = Some(offset);
+            return true;
+        }
+        if let Some(starts) = &mut self.starts {
+            starts.push(offset);
+        }
+        false
     }
 
     /// Decides plain or gzip from the first two bytes.
@@ -871,6 +931,10 @@ impl<R: Read> Stream<R> {
                 return Err(Error::new(pos, ErrorKind::Io(error)));
             }
         }
+        if self.start_at(raw.pos) {
+            self.source = Source::Gone;
+            return Ok(false);
+        }
         raw.set_mark();
         self.member_start = raw.pos;
         self.member_done = false;
@@ -910,10 +974,13 @@ impl<R: Read> Stream<R> {
             }
             raw.set_mark();
             let mut decoder = GzDecoder::new(raw);
-            let mut head = vec![0u8; CHUNK];
+            // Exactly five bytes: how far a read gets past them depends on how the input
+            // happens to be cut into buffers, and what is decided here must depend on the
+            // bytes alone (the parallel reader relies on it).
+            let mut head = [0u8; 5];
             let mut got = 0;
             let mut decodes = true;
-            while got < 5 {
+            while got < head.len() {
                 match decoder.read(&mut head[got..]) {
                     Ok(0) => break,
                     Ok(n) => got += n,
@@ -1074,6 +1141,9 @@ impl<R: Read> Reader<R> {
             }
         }
         let offset = self.stream.record_offset();
+        if !self.stream.is_gzip() && self.stream.start_at(offset) {
+            return Ok(Next::End);
+        }
         let first_in_member = self.stream.first_in_member;
         self.stream.mark_record();
 
