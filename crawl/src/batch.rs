@@ -45,7 +45,7 @@
 //!   (and inflated) by [`warc::ParallelReader`](crate::warc::ParallelReader) on as many
 //!   threads as the batch has, so that one big file keeps every core busy; it yields
 //!   exactly the records and failures of the sequential reader. With one thread, or a
-//!   file under two of its parts (8 MiB), the file is read on the thread that asks for
+//!   file under two of its parts (2 MiB), the file is read on the thread that asks for
 //!   the next record, as before.
 //!
 //! # Encodings

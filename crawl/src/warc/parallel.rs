@@ -27,9 +27,10 @@
 //!
 //! # Memory
 //!
-//! Finished parts wait in memory until their turn: at most `threads + 2` parts are read
-//! ahead, so memory is bounded by that many parts' records (with the default 4 MiB parts
-//! of a typical `.warc.gz`, some 20 MB of records each).
+//! Finished parts wait in memory until their turn: at most `threads + 1` parts are read
+//! ahead, so memory is bounded by that many parts' records (with the default 1 MiB parts
+//! of a typical `.warc.gz`, some 5 MB of records each). Small parts also keep the records
+//! the merge hands out fresh in the cache, and the memory the allocator must fault in small.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{Seek, SeekFrom};
@@ -40,7 +41,7 @@ use std::thread::JoinHandle;
 use super::*;
 
 /// The default for [`ParallelReader::part_size`].
-const DEFAULT_PART: u64 = 4 << 20;
+const DEFAULT_PART: u64 = 1 << 20;
 
 /// Where a [`ParallelReader`] reads from.
 #[derive(Clone, Debug)]
@@ -179,7 +180,7 @@ impl ParallelReader {
         self
     }
 
-    /// The size of the parts the file is cut into (default 4 MiB; at least 1). Smaller
+    /// The size of the parts the file is cut into (default 1 MiB; at least 1). Smaller
     /// parts spread a small file over the threads but cost a search for a record start
     /// each.
     pub fn part_size(mut self, bytes: u64) -> Self {
@@ -208,7 +209,7 @@ impl ParallelReader {
             parts,
             resources: self.resources,
             max_record_len: self.max_record_len,
-            window: self.threads as u64 + 2,
+            window: self.threads as u64 + 1,
             state: Mutex::new(Parts {
                 next: 0,
                 taken: 0,
