@@ -15,7 +15,10 @@ cd "$(dirname "$0")/.."
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
 
 SECONDS_PER_TARGET=${FUZZ_SMOKE_SECONDS:-20}
-TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream)
+TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream warc_parallel)
+# Targets seeded with WARC files (corpus/*.warc.gz, behind a first byte choosing the
+# part size) instead of the HTML seeds.
+WARC_TARGETS=" warc_parallel "
 # Targets whose first input byte chooses the options (see fuzz/src/checks.rs).
 OPTION_TARGETS=" simulation writers scalar_vs_simd "
 # Targets whose first bytes are a header: options, run sizes, chunk sizes (see
@@ -36,6 +39,13 @@ fi
 prepare_corpus() {
     local target=$1 dir=fuzz/corpus/$1
     mkdir -p "$dir"
+    if [[ $WARC_TARGETS == *" $target "* ]]; then
+        for f in corpus/*.warc corpus/*.warc.gz; do
+            [ -f "$f" ] || continue
+            { printf '\x20'; cat "$f"; } > "$dir/seed-$(basename "$f")"
+        done
+        return
+    fi
     for f in fuzz/seeds/* tests/regressions/*; do
         [ -f "$f" ] || continue
         case "$f" in *.md) continue ;; esac

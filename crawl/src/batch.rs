@@ -41,9 +41,12 @@
 //!   `resource`) record is one document, its URL from `WARC-Target-URI` and its
 //!   transport charset from the HTTP `Content-Type` header. Records whose `Content-Type`
 //!   is not HTML (an image, a PDF, `robots.txt`) are left out and counted in
-//!   [`BatchResult::ignored`] unless [`Options::all_records`] is on. Records are read
-//!   (and gunzipped) one at a time, in order, as workers ask for them: the reading of one
-//!   WARC file is sequential, the tokenizing of its records parallel.
+//!   [`BatchResult::ignored`] unless [`Options::all_records`] is on. A WARC file is read
+//!   (and inflated) by [`warc::ParallelReader`](crate::warc::ParallelReader) on as many
+//!   threads as the batch has, so that one big file keeps every core busy; it yields
+//!   exactly the records and failures of the sequential reader. With one thread, or a
+//!   file under two of its parts (2 MiB), the file is read on the thread that asks for
+//!   the next record, as before.
 //!
 //! # Encodings
 //!
@@ -521,7 +524,11 @@ where
     R: Fn(T, T) -> T + Sync,
     Z: Fn() -> T + Sync,
 {
-    let jobs = Jobs::new(sources.into_iter(), options);
+    let threads = match options.threads {
+        0 => rayon::current_num_threads(),
+        n => n,
+    };
+    let jobs = Jobs::new(sources.into_iter(), options, threads);
     let run = || {
         jobs.par_bridge()
             .fold(
@@ -832,16 +839,19 @@ fn file_kind(path: &Path) -> FileKind {
 struct Jobs<'o, I> {
     sources: I,
     options: &'o Options,
+    /// The batch's threads: a WARC file is read on as many.
+    threads: usize,
     /// Directories being walked: the entries not yet visited, last first.
     walk: Vec<Vec<PathBuf>>,
     warc: Option<WarcFile>,
 }
 
 impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
-    fn new(sources: I, options: &'o Options) -> Self {
+    fn new(sources: I, options: &'o Options, threads: usize) -> Self {
         Jobs {
             sources,
             options,
+            threads,
             walk: Vec::new(),
             warc: None,
         }
@@ -922,6 +932,7 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
                 &path,
                 self.options.all_records,
                 self.options.max_document_size,
+                self.threads,
             ) {
                 Ok(warc) => {
                     self.warc = Some(warc);
@@ -1000,14 +1011,21 @@ fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
 /// A WARC file being read, record by record.
 struct WarcFile {
     name: String,
-    reader: crate::warc::Reader<Box<dyn io::Read + Send>>,
+    reader: crate::warc::ParallelReader,
     all_records: bool,
 }
 
 impl WarcFile {
-    fn open(path: &Path, all_records: bool, max_record_len: u64) -> Result<WarcFile, Failure> {
+    /// Opens a WARC file to be read on `threads` threads (one big file keeps every core
+    /// busy; a small one is read on the thread that asks).
+    fn open(
+        path: &Path,
+        all_records: bool,
+        max_record_len: u64,
+        threads: usize,
+    ) -> Result<WarcFile, Failure> {
         let name = path.display().to_string();
-        match crate::warc::open(path) {
+        match crate::warc::open_parallel(path, threads) {
             Ok(reader) => Ok(WarcFile {
                 name,
                 reader: reader.max_record_len(max_record_len),

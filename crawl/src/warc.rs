@@ -80,6 +80,9 @@ use flate2::bufread::GzDecoder;
 use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 use flate2::write::GzEncoder;
 
+mod parallel;
+pub use parallel::{ParallelReader, open_parallel};
+
 /// The first bytes of a gzip member: magic and the deflate method.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 /// Where a record starts after damage: a line beginning `WARC/`.
@@ -91,6 +94,8 @@ const MAX_REWIND: usize = 64 << 20;
 const MAX_HEADER: usize = 1 << 20;
 /// Decompressed bytes are pulled in pieces of this size.
 const CHUNK: usize = 64 << 10;
+/// A record's block is inflated straight into it in pieces of up to this size.
+const DIRECT: usize = 1 << 20;
 /// The default for [`Reader::max_record_len`].
 const DEFAULT_MAX_RECORD: u64 = 1 << 30;
 
@@ -643,6 +648,15 @@ struct Stream<R> {
     out_end: usize,
     /// Decompressed bytes pushed back, read before `out`'s.
     front: Vec<u8>,
+    /// Where a part read by [`ParallelReader`] ends: the reading stops at the first
+    /// record (plain) or member (gzip) that starts at or after it.
+    limit: u64,
+    /// The start of the record or member the reading stopped at because of `limit`.
+    landed: Option<u64>,
+    /// For [`ParallelReader`]: every start of a record (plain) or member (gzip) read, in
+    /// order. The reader's state at such a start depends on nothing but the offset and the
+    /// bytes after it, which is what makes reading a file in parts exact.
+    starts: Option<Vec<u64>>,
 }
 
 impl<R: Read> Stream<R> {
@@ -656,7 +670,55 @@ impl<R: Read> Stream<R> {
             out_at: 0,
             out_end: 0,
             front: Vec::new(),
+            limit: u64::MAX,
+            landed: None,
+            starts: None,
         }
+    }
+
+    /// A stream over `inner`, whose first byte is at `offset` in the file, already known to
+    /// be plain or gzip, read up to `limit` (see [`Stream::limit`]), noting the starts.
+    fn part(inner: R, gzip: bool, offset: u64, limit: u64) -> Self {
+        let mut raw = Raw::new(inner);
+        raw.pos = offset;
+        Stream {
+            source: if gzip {
+                Source::Between(raw)
+            } else {
+                Source::Plain(raw)
+            },
+            member_start: offset,
+            member_done: true,
+            first_in_member: true,
+            out: Vec::new(),
+            out_at: 0,
+            out_end: 0,
+            front: Vec::new(),
+            limit,
+            landed: None,
+            starts: Some(Vec::new()),
+        }
+    }
+
+    /// The underlying reader, when reading has not started (for [`Stream::part`]).
+    fn take_input(self) -> R {
+        match self.source {
+            Source::Unknown(raw) => raw.inner.into_inner(),
+            _ => unreachable!("take_input is called before reading"),
+        }
+    }
+
+    /// A record (plain) or member (gzip) starts at `offset`: noted; true when it is at or
+    /// past the limit, where the reading stops.
+    fn start_at(&mut self, offset: u64) -> bool {
+        if offset >= self.limit {
+            self.landed = Some(offset);
+            return true;
+        }
+        if let Some(starts) = &mut self.starts {
+            starts.push(offset);
+        }
+        false
     }
 
     /// Decides plain or gzip from the first two bytes.
@@ -779,6 +841,41 @@ impl<R: Read> Stream<R> {
         }
     }
 
+    /// Inflates up to `max` bytes of the current gzip member straight onto the end of
+    /// `into` (no copy through [`Stream::out`]), when nothing decompressed is waiting;
+    /// None when that is not the case (then [`Stream::fill`] it is). `Some(0)`: the member
+    /// ended.
+    fn read_direct(&mut self, into: &mut Vec<u8>, max: usize) -> Result<Option<usize>, Error> {
+        let Source::Member(decoder) = &mut self.source else {
+            return Ok(None);
+        };
+        if !self.front.is_empty() || self.out_at < self.out_end || self.member_done {
+            return Ok(None);
+        }
+        let old = into.len();
+        into.resize(old + max.min(DIRECT), 0);
+        let result = decoder.read(&mut into[old..]);
+        match result {
+            Ok(n) => {
+                into.truncate(old + n);
+                if n == 0 {
+                    self.member_done = true;
+                }
+                Ok(Some(n))
+            }
+            Err(error) => {
+                into.truncate(old);
+                self.member_done = true;
+                let raw = decoder.get_ref();
+                Err(if raw.io_failed {
+                    Error::new(raw.pos, ErrorKind::Io(error))
+                } else {
+                    Error::new(self.member_start, ErrorKind::Gzip(error))
+                })
+            }
+        }
+    }
+
     fn consume(&mut self, amount: usize) {
         match &mut self.source {
             Source::Plain(raw) => raw.consume(amount),
@@ -834,6 +931,10 @@ impl<R: Read> Stream<R> {
                 return Err(Error::new(pos, ErrorKind::Io(error)));
             }
         }
+        if self.start_at(raw.pos) {
+            self.source = Source::Gone;
+            return Ok(false);
+        }
         raw.set_mark();
         self.member_start = raw.pos;
         self.member_done = false;
@@ -873,10 +974,13 @@ impl<R: Read> Stream<R> {
             }
             raw.set_mark();
             let mut decoder = GzDecoder::new(raw);
-            let mut head = vec![0u8; CHUNK];
+            // Exactly five bytes: how far a read gets past them depends on how the input
+            // happens to be cut into buffers, and what is decided here must depend on the
+            // bytes alone (the parallel reader relies on it).
+            let mut head = [0u8; 5];
             let mut got = 0;
             let mut decodes = true;
-            while got < 5 {
+            while got < head.len() {
                 match decoder.read(&mut head[got..]) {
                     Ok(0) => break,
                     Ok(n) => got += n,
@@ -1037,6 +1141,9 @@ impl<R: Read> Reader<R> {
             }
         }
         let offset = self.stream.record_offset();
+        if !self.stream.is_gzip() && self.stream.start_at(offset) {
+            return Ok(Next::End);
+        }
         let first_in_member = self.stream.first_in_member;
         self.stream.mark_record();
 
@@ -1139,7 +1246,8 @@ impl<R: Read> Reader<R> {
             || (self.resources && warc_type.eq_ignore_ascii_case("resource"));
 
         // The block, then CR LF CR LF.
-        let block = self.read_block(length, wanted, offset)?;
+        let is_response = warc_type.eq_ignore_ascii_case("response");
+        let (head, block) = self.read_block(length, wanted, is_response, offset)?;
         self.read_record_end(offset)?;
         self.stream.record_done();
         if self.stream.is_gzip() {
@@ -1185,16 +1293,32 @@ impl<R: Read> Reader<R> {
             body: Vec::new(),
         };
         let warc_content_type = field("Content-Type").map(str::to_string);
-        let http = if record.warc_type.eq_ignore_ascii_case("response") {
-            parse_http(&block)
-        } else {
-            None
+        // The HTTP head, when `read_block` split it off, else the start of the block.
+        let (http, block) = match (is_response, head.is_empty()) {
+            (false, _) => (None, block),
+            (true, true) => {
+                let http = parse_http(&block);
+                let mut block = block;
+                if let Some(http) = &http {
+                    block.drain(..http.body_start);
+                }
+                (http, block)
+            }
+            (true, false) => match parse_http(&head) {
+                Some(http) => {
+                    debug_assert_eq!(http.body_start, head.len());
+                    (Some(http), block)
+                }
+                None => {
+                    let mut whole = head;
+                    whole.extend_from_slice(&block);
+                    (None, whole)
+                }
+            },
         };
         match http {
             Some(http) => {
                 record.http_status = Some(http.status);
-                let mut block = block;
-                block.drain(..http.body_start);
                 let header = |name: &str| {
                     http.headers
                         .iter()
@@ -1264,14 +1388,43 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reads `length` bytes of block, keeping them if `keep`.
-    fn read_block(&mut self, length: u64, keep: bool, offset: u64) -> Result<Vec<u8>, Error> {
+    /// Reads `length` bytes of block, keeping them if `keep`. With `split_http`, an HTTP
+    /// head (status line through the empty line) found whole in the first bytes comes back
+    /// on its own, first, so that the body needs no move; else the first part is empty.
+    fn read_block(
+        &mut self,
+        length: u64,
+        keep: bool,
+        split_http: bool,
+        offset: u64,
+    ) -> Result<(Vec<u8>, Vec<u8>), Error> {
+        let mut head = Vec::new();
+        let mut left = length;
+        if keep && split_http {
+            let buf = self.stream.fill()?;
+            let buf = &buf[..buf.len().min(usize::try_from(left).unwrap_or(usize::MAX))];
+            if let Some(end) = http_head_len(buf) {
+                head.extend_from_slice(&buf[..end]);
+                self.stream.consume(end);
+                left -= end as u64;
+            }
+        }
         let mut block = Vec::new();
         if keep {
-            block.reserve(length.min(16 << 20) as usize);
+            block.reserve(left.min(16 << 20) as usize);
         }
-        let mut left = length;
         while left > 0 {
+            if keep {
+                let want = usize::try_from(left).unwrap_or(usize::MAX);
+                match self.stream.read_direct(&mut block, want)? {
+                    Some(0) => {}
+                    Some(n) => {
+                        left -= n as u64;
+                        continue;
+                    }
+                    None => {}
+                }
+            }
             let buf = self.stream.fill()?;
             if buf.is_empty() {
                 return Err(Error::new(
@@ -1290,7 +1443,7 @@ impl<R: Read> Reader<R> {
             self.stream.consume(take);
             left -= take as u64;
         }
-        Ok(block)
+        Ok((head, block))
     }
 
     /// Checks for CR LF CR LF after the block. The end of the unit there is accepted (a
@@ -1372,6 +1525,21 @@ struct HttpHead {
     headers: Vec<(String, String)>,
     /// Where the body starts in the block.
     body_start: usize,
+}
+
+/// The length of an HTTP response's head (status line, headers and the empty line after
+/// them) when `bytes` start with `HTTP/` and hold all of it: the end of the first empty
+/// line, as [`parse_http`] finds it.
+fn http_head_len(bytes: &[u8]) -> Option<usize> {
+    if !bytes.starts_with(b"HTTP/") {
+        return None;
+    }
+    let lf_lf = memchr::memmem::find(bytes, b"\n\n").map(|i| i + 2);
+    let lf_crlf = memchr::memmem::find(bytes, b"\n\r\n").map(|i| i + 3);
+    match (lf_lf, lf_crlf) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Parses the status line and headers of an HTTP response; None when the block does not

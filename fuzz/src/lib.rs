@@ -2,4 +2,5 @@
 
 pub mod checks;
 pub mod peers;
+pub mod warc;
 pub mod writers;

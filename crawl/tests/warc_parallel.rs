@@ -1,0 +1,266 @@
+//! The parallel WARC reader yields exactly what the sequential one does: generated WARC
+//! files, plain and gzip, with records whose payloads hold fake gzip magic, fake
+//! `WARC/1.1` lines and whole embedded gzip WARC members (stored uncompressed in a gzip
+//! member with deflate's stored blocks, so that they sit in the file literally and pass
+//! the parallel reader's check for a record start), then damaged (cut short, garbage
+//! between or inside records, flipped bytes, ranges dropped or repeated), read in parts
+//! of many sizes on 2–4 threads. The check itself is `fuzz/src/warc.rs`, which the fuzz
+//! target `warc_parallel` runs on arbitrary bytes.
+//!
+//! Run with `cargo test -p htmltok-crawl --test warc_parallel`.
+
+#[path = "../../fuzz/src/warc.rs"]
+mod check;
+
+use std::io::Write as _;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use htmltok_crawl::warc::{ParallelReader, Writer};
+
+/// A small deterministic generator (no dependency, same cases on every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// One record as a plain WARC record.
+fn plain_record(rng: &mut Lcg, i: usize, nested: bool) -> Vec<u8> {
+    let mut body = Vec::new();
+    for _ in 0..rng.below(12) {
+        match rng.below(9) {
+            0 => body.extend_from_slice(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"),
+            1 => body.extend_from_slice(b"\r\nWARC/1.1\r\nWARC-Type: response\r\n"),
+            2 => body.extend_from_slice(b"\nWARC/1.0\n"),
+            3 if !nested => {
+                // A whole gzip member holding a WARC record, as bytes of this payload.
+                let inner = plain_record(rng, 1000 + i, true);
+                body.extend_from_slice(&gzip(&inner, Compression::fast()));
+            }
+            4 => body.extend_from_slice(b"\r\n\r\n"),
+            5 => body.extend((0..rng.below(200)).map(|_| rng.next() as u8)),
+            _ => body.extend_from_slice(b"<p>Some text of a page &amp; more.</p>\n"),
+        }
+    }
+    let mut writer = Writer::new(Vec::new());
+    let uri = format!("https://example.com/{i}");
+    match rng.below(6) {
+        0 => writer.write_record(
+            "request",
+            &[("WARC-Target-URI", &uri)],
+            b"GET / HTTP/1.1\r\n\r\n",
+        ),
+        1 => writer.write_record("metadata", &[("WARC-Target-URI", &uri)], &body),
+        2 => writer.write_resource(&uri, "2024-01-01T00:00:00Z", "text/html", &body),
+        _ => writer.write_response(
+            &uri,
+            "2024-01-01T00:00:00Z",
+            200,
+            &[("Content-Type", "text/html; charset=utf-8")],
+            &body,
+        ),
+    }
+    .unwrap();
+    writer.into_inner().unwrap()
+}
+
+fn gzip(bytes: &[u8], level: Compression) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), level);
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// A WARC file of `records` records, gzip per record (some members stored, level 0) or
+/// plain.
+fn warc(rng: &mut Lcg, records: usize, gzipped: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for i in 0..records {
+        let record = plain_record(rng, i, false);
+        if gzipped {
+            let level = [
+                Compression::none(),
+                Compression::fast(),
+                Compression::default(),
+            ][rng.below(3)];
+            out.extend_from_slice(&gzip(&record, level));
+        } else {
+            out.extend_from_slice(&record);
+        }
+    }
+    out
+}
+
+/// Damages `bytes` in one of the ways real files are damaged.
+fn damage(rng: &mut Lcg, bytes: &mut Vec<u8>) {
+    if bytes.is_empty() {
+        return;
+    }
+    let at = rng.below(bytes.len());
+    match rng.below(6) {
+        0 => bytes.truncate(at),
+        1 => {
+            let garbage: Vec<u8> = match rng.below(3) {
+                0 => b"\x1f\x8b\x08 junk \x1f\x8b".to_vec(),
+                1 => b"\nWARC/1.1\r\nContent-Length: 5\r\n\r\n".to_vec(),
+                _ => (0..rng.below(64)).map(|_| rng.next() as u8).collect(),
+            };
+            bytes.splice(at..at, garbage);
+        }
+        2 => bytes[at] ^= 1 + rng.below(255) as u8,
+        3 => {
+            let end = (at + rng.below(300)).min(bytes.len());
+            bytes.drain(at..end);
+        }
+        4 => {
+            let end = (at + rng.below(300)).min(bytes.len());
+            let copy = bytes[at..end].to_vec();
+            let to = rng.below(bytes.len());
+            bytes.splice(to..to, copy);
+        }
+        _ => {
+            // Another gzip WARC member inside a record (not in a payload).
+            let member = gzip(&plain_record(rng, 9999, true), Compression::default());
+            bytes.splice(at..at, member);
+        }
+    }
+}
+
+fn check(bytes: &[u8], rng: &mut Lcg, what: &str) {
+    let len = bytes.len().max(2) as u64;
+    let sizes = [
+        1 + rng.below(64) as u64,
+        1 + rng.below(len as usize / 3 + 1) as u64,
+        len / 2,
+    ];
+    for size in sizes {
+        let threads = 2 + rng.below(3);
+        if let Err(message) = check::check_parallel(bytes, size.max(16), threads) {
+            panic!("{what}: {message}");
+        }
+    }
+}
+
+#[test]
+fn parallel_equals_sequential_on_intact_files() {
+    let mut rng = Lcg(0x16);
+    for round in 0..40 {
+        for gzipped in [true, false] {
+            let records = 3 + rng.below(30);
+            let bytes = warc(&mut rng, records, gzipped);
+            check(&bytes, &mut rng, &format!("round {round}, gzip {gzipped}"));
+        }
+    }
+}
+
+#[test]
+fn parallel_equals_sequential_on_damaged_files() {
+    // More rounds (and another seed) with WARC_PARALLEL_ROUNDS=N.
+    let rounds: u64 = std::env::var("WARC_PARALLEL_ROUNDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(150);
+    let mut rng = Lcg(0xda3a9e ^ rounds);
+    for round in 0..rounds {
+        for gzipped in [true, false] {
+            let records = 3 + rng.below(20);
+            let mut bytes = warc(&mut rng, records, gzipped);
+            for _ in 0..1 + rng.below(3) {
+                damage(&mut rng, &mut bytes);
+            }
+            check(&bytes, &mut rng, &format!("round {round}, gzip {gzipped}"));
+        }
+    }
+}
+
+/// A file whose parts start at false candidates: every record's payload holds a whole
+/// gzip WARC member, stored (level 0), so the embedded members are in the file as they
+/// are, and many parts begin inside one.
+#[test]
+fn embedded_members_in_stored_blocks_never_cut_a_record() {
+    let mut rng = Lcg(7);
+    let mut out = Vec::new();
+    for i in 0..40 {
+        let mut writer = Writer::gzip(Vec::new());
+        writer
+            .write_response(
+                &format!("https://example.com/inner/{i}"),
+                "2024-01-01T00:00:00Z",
+                200,
+                &[("Content-Type", "text/html")],
+                b"<p>inner",
+            )
+            .unwrap();
+        let inner = writer.into_inner().unwrap();
+        let mut body = b"<p>outer ".to_vec();
+        for _ in 0..3 {
+            body.extend_from_slice(&inner);
+            body.extend((0..rng.below(100)).map(|_| b'x'));
+        }
+        let mut writer = Writer::new(Vec::new());
+        writer
+            .write_response(
+                &format!("https://example.com/outer/{i}"),
+                "2024-01-01T00:00:00Z",
+                200,
+                &[("Content-Type", "text/html")],
+                &body,
+            )
+            .unwrap();
+        out.extend_from_slice(&gzip(&writer.into_inner().unwrap(), Compression::none()));
+    }
+    for size in [17, 64, 100, 333, 1000, 4096] {
+        check::check_parallel(&out, size, 3).unwrap();
+    }
+    // The parallel path is really taken.
+    let mut reader = ParallelReader::from_bytes(out.clone(), 2).part_size(512);
+    assert!(reader.next().unwrap().is_ok());
+    assert!(reader.is_parallel());
+    let outer = ParallelReader::from_bytes(out, 2)
+        .part_size(512)
+        .filter(|r| {
+            r.as_ref()
+                .unwrap()
+                .target_uri
+                .as_deref()
+                .unwrap()
+                .contains("outer")
+        })
+        .count();
+    assert_eq!(outer, 40);
+}
+
+/// The bundled sample WARC and the corpus's files read in parts agree too.
+#[test]
+fn parallel_equals_sequential_on_the_sample_warc() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let sample = std::fs::read(root.join("corpus/sample.warc.gz")).expect("corpus/sample.warc.gz");
+    for size in [16, 100, 1000, 5000] {
+        check::check_parallel(&sample, size, 2).unwrap();
+    }
+    // Through a file, with the default part size and a small one.
+    let path = root.join("corpus/sample.warc.gz");
+    let expected = check::sequential(&sample);
+    let got: Vec<_> = htmltok_crawl::warc::open_parallel(&path, 2)
+        .unwrap()
+        .part_size(700)
+        .map(|r| match r {
+            Ok(record) => check::Item::Record(Box::new(record)),
+            Err(error) => check::Item::Error {
+                offset: error.offset,
+                message: error.to_string(),
+            },
+        })
+        .collect();
+    assert_eq!(got, expected);
+}

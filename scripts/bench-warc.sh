@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# WARC reading, htmltok vs FastWARC, in one run on one machine (issue #16):
+#
+#   1. builds target/bench-warc/big.warc.gz (~200 MB of payload, one gzip member per
+#      record) from the shared corpus with scripts/make-bench-warc.py, unless it is there;
+#   2. installs FastWARC into a throwaway virtualenv under target/bench-warc/venv;
+#   3. prints, in MB/s of HTTP payload (10^6 bytes per second, best of REPEAT runs):
+#      - FastWARC: every response record's payload read (parse_http=True), one thread;
+#      - htmltok: the same with the sequential reader (crawl/examples/warc_read.rs), and
+#        with the parallel reader on 2 threads;
+#      - `htmltok stats -j 1` and `-j 2` over the file (read, decode, tokenize, count)
+#        and their ratio.
+#
+#   scripts/bench-warc.sh [--mb 200] [--repeat 5] [--corpus DIR]
+#
+# Everything runs under `nice -n 19`; the numbers mean something only on an idle machine
+# (check `uptime` first: the script prints the load average before and after).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MB=200
+REPEAT=5
+CORPUS=${HTMLTOK_CORPUS:-../shared/corpus}
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --mb) MB=$2; shift 2 ;;
+        --repeat) REPEAT=$2; shift 2 ;;
+        --corpus) CORPUS=$2; shift 2 ;;
+        *) echo "usage: $0 [--mb N] [--repeat N] [--corpus DIR]" >&2; exit 2 ;;
+    esac
+done
+
+DIR=target/bench-warc
+WARC=$DIR/big-$MB.warc.gz
+mkdir -p "$DIR"
+if [ ! -f "$WARC" ]; then
+    nice -n 19 python3 scripts/make-bench-warc.py "$WARC" --mb "$MB" --corpus "$CORPUS"
+fi
+if [ ! -x "$DIR/venv/bin/python" ] || ! "$DIR/venv/bin/python" -c 'import fastwarc' 2>/dev/null; then
+    echo "bench-warc: installing FastWARC into $DIR/venv"
+    nice -n 19 python3 -m venv "$DIR/venv"
+    nice -n 19 "$DIR/venv/bin/pip" install -q fastwarc
+fi
+FASTWARC_VERSION=$("$DIR/venv/bin/pip" show fastwarc | sed -n 's/^Version: //p')
+
+echo "bench-warc: building htmltok (release)"
+nice -n 19 cargo build -q --release -p htmltok-cli
+nice -n 19 cargo build -q --release -p htmltok-crawl --example warc_read
+
+cat > "$DIR/fastwarc_read.py" <<'EOF'
+import sys, time
+from fastwarc.warc import ArchiveIterator, WarcRecordType
+path, repeat = sys.argv[1], int(sys.argv[2])
+best = float("inf")
+for _ in range(repeat):
+    started = time.perf_counter()
+    records = payload = 0
+    for record in ArchiveIterator(path, record_types=WarcRecordType.response, parse_http=True):
+        payload += len(record.reader.read())
+        records += 1
+    best = min(best, time.perf_counter() - started)
+print(f"{payload / 1e6 / best:.0f}")
+EOF
+
+stats() { # threads -> best MB/s of REPEAT runs
+    local best=0
+    for _ in $(seq "$REPEAT"); do
+        local speed
+        speed=$(nice -n 19 target/release/htmltok stats --json -j "$1" "$WARC" |
+            python3 -c 'import json,sys; print(round(json.load(sys.stdin)["mb_per_s"]))')
+        [ "$speed" -gt "$best" ] && best=$speed
+    done
+    echo "$best"
+}
+read_mb() { # threads -> MB/s
+    nice -n 19 target/release/examples/warc_read --threads="$1" --repeat="$REPEAT" "$WARC" |
+        sed -n 's/.* \([0-9]*\) MB\/s.*/\1/p'
+}
+
+echo "bench-warc: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $WARC ($(du -m "$WARC" | cut -f1) MB as stored)"
+fastwarc=$(nice -n 19 "$DIR/venv/bin/python" "$DIR/fastwarc_read.py" "$WARC" "$REPEAT")
+read1=$(read_mb 1)
+read2=$(read_mb 2)
+stats1=$(stats 1)
+stats2=$(stats 2)
+ratio=$(python3 -c "print(f'{$stats2 / $stats1:.2f}')")
+vs=$(python3 -c "print(f'{$read1 / $fastwarc:.2f}')")
+cat <<EOF
+
+| gzip WARC, MB/s of payload (best of $REPEAT) | MB/s |
+|---|---|
+| FastWARC $FASTWARC_VERSION, read every response payload, 1 thread | $fastwarc |
+| htmltok warc::Reader, the same, 1 thread | $read1 (${vs}× FastWARC) |
+| htmltok warc::ParallelReader, the same, 2 threads | $read2 |
+| htmltok stats -j 1 | $stats1 |
+| htmltok stats -j 2 | $stats2 (${ratio}× -j 1) |
+
+bench-warc: done, $(uptime | sed 's/.*load/load/')
+EOF
