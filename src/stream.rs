@@ -122,9 +122,9 @@ struct Resume {
 ///
 /// The buffer holds the bytes not yet committed: the last chunk, plus the longest token
 /// still unfinished (a tag, comment or DOCTYPE, or a text run without a cut point), plus
-/// [`LOOKAHEAD`] bytes, at most doubled by the rule that a run waits until the uncommitted
-/// bytes have doubled; the tokens of one run (at most 256 KiB of input unless one token
-/// is longer) are recorded at 48 bytes each. Nothing grows with the document, with these
+/// 64 bytes of lookahead, at most doubled by the rule that a run waits until the
+/// uncommitted bytes have doubled; the tokens of one run (at most 256 KiB of input unless
+/// one token is longer) are recorded at 28 bytes each (24 per attribute). Nothing grows with the document, with these
 /// exceptions, each held whole: a `<script>` element's text (its escape states cannot be
 /// resumed), and a text run with no cut point (no whitespace and no `<<<`).
 pub struct StreamTokenizer {

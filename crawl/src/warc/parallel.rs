@@ -96,8 +96,10 @@ pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> 
 
 /// Reads the `response` and `resource` records of one `.warc` or `.warc.gz` on several
 /// threads, yielding exactly what [`Reader`] yields — the same records with the same
-/// offsets and lengths, the same errors — in the same order (see the
-/// [module documentation](self) for how). Files smaller than two parts, and `threads` 0
+/// offsets and lengths, the same errors — in the same order (how: the file is cut into
+/// parts, each worker starts its part at a confirmed record start and runs the sequential
+/// reader, and the merge re-reads any part whose start the sequential reader would not
+/// have reached). Files smaller than two parts, and `threads` 0
 /// or 1, are read by the sequential [`Reader`] on the calling thread.
 ///
 /// ```no_run
