@@ -79,6 +79,9 @@ pub(crate) fn require_exists(path: &std::path::Path) -> PyResult<()> {
 #[pymodule]
 fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The columns of `process_arrow`, the Spark job and `htmltok extract --format parquet`,
+    // from the one Rust definition.
+    m.add("COLUMNS", htmltok_crawl::extract::columns::COLUMNS.to_vec())?;
     tokens::register(m)?;
     document::register(m)?;
     warc::register(m)?;

@@ -125,3 +125,25 @@ def test_bad_sources(tmp_path):
     junk.write_bytes(b"hello\n" * 100)
     it = ArchiveIterator(junk)
     assert list(it) == [] and it.errors
+
+
+def test_threads_read_the_same_records(tmp_path):
+    # Over two parts (1 MiB each) so that the parallel reader really splits the file; with
+    # garbage and a cut member in the middle, reported the same way.
+    raw = SAMPLE_WARC.read_bytes()
+    copies = (3 << 20) // len(raw) + 2
+    _, full = records(SAMPLE_WARC)
+    damaged = raw[: full[2].offset + 40] + raw[full[3].offset:]
+    body = raw * (copies // 2) + b"\x1f\x8b\x08 not gzip " * 50 + damaged + raw * (copies // 2)
+    path = tmp_path / "big.warc.gz"
+    path.write_bytes(body)
+    seq = ArchiveIterator(path)
+    want = [(r.offset, r.length, r.url, r.content) for r in seq]
+    assert seq.errors and len(want) > 2 * len(full)
+    for threads in (2, 0):
+        par = ArchiveIterator(path, threads=threads)
+        got = [(r.offset, r.length, r.url, r.content) for r in par]
+        assert got == want
+        assert par.errors == seq.errors
+    with pytest.raises(FileNotFoundError):
+        ArchiveIterator(tmp_path / "missing.warc.gz", threads=2)

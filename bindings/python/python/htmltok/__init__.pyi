@@ -6,6 +6,8 @@ from typing import Any, Iterable, Iterator, List, Literal, Optional, Tuple, Type
 from . import warc as warc
 
 __version__: str
+#: The columns of process_arrow(), the Spark job and `htmltok extract --format parquet`.
+COLUMNS: List[str]
 
 _Bytes = Union[bytes, bytearray, memoryview]
 _Path = Union[str, "os.PathLike[str]"]

@@ -31,10 +31,10 @@ manifests listing one path per line; output: Parquet)::
     spark-submit --master spark://host:7077 bindings/python/python/htmltok/spark.py \\
         --output s3a://bucket/pages.parquet warc.paths
 
-The executors need the ``htmltok`` package installed (and pyarrow and pandas for
-``method="arrow"``, the default), and the WARC
-paths must be readable by them under the same names (a shared or network file system):
-the files are read by Rust, not through Hadoop's file systems.
+The driver and the executors need the ``htmltok`` package installed (the executors also
+pyarrow and pandas for ``method="arrow"``, the default), and the WARC paths must be
+readable by the executors under the same names (a shared or network file system): the
+files are read by Rust, not through Hadoop's file systems.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ import argparse
 import os
 import sys
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
+
+from htmltok._htmltok import COLUMNS as _COLUMNS
 
 __all__ = [
     "COLUMNS",
@@ -54,17 +56,9 @@ __all__ = [
     "main",
 ]
 
-COLUMNS = [
-    "warc_filename",
-    "warc_record_offset",
-    "warc_record_length",
-    "url",
-    "encoding",
-    "encoding_rule",
-    "title",
-    "links",
-    "text",
-]
+#: The column names, in order: those of ``htmltok.process_arrow`` and of ``htmltok extract
+#: --format parquet`` (one definition, in the Rust crate).
+COLUMNS = list(_COLUMNS)
 
 #: The DataFrame's schema, as a Spark DDL string.
 SCHEMA = (
