@@ -99,7 +99,8 @@ class ArrowBatches:
 
 def process_arrow(paths, links=True, text=True, threads=0, **options):
     """Like ``process``, but yields ``pyarrow.RecordBatch`` objects of up to
-    ``batch_rows`` pages (default 1024) with the columns of ``htmltok.spark.SCHEMA``:
+    ``batch_rows`` pages (default 1024; fewer when their strings reach ``batch_bytes``,
+    default 4 MiB) with the columns of ``htmltok.spark.SCHEMA``:
     built and encoded in Rust with the GIL released, read by pyarrow without a copy.
     Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
     ``all_records``, ``batch_rows``, ``batch_bytes``). Needs pyarrow."""

@@ -207,7 +207,7 @@ def process_ipc(
     all_files: bool = False,
     all_records: bool = False,
     batch_rows: int = 1024,
-    batch_bytes: int = 32 << 20,
+    batch_bytes: int = 4 << 20,
 ) -> Pages:
     """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
 
@@ -236,6 +236,6 @@ def process_arrow(
     all_files: bool = False,
     all_records: bool = False,
     batch_rows: int = 1024,
-    batch_bytes: int = 32 << 20,
+    batch_bytes: int = 4 << 20,
 ) -> ArrowBatches:
     """As process(), but yields pyarrow.RecordBatch objects (columns: htmltok.spark.SCHEMA)."""
