@@ -93,6 +93,8 @@ use rayon::prelude::*;
 
 use htmltok::{Builder, Tokenizer};
 
+use crate::warc::BufferPool;
+
 /// Where documents come from.
 #[derive(Clone, Debug)]
 pub enum Source {
@@ -631,6 +633,9 @@ struct Loaded {
     url: Option<String>,
     charset: Option<String>,
     bytes: Vec<u8>,
+    /// Where `bytes` goes back when done (a WARC record's body), else to this thread's
+    /// buffer ([`recycle`]).
+    pool: Option<Arc<BufferPool>>,
 }
 
 fn run_job<T, M, R>(
@@ -662,6 +667,7 @@ where
                 url: None,
                 charset: None,
                 bytes,
+                pool: None,
             },
             Err(kind) => {
                 partial.fail(
@@ -724,7 +730,10 @@ where
         }
     }
     drop(html);
-    recycle(loaded.bytes);
+    match loaded.pool {
+        Some(pool) => pool.give(loaded.bytes),
+        None => recycle(loaded.bytes),
+    }
     partial
 }
 
@@ -873,6 +882,7 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
                 url,
                 charset,
                 bytes,
+                pool: None,
             })),
             Source::Path(path) => match fs::metadata(&path) {
                 Err(err) => Some(failed_path(path, err)),
@@ -1013,6 +1023,8 @@ struct WarcFile {
     name: String,
     reader: crate::warc::ParallelReader,
     all_records: bool,
+    /// The record bodies' buffers, given back by the workers once a record is done.
+    pool: Arc<BufferPool>,
 }
 
 impl WarcFile {
@@ -1025,11 +1037,17 @@ impl WarcFile {
         threads: usize,
     ) -> Result<WarcFile, Failure> {
         let name = path.display().to_string();
+        // Enough buffers for the records in flight: the parts read ahead (some 20 records
+        // each) and one per worker.
+        let pool = Arc::new(BufferPool::new(32 * (threads + 1), KEEP_BUFFER));
         match crate::warc::open_parallel(path, threads) {
             Ok(reader) => Ok(WarcFile {
                 name,
-                reader: reader.max_record_len(max_record_len),
+                reader: reader
+                    .max_record_len(max_record_len)
+                    .buffer_pool(Arc::clone(&pool)),
                 all_records,
+                pool,
             }),
             Err(error) => Err(Failure {
                 source: name,
@@ -1073,6 +1091,7 @@ impl WarcFile {
             }));
         }
         if !self.all_records && !is_html_type(record.content_type.as_deref()) {
+            self.pool.give(record.body);
             return Some(Job::Ignored);
         }
         Some(Job::Loaded(Loaded {
@@ -1082,6 +1101,7 @@ impl WarcFile {
             url: record.target_uri,
             charset: record.charset,
             bytes: record.body,
+            pool: Some(Arc::clone(&self.pool)),
         }))
     }
 }

@@ -81,7 +81,9 @@ use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 use flate2::write::GzEncoder;
 
 mod parallel;
+mod pool;
 pub use parallel::{ParallelReader, open_parallel};
+pub use pool::BufferPool;
 
 /// The first bytes of a gzip member: magic and the deflate method.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
@@ -1077,6 +1079,8 @@ pub struct Reader<R> {
     max_record_len: u64,
     pending: Option<Error>,
     done: bool,
+    /// Where record bodies are taken from (see [`Reader::buffer_pool`]).
+    pool: Option<std::sync::Arc<BufferPool>>,
 }
 
 /// What reading one record gave.
@@ -1102,7 +1106,15 @@ impl<R: Read> Reader<R> {
             max_record_len: DEFAULT_MAX_RECORD,
             pending: None,
             done: false,
+            pool: None,
         }
+    }
+
+    /// Reads record bodies into buffers taken from `pool` (the consumer gives them back
+    /// with [`BufferPool::give`] when done), instead of a new allocation per record.
+    pub fn buffer_pool(mut self, pool: std::sync::Arc<BufferPool>) -> Self {
+        self.pool = Some(pool);
+        self
     }
 
     /// Whether to yield `resource` records too (the default) or only `response` records.
@@ -1411,7 +1423,11 @@ impl<R: Read> Reader<R> {
         }
         let mut block = Vec::new();
         if keep {
-            block.reserve(left.min(16 << 20) as usize);
+            let capacity = left.min(16 << 20) as usize;
+            match &self.pool {
+                Some(pool) => block = pool.take(capacity),
+                None => block.reserve(capacity),
+            }
         }
         while left > 0 {
             if keep {

@@ -122,6 +122,7 @@ pub struct ParallelReader {
     part: u64,
     resources: bool,
     max_record_len: u64,
+    pool: Option<Arc<BufferPool>>,
     state: State,
 }
 
@@ -154,6 +155,7 @@ impl ParallelReader {
             part: DEFAULT_PART,
             resources: true,
             max_record_len: DEFAULT_MAX_RECORD,
+            pool: None,
             state: State::NotStarted,
         }
     }
@@ -182,6 +184,14 @@ impl ParallelReader {
         self
     }
 
+    /// Reads record bodies into buffers taken from `pool`, as [`Reader::buffer_pool`]:
+    /// a consumer on another thread that gives them back saves the page faults of a new
+    /// allocation per record.
+    pub fn buffer_pool(mut self, pool: Arc<BufferPool>) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
     /// The size of the parts the file is cut into (default 1 MiB; at least 1). Smaller
     /// parts spread a small file over the threads but cost a search for a record start
     /// each.
@@ -198,9 +208,10 @@ impl ParallelReader {
     fn start(&mut self) -> io::Result<()> {
         let parts = self.len.div_ceil(self.part);
         if self.threads <= 1 || parts < 2 {
-            let reader = Reader::new(self.input.open_at(0)?)
+            let mut reader = Reader::new(self.input.open_at(0)?)
                 .resources(self.resources)
                 .max_record_len(self.max_record_len);
+            reader.pool = self.pool.clone();
             self.state = State::Sequential(Box::new(reader));
             return Ok(());
         }
@@ -211,6 +222,7 @@ impl ParallelReader {
             parts,
             resources: self.resources,
             max_record_len: self.max_record_len,
+            pool: self.pool.clone(),
             window: self.threads as u64 + 1,
             state: Mutex::new(Parts {
                 next: 0,
@@ -270,6 +282,7 @@ struct Plan {
     parts: u64,
     resources: bool,
     max_record_len: u64,
+    pool: Option<Arc<BufferPool>>,
     /// How many parts past the one the merge waits for may be read ahead.
     window: u64,
     state: Mutex<Parts>,
@@ -387,6 +400,7 @@ impl Plan {
         let mut reader = Reader::new(inner)
             .resources(self.resources)
             .max_record_len(self.max_record_len);
+        reader.pool = self.pool.clone();
         if fresh {
             reader.stream.limit = limit;
             reader.stream.starts = Some(Vec::new());
