@@ -13,13 +13,14 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use arrow_array::{Array, RecordBatch, StructArray};
 use htmltok_crawl::batch::{self, Document};
 use htmltok_crawl::extract::Page;
 use htmltok_crawl::extract::columns::PageColumns;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyCapsule, PyDict, PyString};
 use url::Url;
 
 use crate::document::{LinkForm, links_list, parse_base};
@@ -28,6 +29,8 @@ use crate::{path_arg, require_exists};
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process, m)?)?;
     m.add_function(wrap_pyfunction!(process_ipc, m)?)?;
+    m.add_function(wrap_pyfunction!(process_batches, m)?)?;
+    m.add_class::<ArrowBatch>()?;
     m.add_class::<Pages>()?;
     Ok(())
 }
@@ -195,11 +198,6 @@ fn process_ipc(
     batch_rows: usize,
     batch_bytes: usize,
 ) -> PyResult<Pages> {
-    if batch_rows == 0 {
-        return Err(PyValueError::new_err(
-            "process_ipc: batch_rows must be at least 1",
-        ));
-    }
     let run = Run {
         want: Want { links, text },
         threads,
@@ -211,15 +209,89 @@ fn process_ipc(
             ..LinkForm::default()
         },
     };
-    start(
-        paths,
-        base,
-        run,
-        Output::Ipc {
-            rows: batch_rows,
-            bytes: batch_bytes,
+    let (rows, bytes) = batch_limits("process_ipc", batch_rows, batch_bytes)?;
+    start(paths, base, run, Output::Ipc { rows, bytes })
+}
+
+/// Like `process_ipc`, but yields each record batch as an `ArrowBatch`: an object of the
+/// Arrow PyCapsule interface (`__arrow_c_array__`), which `pyarrow.record_batch(b)` (or
+/// polars, DuckDB, nanoarrow) takes over without a copy and without encoding: the
+/// columns built in Rust are handed over as they are. `htmltok.process_arrow` uses it.
+#[pyfunction]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20))]
+#[allow(clippy::too_many_arguments)]
+fn process_batches(
+    paths: &Bound<'_, PyAny>,
+    links: bool,
+    text: bool,
+    threads: usize,
+    base: Option<&str>,
+    data_urls: bool,
+    all_files: bool,
+    all_records: bool,
+    batch_rows: usize,
+    batch_bytes: usize,
+) -> PyResult<Pages> {
+    let run = Run {
+        want: Want { links, text },
+        threads,
+        all_files,
+        all_records,
+        form: LinkForm {
+            data_urls,
+            urls: true,
+            ..LinkForm::default()
         },
-    )
+    };
+    let (rows, bytes) = batch_limits("process_batches", batch_rows, batch_bytes)?;
+    start(paths, base, run, Output::Capsules { rows, bytes })
+}
+
+/// Checks the batch size arguments of `function`.
+fn batch_limits(function: &str, rows: usize, bytes: usize) -> PyResult<(usize, usize)> {
+    if rows == 0 {
+        return Err(PyValueError::new_err(format!(
+            "{function}: batch_rows must be at least 1"
+        )));
+    }
+    Ok((rows, bytes))
+}
+
+/// One record batch of `process_batches`, for any Arrow library to take over through
+/// the Arrow PyCapsule interface (`pyarrow.record_batch(batch)`); the columns are those
+/// of `htmltok.spark.SCHEMA`.
+#[pyclass(frozen, module = "htmltok", name = "ArrowBatch")]
+pub(crate) struct ArrowBatch {
+    batch: RecordBatch,
+}
+
+#[pymethods]
+impl ArrowBatch {
+    /// How many pages (rows) the batch holds.
+    #[getter]
+    fn num_rows(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    /// The Arrow PyCapsule interface: the batch as a struct array, in two capsules
+    /// (`arrow_schema`, `arrow_array`) of the Arrow C data interface. Each call exports
+    /// the same columns again (they are shared, not copied). A `requested_schema` is not
+    /// needed: the batch has one schema, which the consumer gets as it is.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_array__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
+        let _ = requested_schema;
+        let data = StructArray::from(self.batch.clone()).into_data();
+        let (array, schema) = arrow_array::ffi::to_ffi(&data).map_err(|err| {
+            PyValueError::new_err(format!("cannot export an Arrow record batch: {err}"))
+        })?;
+        let schema = PyCapsule::new_with_value(py, schema, c"arrow_schema")?;
+        let array = PyCapsule::new_with_value(py, array, c"arrow_array")?;
+        Ok((schema, array))
+    }
 }
 
 /// The options of a run.
@@ -238,6 +310,8 @@ enum Output {
     Dicts,
     /// Arrow IPC streams of up to `rows` pages or `bytes` of strings.
     Ipc { rows: usize, bytes: usize },
+    /// The same batches as [`ArrowBatch`] objects (the Arrow PyCapsule interface).
+    Capsules { rows: usize, bytes: usize },
 }
 
 /// Starts the batch thread for `paths`.
@@ -355,7 +429,14 @@ impl Pages {
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         match self.output {
             Output::Dicts => Ok(self.next_dict(py)?.map(Bound::into_any)),
-            Output::Ipc { rows, bytes } => Ok(self.next_ipc(py, rows, bytes)?.map(Bound::into_any)),
+            Output::Ipc { rows, bytes } => match self.next_batch(py, rows, bytes)? {
+                Some(batch) => Ok(Some(self.encode(py, batch)?.into_any())),
+                None => Ok(None),
+            },
+            Output::Capsules { rows, bytes } => match self.next_batch(py, rows, bytes)? {
+                Some(batch) => Ok(Some(Bound::new(py, ArrowBatch { batch })?.into_any())),
+                None => Ok(None),
+            },
         }
     }
     /// The documents that could not be read, as `(file, offset, reason)` tuples.
@@ -438,15 +519,14 @@ impl Pages {
         }
     }
 
-    /// The next Arrow IPC stream of up to `rows` pages (or `bytes` of strings): pages are
-    /// received and added to the columns with the GIL released, then encoded, still
-    /// without the GIL.
-    fn next_ipc<'py>(
+    /// The next record batch of up to `rows` pages (or `bytes` of strings): pages are
+    /// received and added to the columns with the GIL released.
+    fn next_batch(
         &self,
-        py: Python<'py>,
+        py: Python<'_>,
         rows: usize,
         bytes: usize,
-    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    ) -> PyResult<Option<RecordBatch>> {
         enum Step {
             Full,
             Over,
@@ -492,9 +572,17 @@ impl Pages {
                     }
                 }
             });
+            let finish = || {
+                py.detach(|| {
+                    self.columns
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .finish()
+                })
+            };
             match step {
                 Step::Waiting => py.check_signals()?,
-                Step::Full => return self.encode(py).map(Some),
+                Step::Full => return Ok(Some(finish())),
                 Step::Over => {
                     self.finish();
                     let pending = self
@@ -502,23 +590,17 @@ impl Pages {
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .rows();
-                    return if pending > 0 {
-                        self.encode(py).map(Some)
-                    } else {
-                        Ok(None)
-                    };
+                    return Ok((pending > 0).then(finish));
                 }
             }
         }
     }
 
-    /// The pages gathered, as one Arrow IPC stream (encoded with the GIL released).
-    fn encode<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    /// `batch` as one Arrow IPC stream (encoded with the GIL released).
+    fn encode<'py>(&self, py: Python<'py>, batch: RecordBatch) -> PyResult<Bound<'py, PyBytes>> {
         let encoded = py.detach(|| {
-            let mut columns = self.columns.lock().unwrap_or_else(|e| e.into_inner());
-            let batch = columns.finish();
             let mut out = Vec::with_capacity(batch.get_array_memory_size() + 4096);
-            arrow_ipc::writer::StreamWriter::try_new(&mut out, columns.schema())
+            arrow_ipc::writer::StreamWriter::try_new(&mut out, &batch.schema())
                 .and_then(|mut writer| {
                     writer.write(&batch)?;
                     writer.finish()

@@ -152,3 +152,23 @@ def test_arrow_batches_equal_the_pages(tmp_path):
     assert table.column("links").null_count == table.num_rows == table.column("text").null_count
     with pytest.raises(ValueError):
         htmltok.process_ipc(BUNDLED, batch_rows=0)
+
+
+def test_arrow_capsules_are_the_ipc_batches():
+    """process_batches hands the same batches over the Arrow PyCapsule interface: any
+    number of exports of one batch, each equal to the IPC stream's."""
+    pa = pytest.importorskip("pyarrow", reason="NOT RUN: pyarrow is not installed (pip install pyarrow)")
+    ipc = pa.Table.from_batches(
+        [pa.ipc.open_stream(s).read_next_batch() for s in htmltok.process_ipc(BUNDLED, threads=1, batch_rows=4)]
+    )
+    objects = list(htmltok.process_batches(BUNDLED, threads=1, batch_rows=4))
+    assert len(objects) > 1 and all(0 < o.num_rows <= 4 for o in objects)
+    first = [pa.record_batch(o) for o in objects]
+    again = [pa.record_batch(o) for o in objects]
+    assert pa.Table.from_batches(first).equals(ipc)
+    assert pa.Table.from_batches(again).equals(ipc)
+    schema, array = objects[0].__arrow_c_array__()
+    assert "arrow_schema" in repr(schema) and "arrow_array" in repr(array)
+    del schema, array  # never imported: dropped with their release callbacks
+    with pytest.raises(ValueError):
+        htmltok.process_batches(BUNDLED, batch_rows=0)

@@ -38,8 +38,9 @@ Contents:
   ``tokenize()``, ``title``, ``encoding``, ``encoding_rule``
 - ``warc.ArchiveIterator(path_or_file)`` -> ``warc.WarcRecord``
 - ``process(paths, links=True, text=True, threads=0)`` -> ``Pages`` of dicts
-- ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_ipc(...)`` -> the
-  same batches as Arrow IPC stream ``bytes`` (no pyarrow needed)
+- ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_batches(...)`` -> the
+  same batches as ``ArrowBatch`` objects of the Arrow PyCapsule interface (for polars,
+  DuckDB, ...); ``process_ipc(...)`` -> as Arrow IPC stream ``bytes`` (no Arrow library)
 
 Every call that does real work releases the GIL, so threads run in parallel.
 """
@@ -52,6 +53,7 @@ from ._htmltok import (
     Tokens,
     __version__,
     process,
+    process_batches,
     process_ipc,
     tokenize,
 )
@@ -59,9 +61,10 @@ from . import warc
 
 
 class ArrowBatches:
-    """The iterator ``process_arrow`` returns: ``pyarrow.RecordBatch`` objects read
-    without a copy from the Arrow IPC streams of a ``process_ipc`` run. ``errors``,
-    ``documents``, ``ignored`` and ``close()`` are those of the run (see ``Pages``)."""
+    """The iterator ``process_arrow`` returns: ``pyarrow.RecordBatch`` objects taken over
+    without a copy (the Arrow C data interface) from the batches of a ``process_batches``
+    run. ``errors``, ``documents``, ``ignored`` and ``close()`` are those of the run (see
+    ``Pages``)."""
 
     def __init__(self, pages, pyarrow):
         self._pages = pages
@@ -71,9 +74,7 @@ class ArrowBatches:
         return self
 
     def __next__(self):
-        stream = next(self._pages)
-        reader = self._pa.ipc.open_stream(self._pa.py_buffer(stream))
-        return reader.read_next_batch()
+        return self._pa.record_batch(next(self._pages))
 
     @property
     def errors(self):
@@ -102,14 +103,14 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
     ``batch_rows`` pages (default 1024; fewer when their strings reach ``batch_bytes``,
     default 4 MiB) with the columns of ``htmltok.spark.SCHEMA``:
     built and encoded in Rust with the GIL released, read by pyarrow without a copy.
-    Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
+    Needs pyarrow 14 or later. Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
     ``all_records``, ``batch_rows``, ``batch_bytes``). Needs pyarrow."""
     try:
         import pyarrow
     except ImportError as err:  # pragma: no cover - depends on the environment
         raise ImportError("htmltok.process_arrow needs pyarrow (pip install pyarrow); "
                           "htmltok.process_ipc gives the same batches as Arrow IPC bytes") from err
-    return ArrowBatches(process_ipc(paths, links, text, threads, **options), pyarrow)
+    return ArrowBatches(process_batches(paths, links, text, threads, **options), pyarrow)
 
 __all__ = [
     "Document",
@@ -121,6 +122,7 @@ __all__ = [
     "ArrowBatches",
     "process",
     "process_arrow",
+    "process_batches",
     "process_ipc",
     "tokenize",
     "warc",

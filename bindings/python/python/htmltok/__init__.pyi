@@ -211,6 +211,27 @@ def process_ipc(
 ) -> Pages:
     """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
 
+class ArrowBatch:
+    """One record batch of process_batches(): the Arrow PyCapsule interface."""
+    @property
+    def num_rows(self) -> int: ...
+    def __arrow_c_array__(self, requested_schema: Optional[object] = None) -> Tuple[object, object]: ...
+
+def process_batches(
+    paths: Union[_Path, Iterable[_Path]],
+    links: bool = True,
+    text: bool = True,
+    threads: int = 0,
+    *,
+    base: Optional[str] = None,
+    data_urls: bool = False,
+    all_files: bool = False,
+    all_records: bool = False,
+    batch_rows: int = 1024,
+    batch_bytes: int = 4 << 20,
+) -> Pages:
+    """As process_ipc(), but each item is an ArrowBatch (Arrow PyCapsule interface)."""
+
 class ArrowBatches(Iterator[Any]):
     """The iterator process_arrow() returns: pyarrow.RecordBatch objects."""
     def __iter__(self) -> ArrowBatches: ...
