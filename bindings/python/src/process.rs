@@ -38,9 +38,15 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// How many pages may wait in the channel.
 const CHANNEL: usize = 256;
 
+/// How many record batches may wait in the channel (each up to `batch_bytes` of strings).
+const BATCH_CHANNEL: usize = 4;
+
 /// What the batch thread sends.
 enum Message {
     Page(Box<Page>),
+    /// A record batch of pages, built by the worker that extracted them
+    /// ([`Output::Ipc`], [`Output::Capsules`]).
+    Batch(RecordBatch),
     /// The batch is over: its failures (file, offset, reason) and counts.
     Done {
         failures: Vec<(String, Option<u64>, String)>,
@@ -79,6 +85,12 @@ fn encoding_str<'py>(py: Python<'py>, name: &'static str) -> Bound<'py, PyString
 }
 
 /// The batch, run on its own thread until done or stopped.
+///
+/// For the Arrow outputs each worker adds its pages to columns of its own and sends the
+/// batch when full: the strings go straight from extraction into the columns on the
+/// thread that made them (no page crosses threads, nothing is built on the consumer's
+/// thread), and the batches are built in parallel.
+#[allow(clippy::too_many_arguments)]
 fn run(
     sources: Vec<PathBuf>,
     options: batch::Options,
@@ -86,7 +98,21 @@ fn run(
     base: Option<Url>,
     tx: SyncSender<Message>,
     stop: Arc<AtomicBool>,
+    output: Output,
+    form: LinkForm,
 ) {
+    let send = |message: Message| {
+        if tx.send(message).is_err() {
+            // The iterator is gone: stop the batch.
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let limits = match output {
+        Output::Dicts => None,
+        Output::Ipc { rows, bytes } | Output::Capsules { rows, bytes } => Some((rows, bytes)),
+    };
+    // Columns not being filled: at most one per worker.
+    let spare: Mutex<Vec<PageColumns>> = Mutex::new(Vec::new());
     let result = batch::for_each(
         sources.into_iter().map(batch::Source::Path),
         &options,
@@ -94,13 +120,29 @@ fn run(
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let page = page(&document, want, base.as_ref());
-            if tx.send(Message::Page(Box::new(page))).is_err() {
-                // The iterator is gone: stop the batch.
-                stop.store(true, Ordering::Relaxed);
+            let mut page = page(&document, want, base.as_ref());
+            let Some((rows, bytes)) = limits else {
+                send(Message::Page(Box::new(page)));
+                return;
+            };
+            page.links.retain(|link| form.keeps(link));
+            let taken = spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let mut columns = taken.unwrap_or_default();
+            columns.push(&page, want.links, want.text);
+            if columns.rows() >= rows || columns.bytes() >= bytes {
+                send(Message::Batch(columns.finish()));
             }
+            spare
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(columns);
         },
     );
+    for mut columns in spare.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if columns.rows() > 0 {
+            send(Message::Batch(columns.finish()));
+        }
+    }
     let failures = result
         .failures
         .iter()
@@ -351,11 +393,19 @@ fn start(
         .all_files(all_files)
         .all_records(all_records)
         .stop_flag(stop.clone());
-    let (tx, rx) = sync_channel(CHANNEL);
+    let (tx, rx) = sync_channel(match output {
+        Output::Dicts => CHANNEL,
+        _ => BATCH_CHANNEL,
+    });
     let batch_stop = stop.clone();
+    let batch_form = form.clone();
     std::thread::Builder::new()
         .name("htmltok-process".to_string())
-        .spawn(move || run(sources, options, want, base, tx, batch_stop))?;
+        .spawn(move || {
+            run(
+                sources, options, want, base, tx, batch_stop, output, batch_form,
+            )
+        })?;
     Ok(Pages {
         rx: Mutex::new(Some(rx)),
         stop,
@@ -506,6 +556,8 @@ impl Pages {
                     self.documents.fetch_add(1, Ordering::Relaxed);
                     return self.dict(py, &page).map(Some);
                 }
+                // Only the Arrow outputs get batches.
+                Message::Batch(_) => continue,
                 Message::Done { failures, ignored } => {
                     self.errors
                         .lock()
@@ -529,6 +581,7 @@ impl Pages {
     ) -> PyResult<Option<RecordBatch>> {
         enum Step {
             Full,
+            Built(RecordBatch),
             Over,
             Waiting,
         }
@@ -544,6 +597,11 @@ impl Pages {
                 loop {
                     let left = deadline.saturating_duration_since(Instant::now());
                     match rx.recv_timeout(left) {
+                        Ok(Message::Batch(batch)) => {
+                            self.documents
+                                .fetch_add(batch.num_rows() as u64, Ordering::Relaxed);
+                            return Step::Built(batch);
+                        }
                         Ok(Message::Page(mut page)) => {
                             page.links.retain(|link| self.form.keeps(link));
                             columns.push(&page, self.want.links, self.want.text);
@@ -583,6 +641,7 @@ impl Pages {
             match step {
                 Step::Waiting => py.check_signals()?,
                 Step::Full => return Ok(Some(finish())),
+                Step::Built(batch) => return Ok(Some(batch)),
                 Step::Over => {
                     self.finish();
                     let pending = self
