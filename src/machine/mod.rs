@@ -364,7 +364,8 @@ impl Builder {
 
     /// A new simulator for these options (None when the simulation is off).
     pub(crate) fn new_simulator(&self) -> Option<Simulator> {
-        self.simulation.then(|| Simulator::new(self.scripting))
+        self.simulation
+            .then(|| Simulator::new_whole_stack(self.scripting))
     }
 
     /// The initial state ([`Builder::state`]).
@@ -1135,9 +1136,10 @@ impl<'a> Tokenizer<'a> {
                         self.state = S::from(state);
                         self.text_kind = text_kind_of(self.state);
                     }
-                    HtmlStartTag::Svg | HtmlStartTag::Math | HtmlStartTag::Frameset => {
-                        self.simulate()
-                    }
+                    HtmlStartTag::Svg
+                    | HtmlStartTag::Math
+                    | HtmlStartTag::Frameset
+                    | HtmlStartTag::Template => self.simulate(),
                 }
             }
         }
@@ -1159,31 +1161,19 @@ impl<'a> Tokenizer<'a> {
     /// The tree-builder simulation's reaction to the tag just finished.
     #[inline(never)]
     fn simulate(&mut self) {
-        let Some(sim) = self.simulator.as_mut() else {
+        if self.simulator.is_none() {
             return;
-        };
-        let input = self.input;
-        let name = self.tag.name().of(input);
-        let outcome = if self.tag.is_end {
-            sim.end_tag(name);
-            Outcome::None
-        } else {
-            let attrs = &self.attrs;
-            sim.start_tag(name, self.tag.self_closing, |attr_name| {
-                attrs
-                    .iter()
-                    .find(|a| a.name.of(input).eq_ignore_ascii_case(attr_name))
-                    .map(|a| {
-                        crate::decode::decode(
-                            a.value.unwrap_or(Span::EMPTY).of(input),
-                            crate::decode::Context::AttributeValue,
-                        )
-                        .into_owned()
-                    })
-            })
-        };
+        }
+        let mut outcome = self.simulate_tag();
+        if outcome == Outcome::NeedsWholeStack {
+            // Once per document at most: from here on the simulator tracks every tag.
+            let whole = self.whole_stack_simulator(self.tag.start);
+            self.simulator = Some(whole);
+            outcome = self.simulate_tag();
+            debug_assert_ne!(outcome, Outcome::NeedsWholeStack);
+        }
         let switch = match outcome {
-            Outcome::None => None,
+            Outcome::None | Outcome::NeedsWholeStack => None,
             Outcome::Switch(state) => Some(state),
             Outcome::CheckFrameset => {
                 let allowed = self.frameset_allowed(self.tag.start);
@@ -1198,6 +1188,59 @@ impl<'a> Tokenizer<'a> {
             self.state = S::from(state);
             self.text_kind = text_kind_of(self.state);
         }
+    }
+
+    /// Gives the tag just finished to the simulator.
+    #[inline(always)]
+    fn simulate_tag(&mut self) -> Outcome {
+        let Some(sim) = self.simulator.as_mut() else {
+            return Outcome::None;
+        };
+        let input = self.input;
+        let name = self.tag.name().of(input);
+        if self.tag.is_end {
+            sim.end_tag(name)
+        } else {
+            let attrs = &self.attrs;
+            sim.start_tag(name, self.tag.self_closing, |attr_name| {
+                attrs
+                    .iter()
+                    .find(|a| a.name.of(input).eq_ignore_ascii_case(attr_name))
+                    .map(|a| {
+                        crate::decode::decode(
+                            a.value.unwrap_or(Span::EMPTY).of(input),
+                            crate::decode::Context::AttributeValue,
+                        )
+                        .into_owned()
+                    })
+            })
+        }
+    }
+
+    /// The answer to [`Outcome::NeedsWholeStack`] for the tag at `at`: a simulator that
+    /// tracks the whole stack of open elements ([`Simulator::new_whole_stack`]), as it
+    /// stands after the input before `at`. The lazy simulator does not know the HTML
+    /// elements below the outermost foreign root; this re-reads the input before `at`
+    /// once, with the options this tokenizer started with and a whole-stack simulator
+    /// (until this tag the lazy simulator decided everything as the whole-stack one
+    /// would, so the tokens are the same). A tokenizer that continues a stream has
+    /// whole-stack simulators from the start and never asks.
+    #[cold]
+    #[inline(never)]
+    fn whole_stack_simulator(&self, at: usize) -> Simulator {
+        let lazy = self.simulator.as_ref().expect("simulating");
+        if self.origin.is_some() {
+            // Not reached (see above); keep going with what is known.
+            return lazy.assume_whole_stack();
+        }
+        let mut whole = Simulator::new_whole_stack(lazy.scripting());
+        whole.never_check_frameset();
+        let mut tok = self.replay.clone().build(&self.input[..at]);
+        tok.simulator = Some(whole);
+        while tok.next_token().is_some() {}
+        let mut whole = tok.simulator.take().expect("simulating");
+        whole.take_frameset_state(lazy);
+        whole
     }
 
     /// Whether a `<frameset>` start tag at `at`, processed by the HTML rules, switches to
@@ -1221,6 +1264,12 @@ impl<'a> Tokenizer<'a> {
         if let Some(origin) = origin {
             tok.simulator = origin.simulator.clone();
             tok.foreign_content = origin.foreign_content;
+        }
+        if origin.is_none()
+            && let Some(sim) = &self.simulator
+            && sim.tracks_whole_stack()
+        {
+            tok.simulator = Some(Simulator::new_whole_stack(sim.scripting()));
         }
         if let Some(sim) = tok.simulator.as_mut() {
             sim.never_check_frameset();
