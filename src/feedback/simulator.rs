@@ -142,6 +142,8 @@ pub(crate) struct Simulator {
     /// [`Simulator::is_idle`], kept up to date by every call that changes the state (one
     /// load on the hot path).
     idle: bool,
+    /// `Builder::simulate_html5ever_quirks`.
+    html5ever_quirks: bool,
     /// How many elements of `stack` stand for a table or template insertion mode
     /// ([`Elem::mode`] not "in body"): none, the mode is "in body" without a walk.
     mode_elems: usize,
@@ -165,8 +167,20 @@ impl Simulator {
             last_start_html: true,
             whole: false,
             idle: true,
+            html5ever_quirks: false,
             mode_elems: 0,
         }
+    }
+
+    /// `Builder::simulate_html5ever_quirks`: html5ever 0.40's departures from the standard
+    /// (for the comparison with it only).
+    pub(crate) fn with_html5ever_quirks(mut self, on: bool) -> Self {
+        self.html5ever_quirks = on;
+        self
+    }
+
+    pub(crate) fn html5ever_quirks(&self) -> bool {
+        self.html5ever_quirks
     }
 
     /// A simulator that tracks the whole stack of open elements from the start: never
@@ -209,6 +223,7 @@ impl Simulator {
         self.last_start_html = other.last_start_html;
         self.whole = other.whole;
         self.idle = other.idle;
+        self.html5ever_quirks = other.html5ever_quirks;
         self.mode_elems = other.mode_elems;
     }
 
@@ -292,6 +307,12 @@ impl Simulator {
             self.mode_elems -= 1;
         }
         self.stack.remove(i);
+    }
+
+    /// Whether the insertion mode is decided below the tracked part of the stack (a lazy
+    /// simulator with no table or template open above the foreign root).
+    fn mode_is_below(&self) -> bool {
+        !self.whole && self.mode_elems == 0
     }
 
     /// The current insertion mode as "reset the insertion mode appropriately" finds it
@@ -378,7 +399,7 @@ impl Simulator {
             // 13.2.6.5: pop until the current node is an HTML element or an integration
             // point, then reprocess the token as HTML.
             while let Some(e) = self.stack.last() {
-                if e.ns == Ns::Html || matches!(e.point, Point::Html | Point::MathText) {
+                if self.ends_leaving_foreign_content(e) {
                     break;
                 }
                 self.truncate(self.stack.len() - 1);
@@ -433,17 +454,18 @@ impl Simulator {
         let kind = html_start_tag_kind(name, self.scripting);
         if kind == HtmlStartTag::Frameset {
             // 13.2.6.4.7: ignored unless the frameset-ok flag lets it through; the stack
-            // then holds `html` and `frameset` only.
+            // then holds `html` and `frameset` only. On its way to "in body" it may set
+            // a template insertion mode or pop a `colgroup` (13.2.6.4.18, .12).
+            if self.whole || !self.stack.is_empty() {
+                self.insert_html(name, self_closing, kind);
+            }
             return match self.frameset {
                 Frameset::Unknown => Outcome::CheckFrameset,
                 _ => Outcome::None,
             };
         }
         if self.whole || !self.stack.is_empty() {
-            if !self.whole
-                && (eq(name, b"table") || one_of(name, TABLE_PARTS))
-                && self.mode().0 == Mode::InBody
-            {
+            if self.mode_is_below() && (eq(name, b"table") || one_of(name, TABLE_PARTS)) {
                 // The table modes (13.2.6.4.9–15) may be on below the foreign root.
                 return Outcome::NeedsWholeStack;
             }
@@ -558,6 +580,9 @@ impl Simulator {
                 self.push(Ns::Math, Point::None, name);
                 return Step::Done;
             }
+            // Ignored here; let through, it replaces the whole stack
+            // (`Simulator::frameset_decided`).
+            HtmlStartTag::Frameset => return Step::Ignored,
             _ => {}
         }
         if one_of(name, CLOSES_P) {
@@ -740,10 +765,25 @@ impl Simulator {
         }
     }
 
+    /// "While the current node is not a MathML text integration point, an HTML
+    /// integration point, or an element in the HTML namespace, pop" (13.2.6.5).
+    fn ends_leaving_foreign_content(&self, e: &Elem) -> bool {
+        match (e.ns, e.point) {
+            (Ns::Html, _) | (_, Point::MathText) => true,
+            // html5ever 0.40 knows the SVG HTML integration points only here.
+            (Ns::Math, Point::Html) => !self.html5ever_quirks,
+            (_, Point::Html) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is in the special category (13.2.4.3): the listed HTML elements and
+    /// the SVG and MathML elements that are integration points or `annotation-xml`.
     fn is_special(&self, e: &Elem) -> bool {
         match e.ns {
             Ns::Html => one_of(self.name(e), SPECIAL),
-            _ => e.point != Point::None,
+            // html5ever 0.40's special category has HTML elements only.
+            _ => e.point != Point::None && !self.html5ever_quirks,
         }
     }
 
@@ -770,6 +810,8 @@ impl Simulator {
                 ) || (scope == Scope::ListItem && one_of(n, &[b"ol", b"ul"]))
                     || (scope == Scope::Button && eq(n, b"button"))
             }
+            // html5ever 0.40's list lacks `annotation-xml`.
+            Ns::Math if self.html5ever_quirks => e.point == Point::MathText,
             _ => e.point != Point::None,
         }
     }
@@ -811,7 +853,7 @@ impl Simulator {
             // 13.2.6.5: `</br>` and `</p>` leave foreign content like the break-out
             // start tags, then go to "in body".
             while let Some(e) = self.stack.last() {
-                if e.ns == Ns::Html || matches!(e.point, Point::Html | Point::MathText) {
+                if self.ends_leaving_foreign_content(e) {
                     break;
                 }
                 self.truncate(self.stack.len() - 1);
@@ -856,12 +898,11 @@ impl Simulator {
             || eq(name, b"col")
             || one_of(name, TABLE_SECTIONS)
             || one_of(name, &[b"tr", b"td", b"th"]);
-        let (mode, _) = self.mode();
-        if table_end && !self.whole && mode == Mode::InBody {
+        if table_end && self.mode_is_below() {
             // The table modes may be on below the foreign root.
             return Outcome::NeedsWholeStack;
         }
-        match mode {
+        match self.mode().0 {
             Mode::InTable | Mode::InTableBody | Mode::InRow | Mode::InCell | Mode::InCaption
                 if table_end || eq(name, b"body") || eq(name, b"html") =>
             {

@@ -483,3 +483,58 @@ fn font_breaks_out_only_with_its_attributes() {
     feed(&mut sim, &["</font>", "<font size=2>"]);
     assert!(sim.is_idle());
 }
+
+#[test]
+fn template_contents_modes_can_ignore_switching_start_tags() {
+    // 13.2.6.4.18: `<col>` sets the template insertion mode to "in column group", which
+    // ignores every start tag but `col` and `template` when the current node is not a
+    // `colgroup` (13.2.6.4.12): no RCDATA, no foreign content.
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        feed(&mut sim, &["<template>", "<col>", "<title>"]),
+        Outcome::None
+    );
+    assert_eq!(feed(&mut sim, &["<svg>"]), Outcome::None);
+    assert!(!sim.in_foreign_content());
+    // `</template>` ends it.
+    assert_eq!(
+        feed(&mut sim, &["</template>", "<title>"]),
+        Outcome::Switch(State::Rcdata)
+    );
+    // Any other start tag first sets "in body", which switches.
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        feed(&mut sim, &["<template>", "<div>", "<col>", "<title>"]),
+        Outcome::Switch(State::Rcdata)
+    );
+    // A `<frameset>` ignored in the template still sets "in body".
+    let mut sim = Simulator::new(true);
+    assert_eq!(sim.start_tag(b"template", false, none), Outcome::None);
+    assert_eq!(
+        sim.start_tag(b"frameset", false, none),
+        Outcome::CheckFrameset
+    );
+    sim.frameset_decided(false);
+    assert_eq!(
+        feed(&mut sim, &["<col>", "<plaintext>"]),
+        Outcome::Switch(State::Plaintext)
+    );
+    // "In column group" under a table pops the `colgroup` and switches "in table".
+    let mut sim = Simulator::new_whole_stack(true);
+    assert_eq!(
+        feed(&mut sim, &["<table>", "<colgroup>", "<style>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+}
+
+#[test]
+fn html5ever_quirks_leave_foreign_special_elements_out() {
+    // The standard: the SVG `foreignObject` is special, `</span>` stops there.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<span>", "<svg>", "<foreignObject>", "</span>"]);
+    assert!(sim.in_foreign_content());
+    // html5ever 0.40: it walks past and closes the `<span>`.
+    let mut sim = Simulator::new_whole_stack(true).with_html5ever_quirks(true);
+    feed(&mut sim, &["<span>", "<svg>", "<foreignObject>", "</span>"]);
+    assert!(!sim.in_foreign_content());
+}

@@ -297,6 +297,7 @@ pub struct Builder {
     last_start_tag: Option<Vec<u8>>,
     scanner: Scanner,
     keep_bom: bool,
+    html5ever_quirks: bool,
 }
 
 impl Default for Builder {
@@ -309,6 +310,7 @@ impl Default for Builder {
             last_start_tag: None,
             scanner: Scanner::detect(),
             keep_bom: false,
+            html5ever_quirks: false,
         }
     }
 }
@@ -332,6 +334,17 @@ impl Builder {
     /// off when a real tree builder drives the state through the `set_*` methods.
     pub fn simulation(mut self, on: bool) -> Self {
         self.simulation = on;
+        self
+    }
+
+    /// For the tree-builder comparison only (`benches/tests/tree_builder.rs`): simulate
+    /// where html5ever 0.40's tree builder departs from the standard (its special
+    /// category has HTML elements only; MathML `annotation-xml` is not in its scope list
+    /// nor, as an HTML integration point, where leaving foreign content stops). Off by
+    /// default; not part of the API.
+    #[doc(hidden)]
+    pub fn simulate_html5ever_quirks(mut self, on: bool) -> Self {
+        self.html5ever_quirks = on;
         self
     }
 
@@ -364,8 +377,9 @@ impl Builder {
 
     /// A new simulator for these options (None when the simulation is off).
     pub(crate) fn new_simulator(&self) -> Option<Simulator> {
-        self.simulation
-            .then(|| Simulator::new_whole_stack(self.scripting))
+        self.simulation.then(|| {
+            Simulator::new_whole_stack(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
+        })
     }
 
     /// The initial state ([`Builder::state`]).
@@ -472,7 +486,9 @@ impl Builder {
             temp_start: 0,
             last_start_tag: LastStartTag::None,
             foreign_content: false,
-            simulator: self.simulation.then(|| Simulator::new(self.scripting)),
+            simulator: self.simulation.then(|| {
+                Simulator::new(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
+            }),
             scanner: self.scanner,
             pending: StoredPending::store(Pending::Tag),
             errors_on: self.errors,
@@ -1233,7 +1249,8 @@ impl<'a> Tokenizer<'a> {
             // Not reached (see above); keep going with what is known.
             return lazy.assume_whole_stack();
         }
-        let mut whole = Simulator::new_whole_stack(lazy.scripting());
+        let mut whole = Simulator::new_whole_stack(lazy.scripting())
+            .with_html5ever_quirks(lazy.html5ever_quirks());
         whole.never_check_frameset();
         let mut tok = self.replay.clone().build(&self.input[..at]);
         tok.simulator = Some(whole);
@@ -1269,7 +1286,10 @@ impl<'a> Tokenizer<'a> {
             && let Some(sim) = &self.simulator
             && sim.tracks_whole_stack()
         {
-            tok.simulator = Some(Simulator::new_whole_stack(sim.scripting()));
+            tok.simulator = Some(
+                Simulator::new_whole_stack(sim.scripting())
+                    .with_html5ever_quirks(sim.html5ever_quirks()),
+            );
         }
         if let Some(sim) = tok.simulator.as_mut() {
             sim.never_check_frameset();
