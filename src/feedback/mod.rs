@@ -40,13 +40,16 @@
 //!   frameset": 13.2.6.4.19–22) only `<noframes>` switches the tokenizer (RAWTEXT), every
 //!   other start tag is ignored and foreign content never opens. The frameset-ok flag is
 //!   not tracked on the hot path: the first `<frameset>` processed as HTML re-reads the
-//!   document before it once (see `Tokenizer::frameset_allowed`). The other modes need
-//!   nothing: `<select>`'s content is parsed by "in body" (the select parser relaxation,
-//!   as in html5ever 0.40), and the table modes send these start tags to "in head" or
-//!   "in body", which switch the same way.
+//!   document before it once (see `Tokenizer::frameset_allowed`). In a template, "in
+//!   column group" (13.2.6.4.12, after `<template><col>`) ignores every start tag but
+//!   `col` and `template`, so an open `<template>` is tracked like a foreign root, with
+//!   its template insertion modes (13.2.6.4.18). The other modes need nothing for the
+//!   switches: `<select>`'s content is parsed by "in body" (the select parser
+//!   relaxation, as in html5ever 0.40), and the table modes send these start tags to "in
+//!   head" or "in body", which switch the same way.
 //!
-//! Most pages never open `<svg>`, `<math>` or `<frameset>`, and most that do close them:
-//! then the simulator is idle outside foreign content and each start tag is classified
+//! Most pages never open `<svg>`, `<math>`, `<template>` or `<frameset>`, and most that do
+//! close them: then the simulator is idle outside them and each start tag is classified
 //! inline by length and packed name (`html_start_tag_kind_at`).
 //!
 //! Memory: one stack entry (and the name's bytes) per open element, so bounded by the

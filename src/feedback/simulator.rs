@@ -29,18 +29,21 @@ pub(super) enum Point {
 
 /// One open element above the outermost foreign root; its lowercase name is
 /// `names[start..start + len]`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Elem {
     ns: Ns,
     point: Point,
     /// [`lower_key`] of the name.
     key: u64,
-    /// The name's bytes in `names` (kept for HTML elements and names over 8 bytes only).
+    /// The name's bytes in `names` (kept for names over 8 bytes only: `key` and `len` say
+    /// the others whole).
     start: u32,
     len: u32,
     /// For an HTML element that decides the insertion mode ("reset the insertion mode
     /// appropriately", 13.2.4.1): the mode it stands for; [`Mode::InBody`] otherwise.
     mode: Mode,
+    /// For an HTML element: its name's [`cat`] bits.
+    flags: u32,
     /// For a `template`: its current template insertion mode (13.2.4.1, the stack of
     /// template insertion modes), [`Mode::InTemplate`] until a start tag sets it.
     template_mode: Mode,
@@ -144,6 +147,16 @@ pub(crate) struct Simulator {
     idle: bool,
     /// `Builder::simulate_html5ever_quirks`.
     html5ever_quirks: bool,
+    /// How many HTML `p` elements `stack` holds ("close a p element" needs no walk when
+    /// none is open).
+    p_open: usize,
+    /// Since the last [`Simulator::update_snapshot`]: the lowest stack length and names
+    /// length the stack went down to (what lies below is unchanged).
+    low: usize,
+    low_names: usize,
+    /// The index of the topmost element that stands for an insertion mode (`usize::MAX`:
+    /// none).
+    mode_top: usize,
     /// How many elements of `stack` stand for a table or template insertion mode
     /// ([`Elem::mode`] not "in body"): none, the mode is "in body" without a walk.
     mode_elems: usize,
@@ -168,6 +181,10 @@ impl Simulator {
             whole: false,
             idle: true,
             html5ever_quirks: false,
+            p_open: 0,
+            low: 0,
+            low_names: 0,
+            mode_top: usize::MAX,
             mode_elems: 0,
         }
     }
@@ -214,17 +231,36 @@ impl Simulator {
         self.idle = self.compute_idle();
     }
 
-    /// Makes `self` a copy of `other`, reusing `self`'s allocations (`clone_from`).
-    pub(crate) fn copy_from(&mut self, other: &Simulator) {
-        self.scripting = other.scripting;
-        self.stack.clone_from(&other.stack);
-        self.names.clone_from(&other.names);
-        self.frameset = other.frameset;
-        self.last_start_html = other.last_start_html;
-        self.whole = other.whole;
-        self.idle = other.idle;
-        self.html5ever_quirks = other.html5ever_quirks;
-        self.mode_elems = other.mode_elems;
+    /// Starts counting changes from here for [`Simulator::update_snapshot`]: `self` and a
+    /// snapshot of it are the same now.
+    pub(crate) fn mark_snapshot(&mut self) {
+        self.low = self.stack.len();
+        self.low_names = self.names.len();
+    }
+
+    /// Makes `snapshot` a copy of `self`, given that it was one at `self`'s last
+    /// [`Simulator::mark_snapshot`] (or `update_snapshot`): copies only the part of the
+    /// stack that changed since (the stream tokenizer takes one at every token it
+    /// commits).
+    pub(crate) fn update_snapshot(&mut self, snapshot: &mut Simulator) {
+        let low = self.low.min(self.stack.len());
+        let low_names = self.low_names.min(self.names.len());
+        snapshot.stack.truncate(low);
+        snapshot.stack.extend_from_slice(&self.stack[low..]);
+        snapshot.names.truncate(low_names);
+        snapshot.names.extend_from_slice(&self.names[low_names..]);
+        snapshot.scripting = self.scripting;
+        snapshot.frameset = self.frameset;
+        snapshot.last_start_html = self.last_start_html;
+        snapshot.whole = self.whole;
+        snapshot.idle = self.idle;
+        snapshot.html5ever_quirks = self.html5ever_quirks;
+        snapshot.p_open = self.p_open;
+        snapshot.mode_elems = self.mode_elems;
+        snapshot.mode_top = self.mode_top;
+        debug_assert_eq!(snapshot.stack, self.stack);
+        debug_assert_eq!(snapshot.names, self.names);
+        self.mark_snapshot();
     }
 
     /// Whether scripting is enabled (`<noscript>` is RAWTEXT).
@@ -266,6 +302,10 @@ impl Simulator {
             self.stack.clear();
             self.names.clear();
             self.mode_elems = 0;
+            self.mode_top = usize::MAX;
+            self.p_open = 0;
+            self.low = 0;
+            self.low_names = 0;
             self.frameset = Frameset::Active;
         } else {
             self.frameset = Frameset::Ignored;
@@ -279,16 +319,21 @@ impl Simulator {
 
     fn push(&mut self, ns: Ns, point: Point, name: &[u8]) {
         let start = self.names.len() as u32;
-        if ns == Ns::Html || name.len() > 8 {
-            self.names.extend(name.iter().map(u8::to_ascii_lowercase));
+        if name.len() > 8 {
+            self.names.extend_from_slice(name);
+            self.names[start as usize..].make_ascii_lowercase();
         }
-        let mode = if ns == Ns::Html {
-            Mode::of(name)
+        if ns == Ns::Html && name.len() == 1 && name[0] | 0x20 == b'p' {
+            self.p_open += 1;
+        }
+        let (mode, flags) = if ns == Ns::Html {
+            (Mode::of(name), categories(name))
         } else {
-            Mode::InBody
+            (Mode::InBody, 0)
         };
         if mode != Mode::InBody {
             self.mode_elems += 1;
+            self.mode_top = self.stack.len();
         }
         self.stack.push(Elem {
             ns,
@@ -297,6 +342,7 @@ impl Simulator {
             start,
             len: name.len() as u32,
             mode,
+            flags,
             template_mode: Mode::InTemplate,
         });
     }
@@ -306,7 +352,23 @@ impl Simulator {
         if self.stack[i].mode != Mode::InBody {
             self.mode_elems -= 1;
         }
+        if is_p(&self.stack[i]) {
+            self.p_open -= 1;
+        }
         self.stack.remove(i);
+        self.low = self.low.min(i);
+        self.find_mode_top();
+    }
+
+    fn find_mode_top(&mut self) {
+        self.mode_top = if self.mode_elems == 0 {
+            usize::MAX
+        } else {
+            self.stack
+                .iter()
+                .rposition(|e| e.mode != Mode::InBody)
+                .unwrap_or(usize::MAX)
+        };
     }
 
     /// Whether the insertion mode is decided below the tracked part of the stack (a lazy
@@ -318,16 +380,28 @@ impl Simulator {
     /// The current insertion mode as "reset the insertion mode appropriately" finds it
     /// (13.2.4.1): the nearest table part, table or template on the stack, else "in body".
     fn mode(&self) -> (Mode, usize) {
-        if self.mode_elems > 0 {
-            for (i, e) in self.stack.iter().enumerate().rev() {
-                match e.mode {
-                    Mode::InBody => {}
-                    Mode::InTemplate => return (e.template_mode, i),
-                    mode => return (mode, i),
-                }
-            }
+        debug_assert_eq!(
+            self.mode_top,
+            self.stack
+                .iter()
+                .rposition(|e| e.mode != Mode::InBody)
+                .unwrap_or(usize::MAX)
+        );
+        match self.stack.get(self.mode_top) {
+            None => (Mode::InBody, usize::MAX),
+            Some(e) if e.mode == Mode::InTemplate => (e.template_mode, self.mode_top),
+            Some(e) => (e.mode, self.mode_top),
         }
-        (Mode::InBody, usize::MAX)
+    }
+
+    /// Whether `e` is named `name` (any case).
+    fn elem_is(&self, e: &Elem, name: &[u8]) -> bool {
+        e.len as usize == name.len() && self.is_named(e, name, lower_key(name))
+    }
+
+    /// Whether `e` is named one of `names` (any case).
+    fn elem_in(&self, e: &Elem, names: &[&[u8]]) -> bool {
+        names.iter().any(|n| self.elem_is(e, n))
     }
 
     /// Whether `e` is named `name` (any case; `key` is its [`lower_key`]).
@@ -340,25 +414,41 @@ impl Simulator {
     fn truncate(&mut self, i: usize) {
         if let Some(e) = self.stack.get(i) {
             self.names.truncate(e.start as usize);
-            if self.mode_elems > 0 {
-                let gone = self.stack[i..]
-                    .iter()
-                    .filter(|e| e.mode != Mode::InBody)
-                    .count();
-                self.mode_elems -= gone;
+            self.low_names = self.low_names.min(self.names.len());
+            self.low = self.low.min(i);
+            if self.mode_elems > 0 || self.p_open > 0 {
+                for e in &self.stack[i..] {
+                    if e.mode != Mode::InBody {
+                        self.mode_elems -= 1;
+                    }
+                    if is_p(e) {
+                        self.p_open -= 1;
+                    }
+                }
             }
             self.stack.truncate(i);
+            if self.mode_top != usize::MAX && self.mode_top >= i {
+                self.find_mode_top();
+            }
         }
+    }
+
+    /// Whether the current node is an HTML element with one of the [`cat`] bits `flags`.
+    fn top_is_html_in(&self, flags: u32) -> bool {
+        self.stack
+            .last()
+            .is_some_and(|e| e.ns == Ns::Html && e.flags & flags != 0)
     }
 
     fn top_is_html(&self, names: &[&[u8]]) -> bool {
         self.stack
             .last()
-            .is_some_and(|e| e.ns == Ns::Html && one_of(self.name(e), names))
+            .is_some_and(|e| e.ns == Ns::Html && self.elem_in(e, names))
     }
 
     /// A start tag was emitted; returns what the tree builder does to the tokenizer.
     /// `attr` looks up an attribute's decoded value by lowercase name.
+    #[inline]
     pub(crate) fn start_tag(
         &mut self,
         name: &[u8],
@@ -465,7 +555,7 @@ impl Simulator {
             };
         }
         if self.whole || !self.stack.is_empty() {
-            if self.mode_is_below() && (eq(name, b"table") || one_of(name, TABLE_PARTS)) {
+            if self.mode_is_below() && categories(name) & cat::TABLE_END != 0 {
                 // The table modes (13.2.6.4.9–15) may be on below the foreign root.
                 return Outcome::NeedsWholeStack;
             }
@@ -505,7 +595,7 @@ impl Simulator {
                 Mode::InCell | Mode::InCaption => {
                     // 13.2.6.4.15 "in cell" (close the cell), 13.2.6.4.11 "in caption"
                     // (pop the caption): the element found by `mode` is in table scope.
-                    if one_of(name, TABLE_PARTS) {
+                    if categories(name) & cat::TABLE_PART != 0 {
                         self.truncate(at);
                         Step::Reprocess
                     } else {
@@ -531,7 +621,7 @@ impl Simulator {
                 Mode::InTemplate => {
                     // 13.2.6.4.18 "in template": the start tag sets the template
                     // insertion mode, except the ones "in head" processes.
-                    let new = if one_of(name, IN_HEAD) {
+                    let new = if categories(name) & cat::IN_HEAD != 0 {
                         self.push_unless_void(name);
                         return true;
                     } else if one_of(
@@ -549,6 +639,7 @@ impl Simulator {
                         Mode::InBody
                     };
                     self.stack[at].template_mode = new;
+                    self.low = self.low.min(at);
                     Step::Reprocess
                 }
             };
@@ -563,7 +654,7 @@ impl Simulator {
 
     /// "In head" start tags: void ones are popped at once.
     fn push_unless_void(&mut self, name: &[u8]) {
-        if !one_of(name, NOT_PUSHED) {
+        if categories(name) & cat::NOT_PUSHED == 0 {
             self.push(Ns::Html, Point::None, name);
         }
     }
@@ -585,7 +676,8 @@ impl Simulator {
             HtmlStartTag::Frameset => return Step::Ignored,
             _ => {}
         }
-        if one_of(name, CLOSES_P) {
+        let flags = categories(name);
+        if flags & cat::CLOSES_P != 0 {
             self.close_p();
         }
         if eq(name, b"input") || eq(name, b"select") {
@@ -597,7 +689,7 @@ impl Simulator {
                 }
             }
         }
-        if one_of(name, NOT_PUSHED) {
+        if flags & cat::NOT_PUSHED != 0 {
             // Void elements, and the tags "in body" ignores (table parts, `html`, …).
             return Step::Done;
         }
@@ -610,7 +702,7 @@ impl Simulator {
             if let Some(i) = self.find_in_scope(&[b"button"], Scope::Default) {
                 self.truncate(i);
             }
-        } else if (one_of(name, HEADINGS) && self.top_is_html(HEADINGS))
+        } else if (flags & cat::HEADING != 0 && self.top_is_html_in(cat::HEADING))
             || ((eq(name, b"option") || eq(name, b"optgroup")) && self.top_is_html(&[b"option"]))
         {
             // A heading closes a heading; an option or optgroup closes an option.
@@ -713,7 +805,7 @@ impl Simulator {
         let keep = self
             .stack
             .iter()
-            .rposition(|e| e.ns == Ns::Html && one_of(self.name(e), names))
+            .rposition(|e| e.ns == Ns::Html && self.elem_in(e, names))
             .map_or(0, |i| i + 1);
         self.truncate(keep);
     }
@@ -724,11 +816,10 @@ impl Simulator {
         for i in (0..self.stack.len()).rev() {
             let e = &self.stack[i];
             if e.ns == Ns::Html {
-                let n = self.name(e);
-                if one_of(n, names) {
+                if self.elem_in(e, names) {
                     return Some(i);
                 }
-                if one_of(n, &[b"html", b"table", b"template"]) {
+                if e.flags & cat::TABLE_SCOPE != 0 {
                     return None;
                 }
             }
@@ -738,6 +829,9 @@ impl Simulator {
 
     /// "Close a p element" if one is in button scope.
     fn close_p(&mut self) {
+        if self.p_open == 0 {
+            return;
+        }
         if let Some(i) = self.find_in_scope(&[b"p"], Scope::Button) {
             self.truncate(i);
         }
@@ -754,12 +848,11 @@ impl Simulator {
                 }
                 continue;
             }
-            let n = self.name(&e);
-            if one_of(n, names) {
+            if self.elem_in(&e, names) {
                 self.truncate(i);
                 return;
             }
-            if self.is_special(&e) && !one_of(n, &[b"address", b"div", b"p"]) {
+            if e.flags & cat::SPECIAL != 0 && !self.elem_in(&e, &[b"address", b"div", b"p"]) {
                 return;
             }
         }
@@ -781,7 +874,7 @@ impl Simulator {
     /// the SVG and MathML elements that are integration points or `annotation-xml`.
     fn is_special(&self, e: &Elem) -> bool {
         match e.ns {
-            Ns::Html => one_of(self.name(e), SPECIAL),
+            Ns::Html => e.flags & cat::SPECIAL != 0,
             // html5ever 0.40's special category has HTML elements only.
             _ => e.point != Point::None && !self.html5ever_quirks,
         }
@@ -792,23 +885,9 @@ impl Simulator {
     fn is_scope_marker(&self, e: &Elem, scope: Scope) -> bool {
         match e.ns {
             Ns::Html => {
-                let n = self.name(e);
-                one_of(
-                    n,
-                    &[
-                        b"applet",
-                        b"caption",
-                        b"html",
-                        b"table",
-                        b"td",
-                        b"th",
-                        b"marquee",
-                        b"object",
-                        b"select",
-                        b"template",
-                    ],
-                ) || (scope == Scope::ListItem && one_of(n, &[b"ol", b"ul"]))
-                    || (scope == Scope::Button && eq(n, b"button"))
+                e.flags & cat::SCOPE != 0
+                    || (scope == Scope::ListItem && e.flags & cat::LIST_SCOPE != 0)
+                    || (scope == Scope::Button && self.elem_is(e, b"button"))
             }
             // html5ever 0.40's list lacks `annotation-xml`.
             Ns::Math if self.html5ever_quirks => e.point == Point::MathText,
@@ -821,7 +900,7 @@ impl Simulator {
     fn find_in_scope(&self, names: &[&[u8]], scope: Scope) -> Option<usize> {
         for i in (0..self.stack.len()).rev() {
             let e = &self.stack[i];
-            if e.ns == Ns::Html && one_of(self.name(e), names) {
+            if e.ns == Ns::Html && self.elem_in(e, names) {
                 return Some(i);
             }
             if self.is_scope_marker(e, scope) {
@@ -832,6 +911,7 @@ impl Simulator {
     }
 
     /// An end tag was emitted; returns [`Outcome::None`] or [`Outcome::NeedsWholeStack`].
+    #[inline]
     pub(crate) fn end_tag(&mut self, name: &[u8]) -> Outcome {
         let outcome = self.process_end_tag(name);
         self.idle = self.compute_idle();
@@ -883,7 +963,7 @@ impl Simulator {
             return match self
                 .stack
                 .iter()
-                .rposition(|e| e.ns == Ns::Html && eq(self.name(e), b"template"))
+                .rposition(|e| e.ns == Ns::Html && self.elem_is(e, b"template"))
             {
                 Some(i) => {
                     self.truncate(i);
@@ -892,12 +972,8 @@ impl Simulator {
                 None => self.below_foreign_root(),
             };
         }
-        let table_end = eq(name, b"table")
-            || eq(name, b"caption")
-            || eq(name, b"colgroup")
-            || eq(name, b"col")
-            || one_of(name, TABLE_SECTIONS)
-            || one_of(name, &[b"tr", b"td", b"th"]);
+        let flags = categories(name);
+        let table_end = flags & cat::TABLE_END != 0;
         if table_end && self.mode_is_below() {
             // The table modes may be on below the foreign root.
             return Outcome::NeedsWholeStack;
@@ -933,11 +1009,15 @@ impl Simulator {
             Mode::InTemplate => return Outcome::None,
             _ => {}
         }
-        self.in_body_end_tag(name)
+        self.in_body_end_tag(name, flags)
     }
 
-    /// 13.2.6.4.7 "in body": an end tag's effect on the stack.
-    fn in_body_end_tag(&mut self, name: &[u8]) -> Outcome {
+    /// 13.2.6.4.7 "in body": an end tag's effect on the stack; `flags` are the name's
+    /// [`cat`] bits.
+    fn in_body_end_tag(&mut self, name: &[u8], flags: u32) -> Outcome {
+        if flags == 0 {
+            return self.any_other_end_tag(name);
+        }
         if eq(name, b"p") {
             self.close_p();
             return Outcome::None;
@@ -952,23 +1032,25 @@ impl Simulator {
             }
             return Outcome::None;
         }
-        if one_of(name, FORMATTING) {
+        if flags & cat::FORMATTING != 0 {
             return self.adoption_agency(name);
         }
-        if one_of(name, SCOPED_END) {
+        if flags & cat::SCOPED_END != 0 {
             let scope = if eq(name, b"li") {
                 Scope::ListItem
             } else {
                 Scope::Default
             };
-            let names: &[&[u8]] = if one_of(name, HEADINGS) {
-                HEADINGS
-            } else {
-                &[name]
-            };
+            let heading = flags & cat::HEADING != 0;
             for i in (0..self.stack.len()).rev() {
                 let e = &self.stack[i];
-                if e.ns == Ns::Html && one_of(self.name(e), names) {
+                if e.ns == Ns::Html
+                    && (if heading {
+                        e.flags & cat::HEADING != 0
+                    } else {
+                        self.elem_is(e, name)
+                    })
+                {
                     self.truncate(i);
                     return Outcome::None;
                 }
@@ -986,7 +1068,7 @@ impl Simulator {
     fn any_other_end_tag(&mut self, name: &[u8]) -> Outcome {
         for i in (0..self.stack.len()).rev() {
             let e = &self.stack[i];
-            if e.ns == Ns::Html && eq(self.name(e), name) {
+            if e.ns == Ns::Html && self.elem_is(e, name) {
                 self.truncate(i);
                 return Outcome::None;
             }
@@ -1008,12 +1090,11 @@ impl Simulator {
             for i in (0..self.stack.len()).rev() {
                 let e = &self.stack[i];
                 if e.ns == Ns::Html {
-                    let n = self.name(e);
-                    if eq(n, name) {
+                    if self.elem_is(e, name) {
                         found = Some(i);
                         break;
                     }
-                    if one_of(n, AFE_MARKERS) {
+                    if e.flags & cat::AFE_MARKER != 0 {
                         break;
                     }
                 }
@@ -1040,7 +1121,7 @@ impl Simulator {
             let mut kept = Vec::new();
             for (count, i) in (fe + 1..fb).rev().enumerate() {
                 let e = self.stack[i];
-                if count < 3 && e.ns == Ns::Html && one_of(self.name(&e), FORMATTING) {
+                if count < 3 && e.ns == Ns::Html && e.flags & cat::FORMATTING != 0 {
                     kept.push(e);
                 }
             }
@@ -1063,15 +1144,19 @@ impl Simulator {
         let mut out = Vec::with_capacity(stack.len());
         for mut e in stack {
             let start = names.len() as u32;
-            if e.ns == Ns::Html || e.len > 8 {
+            if e.len > 8 {
                 names.extend_from_slice(self.name(&e));
             }
             e.start = start;
             out.push(e);
         }
         self.mode_elems = out.iter().filter(|e| e.mode != Mode::InBody).count();
+        self.p_open = out.iter().filter(|e| is_p(e)).count();
         self.stack = out;
         self.names = names;
+        self.find_mode_top();
+        self.low = 0;
+        self.low_names = 0;
     }
 
     /// An "in body" end tag walked down past the outermost foreign root into the HTML
@@ -1085,6 +1170,11 @@ impl Simulator {
             Outcome::NeedsWholeStack
         }
     }
+}
+
+/// Whether `e` is an HTML `p` element.
+fn is_p(e: &Elem) -> bool {
+    e.ns == Ns::Html && e.len == 1 && e.key == key(b"p")
 }
 
 /// Start tags that break out of foreign content; `font` only with a `color`, `face` or

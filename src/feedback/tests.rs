@@ -538,3 +538,39 @@ fn html5ever_quirks_leave_foreign_special_elements_out() {
     feed(&mut sim, &["<span>", "<svg>", "<foreignObject>", "</span>"]);
     assert!(!sim.in_foreign_content());
 }
+
+#[test]
+fn categories_match_the_lists() {
+    use super::names::cat;
+    for (list, flag) in [
+        (SPECIAL, cat::SPECIAL),
+        (CLOSES_P, cat::CLOSES_P),
+        (NOT_PUSHED, cat::NOT_PUSHED),
+        (FORMATTING, cat::FORMATTING),
+        (SCOPED_END, cat::SCOPED_END),
+        (HEADINGS, cat::HEADING),
+        (TABLE_PARTS, cat::TABLE_PART),
+        (IN_HEAD, cat::IN_HEAD),
+        (AFE_MARKERS, cat::AFE_MARKER),
+    ] {
+        for name in list {
+            assert_ne!(categories(name) & flag, 0, "{name:?}");
+            let upper = name.to_ascii_uppercase();
+            assert_ne!(categories(&upper) & flag, 0, "{upper:?}");
+        }
+    }
+    assert_eq!(categories(b"span"), 0);
+    assert_eq!(
+        categories(b"blockquotx"),
+        0,
+        "long names are compared whole"
+    );
+    assert_eq!(categories(b"figcaptionx"), 0);
+    assert_eq!(categories(b""), 0);
+    assert_eq!(categories(b"di\xffv"), 0);
+    assert_ne!(categories(b"select") & cat::SCOPE, 0);
+    assert_ne!(categories(b"ul") & cat::LIST_SCOPE, 0);
+    assert_ne!(categories(b"template") & cat::TABLE_SCOPE, 0);
+    assert_ne!(categories(b"table") & cat::TABLE_END, 0);
+    assert_eq!(categories(b"table") & cat::TABLE_PART, 0);
+}

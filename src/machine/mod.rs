@@ -375,7 +375,9 @@ impl Builder {
         self
     }
 
-    /// A new simulator for these options (None when the simulation is off).
+    /// A new simulator for these options (None when the simulation is off), for the stream
+    /// tokenizer: it tracks the whole stack of open elements from the start, since the
+    /// stream cannot re-read the bytes it has dropped when a lazy one would ask for it.
     pub(crate) fn new_simulator(&self) -> Option<Simulator> {
         self.simulation.then(|| {
             Simulator::new_whole_stack(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
@@ -456,6 +458,10 @@ impl Builder {
     pub(crate) fn build_resumed<'a>(self, input: &'a [u8], origin: &Origin) -> Tokenizer<'a> {
         let mut tok = self.build_inner(input, None);
         tok.simulator = origin.simulator.clone();
+        if let Some(sim) = tok.simulator.as_mut() {
+            // `origin.simulator` is the snapshot `update_snapshot` keeps up to date.
+            sim.mark_snapshot();
+        }
         tok.foreign_content = origin.foreign_content;
         tok.origin = Some(Box::new(origin.clone()));
         tok
@@ -690,6 +696,10 @@ impl<'a> Tokenizer<'a> {
     /// The tree-builder simulation, when on.
     pub(crate) fn simulator(&self) -> Option<&Simulator> {
         self.simulator.as_ref()
+    }
+
+    pub(crate) fn simulator_mut(&mut self) -> Option<&mut Simulator> {
+        self.simulator.as_mut()
     }
 
     /// The list of parse errors (for the stream tokenizer, which moves them out after
