@@ -245,10 +245,15 @@ impl Simulator {
     pub(crate) fn update_snapshot(&mut self, snapshot: &mut Simulator) {
         let low = self.low.min(self.stack.len());
         let low_names = self.low_names.min(self.names.len());
+        // Element by element: usually none or one changed.
         snapshot.stack.truncate(low);
-        snapshot.stack.extend_from_slice(&self.stack[low..]);
-        snapshot.names.truncate(low_names);
-        snapshot.names.extend_from_slice(&self.names[low_names..]);
+        for e in &self.stack[low..] {
+            snapshot.stack.push(*e);
+        }
+        if low_names != self.names.len() || snapshot.names.len() != low_names {
+            snapshot.names.truncate(low_names);
+            snapshot.names.extend_from_slice(&self.names[low_names..]);
+        }
         snapshot.scripting = self.scripting;
         snapshot.frameset = self.frameset;
         snapshot.last_start_html = self.last_start_html;
@@ -318,6 +323,12 @@ impl Simulator {
     }
 
     fn push(&mut self, ns: Ns, point: Point, name: &[u8]) {
+        let flags = if ns == Ns::Html { categories(name) } else { 0 };
+        self.push_with(ns, point, name, flags);
+    }
+
+    /// [`Simulator::push`] given the name's [`cat`] bits (0 for SVG and MathML).
+    fn push_with(&mut self, ns: Ns, point: Point, name: &[u8], flags: u32) {
         let start = self.names.len() as u32;
         if name.len() > 8 {
             self.names.extend_from_slice(name);
@@ -326,10 +337,11 @@ impl Simulator {
         if ns == Ns::Html && name.len() == 1 && name[0] | 0x20 == b'p' {
             self.p_open += 1;
         }
-        let (mode, flags) = if ns == Ns::Html {
-            (Mode::of(name), categories(name))
+        // Only the table elements and `template` stand for a mode.
+        let mode = if flags & (cat::TABLE_END | cat::TABLE_SCOPE) != 0 {
+            Mode::of(name)
         } else {
-            (Mode::InBody, 0)
+            Mode::InBody
         };
         if mode != Mode::InBody {
             self.mode_elems += 1;
@@ -708,7 +720,7 @@ impl Simulator {
             // A heading closes a heading; an option or optgroup closes an option.
             self.truncate(self.stack.len() - 1);
         }
-        self.push(Ns::Html, Point::None, name);
+        self.push_with(Ns::Html, Point::None, name, flags);
         Step::Done
     }
 
@@ -1042,13 +1054,14 @@ impl Simulator {
                 Scope::Default
             };
             let heading = flags & cat::HEADING != 0;
+            let name_key = lower_key(name);
             for i in (0..self.stack.len()).rev() {
                 let e = &self.stack[i];
                 if e.ns == Ns::Html
                     && (if heading {
                         e.flags & cat::HEADING != 0
                     } else {
-                        self.elem_is(e, name)
+                        self.is_named(e, name, name_key)
                     })
                 {
                     self.truncate(i);
@@ -1066,9 +1079,10 @@ impl Simulator {
     /// 13.2.6.4.7 "in body", "any other end tag": pop to the nearest HTML element of that
     /// name unless a special element comes first.
     fn any_other_end_tag(&mut self, name: &[u8]) -> Outcome {
+        let name_key = lower_key(name);
         for i in (0..self.stack.len()).rev() {
             let e = &self.stack[i];
-            if e.ns == Ns::Html && self.elem_is(e, name) {
+            if e.ns == Ns::Html && self.is_named(e, name, name_key) {
                 self.truncate(i);
                 return Outcome::None;
             }
@@ -1084,13 +1098,14 @@ impl Simulator {
     /// the formatting elements on the stack above the last element that inserts a marker
     /// (`applet`, `caption`, `marquee`, `object`, `td`, `th`, `template`).
     fn adoption_agency(&mut self, name: &[u8]) -> Outcome {
+        let name_key = lower_key(name);
         for _ in 0..8 {
             // The formatting element: the nearest one of that name after the last marker.
             let mut found = None;
             for i in (0..self.stack.len()).rev() {
                 let e = &self.stack[i];
                 if e.ns == Ns::Html {
-                    if self.elem_is(e, name) {
+                    if self.is_named(e, name, name_key) {
                         found = Some(i);
                         break;
                     }
