@@ -322,12 +322,14 @@ impl Simulator {
         &self.names[e.start as usize..(e.start + e.len) as usize]
     }
 
+    #[inline]
     fn push(&mut self, ns: Ns, point: Point, name: &[u8]) {
         let flags = if ns == Ns::Html { categories(name) } else { 0 };
         self.push_with(ns, point, name, flags);
     }
 
     /// [`Simulator::push`] given the name's [`cat`] bits (0 for SVG and MathML).
+    #[inline]
     fn push_with(&mut self, ns: Ns, point: Point, name: &[u8], flags: u32) {
         let start = self.names.len() as u32;
         if name.len() > 8 {
