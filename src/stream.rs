@@ -600,8 +600,9 @@ impl StreamTokenizer {
                     last_start_tag = Some(span);
                 }
                 origin.foreign_content = tok.foreign_content();
-                if let (Some(mine), Some(theirs)) = (origin.simulator.as_mut(), tok.simulator()) {
-                    mine.copy_from(theirs);
+                if let (Some(mine), Some(theirs)) = (origin.simulator.as_mut(), tok.simulator_mut())
+                {
+                    theirs.update_snapshot(mine);
                 }
             }
         }

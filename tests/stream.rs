@@ -230,6 +230,33 @@ fn a_frameset_after_the_dropped_prefix_is_decided_as_in_one_piece() {
     }
 }
 
+#[test]
+fn the_stack_of_open_elements_before_the_dropped_prefix_decides_as_in_one_piece() {
+    // The simulation's decisions that depend on HTML elements opened long before (a
+    // whole-input tokenizer re-reads the document for them; a stream tracks them).
+    for (prefix, rest) in [
+        ("<div>", "<svg></div><style>a<b></style>"),
+        ("", "<svg></div><style>a<b></style>"),
+        ("<table>", "<svg><foreignObject><td><style>a<b></style>"),
+        (
+            "<table><td>",
+            "<svg><foreignObject></table><![CDATA[a<b>]]>",
+        ),
+        ("<template><col>", "<title>a<b></title><svg><style>a<b>"),
+        ("<b><div>", "<svg></b><style>a<b></style>"),
+        ("<ul><select>", "<svg></ul><style>a<b></style>"),
+        ("<path>", "<math></path><noscript/>a<b>"),
+    ] {
+        let mut input = prefix.as_bytes().to_vec();
+        input.extend(b"<!-- pad -->\n".repeat(2000));
+        input.extend(rest.as_bytes());
+        for (chunks, runs) in chunkings() {
+            check_stream(&input, &Options::default(), &chunks, runs)
+                .unwrap_or_else(|e| panic!("prefix {prefix:?}: {e}"));
+        }
+    }
+}
+
 /// A reader that gives `ok` bytes, then fails.
 struct Failing<'a> {
     data: &'a [u8],

@@ -319,105 +319,190 @@ pub(super) const SCOPED_END: &[&[u8]] = &[
     b"u",
 ];
 
-/// HTML elements that can be open below an `<svg>` or `<math>` in the body (not void,
-/// not raw text, not `html`/`head`/`body`, whose end tags pop nothing).
-pub(super) const ANCESTORS: &[&[u8]] = &[
-    b"a",
-    b"abbr",
-    b"address",
-    b"applet",
-    b"article",
-    b"aside",
-    b"audio",
-    b"b",
-    b"bdi",
-    b"bdo",
-    b"big",
-    b"blockquote",
-    b"button",
-    b"canvas",
-    b"caption",
-    b"center",
-    b"cite",
-    b"code",
-    b"colgroup",
-    b"data",
-    b"dd",
-    b"del",
-    b"details",
-    b"dfn",
-    b"dialog",
-    b"dir",
-    b"div",
-    b"dl",
-    b"dt",
-    b"em",
-    b"fieldset",
-    b"figcaption",
-    b"figure",
-    b"font",
-    b"footer",
-    b"h1",
-    b"h2",
-    b"h3",
-    b"h4",
-    b"h5",
-    b"h6",
-    b"header",
-    b"hgroup",
-    b"i",
-    b"ins",
-    b"kbd",
-    b"label",
-    b"legend",
-    b"li",
-    b"listing",
-    b"main",
-    b"map",
-    b"mark",
-    b"marquee",
-    b"menu",
-    b"meter",
-    b"nav",
-    b"nobr",
-    b"object",
-    b"ol",
-    b"optgroup",
-    b"option",
-    b"output",
-    b"picture",
-    b"pre",
-    b"progress",
-    b"q",
-    b"rb",
-    b"rp",
-    b"rt",
-    b"rtc",
-    b"ruby",
-    b"s",
-    b"samp",
-    b"search",
-    b"section",
-    b"select",
-    b"small",
-    b"span",
-    b"strike",
-    b"strong",
-    b"sub",
-    b"summary",
-    b"sup",
-    b"table",
-    b"tbody",
-    b"td",
+/// "In head" start tags that "in body" and "in template" hand to "in head" (13.2.6.4.7,
+/// 13.2.6.4.18).
+pub(super) const IN_HEAD: &[&[u8]] = &[
+    b"base",
+    b"basefont",
+    b"bgsound",
+    b"link",
+    b"meta",
+    b"noframes",
+    b"script",
+    b"style",
     b"template",
-    b"tfoot",
-    b"th",
-    b"thead",
-    b"time",
-    b"tr",
-    b"tt",
-    b"u",
-    b"ul",
-    b"var",
-    b"video",
+    b"title",
 ];
+
+/// The table sections.
+pub(super) const TABLE_SECTIONS: &[&[u8]] = &[b"tbody", b"tfoot", b"thead"];
+
+/// The formatting elements (13.2.4.3): their end tags run the adoption agency algorithm.
+pub(super) const FORMATTING: &[&[u8]] = &[
+    b"a", b"b", b"big", b"code", b"em", b"font", b"i", b"nobr", b"s", b"small", b"strike",
+    b"strong", b"tt", b"u",
+];
+
+/// The elements whose insertion puts a marker on the list of active formatting elements
+/// (13.2.6.4.7, 13.2.6.4.9, 13.2.6.4.14, 13.2.6.4.4).
+pub(super) const AFE_MARKERS: &[&[u8]] = &[
+    b"applet",
+    b"caption",
+    b"marquee",
+    b"object",
+    b"td",
+    b"th",
+    b"template",
+];
+
+/// The lists above an HTML element name belongs to, as bits: one hash lookup per tag and
+/// one bit test per element a walk visits, instead of a scan of each list.
+pub(super) mod cat {
+    /// The special category (13.2.4.3).
+    pub const SPECIAL: u32 = 1 << 0;
+    /// Ends "has an element in scope" (13.2.4.2; `select` since the select parser
+    /// relaxation, as in html5ever 0.40).
+    pub const SCOPE: u32 = 1 << 1;
+    /// Also ends "in list item scope": `ol`, `ul`.
+    pub const LIST_SCOPE: u32 = 1 << 2;
+    /// Ends "has an element in table scope": `html`, `table`, `template`.
+    pub const TABLE_SCOPE: u32 = 1 << 3;
+    /// [`super::CLOSES_P`].
+    pub const CLOSES_P: u32 = 1 << 4;
+    /// [`super::NOT_PUSHED`].
+    pub const NOT_PUSHED: u32 = 1 << 5;
+    /// [`super::FORMATTING`].
+    pub const FORMATTING: u32 = 1 << 6;
+    /// [`super::SCOPED_END`].
+    pub const SCOPED_END: u32 = 1 << 7;
+    /// [`super::HEADINGS`].
+    pub const HEADING: u32 = 1 << 8;
+    /// [`super::TABLE_PARTS`].
+    pub const TABLE_PART: u32 = 1 << 9;
+    /// [`super::IN_HEAD`].
+    pub const IN_HEAD: u32 = 1 << 10;
+    /// [`super::AFE_MARKERS`].
+    pub const AFE_MARKER: u32 = 1 << 11;
+    /// The end tags the table modes handle: `table` and [`super::TABLE_PARTS`].
+    pub const TABLE_END: u32 = 1 << 12;
+}
+
+const SCOPE_LIST: &[&[u8]] = &[
+    b"applet",
+    b"caption",
+    b"html",
+    b"table",
+    b"td",
+    b"th",
+    b"marquee",
+    b"object",
+    b"select",
+    b"template",
+];
+
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u64,
+    len: u8,
+    flags: u32,
+    name: &'static [u8],
+}
+
+const TABLE_BITS: u32 = 9;
+const TABLE_MASK: usize = (1 << TABLE_BITS) - 1;
+
+const fn slot(key: u64, len: usize) -> usize {
+    ((key ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn add(
+    mut table: [Entry; 1 << TABLE_BITS],
+    list: &[&'static [u8]],
+    flag: u32,
+) -> [Entry; 1 << TABLE_BITS] {
+    let mut i = 0;
+    while i < list.len() {
+        let name = list[i];
+        let k = key(name);
+        let mut s = slot(k, name.len());
+        loop {
+            if table[s].len == 0 {
+                table[s] = Entry {
+                    key: k,
+                    len: name.len() as u8,
+                    flags: flag,
+                    name,
+                };
+                break;
+            }
+            if same(table[s].name, name) {
+                table[s].flags |= flag;
+                break;
+            }
+            s = (s + 1) & TABLE_MASK;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// Open addressing over the lists' names (lowercase), built at compile time.
+const CATEGORIES: [Entry; 1 << TABLE_BITS] = {
+    let empty = Entry {
+        key: 0,
+        len: 0,
+        flags: 0,
+        name: b"",
+    };
+    let mut t = [empty; 1 << TABLE_BITS];
+    t = add(t, SPECIAL, cat::SPECIAL);
+    t = add(t, SCOPE_LIST, cat::SCOPE);
+    t = add(t, &[b"ol", b"ul"], cat::LIST_SCOPE);
+    t = add(t, &[b"html", b"table", b"template"], cat::TABLE_SCOPE);
+    t = add(t, CLOSES_P, cat::CLOSES_P);
+    t = add(t, NOT_PUSHED, cat::NOT_PUSHED);
+    t = add(t, FORMATTING, cat::FORMATTING);
+    t = add(t, SCOPED_END, cat::SCOPED_END);
+    t = add(t, HEADINGS, cat::HEADING);
+    t = add(t, TABLE_PARTS, cat::TABLE_PART);
+    t = add(t, IN_HEAD, cat::IN_HEAD);
+    t = add(t, AFE_MARKERS, cat::AFE_MARKER);
+    t = add(t, TABLE_PARTS, cat::TABLE_END);
+    t = add(t, &[b"table"], cat::TABLE_END);
+    t
+};
+
+/// The [`cat`] bits of an HTML element name (raw bytes, any case); 0 for a name in no
+/// list.
+#[inline]
+pub(super) fn categories(name: &[u8]) -> u32 {
+    if name.is_empty() || name.len() > 16 {
+        return 0;
+    }
+    let k = lower_key(name);
+    let mut s = slot(k, name.len());
+    loop {
+        let e = &CATEGORIES[s];
+        if e.len == 0 {
+            return 0;
+        }
+        if e.key == k && e.len as usize == name.len() && (name.len() <= 8 || eq(e.name, name)) {
+            return e.flags;
+        }
+        s = (s + 1) & TABLE_MASK;
+    }
+}

@@ -136,13 +136,16 @@ fn annotation_xml_with_html_encoding_is_an_integration_point() {
 }
 
 /// Feeds `tags` (`"<a>"`, `"</a>"`, `"<a/>"`, attributes as `"<font color>"`) and
-/// returns the last start tag's outcome.
+/// returns the last start tag's outcome, or [`Outcome::NeedsWholeStack`] at once when a
+/// tag asks for it.
 fn feed(sim: &mut Simulator, tags: &[&str]) -> Outcome {
     let mut last = Outcome::None;
     for t in tags {
         let inner = t.trim_start_matches('<').trim_end_matches('>');
         if let Some(name) = inner.strip_prefix('/') {
-            sim.end_tag(name.as_bytes());
+            if sim.end_tag(name.as_bytes()) == Outcome::NeedsWholeStack {
+                return Outcome::NeedsWholeStack;
+            }
             continue;
         }
         let (inner, self_closing) = match inner.strip_suffix('/') {
@@ -166,6 +169,9 @@ fn feed(sim: &mut Simulator, tags: &[&str]) -> Outcome {
         if last == Outcome::CheckFrameset {
             sim.frameset_decided(true);
             last = Outcome::None;
+        }
+        if last == Outcome::NeedsWholeStack {
+            return last;
         }
     }
     last
@@ -239,15 +245,152 @@ fn any_other_end_tag_closes_the_matching_foreign_element() {
 }
 
 #[test]
-fn end_tags_reaching_untracked_html_close_the_foreign_subtree() {
+fn end_tags_reaching_untracked_html_ask_for_the_whole_stack() {
+    // The lazy simulator cannot tell whether a `<div>` is open below the `<svg>`.
     let mut sim = Simulator::new(true);
-    feed(&mut sim, &["<svg>", "<path>", "</div>"]);
-    assert!(sim.is_idle(), "an open <div> below is assumed");
-    feed(&mut sim, &["<svg>", "<path>", "</img>", "</x>", "</mi>"]);
-    assert!(sim.in_foreign_content(), "no <img>, <x>, <mi> can be open");
-    // An integration point stops the in-body walk.
+    assert_eq!(
+        feed(&mut sim, &["<svg>", "<path>", "</div>"]),
+        Outcome::NeedsWholeStack
+    );
+    // Nor whether a table mode is on below it.
     let mut sim = Simulator::new(true);
-    feed(&mut sim, &["<svg>", "<foreignObject>", "</div>"]);
+    assert_eq!(
+        feed(&mut sim, &["<svg>", "<foreignObject>", "<td>"]),
+        Outcome::NeedsWholeStack
+    );
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        feed(&mut sim, &["<svg>", "<foreignObject>", "</table>"]),
+        Outcome::NeedsWholeStack
+    );
+    // An integration point stops the in-body walk: no need to look below.
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        feed(&mut sim, &["<svg>", "<foreignObject>", "</div>"]),
+        Outcome::None
+    );
+    assert!(sim.in_foreign_content());
+    // The whole-stack simulator never asks.
+    let mut sim = Simulator::new_whole_stack(true);
+    assert_eq!(
+        feed(&mut sim, &["<svg>", "<path>", "</div>", "<td>", "</table>"]),
+        Outcome::None
+    );
+}
+
+#[test]
+fn end_tags_breaking_out_of_foreign_content_see_the_html_stack() {
+    // 13.2.6.5 "any other end tag" hands `</div>` to "in body", whose walk (13.2.6.4.7)
+    // finds no `<div>`: ignored, and `<style>` is still SVG.
+    let mut sim = Simulator::new_whole_stack(true);
+    assert_eq!(
+        feed(&mut sim, &["<svg>", "</div>", "<style>"]),
+        Outcome::None
+    );
+    assert!(sim.in_foreign_content());
+    // With a `<div>` open below, it closes the `<svg>` too.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<div>", "<svg>", "<path>", "</div>"]);
+    assert!(!sim.in_foreign_content());
+    // An HTML `<path>` (an unknown element) below: `</path>` closes it and the `<math>`.
+    let mut sim = Simulator::new_whole_stack(true);
+    assert_eq!(
+        feed(&mut sim, &["<path>", "<math>", "</path>", "<noscript/>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+    // A special element between stops the walk: `<address>` in `<span>`.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<span>", "<address>", "<svg>", "</span>"]);
+    assert!(sim.in_foreign_content());
+    // Void elements are never open.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<img>", "<svg>", "</img>"]);
+    assert!(sim.in_foreign_content());
+    // "In scope" ends at `select` (the select parser relaxation, html5ever 0.40).
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<ul>", "<select>", "<svg>", "</ul>"]);
+    assert!(sim.in_foreign_content());
+    // `</template>` ("in head") closes everything above the template.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<template>", "<svg>", "<g>", "</template>"]);
+    assert!(!sim.in_foreign_content());
+}
+
+#[test]
+fn table_modes_decide_inside_integration_points() {
+    // 13.2.6.4.9 "in table": `<td>` clears the stack back to the table (the `<svg>`
+    // with it) and implies `<tbody>` and `<tr>`.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<table>", "<svg>", "<foreignObject>", "<td>"]);
+    assert!(!sim.in_foreign_content());
+    assert_eq!(
+        feed(&mut sim, &["<style>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+    // `</table>` is in table scope across an integration point (13.2.6.4.15 "in cell":
+    // close the cell, then the row, the section, the table).
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(
+        &mut sim,
+        &["<table>", "<td>", "<svg>", "<foreignObject>", "</table>"],
+    );
+    assert!(!sim.in_foreign_content());
+    // In body the integration point ends "in scope": `</div>` is ignored.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<div>", "<svg>", "<foreignObject>", "</div>"]);
+    assert!(sim.in_foreign_content());
+    // `</td>` without a cell open is ignored "in table".
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<table>", "<svg>", "</td>"]);
+    assert!(sim.in_foreign_content());
+    // A second `<td>` closes the first; `<tr>` closes the row (13.2.6.4.14, .15).
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(
+        &mut sim,
+        &[
+            "<table>", "<tr>", "<td>", "<svg>", "<desc>", "<td>", "<math>", "<mi>", "<tr>",
+        ],
+    );
+    assert!(!sim.in_foreign_content());
+    // "In column group": another start tag pops the `colgroup` and goes to "in table".
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<table>", "<colgroup>", "<col>", "<svg>"]);
+    assert!(sim.in_foreign_content());
+    feed(&mut sim, &["</svg>", "</table>", "<svg>"]);
+    assert!(sim.in_foreign_content());
+    // "In template" (13.2.6.4.18): `<td>` sets "in row"; end tags other than
+    // `</template>` are ignored while the mode is "in template".
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<template>", "<td>", "<svg>", "<desc>", "<td>"]);
+    assert!(
+        !sim.in_foreign_content(),
+        "the second <td> closed the first"
+    );
+}
+
+#[test]
+fn adoption_agency_moves_the_formatting_element_above_the_furthest_block() {
+    // `</b>` with a `<div>` above the `<b>`: the `<b>` is re-opened inside the `<div>`,
+    // then closed with everything above it: the `<svg>` too.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<b>", "<div>", "<svg>", "</b>"]);
+    assert!(!sim.in_foreign_content());
+    assert_eq!(
+        feed(&mut sim, &["<style>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+    // Not in scope (an integration point comes first): ignored.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<b>", "<svg>", "<foreignObject>", "</b>"]);
+    assert!(sim.in_foreign_content());
+    // No furthest block: pop to the formatting element.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<i>", "<svg>", "<g>", "</i>"]);
+    assert!(!sim.in_foreign_content());
+    // A marker (`<td>`) hides the `<b>` from the list: "any other end tag", which
+    // stops at the special `<td>`.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<b>", "<table>", "<td>", "<svg>", "</b>"]);
     assert!(sim.in_foreign_content());
 }
 
@@ -339,4 +482,95 @@ fn font_breaks_out_only_with_its_attributes() {
     assert!(sim.in_foreign_content());
     feed(&mut sim, &["</font>", "<font size=2>"]);
     assert!(sim.is_idle());
+}
+
+#[test]
+fn template_contents_modes_can_ignore_switching_start_tags() {
+    // 13.2.6.4.18: `<col>` sets the template insertion mode to "in column group", which
+    // ignores every start tag but `col` and `template` when the current node is not a
+    // `colgroup` (13.2.6.4.12): no RCDATA, no foreign content.
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        feed(&mut sim, &["<template>", "<col>", "<title>"]),
+        Outcome::None
+    );
+    assert_eq!(feed(&mut sim, &["<svg>"]), Outcome::None);
+    assert!(!sim.in_foreign_content());
+    // `</template>` ends it.
+    assert_eq!(
+        feed(&mut sim, &["</template>", "<title>"]),
+        Outcome::Switch(State::Rcdata)
+    );
+    // Any other start tag first sets "in body", which switches.
+    let mut sim = Simulator::new(true);
+    assert_eq!(
+        feed(&mut sim, &["<template>", "<div>", "<col>", "<title>"]),
+        Outcome::Switch(State::Rcdata)
+    );
+    // A `<frameset>` ignored in the template still sets "in body".
+    let mut sim = Simulator::new(true);
+    assert_eq!(sim.start_tag(b"template", false, none), Outcome::None);
+    assert_eq!(
+        sim.start_tag(b"frameset", false, none),
+        Outcome::CheckFrameset
+    );
+    sim.frameset_decided(false);
+    assert_eq!(
+        feed(&mut sim, &["<col>", "<plaintext>"]),
+        Outcome::Switch(State::Plaintext)
+    );
+    // "In column group" under a table pops the `colgroup` and switches "in table".
+    let mut sim = Simulator::new_whole_stack(true);
+    assert_eq!(
+        feed(&mut sim, &["<table>", "<colgroup>", "<style>"]),
+        Outcome::Switch(State::Rawtext)
+    );
+}
+
+#[test]
+fn html5ever_quirks_leave_foreign_special_elements_out() {
+    // The standard: the SVG `foreignObject` is special, `</span>` stops there.
+    let mut sim = Simulator::new_whole_stack(true);
+    feed(&mut sim, &["<span>", "<svg>", "<foreignObject>", "</span>"]);
+    assert!(sim.in_foreign_content());
+    // html5ever 0.40: it walks past and closes the `<span>`.
+    let mut sim = Simulator::new_whole_stack(true).with_html5ever_quirks(true);
+    feed(&mut sim, &["<span>", "<svg>", "<foreignObject>", "</span>"]);
+    assert!(!sim.in_foreign_content());
+}
+
+#[test]
+fn categories_match_the_lists() {
+    use super::names::cat;
+    for (list, flag) in [
+        (SPECIAL, cat::SPECIAL),
+        (CLOSES_P, cat::CLOSES_P),
+        (NOT_PUSHED, cat::NOT_PUSHED),
+        (FORMATTING, cat::FORMATTING),
+        (SCOPED_END, cat::SCOPED_END),
+        (HEADINGS, cat::HEADING),
+        (TABLE_PARTS, cat::TABLE_PART),
+        (IN_HEAD, cat::IN_HEAD),
+        (AFE_MARKERS, cat::AFE_MARKER),
+    ] {
+        for name in list {
+            assert_ne!(categories(name) & flag, 0, "{name:?}");
+            let upper = name.to_ascii_uppercase();
+            assert_ne!(categories(&upper) & flag, 0, "{upper:?}");
+        }
+    }
+    assert_eq!(categories(b"span"), 0);
+    assert_eq!(
+        categories(b"blockquotx"),
+        0,
+        "long names are compared whole"
+    );
+    assert_eq!(categories(b"figcaptionx"), 0);
+    assert_eq!(categories(b""), 0);
+    assert_eq!(categories(b"di\xffv"), 0);
+    assert_ne!(categories(b"select") & cat::SCOPE, 0);
+    assert_ne!(categories(b"ul") & cat::LIST_SCOPE, 0);
+    assert_ne!(categories(b"template") & cat::TABLE_SCOPE, 0);
+    assert_ne!(categories(b"table") & cat::TABLE_END, 0);
+    assert_eq!(categories(b"table") & cat::TABLE_PART, 0);
 }

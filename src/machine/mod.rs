@@ -297,6 +297,7 @@ pub struct Builder {
     last_start_tag: Option<Vec<u8>>,
     scanner: Scanner,
     keep_bom: bool,
+    html5ever_quirks: bool,
 }
 
 impl Default for Builder {
@@ -309,6 +310,7 @@ impl Default for Builder {
             last_start_tag: None,
             scanner: Scanner::detect(),
             keep_bom: false,
+            html5ever_quirks: false,
         }
     }
 }
@@ -332,6 +334,17 @@ impl Builder {
     /// off when a real tree builder drives the state through the `set_*` methods.
     pub fn simulation(mut self, on: bool) -> Self {
         self.simulation = on;
+        self
+    }
+
+    /// For the tree-builder comparison only (`benches/tests/tree_builder.rs`): simulate
+    /// where html5ever 0.40's tree builder departs from the standard (its special
+    /// category has HTML elements only; MathML `annotation-xml` is not in its scope list
+    /// nor, as an HTML integration point, where leaving foreign content stops). Off by
+    /// default; not part of the API.
+    #[doc(hidden)]
+    pub fn simulate_html5ever_quirks(mut self, on: bool) -> Self {
+        self.html5ever_quirks = on;
         self
     }
 
@@ -362,9 +375,13 @@ impl Builder {
         self
     }
 
-    /// A new simulator for these options (None when the simulation is off).
+    /// A new simulator for these options (None when the simulation is off), for the stream
+    /// tokenizer: it tracks the whole stack of open elements from the start, since the
+    /// stream cannot re-read the bytes it has dropped when a lazy one would ask for it.
     pub(crate) fn new_simulator(&self) -> Option<Simulator> {
-        self.simulation.then(|| Simulator::new(self.scripting))
+        self.simulation.then(|| {
+            Simulator::new_whole_stack(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
+        })
     }
 
     /// The initial state ([`Builder::state`]).
@@ -441,6 +458,10 @@ impl Builder {
     pub(crate) fn build_resumed<'a>(self, input: &'a [u8], origin: &Origin) -> Tokenizer<'a> {
         let mut tok = self.build_inner(input, None);
         tok.simulator = origin.simulator.clone();
+        if let Some(sim) = tok.simulator.as_mut() {
+            // `origin.simulator` is the snapshot `update_snapshot` keeps up to date.
+            sim.mark_snapshot();
+        }
         tok.foreign_content = origin.foreign_content;
         tok.origin = Some(Box::new(origin.clone()));
         tok
@@ -471,7 +492,9 @@ impl Builder {
             temp_start: 0,
             last_start_tag: LastStartTag::None,
             foreign_content: false,
-            simulator: self.simulation.then(|| Simulator::new(self.scripting)),
+            simulator: self.simulation.then(|| {
+                Simulator::new(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
+            }),
             scanner: self.scanner,
             pending: StoredPending::store(Pending::Tag),
             errors_on: self.errors,
@@ -673,6 +696,10 @@ impl<'a> Tokenizer<'a> {
     /// The tree-builder simulation, when on.
     pub(crate) fn simulator(&self) -> Option<&Simulator> {
         self.simulator.as_ref()
+    }
+
+    pub(crate) fn simulator_mut(&mut self) -> Option<&mut Simulator> {
+        self.simulator.as_mut()
     }
 
     /// The list of parse errors (for the stream tokenizer, which moves them out after
@@ -1135,9 +1162,10 @@ impl<'a> Tokenizer<'a> {
                         self.state = S::from(state);
                         self.text_kind = text_kind_of(self.state);
                     }
-                    HtmlStartTag::Svg | HtmlStartTag::Math | HtmlStartTag::Frameset => {
-                        self.simulate()
-                    }
+                    HtmlStartTag::Svg
+                    | HtmlStartTag::Math
+                    | HtmlStartTag::Frameset
+                    | HtmlStartTag::Template => self.simulate(),
                 }
             }
         }
@@ -1159,31 +1187,19 @@ impl<'a> Tokenizer<'a> {
     /// The tree-builder simulation's reaction to the tag just finished.
     #[inline(never)]
     fn simulate(&mut self) {
-        let Some(sim) = self.simulator.as_mut() else {
+        if self.simulator.is_none() {
             return;
-        };
-        let input = self.input;
-        let name = self.tag.name().of(input);
-        let outcome = if self.tag.is_end {
-            sim.end_tag(name);
-            Outcome::None
-        } else {
-            let attrs = &self.attrs;
-            sim.start_tag(name, self.tag.self_closing, |attr_name| {
-                attrs
-                    .iter()
-                    .find(|a| a.name.of(input).eq_ignore_ascii_case(attr_name))
-                    .map(|a| {
-                        crate::decode::decode(
-                            a.value.unwrap_or(Span::EMPTY).of(input),
-                            crate::decode::Context::AttributeValue,
-                        )
-                        .into_owned()
-                    })
-            })
-        };
+        }
+        let mut outcome = self.simulate_tag();
+        if outcome == Outcome::NeedsWholeStack {
+            // Once per document at most: from here on the simulator tracks every tag.
+            let whole = self.whole_stack_simulator(self.tag.start);
+            self.simulator = Some(whole);
+            outcome = self.simulate_tag();
+            debug_assert_ne!(outcome, Outcome::NeedsWholeStack);
+        }
         let switch = match outcome {
-            Outcome::None => None,
+            Outcome::None | Outcome::NeedsWholeStack => None,
             Outcome::Switch(state) => Some(state),
             Outcome::CheckFrameset => {
                 let allowed = self.frameset_allowed(self.tag.start);
@@ -1198,6 +1214,60 @@ impl<'a> Tokenizer<'a> {
             self.state = S::from(state);
             self.text_kind = text_kind_of(self.state);
         }
+    }
+
+    /// Gives the tag just finished to the simulator.
+    #[inline(always)]
+    fn simulate_tag(&mut self) -> Outcome {
+        let Some(sim) = self.simulator.as_mut() else {
+            return Outcome::None;
+        };
+        let input = self.input;
+        let name = self.tag.name().of(input);
+        if self.tag.is_end {
+            sim.end_tag(name)
+        } else {
+            let attrs = &self.attrs;
+            sim.start_tag(name, self.tag.self_closing, |attr_name| {
+                attrs
+                    .iter()
+                    .find(|a| a.name.of(input).eq_ignore_ascii_case(attr_name))
+                    .map(|a| {
+                        crate::decode::decode(
+                            a.value.unwrap_or(Span::EMPTY).of(input),
+                            crate::decode::Context::AttributeValue,
+                        )
+                        .into_owned()
+                    })
+            })
+        }
+    }
+
+    /// The answer to [`Outcome::NeedsWholeStack`] for the tag at `at`: a simulator that
+    /// tracks the whole stack of open elements ([`Simulator::new_whole_stack`]), as it
+    /// stands after the input before `at`. The lazy simulator does not know the HTML
+    /// elements below the outermost foreign root; this re-reads the input before `at`
+    /// once, with the options this tokenizer started with and a whole-stack simulator
+    /// (until this tag the lazy simulator decided everything as the whole-stack one
+    /// would, so the tokens are the same). A tokenizer that continues a stream has
+    /// whole-stack simulators from the start and never asks.
+    #[cold]
+    #[inline(never)]
+    fn whole_stack_simulator(&self, at: usize) -> Simulator {
+        let lazy = self.simulator.as_ref().expect("simulating");
+        if self.origin.is_some() {
+            // Not reached (see above); keep going with what is known.
+            return lazy.assume_whole_stack();
+        }
+        let mut whole = Simulator::new_whole_stack(lazy.scripting())
+            .with_html5ever_quirks(lazy.html5ever_quirks());
+        whole.never_check_frameset();
+        let mut tok = self.replay.clone().build(&self.input[..at]);
+        tok.simulator = Some(whole);
+        while tok.next_token().is_some() {}
+        let mut whole = tok.simulator.take().expect("simulating");
+        whole.take_frameset_state(lazy);
+        whole
     }
 
     /// Whether a `<frameset>` start tag at `at`, processed by the HTML rules, switches to
@@ -1221,6 +1291,15 @@ impl<'a> Tokenizer<'a> {
         if let Some(origin) = origin {
             tok.simulator = origin.simulator.clone();
             tok.foreign_content = origin.foreign_content;
+        }
+        if origin.is_none()
+            && let Some(sim) = &self.simulator
+            && sim.tracks_whole_stack()
+        {
+            tok.simulator = Some(
+                Simulator::new_whole_stack(sim.scripting())
+                    .with_html5ever_quirks(sim.html5ever_quirks()),
+            );
         }
         if let Some(sim) = tok.simulator.as_mut() {
             sim.never_check_frameset();
