@@ -18,8 +18,11 @@ use parquet::file::properties::WriterProperties;
 use super::{Args, create, page};
 use crate::Failure;
 
-/// Rows gathered before they become a record batch.
+/// Rows gathered before they become a record batch…
 const BATCH_ROWS: usize = 4096;
+/// …or fewer, once their strings reach this many bytes: pages with their text and links
+/// average some 75 KB, so 4096 rows alone could hold 300 MB.
+const BATCH_BYTES: usize = 16 << 20;
 /// Bytes of a row group held in memory before it is written out.
 const ROW_GROUP_BYTES: usize = 128 << 20;
 
@@ -56,7 +59,7 @@ impl ParquetOut {
         let batch = {
             let mut rows = self.rows.lock().unwrap_or_else(|e| e.into_inner());
             rows.push(page, links, text);
-            (rows.rows() >= BATCH_ROWS).then(|| rows.finish())
+            (rows.rows() >= BATCH_ROWS || rows.bytes() >= BATCH_BYTES).then(|| rows.finish())
         };
         if let Some(batch) = batch {
             self.write(&batch);
