@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # WARC reading, htmltok vs FastWARC, in one run on one machine (issue #16):
 #
-#   1. builds target/bench-warc/big.warc.gz (~200 MB of payload, one gzip member per
-#      record) from the shared corpus with scripts/make-bench-warc.py, unless it is there;
+#   1. builds target/bench-warc/big-MB.warc.gz (~200 MB of payload, one gzip member per
+#      record) from the shared corpus with scripts/make-bench-warc.py, and the same
+#      records as big-MB.warc.zst (one zstd frame per record, level 3) with
+#      crawl/examples/warc_recompress.rs, unless they are there;
 #   2. installs FastWARC into a throwaway virtualenv under target/bench-warc/venv;
-#   3. prints, in MB/s of HTTP payload (10^6 bytes per second, best of REPEAT runs):
+#   3. prints, for the gzip and for the zstd file, in MB/s of HTTP payload (10^6 bytes
+#      per second, best of REPEAT runs):
 #      - FastWARC: every response record's payload read (parse_http=True), one thread;
 #      - htmltok: the same with the sequential reader (crawl/examples/warc_read.rs), and
 #        with the parallel reader on 2 threads;
@@ -45,12 +48,17 @@ FASTWARC_VERSION=$("$DIR/venv/bin/pip" show fastwarc | sed -n 's/^Version: //p')
 
 echo "bench-warc: building htmltok (release)"
 nice -n 19 cargo build -q --release -p htmltok-cli
-nice -n 19 cargo build -q --release -p htmltok-crawl --example warc_read
+nice -n 19 cargo build -q --release -p htmltok-crawl --example warc_read --example warc_recompress
+ZST=$DIR/big-$MB.warc.zst
+if [ ! -f "$ZST" ]; then
+    nice -n 19 target/release/examples/warc_recompress "$WARC" "$ZST" --level=3
+fi
 
 cat > "$DIR/fastwarc_read.py" <<'EOF'
 import sys, time
 from fastwarc.warc import ArchiveIterator, WarcRecordType
 path, repeat = sys.argv[1], int(sys.argv[2])
+# FastWARC tells gzip, zstd and lz4 apart by the first bytes.
 best = float("inf")
 for _ in range(repeat):
     started = time.perf_counter()
@@ -62,38 +70,46 @@ for _ in range(repeat):
 print(f"{payload / 1e6 / best:.0f}")
 EOF
 
-stats() { # threads -> best MB/s of REPEAT runs
+stats() { # threads file -> best MB/s of REPEAT runs
     local best=0
     for _ in $(seq "$REPEAT"); do
         local speed
-        speed=$(nice -n 19 target/release/htmltok stats --json -j "$1" "$WARC" |
+        speed=$(nice -n 19 target/release/htmltok stats --json -j "$1" "$2" |
             python3 -c 'import json,sys; print(round(json.load(sys.stdin)["mb_per_s"]))')
         [ "$speed" -gt "$best" ] && best=$speed
     done
     echo "$best"
 }
-read_mb() { # threads -> MB/s
-    nice -n 19 target/release/examples/warc_read --threads="$1" --repeat="$REPEAT" "$WARC" |
+read_mb() { # threads file -> MB/s
+    nice -n 19 target/release/examples/warc_read --threads="$1" --repeat="$REPEAT" "$2" |
         sed -n 's/.* \([0-9]*\) MB\/s.*/\1/p'
 }
 
-echo "bench-warc: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $WARC ($(du -m "$WARC" | cut -f1) MB as stored)"
-fastwarc=$(nice -n 19 "$DIR/venv/bin/python" "$DIR/fastwarc_read.py" "$WARC" "$REPEAT")
-read1=$(read_mb 1)
-read2=$(read_mb 2)
-stats1=$(stats 1)
-stats2=$(stats 2)
-ratio=$(python3 -c "print(f'{$stats2 / $stats1:.2f}')")
-vs=$(python3 -c "print(f'{$read1 / $fastwarc:.2f}')")
+fastwarc_mb() { # file -> MB/s, or "n/a" if this FastWARC cannot read it
+    nice -n 19 "$DIR/venv/bin/python" "$DIR/fastwarc_read.py" "$1" "$REPEAT" 2>/dev/null || echo "n/a"
+}
+ratio() { python3 -c "print(f'{$1 / $2:.2f}')" 2>/dev/null || echo "n/a"; }
+
+echo "bench-warc: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $WARC ($(du -m "$WARC" | cut -f1) MB as stored), $ZST ($(du -m "$ZST" | cut -f1) MB)"
+rows=""
+for file in "$WARC" "$ZST"; do
+    fastwarc=$(fastwarc_mb "$file")
+    read1=$(read_mb 1 "$file")
+    read2=$(read_mb 2 "$file")
+    stats1=$(stats 1 "$file")
+    stats2=$(stats 2 "$file")
+    kind=${file##*.warc.}
+    rows+="| $kind | FastWARC $FASTWARC_VERSION, read every response payload, 1 thread | $fastwarc |
+| $kind | htmltok warc::Reader, the same, 1 thread | $read1 ($(ratio "$read1" "$fastwarc")× FastWARC) |
+| $kind | htmltok warc::ParallelReader, the same, 2 threads | $read2 ($(ratio "$read2" "$read1")× 1 thread) |
+| $kind | htmltok stats -j 1 | $stats1 |
+| $kind | htmltok stats -j 2 | $stats2 ($(ratio "$stats2" "$stats1")× -j 1) |
+"
+done
 cat <<EOF
 
-| gzip WARC, MB/s of payload (best of $REPEAT) | MB/s |
-|---|---|
-| FastWARC $FASTWARC_VERSION, read every response payload, 1 thread | $fastwarc |
-| htmltok warc::Reader, the same, 1 thread | $read1 (${vs}× FastWARC) |
-| htmltok warc::ParallelReader, the same, 2 threads | $read2 |
-| htmltok stats -j 1 | $stats1 |
-| htmltok stats -j 2 | $stats2 (${ratio}× -j 1) |
-
+| WARC | MB/s of payload (best of $REPEAT) | MB/s |
+|---|---|---|
+$rows
 bench-warc: done, $(uptime | sed 's/.*load/load/')
 EOF

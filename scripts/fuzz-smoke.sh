@@ -16,8 +16,9 @@ TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
 
 SECONDS_PER_TARGET=${FUZZ_SMOKE_SECONDS:-20}
 TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream warc_parallel)
-# Targets seeded with WARC files (corpus/*.warc.gz, behind a first byte choosing the
-# part size) instead of the HTML seeds.
+# Targets seeded with WARC files (corpus/*.warc.gz and fuzz/warc-seeds/*: the same
+# records as a .warc.zst, made by crawl/examples/warc_recompress.rs; each behind a first
+# byte choosing the part size) instead of the HTML seeds.
 WARC_TARGETS=" warc_parallel "
 # Targets whose first input byte chooses the options (see fuzz/src/checks.rs).
 OPTION_TARGETS=" simulation writers scalar_vs_simd "
@@ -40,7 +41,7 @@ prepare_corpus() {
     local target=$1 dir=fuzz/corpus/$1
     mkdir -p "$dir"
     if [[ $WARC_TARGETS == *" $target "* ]]; then
-        for f in corpus/*.warc corpus/*.warc.gz; do
+        for f in corpus/*.warc corpus/*.warc.gz fuzz/warc-seeds/*; do
             [ -f "$f" ] || continue
             { printf '\x20'; cat "$f"; } > "$dir/seed-$(basename "$f")"
         done

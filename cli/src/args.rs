@@ -145,8 +145,9 @@ impl TokenizerOptions {
 #[derive(Args, Debug)]
 pub struct Corpus {
     /// HTML files, directories (walked recursively for .html, .htm, .xhtml, .xht, .shtml,
-    /// .warc and .warc.gz files) and WARC files (.warc, .warc.gz: every HTML response
-    /// record is a document); `-` reads one document from standard input
+    /// .warc, .warc.gz and .warc.zst files) and WARC files (.warc, .warc.gz, .warc.zst:
+    /// every HTML response record is a document); `-` reads one document from standard
+    /// input
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 

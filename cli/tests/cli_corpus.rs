@@ -330,11 +330,15 @@ fn text_of_known_pages() {
 // ---------------------------------------------------------------------------------------
 
 /// Writes every page of the bundled corpus as a response record (HTTP charset for the
-/// UTF-8 pages only); returns the pages and their record offsets.
-fn write_warc(path: &Path, gzip: bool) -> Vec<(String, u64)> {
+/// UTF-8 pages only), compressed as the name's extension says (`.warc.gz`, `.warc.zst`,
+/// else plain); returns the pages and their record offsets.
+fn write_warc(path: &Path) -> Vec<(String, u64)> {
     let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut warc = if gzip {
+    let name = path.to_str().unwrap();
+    let mut warc = if name.ends_with(".gz") {
         Writer::gzip(file)
+    } else if name.ends_with(".zst") {
+        Writer::zstd(file, 3).unwrap()
     } else {
         Writer::new(file)
     };
@@ -364,10 +368,19 @@ fn write_warc(path: &Path, gzip: bool) -> Vec<(String, u64)> {
 }
 
 #[test]
-fn a_warc_of_the_bundled_pages() {
-    let tmp = TempDir::new("warc");
-    let warc = tmp.join("pages.warc.gz");
-    let offsets = write_warc(&warc, true);
+fn a_warc_gz_of_the_bundled_pages() {
+    a_warc_of_the_bundled_pages("pages.warc.gz");
+}
+
+#[test]
+fn a_warc_zst_of_the_bundled_pages() {
+    a_warc_of_the_bundled_pages("pages.warc.zst");
+}
+
+fn a_warc_of_the_bundled_pages(name: &str) {
+    let tmp = TempDir::new(name);
+    let warc = tmp.join(name);
+    let offsets = write_warc(&warc);
     let stats: Value = serde_json::from_str(&ok(&["stats", "--json", path_str(&warc)])).unwrap();
     assert_eq!(stats["documents"], offsets.len() as u64);
     let page_bytes: u64 = manifest(&bundled())
@@ -409,10 +422,19 @@ fn a_warc_of_the_bundled_pages() {
 
 #[test]
 fn a_truncated_warc_gz_is_reported_with_its_offset() {
-    let tmp = TempDir::new("truncated");
-    let warc = tmp.join("cut.warc.gz");
-    let offsets = write_warc(&warc, true);
-    // Cut the file in the middle of the fifth record's gzip member.
+    a_truncated_warc_is_reported_with_its_offset("cut.warc.gz", "gzip");
+}
+
+#[test]
+fn a_truncated_warc_zst_is_reported_with_its_offset() {
+    a_truncated_warc_is_reported_with_its_offset("cut.warc.zst", "zstd");
+}
+
+fn a_truncated_warc_is_reported_with_its_offset(name: &str, codec: &str) {
+    let tmp = TempDir::new(name);
+    let warc = tmp.join(name);
+    let offsets = write_warc(&warc);
+    // Cut the file in the middle of the fifth record's gzip member (zstd frame).
     let (_, fifth) = offsets[4];
     let (_, sixth) = offsets[5];
     let bytes = std::fs::read(&warc).unwrap();
@@ -423,7 +445,7 @@ fn a_truncated_warc_gz_is_reported_with_its_offset() {
         let stderr = String::from_utf8(output.stderr).unwrap();
         let expected = format!("htmltok: {}: offset {fifth}: ", path_str(&warc));
         assert!(stderr.starts_with(&expected), "{command}: {stderr}");
-        assert!(stderr.contains("gzip"), "{stderr}");
+        assert!(stderr.contains(codec), "{stderr}");
         assert!(
             stderr.ends_with("htmltok: 1 input skipped (see above)\n"),
             "{stderr}"
@@ -446,7 +468,7 @@ fn a_truncated_warc_gz_is_reported_with_its_offset() {
 fn a_broken_warc_header_and_an_unreadable_file_are_skipped() {
     let tmp = TempDir::new("broken");
     let warc = tmp.join("plain.warc");
-    let offsets = write_warc(&warc, false);
+    let offsets = write_warc(&warc);
     // Break the third record's Content-Length.
     let mut bytes = std::fs::read(&warc).unwrap();
     let at = offsets[2].1 as usize;

@@ -1,5 +1,9 @@
-//! Reading and writing WARC files: `.warc`, and `.warc.gz` with one gzip
-//! member per record as Common Crawl, wget and Heritrix write them.
+//! Reading and writing WARC files: `.warc`; `.warc.gz` with one gzip member per record
+//! as Common Crawl, wget and Heritrix write them; and `.warc.zst` with one zstd frame per
+//! record as the IIPC proposal has it, perhaps with a dictionary in a skippable frame at
+//! the start. The reader tells them apart by their first bytes, not by the name.
+//!
+//! Below, what is said of a gzip member holds of a zstd frame alike.
 //!
 //! [`Reader`] yields the `response` records (and, unless turned off, the `resource`
 //! records) of a WARC file as [`Record`]s: the record's offset in the file, its
@@ -26,7 +30,8 @@
 //! malformed record, and pulls in chrono, uuid 0.8, url and nom. Corpus-scale tokenizing
 //! needs the offsets (to point at a bad page, or to look a record up in a Common Crawl
 //! index) and needs to get past damage, so this module has its own small reader on
-//! `flate2` (one dependency, already common).
+//! `flate2` (one dependency, already common) and, for `.warc.zst`, the `zstd` crate
+//! (libzstd, which the IIPC proposal's dictionaries need).
 //!
 //! # Offsets
 //!
@@ -87,6 +92,10 @@ pub use pool::BufferPool;
 
 /// The first bytes of a gzip member: magic and the deflate method.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
+/// The first bytes of a zstd frame (the magic number 0xFD2FB528, little-endian).
+const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
+/// The largest zstd dictionary read from a `.warc.zst`'s first frame.
+const MAX_DICTIONARY: usize = 16 << 20;
 /// Where a record starts after damage: a line beginning `WARC/`.
 const RECORD_START: &[u8] = b"\nWARC/";
 /// How many compressed bytes of one gzip member (or one plain record) are kept to search
@@ -164,6 +173,9 @@ pub enum ErrorKind {
     Io(io::Error),
     /// A gzip member is corrupt or truncated, or the bytes there are not gzip.
     Gzip(io::Error),
+    /// A zstd frame (`.warc.zst`) is corrupt or truncated, or the bytes there are not zstd;
+    /// or the dictionary frame a `.warc.zst` starts with is.
+    Zstd(io::Error),
     /// The record has no `WARC/` version line, or a header line is malformed, or the
     /// header block is too long.
     Header(HeaderError),
@@ -265,7 +277,8 @@ pub enum Truncation {
         length: u64,
         /// How many bytes of block there were.
         read: u64,
-        /// Whether it was the record's gzip member that ended (else the input).
+        /// Whether it was the record's gzip member (or zstd frame) that ended (else the
+        /// input).
         in_gzip_member: bool,
     },
 }
@@ -282,7 +295,7 @@ impl fmt::Display for Truncation {
                 f,
                 "Content-Length is {length} but the {} ends after {read} bytes of block",
                 if *in_gzip_member {
-                    "gzip member"
+                    "compressed member"
                 } else {
                     "input"
                 },
@@ -310,6 +323,7 @@ impl fmt::Display for ErrorKind {
         match self {
             ErrorKind::Io(error) => write!(f, "read error: {error}"),
             ErrorKind::Gzip(error) => write!(f, "bad gzip member: {error}"),
+            ErrorKind::Zstd(error) => write!(f, "bad zstd frame: {error}"),
             ErrorKind::Header(what) => write!(f, "malformed WARC header: {what}"),
             ErrorKind::ContentLength(what) => write!(f, "bad Content-Length: {what}"),
             ErrorKind::Truncated(what) => write!(f, "truncated record: {what}"),
@@ -323,7 +337,7 @@ impl fmt::Display for ErrorKind {
 impl std::error::Error for ErrorKind {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ErrorKind::Io(error) | ErrorKind::Gzip(error) => Some(error),
+            ErrorKind::Io(error) | ErrorKind::Gzip(error) | ErrorKind::Zstd(error) => Some(error),
             ErrorKind::Header(error) => Some(error),
             ErrorKind::ContentLength(error) => Some(error),
             ErrorKind::Truncated(error) => Some(error),
@@ -413,6 +427,18 @@ impl<R: Read> Raw<R> {
         self.replay_at = 0;
         self.pos = mark.offset + skip as u64;
         true
+    }
+
+    /// Goes to the byte after the mark: back, or on when the decoder that failed there
+    /// consumed nothing (libzstd rejects some frame headers before taking a byte), so
+    /// that a search from here never finds the same candidate again.
+    fn step_past_mark(&mut self) {
+        let Some(offset) = self.mark_offset() else {
+            return;
+        };
+        if !self.rewind_to_mark(1) && self.pos == offset && matches!(self.fill_buf(), Ok([_, ..])) {
+            self.consume(1);
+        }
     }
 
     fn record(mark: &mut Option<Mark>, bytes: &[u8]) {
@@ -622,14 +648,272 @@ fn is_version_line(line: &[u8]) -> bool {
 // The decompressed stream: the whole file, or one gzip member at a time
 // ---------------------------------------------------------------------------------------
 
+/// How the units of a compressed WARC are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Codec {
+    /// `.warc.gz`: a gzip member per record.
+    Gzip,
+    /// `.warc.zst`: a zstd frame per record (the IIPC proposal), perhaps with a dictionary.
+    Zstd,
+}
+
+impl Codec {
+    /// The bytes a unit starts with.
+    fn magic(self) -> &'static [u8] {
+        match self {
+            Codec::Gzip => GZIP_MAGIC,
+            Codec::Zstd => ZSTD_MAGIC,
+        }
+    }
+
+    /// The error of a unit that does not decompress.
+    fn error(self, error: io::Error) -> ErrorKind {
+        match self {
+            Codec::Gzip => ErrorKind::Gzip(error),
+            Codec::Zstd => ErrorKind::Zstd(error),
+        }
+    }
+
+    /// The codec of a file that starts with `head` (at least its first four bytes, when
+    /// it has them); None for a plain WARC.
+    pub(crate) fn of(head: &[u8]) -> Option<Codec> {
+        if head.starts_with(&GZIP_MAGIC[..2]) {
+            Some(Codec::Gzip)
+        } else if head.starts_with(ZSTD_MAGIC) || is_skippable_frame(head) {
+            Some(Codec::Zstd)
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether `head` starts with the magic number of a zstd skippable frame
+/// (0x184D2A50 to 0x184D2A5F, little-endian); 0x184D2A5D holds a `.warc.zst`'s dictionary.
+fn is_skippable_frame(head: &[u8]) -> bool {
+    head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18]
+}
+
+/// Reads into `buf` until it is full or the input ends; how many bytes it got.
+fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(got)
+}
+
+/// A `.warc.zst` dictionary from its skippable frame's content, which is either the
+/// dictionary or a zstd frame of it; checked by building a decoder with it.
+fn read_dictionary(content: Vec<u8>) -> io::Result<Vec<u8>> {
+    let dictionary = if content.starts_with(ZSTD_MAGIC) {
+        let mut out = Vec::new();
+        zstd::stream::read::Decoder::new(&content[..])?
+            .take(MAX_DICTIONARY as u64 + 1)
+            .read_to_end(&mut out)?;
+        if out.len() > MAX_DICTIONARY {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the dictionary is too large",
+            ));
+        }
+        out
+    } else {
+        content
+    };
+    zstd_context(Some(&dictionary))?;
+    Ok(dictionary)
+}
+
+/// The dictionary a `.warc.zst` read from its start gets (see
+/// [`Stream::skip_skippable_frame`]): its first frame a skippable frame of the
+/// dictionary's magic number, whole, at most [`MAX_DICTIONARY`], a dictionary libzstd
+/// takes (perhaps zstd-compressed); else None, as the sequential reader then has none.
+fn leading_dictionary(mut input: impl Read) -> Option<std::sync::Arc<[u8]>> {
+    let mut head = [0u8; 8];
+    if read_up_to(&mut input, &mut head).ok()? < 8 || !is_skippable_frame(&head) || head[0] != 0x5d
+    {
+        return None;
+    }
+    let size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+    if size > MAX_DICTIONARY {
+        return None;
+    }
+    let mut content = Vec::with_capacity(size);
+    input.take(size as u64).read_to_end(&mut content).ok()?;
+    if content.len() < size {
+        return None;
+    }
+    read_dictionary(content).ok().map(Into::into)
+}
+
+/// A zstd decompression context, kept from frame to frame: creating one costs more
+/// than decoding a small record's frame, and loading the dictionary into it more still.
+type ZstdContext = zstd::zstd_safe::DCtx<'static>;
+
+/// A new context, with the file's dictionary loaded; an error only when libzstd cannot
+/// allocate (the dictionary was checked when it was read).
+fn zstd_context(dictionary: Option<&[u8]>) -> io::Result<ZstdContext> {
+    let mut context = ZstdContext::try_create()
+        .ok_or_else(|| io::Error::other("zstd cannot allocate a context"))?;
+    if let Some(dictionary) = dictionary {
+        context.load_dictionary(dictionary).map_err(zstd_error)?;
+    }
+    Ok(context)
+}
+
+fn zstd_error(code: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        zstd::zstd_safe::get_error_name(code),
+    )
+}
+
+/// The error of a frame that does not decode. libzstd decodes a frame in one call when
+/// the whole of it is in the input buffer and the output has room for the size its header
+/// declares, and then reports content beyond that size as "Destination buffer is too
+/// small", where decoding it piece by piece reports the same frame as corrupt. Which
+/// path it takes depends on how the input happens to be buffered, so that one is reported
+/// as the other: the report must depend on the bytes alone.
+fn zstd_decode_error(code: usize) -> io::Error {
+    let name = zstd::zstd_safe::get_error_name(code);
+    if name == "Destination buffer is too small" {
+        io::Error::new(io::ErrorKind::InvalidData, "Data corruption detected")
+    } else {
+        zstd_error(code)
+    }
+}
+
+/// The decoder of exactly one zstd frame over a buffered input: it consumes the frame's
+/// bytes and no more, so the input is positioned at the next frame afterwards.
+struct ZstdFrame<B> {
+    input: B,
+    context: ZstdContext,
+    done: bool,
+}
+
+impl<B: BufRead> ZstdFrame<B> {
+    /// Starts a frame at `input`'s position with `context`, reset for it (its
+    /// dictionary stays loaded).
+    fn new(input: B, mut context: ZstdContext) -> io::Result<ZstdFrame<B>> {
+        context
+            .reset(zstd::zstd_safe::ResetDirective::SessionOnly)
+            .map_err(zstd_error)?;
+        Ok(ZstdFrame {
+            input,
+            context,
+            done: false,
+        })
+    }
+}
+
+impl<B: BufRead> Read for ZstdFrame<B> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if self.done {
+                return Ok(0);
+            }
+            let available = self.input.fill_buf()?;
+            if available.is_empty() {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the zstd frame is cut off",
+                ));
+            }
+            let mut input = zstd::zstd_safe::InBuffer::around(available);
+            let mut output = zstd::zstd_safe::OutBuffer::around(&mut *buf);
+            let result = self.context.decompress_stream(&mut output, &mut input);
+            let (consumed, produced) = (input.pos(), output.pos());
+            self.input.consume(consumed);
+            match result {
+                Ok(0) => self.done = true,
+                Ok(_) => {}
+                Err(code) => return Err(zstd_decode_error(code)),
+            }
+            if produced > 0 || self.done {
+                return Ok(produced);
+            }
+        }
+    }
+}
+
+/// The decoder of one compressed unit, over the raw input.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a Member lives in a Box (Source::Member); boxing its variant too buys nothing"
+)]
+enum Member<R> {
+    Gzip(GzDecoder<Raw<R>>),
+    Zstd(ZstdFrame<Raw<R>>),
+}
+
+impl<R: Read> Member<R> {
+    /// A decoder of the unit starting at `raw`'s position; a zstd frame takes the spare
+    /// context (or a new one, with `dictionary`). Making a context fails only when
+    /// libzstd cannot allocate: the input is lost with it, and the reader stops as on an
+    /// I/O error.
+    fn new(
+        codec: Codec,
+        raw: Raw<R>,
+        spare: &mut Option<ZstdContext>,
+        dictionary: Option<&[u8]>,
+    ) -> io::Result<Member<R>> {
+        Ok(match codec {
+            Codec::Gzip => Member::Gzip(GzDecoder::new(raw)),
+            Codec::Zstd => {
+                let context = match spare.take() {
+                    Some(context) => context,
+                    None => zstd_context(dictionary)?,
+                };
+                Member::Zstd(ZstdFrame::new(raw, context)?)
+            }
+        })
+    }
+
+    fn get_ref(&self) -> &Raw<R> {
+        match self {
+            Member::Gzip(decoder) => decoder.get_ref(),
+            Member::Zstd(frame) => &frame.input,
+        }
+    }
+
+    /// The raw input, positioned where the decoder stopped; a zstd context goes back to
+    /// `spare`.
+    fn into_inner(self, spare: &mut Option<ZstdContext>) -> Raw<R> {
+        match self {
+            Member::Gzip(decoder) => decoder.into_inner(),
+            Member::Zstd(frame) => {
+                *spare = Some(frame.context);
+                frame.input
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for Member<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Member::Gzip(decoder) => decoder.read(buf),
+            Member::Zstd(frame) => frame.read(buf),
+        }
+    }
+}
+
 enum Source<R> {
     /// Not read yet: plain or gzip is decided by the first bytes.
     Unknown(Raw<R>),
     /// A `.warc`: one unit, the file.
     Plain(Raw<R>),
-    /// A `.warc.gz`, inside a member.
-    Member(Box<GzDecoder<Raw<R>>>),
-    /// A `.warc.gz`, before the first member or after the last.
+    /// A `.warc.gz` or `.warc.zst`, inside a member (frame).
+    Member(Box<Member<R>>),
+    /// A `.warc.gz` or `.warc.zst`, before the first member or after the last.
     Between(Raw<R>),
     /// After an I/O error.
     Gone,
@@ -659,6 +943,12 @@ struct Stream<R> {
     /// order. The reader's state at such a start depends on nothing but the offset and the
     /// bytes after it, which is what makes reading a file in parts exact.
     starts: Option<Vec<u64>>,
+    /// How the units are compressed (when they are: `Member`, `Between`).
+    codec: Codec,
+    /// A `.warc.zst`'s dictionary, from the skippable frame it starts with.
+    dictionary: Option<std::sync::Arc<[u8]>>,
+    /// The zstd context between frames (with the dictionary loaded).
+    zstd_context: Option<ZstdContext>,
 }
 
 impl<R: Read> Stream<R> {
@@ -675,16 +965,20 @@ impl<R: Read> Stream<R> {
             limit: u64::MAX,
             landed: None,
             starts: None,
+            codec: Codec::Gzip,
+            dictionary: None,
+            zstd_context: None,
         }
     }
 
     /// A stream over `inner`, whose first byte is at `offset` in the file, already known to
-    /// be plain or gzip, read up to `limit` (see [`Stream::limit`]), noting the starts.
-    fn part(inner: R, gzip: bool, offset: u64, limit: u64) -> Self {
+    /// be plain (`codec` None) or compressed, read up to `limit` (see [`Stream::limit`]),
+    /// noting the starts.
+    fn part(inner: R, codec: Option<Codec>, offset: u64, limit: u64) -> Self {
         let mut raw = Raw::new(inner);
         raw.pos = offset;
         Stream {
-            source: if gzip {
+            source: if codec.is_some() {
                 Source::Between(raw)
             } else {
                 Source::Plain(raw)
@@ -699,6 +993,9 @@ impl<R: Read> Stream<R> {
             limit,
             landed: None,
             starts: Some(Vec::new()),
+            codec: codec.unwrap_or(Codec::Gzip),
+            dictionary: None,
+            zstd_context: None,
         }
     }
 
@@ -723,12 +1020,12 @@ impl<R: Read> Stream<R> {
         false
     }
 
-    /// Decides plain or gzip from the first two bytes.
+    /// Decides plain, gzip or zstd from the first four bytes.
     fn detect(&mut self) -> Result<(), Error> {
         let Source::Unknown(raw) = &mut self.source else {
             return Ok(());
         };
-        let mut head = [0u8; 2];
+        let mut head = [0u8; 4];
         let mut got = 0;
         while got < head.len() {
             match raw.read(&mut head[got..]) {
@@ -744,15 +1041,18 @@ impl<R: Read> Stream<R> {
         let Source::Unknown(raw) = std::mem::replace(&mut self.source, Source::Gone) else {
             return Ok(());
         };
-        self.source = if head[..got] == GZIP_MAGIC[..2] {
-            Source::Between(raw)
-        } else {
-            Source::Plain(raw)
+        self.source = match Codec::of(&head[..got]) {
+            Some(codec) => {
+                self.codec = codec;
+                Source::Between(raw)
+            }
+            None => Source::Plain(raw),
         };
         Ok(())
     }
 
-    fn is_gzip(&self) -> bool {
+    /// Whether the input is compressed unit by unit (`.warc.gz`, `.warc.zst`).
+    fn is_compressed(&self) -> bool {
         matches!(self.source, Source::Member(_) | Source::Between(_))
     }
 
@@ -834,7 +1134,7 @@ impl<R: Read> Stream<R> {
                         Err(if raw.io_failed {
                             Error::new(raw.pos, ErrorKind::Io(error))
                         } else {
-                            Error::new(self.member_start, ErrorKind::Gzip(error))
+                            Error::new(self.member_start, self.codec.error(error))
                         })
                     }
                 }
@@ -872,7 +1172,7 @@ impl<R: Read> Stream<R> {
                 Err(if raw.io_failed {
                     Error::new(raw.pos, ErrorKind::Io(error))
                 } else {
-                    Error::new(self.member_start, ErrorKind::Gzip(error))
+                    Error::new(self.member_start, self.codec.error(error))
                 })
             }
         }
@@ -892,12 +1192,12 @@ impl<R: Read> Stream<R> {
     /// Moves to the next unit (the next gzip member), draining the current one. Returns
     /// false at the end of the input.
     fn next_unit(&mut self) -> Result<bool, Error> {
-        if !self.is_gzip() {
+        if !self.is_compressed() {
             return Ok(false);
         }
         self.drain_member()?;
         let raw = match std::mem::replace(&mut self.source, Source::Gone) {
-            Source::Member(decoder) => decoder.into_inner(),
+            Source::Member(decoder) => decoder.into_inner(&mut self.zstd_context),
             Source::Between(raw) => raw,
             other => {
                 self.source = other;
@@ -919,18 +1219,33 @@ impl<R: Read> Stream<R> {
         Ok(())
     }
 
-    /// Starts decoding a member at the raw input's position; false at the end.
+    /// Starts decoding a member at the raw input's position; false at the end. In a
+    /// `.warc.zst`, skippable frames are passed over first; the one a file starts with may
+    /// hold the dictionary of the frames after it.
     fn start_member(&mut self, mut raw: Raw<R>) -> Result<bool, Error> {
-        match raw.fill_buf() {
-            Ok([]) => {
-                self.source = Source::Between(raw);
-                return Ok(false);
+        loop {
+            match raw.fill_buf() {
+                Ok([]) => {
+                    self.source = Source::Between(raw);
+                    return Ok(false);
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    let pos = raw.pos;
+                    self.source = Source::Gone;
+                    return Err(Error::new(pos, ErrorKind::Io(error)));
+                }
             }
-            Ok(_) => {}
-            Err(error) => {
-                let pos = raw.pos;
-                self.source = Source::Gone;
-                return Err(Error::new(pos, ErrorKind::Io(error)));
+            if self.codec != Codec::Zstd {
+                break;
+            }
+            match self.skip_skippable_frame(&mut raw) {
+                Ok(true) => continue,
+                Ok(false) => break,
+                Err(error) => {
+                    self.source = Source::Between(raw);
+                    return Err(error);
+                }
             }
         }
         if self.start_at(raw.pos) {
@@ -944,7 +1259,73 @@ impl<R: Read> Stream<R> {
         self.out_at = 0;
         self.out_end = 0;
         self.front.clear();
-        self.source = Source::Member(Box::new(GzDecoder::new(raw)));
+        let pos = raw.pos;
+        match Member::new(
+            self.codec,
+            raw,
+            &mut self.zstd_context,
+            self.dictionary.as_deref(),
+        ) {
+            Ok(member) => {
+                self.source = Source::Member(Box::new(member));
+                Ok(true)
+            }
+            Err(error) => {
+                self.source = Source::Gone;
+                Err(Error::new(pos, ErrorKind::Io(error)))
+            }
+        }
+    }
+
+    /// In a `.warc.zst`: when a skippable frame starts here, reads past it (keeping it as
+    /// the dictionary when it is the file's first frame and of the dictionary's magic
+    /// number) and returns true; false when something else starts here. A skippable frame
+    /// cut off by the end of the file is an error, and reading goes on after what is there.
+    fn skip_skippable_frame(&mut self, raw: &mut Raw<R>) -> Result<bool, Error> {
+        let start = raw.pos;
+        // After an error here, the search for the next frame starts from this frame's
+        // second byte, as after a bad frame.
+        raw.set_mark();
+        let mut head = [0u8; 8];
+        let got = read_up_to(raw, &mut head).map_err(|e| Error::new(start, ErrorKind::Io(e)))?;
+        if got < 4 || !is_skippable_frame(&head[..got]) {
+            raw.push_back(&head[..got]);
+            return Ok(false);
+        }
+        let truncated = |what: &str| {
+            Error::new(
+                start,
+                ErrorKind::Zstd(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!("the skippable frame ends inside its {what}"),
+                )),
+            )
+        };
+        if got < 8 {
+            return Err(truncated("header"));
+        }
+        let size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as u64;
+        let is_dictionary = start == 0 && head[0] == 0x5d;
+        if is_dictionary && size as usize <= MAX_DICTIONARY {
+            let mut content = Vec::with_capacity(size as usize);
+            (&mut *raw)
+                .take(size)
+                .read_to_end(&mut content)
+                .map_err(|e| Error::new(raw.pos, ErrorKind::Io(e)))?;
+            if (content.len() as u64) < size {
+                return Err(truncated("content"));
+            }
+            let dictionary =
+                read_dictionary(content).map_err(|e| Error::new(start, ErrorKind::Zstd(e)))?;
+            self.dictionary = Some(dictionary.into());
+            self.zstd_context = None;
+        } else {
+            let skipped = io::copy(&mut (&mut *raw).take(size), &mut io::sink())
+                .map_err(|e| Error::new(raw.pos, ErrorKind::Io(e)))?;
+            if skipped < size {
+                return Err(truncated("content"));
+            }
+        }
         Ok(true)
     }
 
@@ -953,7 +1334,7 @@ impl<R: Read> Stream<R> {
     /// errors come back.
     fn recover_member(&mut self) -> Result<(), Error> {
         let mut raw = match std::mem::replace(&mut self.source, Source::Gone) {
-            Source::Member(decoder) => decoder.into_inner(),
+            Source::Member(decoder) => decoder.into_inner(&mut self.zstd_context),
             Source::Between(raw) => raw,
             other => {
                 self.source = other;
@@ -966,7 +1347,7 @@ impl<R: Read> Stream<R> {
         self.front.clear();
         self.member_done = true;
         loop {
-            match skip_to(&mut raw, GZIP_MAGIC) {
+            match skip_to(&mut raw, self.codec.magic()) {
                 Ok(true) => {}
                 Ok(false) => {
                     self.source = Source::Between(raw);
@@ -975,7 +1356,16 @@ impl<R: Read> Stream<R> {
                 Err(error) => return Err(error), // source stays Gone
             }
             raw.set_mark();
-            let mut decoder = GzDecoder::new(raw);
+            let pos = raw.pos;
+            let mut decoder = match Member::new(
+                self.codec,
+                raw,
+                &mut self.zstd_context,
+                self.dictionary.as_deref(),
+            ) {
+                Ok(decoder) => decoder,
+                Err(error) => return Err(Error::new(pos, ErrorKind::Io(error))),
+            };
             // Exactly five bytes: how far a read gets past them depends on how the input
             // happens to be cut into buffers, and what is decided here must depend on the
             // bytes alone (the parallel reader relies on it).
@@ -992,13 +1382,13 @@ impl<R: Read> Stream<R> {
                     }
                 }
             }
-            raw = decoder.into_inner();
+            raw = decoder.into_inner(&mut self.zstd_context);
             if raw.io_failed {
                 let pos = raw.pos;
                 return Err(Error::new(
                     pos,
                     ErrorKind::Io(io::Error::other(
-                        "read error while looking for a gzip member",
+                        "read error while looking for a compressed member",
                     )),
                 ));
             }
@@ -1011,7 +1401,7 @@ impl<R: Read> Stream<R> {
                     Err(error) => Err(error),
                 };
             }
-            raw.rewind_to_mark(1);
+            raw.step_past_mark();
         }
     }
 
@@ -1070,8 +1460,8 @@ impl<R: Read> Pull for Stream<R> {
 // The reader
 // ---------------------------------------------------------------------------------------
 
-/// Reads the `response` and `resource` records of a `.warc` or `.warc.gz` (told apart by
-/// the first bytes). An iterator of `Result<Record, Error>`; see the
+/// Reads the `response` and `resource` records of a `.warc`, `.warc.gz` or `.warc.zst`
+/// (told apart by the first bytes). An iterator of `Result<Record, Error>`; see the
 /// [module documentation](self) for offsets and damage.
 pub struct Reader<R> {
     stream: Stream<R>,
@@ -1090,8 +1480,8 @@ enum Next {
     End,
 }
 
-/// Opens a `.warc` or `.warc.gz` file (gzip is recognised by its magic bytes, whatever the
-/// name).
+/// Opens a `.warc`, `.warc.gz` or `.warc.zst` file (gzip and zstd are recognised by their
+/// magic bytes, whatever the name).
 pub fn open(path: &Path) -> io::Result<Reader<Box<dyn Read + Send>>> {
     let file = File::open(path)?;
     Ok(Reader::new(Box::new(file)))
@@ -1153,7 +1543,7 @@ impl<R: Read> Reader<R> {
             }
         }
         let offset = self.stream.record_offset();
-        if !self.stream.is_gzip() && self.stream.start_at(offset) {
+        if !self.stream.is_compressed() && self.stream.start_at(offset) {
             return Ok(Next::End);
         }
         let first_in_member = self.stream.first_in_member;
@@ -1262,7 +1652,7 @@ impl<R: Read> Reader<R> {
         let (head, block) = self.read_block(length, wanted, is_response, offset)?;
         self.read_record_end(offset)?;
         self.stream.record_done();
-        if self.stream.is_gzip() {
+        if self.stream.is_compressed() {
             // Read on to the end of the member (when the record is all of it, but for line
             // ends a writer may have added) so that its checksum is verified before the
             // record is handed out, and its length known.
@@ -1448,7 +1838,7 @@ impl<R: Read> Reader<R> {
                     ErrorKind::Truncated(Truncation::InBlock {
                         length,
                         read: length - left,
-                        in_gzip_member: self.stream.is_gzip(),
+                        in_gzip_member: self.stream.is_compressed(),
                     }),
                 ));
             }
@@ -1485,9 +1875,9 @@ impl<R: Read> Reader<R> {
                 self.done = true;
                 return error;
             }
-            ErrorKind::Gzip(_) => (error, self.stream.recover_member()),
+            ErrorKind::Gzip(_) | ErrorKind::Zstd(_) => (error, self.stream.recover_member()),
             _ => match self.stream.resync(error.offset) {
-                Err(found) if matches!(found.kind, ErrorKind::Gzip(_)) => {
+                Err(found) if matches!(found.kind, ErrorKind::Gzip(_) | ErrorKind::Zstd(_)) => {
                     (found, self.stream.recover_member())
                 }
                 result => (error, result),
@@ -1710,6 +2100,8 @@ fn read_limited(reader: impl Read, limit: u64) -> Option<Vec<u8>> {
 pub struct Writer<W: Write> {
     out: W,
     gzip: bool,
+    /// `.warc.zst`: the compressor (its context reused from record to record).
+    zstd: Option<zstd::bulk::Compressor<'static>>,
     offset: u64,
     records: u64,
 }
@@ -1720,9 +2112,39 @@ impl<W: Write> Writer<W> {
         Writer {
             out,
             gzip: false,
+            zstd: None,
             offset: 0,
             records: 0,
         }
+    }
+
+    /// A writer of a `.warc.zst` as the IIPC proposal has it: each record is its own zstd
+    /// frame, compressed at `level` (1 to 22; 3 is zstd's default).
+    pub fn zstd(out: W, level: i32) -> io::Result<Self> {
+        Ok(Writer {
+            zstd: Some(zstd::bulk::Compressor::new(level)?),
+            ..Writer::new(out)
+        })
+    }
+
+    /// A writer of a `.warc.zst` whose records are compressed with `dictionary` (a zstd
+    /// dictionary, e.g. from `zstd --train`), written first into the skippable frame
+    /// (magic 0x184D2A5D) the readers take it from.
+    pub fn zstd_with_dictionary(mut out: W, level: i32, dictionary: &[u8]) -> io::Result<Self> {
+        let size = u32::try_from(dictionary.len())
+            .ok()
+            .filter(|&n| n as usize <= MAX_DICTIONARY)
+            .ok_or_else(|| {
+                io::Error::new(io::ErrorKind::InvalidInput, "the dictionary is too large")
+            })?;
+        out.write_all(&[0x5d, 0x2a, 0x4d, 0x18])?;
+        out.write_all(&size.to_le_bytes())?;
+        out.write_all(dictionary)?;
+        Ok(Writer {
+            zstd: Some(zstd::bulk::Compressor::with_dictionary(level, dictionary)?),
+            offset: 8 + u64::from(size),
+            ..Writer::new(out)
+        })
     }
 
     /// A writer of a `.warc.gz`: each record is its own gzip member.
@@ -1773,7 +2195,15 @@ impl<W: Write> Writer<W> {
         }
         head.push_str(&format!("Content-Length: {}\r\n\r\n", block.len()));
         let offset = self.offset;
-        if self.gzip {
+        if let Some(compressor) = &mut self.zstd {
+            let mut record = Vec::with_capacity(head.len() + block.len() + 4);
+            record.extend_from_slice(head.as_bytes());
+            record.extend_from_slice(block);
+            record.extend_from_slice(b"\r\n\r\n");
+            let frame = compressor.compress(&record)?;
+            self.out.write_all(&frame)?;
+            self.offset += frame.len() as u64;
+        } else if self.gzip {
             let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
             encoder.write_all(head.as_bytes())?;
             encoder.write_all(block)?;

@@ -1,5 +1,5 @@
 //! The parallel WARC reader yields exactly what the sequential one does: generated WARC
-//! files, plain and gzip, with records whose payloads hold fake gzip magic, fake
+//! files, plain, gzip and zstd (with and without a dictionary), with records whose payloads hold fake gzip magic, fake
 //! `WARC/1.1` lines and whole embedded gzip WARC members (stored uncompressed in a gzip
 //! member with deflate's stored blocks, so that they sit in the file literally and pass
 //! the parallel reader's check for a record start), then damaged (cut short, garbage
@@ -81,13 +81,47 @@ fn gzip(bytes: &[u8], level: Compression) -> Vec<u8> {
     encoder.finish().unwrap()
 }
 
-/// A WARC file of `records` records, gzip per record (some members stored, level 0) or
-/// plain.
-fn warc(rng: &mut Lcg, records: usize, gzipped: bool) -> Vec<u8> {
+/// How a generated WARC file is compressed.
+#[derive(Clone, Copy, Debug)]
+enum Form {
+    Plain,
+    Gzip,
+    Zstd,
+    /// zstd frames made with a dictionary, which the file starts with (zstd-compressed
+    /// itself or not).
+    ZstdDictionary,
+}
+
+const FORMS: [Form; 4] = [Form::Gzip, Form::Plain, Form::Zstd, Form::ZstdDictionary];
+
+/// A zstd dictionary of the words the generated records are made of (a raw-content
+/// dictionary: zstd takes any bytes as one).
+const DICTIONARY: &[u8] = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/\r\nContent-Type: text/html; charset=utf-8\r\n<p>Some text of a page &amp; more.</p>\n";
+
+/// A WARC file of `records` records in `form`: gzip per record (some members stored,
+/// level 0), zstd per record, or plain.
+fn warc(rng: &mut Lcg, records: usize, form: Form) -> Vec<u8> {
     let mut out = Vec::new();
+    if let Form::ZstdDictionary = form {
+        let content = if rng.below(2) == 0 {
+            DICTIONARY.to_vec()
+        } else {
+            zstd::bulk::compress(DICTIONARY, 3).unwrap()
+        };
+        out.extend_from_slice(&[0x5d, 0x2a, 0x4d, 0x18]);
+        out.extend_from_slice(&(content.len() as u32).to_le_bytes());
+        out.extend_from_slice(&content);
+    }
     for i in 0..records {
         let record = plain_record(rng, i, false);
-        if gzipped {
+        let level = [1, 3, 19][rng.below(3)];
+        if let Form::Zstd = form {
+            out.extend_from_slice(&zstd::bulk::compress(&record, level).unwrap());
+        } else if let Form::ZstdDictionary = form {
+            let mut compressor =
+                zstd::bulk::Compressor::with_dictionary(level, DICTIONARY).unwrap();
+            out.extend_from_slice(&compressor.compress(&record).unwrap());
+        } else if let Form::Gzip = form {
             let level = [
                 Compression::none(),
                 Compression::fast(),
@@ -110,8 +144,9 @@ fn damage(rng: &mut Lcg, bytes: &mut Vec<u8>) {
     match rng.below(6) {
         0 => bytes.truncate(at),
         1 => {
-            let garbage: Vec<u8> = match rng.below(3) {
+            let garbage: Vec<u8> = match rng.below(4) {
                 0 => b"\x1f\x8b\x08 junk \x1f\x8b".to_vec(),
+                3 => b"\x28\xb5\x2f\xfd junk \x28\xb5".to_vec(),
                 1 => b"\nWARC/1.1\r\nContent-Length: 5\r\n\r\n".to_vec(),
                 _ => (0..rng.below(64)).map(|_| rng.next() as u8).collect(),
             };
@@ -155,10 +190,10 @@ fn check(bytes: &[u8], rng: &mut Lcg, what: &str) {
 fn parallel_equals_sequential_on_intact_files() {
     let mut rng = Lcg(0x16);
     for round in 0..40 {
-        for gzipped in [true, false] {
+        for form in FORMS {
             let records = 3 + rng.below(30);
-            let bytes = warc(&mut rng, records, gzipped);
-            check(&bytes, &mut rng, &format!("round {round}, gzip {gzipped}"));
+            let bytes = warc(&mut rng, records, form);
+            check(&bytes, &mut rng, &format!("round {round}, {form:?}"));
         }
     }
 }
@@ -172,13 +207,13 @@ fn parallel_equals_sequential_on_damaged_files() {
         .unwrap_or(150);
     let mut rng = Lcg(0xda3a9e ^ rounds);
     for round in 0..rounds {
-        for gzipped in [true, false] {
+        for form in FORMS {
             let records = 3 + rng.below(20);
-            let mut bytes = warc(&mut rng, records, gzipped);
+            let mut bytes = warc(&mut rng, records, form);
             for _ in 0..1 + rng.below(3) {
                 damage(&mut rng, &mut bytes);
             }
-            check(&bytes, &mut rng, &format!("round {round}, gzip {gzipped}"));
+            check(&bytes, &mut rng, &format!("round {round}, {form:?}"));
         }
     }
 }

@@ -79,22 +79,22 @@ impl Input {
     }
 }
 
-/// Opens a `.warc` or `.warc.gz` file to be read by `threads` threads (0 or 1: the
+/// Opens a `.warc`, `.warc.gz` or `.warc.zst` file to be read by `threads` threads (0 or 1: the
 /// sequential [`Reader`], on the calling thread). See [`ParallelReader`].
 pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> {
     let mut file = File::open(path)?;
     let len = file.metadata()?.len();
-    let mut head = Vec::with_capacity(2);
-    (&mut file).take(2).read_to_end(&mut head)?;
+    let mut head = Vec::with_capacity(4);
+    (&mut file).take(4).read_to_end(&mut head)?;
     Ok(ParallelReader::new(
         Input::Path(path.to_path_buf()),
         len,
-        head == GZIP_MAGIC[..2],
+        Codec::of(&head),
         threads,
     ))
 }
 
-/// Reads the `response` and `resource` records of one `.warc` or `.warc.gz` on several
+/// Reads the `response` and `resource` records of one `.warc`, `.warc.gz` or `.warc.zst` on several
 /// threads, yielding exactly what [`Reader`] yields — the same records with the same
 /// offsets and lengths, the same errors — in the same order (how: the file is cut into
 /// parts, each worker starts its part at a confirmed record start and runs the sequential
@@ -117,7 +117,7 @@ pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> 
 pub struct ParallelReader {
     input: Input,
     len: u64,
-    gzip: bool,
+    codec: Option<Codec>,
     threads: usize,
     part: u64,
     resources: bool,
@@ -138,7 +138,7 @@ impl fmt::Debug for ParallelReader {
         f.debug_struct("ParallelReader")
             .field("input", &self.input)
             .field("len", &self.len)
-            .field("gzip", &self.gzip)
+            .field("codec", &self.codec)
             .field("threads", &self.threads)
             .field("part_size", &self.part)
             .finish_non_exhaustive()
@@ -146,11 +146,11 @@ impl fmt::Debug for ParallelReader {
 }
 
 impl ParallelReader {
-    fn new(input: Input, len: u64, gzip: bool, threads: usize) -> ParallelReader {
+    fn new(input: Input, len: u64, codec: Option<Codec>, threads: usize) -> ParallelReader {
         ParallelReader {
             input,
             len,
-            gzip,
+            codec,
             threads,
             part: DEFAULT_PART,
             resources: true,
@@ -160,14 +160,15 @@ impl ParallelReader {
         }
     }
 
-    /// A reader of a WARC file in memory (plain or gzip, told apart by its first bytes).
+    /// A reader of a WARC file in memory (plain, gzip or zstd, told apart by its first
+    /// bytes).
     pub fn from_bytes(bytes: impl Into<Arc<[u8]>>, threads: usize) -> ParallelReader {
         let bytes: Arc<[u8]> = bytes.into();
-        let gzip = bytes.starts_with(&GZIP_MAGIC[..2]);
+        let codec = Codec::of(&bytes[..bytes.len().min(4)]);
         ParallelReader::new(
             Input::Bytes(bytes.clone()),
             bytes.len() as u64,
-            gzip,
+            codec,
             threads,
         )
     }
@@ -217,7 +218,12 @@ impl ParallelReader {
         }
         let plan = Arc::new(Plan {
             input: self.input.clone(),
-            gzip: self.gzip,
+            codec: self.codec,
+            dictionary: match self.codec {
+                Some(Codec::Zstd) => leading_dictionary(self.input.open_at(0)?),
+                _ => None,
+            },
+            zstd_contexts: Mutex::new(Vec::new()),
             part: self.part,
             parts,
             resources: self.resources,
@@ -277,7 +283,11 @@ impl Iterator for ParallelReader {
 /// What the workers and the merge share.
 struct Plan {
     input: Input,
-    gzip: bool,
+    codec: Option<Codec>,
+    /// A `.warc.zst`'s dictionary, as the sequential reader takes it from the file's start.
+    dictionary: Option<Arc<[u8]>>,
+    /// zstd contexts (with the dictionary) for checking candidate frame starts.
+    zstd_contexts: Mutex<Vec<ZstdContext>>,
     part: u64,
     parts: u64,
     resources: bool,
@@ -405,7 +415,8 @@ impl Plan {
             reader.stream.limit = limit;
             reader.stream.starts = Some(Vec::new());
         } else {
-            reader.stream = Stream::part(reader.stream.take_input(), self.gzip, start, limit);
+            reader.stream = Stream::part(reader.stream.take_input(), self.codec, start, limit);
+            reader.stream.dictionary = self.dictionary.clone();
         }
         let mut items = Vec::new();
         for item in reader.by_ref() {
@@ -428,28 +439,30 @@ impl Plan {
         }
     }
 
-    /// The first likely member (record) start in `[from, to)`: in a `.warc.gz`, gzip magic
-    /// whose member inflates to `WARC/`; in a `.warc`, a version line at a line start.
+    /// The first likely member (record) start in `[from, to)`: in a `.warc.gz`
+    /// (`.warc.zst`), gzip magic (a zstd frame's) whose member (frame) decompresses to
+    /// `WARC/`; in a `.warc`, a version line at a line start.
     fn find_start(&self, from: u64, to: u64) -> Option<u64> {
         const WINDOW: usize = 256 << 10;
         const OVERLAP: u64 = 32;
         // A plain record start needs the LF before it.
-        let mut at = if self.gzip { from } else { from - 1 };
+        let mut at = if self.codec.is_some() { from } else { from - 1 };
         while at < to {
             let bytes = self.input.read_at(at, WINDOW).ok()?;
             if bytes.is_empty() {
                 return None;
             }
-            if self.gzip {
-                for i in memchr::memchr_iter(GZIP_MAGIC[0], &bytes) {
+            if let Some(codec) = self.codec {
+                let magic = codec.magic();
+                for i in memchr::memchr_iter(magic[0], &bytes) {
                     let offset = at + i as u64;
                     if offset >= to {
                         return None;
                     }
-                    if bytes.len() - i < GZIP_MAGIC.len() && bytes.len() == WINDOW {
+                    if bytes.len() - i < magic.len() && bytes.len() == WINDOW {
                         break; // look again in the next window
                     }
-                    if bytes[i..].starts_with(GZIP_MAGIC) && self.inflates_to_warc(offset) {
+                    if bytes[i..].starts_with(magic) && self.decompresses_to_warc(codec, offset) {
                         return Some(offset);
                     }
                 }
@@ -475,12 +488,32 @@ impl Plan {
         None
     }
 
-    /// Whether the gzip member at `offset` inflates to bytes starting `WARC/`.
-    fn inflates_to_warc(&self, offset: u64) -> bool {
+    /// Whether the member (frame) at `offset` decompresses to bytes starting `WARC/`.
+    fn decompresses_to_warc(&self, codec: Codec, offset: u64) -> bool {
         let Ok(inner) = self.input.open_at(offset) else {
             return false;
         };
-        let mut decoder = flate2::read::GzDecoder::new(inner);
+        let mut decoder: Box<dyn Read + '_> = match codec {
+            Codec::Gzip => Box::new(flate2::read::GzDecoder::new(inner)),
+            Codec::Zstd => {
+                let spare = self
+                    .zstd_contexts
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .pop();
+                let context = match spare {
+                    Some(context) => context,
+                    None => match zstd_context(self.dictionary.as_deref()) {
+                        Ok(context) => context,
+                        Err(_) => return false,
+                    },
+                };
+                match ZstdFrame::new(io::BufReader::with_capacity(4096, inner), context) {
+                    Ok(frame) => Box::new(ReturnContext(Some(frame), &self.zstd_contexts)),
+                    Err(_) => return false,
+                }
+            }
+        };
         let mut head = [0u8; 5];
         let mut got = 0;
         while got < head.len() {
@@ -490,6 +523,29 @@ impl Plan {
             }
         }
         head == *b"WARC/"
+    }
+}
+
+/// A zstd frame whose context goes back to the pool when it is dropped.
+struct ReturnContext<'a, B>(Option<ZstdFrame<B>>, &'a Mutex<Vec<ZstdContext>>);
+
+impl<B: BufRead> Read for ReturnContext<'_, B> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match &mut self.0 {
+            Some(frame) => frame.read(buf),
+            None => Ok(0),
+        }
+    }
+}
+
+impl<B> Drop for ReturnContext<'_, B> {
+    fn drop(&mut self) {
+        if let Some(frame) = self.0.take() {
+            self.1
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(frame.context);
+        }
     }
 }
 
