@@ -50,10 +50,10 @@
 //! - a gzip member that does not decompress (corrupt, truncated, wrong checksum, or bytes
 //!   that are not gzip at all): reading resumes at the next gzip member that starts with
 //!   `WARC/`, searched from the byte after the bad member's start (the member's compressed
-//!   bytes are kept, up to 64 MiB, to search them again; an LZ4 frame is taken for one
-//!   that starts with `WARC/` on its header and the first bytes of its first block, as
-//!   decoding it would read the whole block); an LZ4 frame that the input ends in before
-//!   its end mark is cut off, even when all of its record was decoded;
+//!   bytes are kept, up to 64 MiB, to search them again; a candidate is judged on its
+//!   first bytes alone: a gzip member on its first 1 KiB, an LZ4 frame on its header and
+//!   the start of its first block); an LZ4 frame that the input ends in before its end
+//!   mark is cut off, even when all of its record was decoded;
 //! - a record that is malformed (no `WARC/` version line, a header line without a colon,
 //!   a header block over 1 MiB, a missing or non-numeric `Content-Length`, one over
 //!   [`Reader::max_record_len`], a block not followed by CR LF CR LF, input that ends
@@ -972,6 +972,54 @@ impl<R: Read> Read for Lz4Frame<R> {
     }
 }
 
+/// How many bytes of a candidate gzip member [`gzip_starts_warc`] looks at.
+pub(crate) const GZIP_PEEK: usize = 1024;
+
+/// Whether `head`, the first bytes (up to [`GZIP_PEEK`]) at a gzip member's magic,
+/// inflates to bytes starting `WARC/`, on these bytes alone: a member whose header (extra
+/// field, file name, comment) and deflate blocks take more than that before its first
+/// five bytes, which no WARC writer makes, is not taken for a record start. Decoding the
+/// candidate from the input instead read a header that never ends (a file name with no
+/// NUL) on to the end of the file, for every candidate: 1 MB of such headers took 40 s.
+pub(crate) fn gzip_starts_warc(head: &[u8]) -> bool {
+    // The header's end first (RFC 1952 § 2.3): no decoder for a header that does not end
+    // within `head`.
+    let Some(&flags) = head.get(3) else {
+        return false;
+    };
+    let mut end = 10;
+    if flags & 0x04 != 0 {
+        let Some(xlen) = head.get(end..end + 2) else {
+            return false;
+        };
+        end += 2 + usize::from(u16::from_le_bytes([xlen[0], xlen[1]]));
+    }
+    for field in [0x08, 0x10] {
+        if flags & field != 0 {
+            match head.get(end..).and_then(|rest| memchr::memchr(0, rest)) {
+                Some(nul) => end += nul + 1,
+                None => return false,
+            }
+        }
+    }
+    if flags & 0x02 != 0 {
+        end += 2;
+    }
+    if end >= head.len() {
+        return false;
+    }
+    let mut decoder = GzDecoder::new(head);
+    let mut out = [0u8; 5];
+    let mut got = 0;
+    while got < out.len() {
+        match decoder.read(&mut out[got..]) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => got += n,
+        }
+    }
+    out == *b"WARC/"
+}
+
 /// How many bytes of a candidate LZ4 frame [`lz4_starts_warc`] looks at.
 pub(crate) const LZ4_PEEK: usize = 256;
 
@@ -1588,16 +1636,25 @@ impl<R: Read> Stream<R> {
     }
 
     /// Whether the member (frame) at `raw`'s position decodes to bytes starting `WARC/`
-    /// (an LZ4 frame: see [`lz4_starts_warc`]); `raw` comes back with bytes consumed
+    /// (a gzip member, an LZ4 frame: on its first bytes, see [`gzip_starts_warc`],
+    /// [`lz4_starts_warc`]); `raw` comes back with bytes consumed
     /// after the mark set at that position. Only an error making a zstd context comes
     /// back as an error.
     fn starts_warc(&mut self, mut raw: Raw<R>) -> Result<(Raw<R>, bool), Error> {
         let pos = raw.pos;
-        if self.codec == Codec::Lz4 {
-            let mut head = [0u8; LZ4_PEEK];
-            // A read error leaves `io_failed` set, for the caller.
-            let got = read_up_to(&mut raw, &mut head).unwrap_or(0);
-            return Ok((raw, lz4_starts_warc(&head[..got])));
+        match self.codec {
+            Codec::Lz4 => {
+                let mut head = [0u8; LZ4_PEEK];
+                // A read error leaves `io_failed` set, for the caller.
+                let got = read_up_to(&mut raw, &mut head).unwrap_or(0);
+                return Ok((raw, lz4_starts_warc(&head[..got])));
+            }
+            Codec::Gzip => {
+                let mut head = [0u8; GZIP_PEEK];
+                let got = read_up_to(&mut raw, &mut head).unwrap_or(0);
+                return Ok((raw, gzip_starts_warc(&head[..got])));
+            }
+            Codec::Zstd => {}
         }
         let mut decoder = match Member::new(
             self.codec,

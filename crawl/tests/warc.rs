@@ -1053,3 +1053,30 @@ fn false_lz4_frames_cost_little() {
     // Seconds in a debug build; the quadratic search took minutes.
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
+
+/// The same for gzip: a file of gzip headers with a file name that never ends (no NUL),
+/// one every 10 bytes, is read in linear time (decoding each candidate read its header
+/// on to the end of the file: 40 s for 1 MB).
+#[test]
+fn false_gzip_members_cost_little() {
+    let mut writer = Writer::gzip(Vec::new());
+    writer
+        .write_resource("https://example.com/", DATE, "text/html", b"<p>hi")
+        .unwrap();
+    let mut bytes = writer.into_inner().unwrap();
+    let first = bytes.len() as u64;
+    while bytes.len() < 4 << 20 {
+        bytes.extend_from_slice(&[0x1f, 0x8b, 0x08, 0x08, 1, 1, 1, 1, 2, 3]);
+    }
+    let started = std::time::Instant::now();
+    let items = read_all(&bytes);
+    assert_eq!(
+        summary(&items),
+        ["ok 0".to_string(), format!("err {first} gzip")]
+    );
+    let parallel: Vec<_> = warc::ParallelReader::from_bytes(bytes, 2)
+        .part_size(64 << 10)
+        .collect();
+    assert_eq!(summary(&parallel), summary(&items));
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}

@@ -490,19 +490,27 @@ impl Plan {
 
     /// Whether the member (frame) at `offset` decompresses to bytes starting `WARC/`.
     fn decompresses_to_warc(&self, codec: Codec, offset: u64) -> bool {
-        if codec == Codec::Lz4 {
-            // As the sequential reader decides it after damage: on the first bytes alone.
-            return self
-                .input
-                .read_at(offset, LZ4_PEEK)
-                .is_ok_and(|head| lz4_starts_warc(&head));
+        // As the sequential reader decides it after damage: on the first bytes alone.
+        match codec {
+            Codec::Lz4 => {
+                return self
+                    .input
+                    .read_at(offset, LZ4_PEEK)
+                    .is_ok_and(|head| lz4_starts_warc(&head));
+            }
+            Codec::Gzip => {
+                return self
+                    .input
+                    .read_at(offset, GZIP_PEEK)
+                    .is_ok_and(|head| gzip_starts_warc(&head));
+            }
+            Codec::Zstd => {}
         }
         let Ok(inner) = self.input.open_at(offset) else {
             return false;
         };
         let mut decoder: Box<dyn Read + '_> = match codec {
-            Codec::Gzip => Box::new(flate2::read::GzDecoder::new(inner)),
-            Codec::Lz4 => return false, // decided above
+            Codec::Gzip | Codec::Lz4 => return false, // decided above
             Codec::Zstd => {
                 let spare = self
                     .zstd_contexts
