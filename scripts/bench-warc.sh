@@ -3,12 +3,14 @@
 #
 #   1. builds target/bench-warc/big-MB.warc.gz (~200 MB of payload, one gzip member per
 #      record) from the shared corpus with scripts/make-bench-warc.py, and the same
-#      records as big-MB.warc.zst (one zstd frame per record, level 3) with
-#      crawl/examples/warc_recompress.rs, unless they are there;
+#      records as big-MB.warc.zst (one zstd frame per record, level 3) and big-MB.warc.lz4
+#      (one LZ4 frame per record) with crawl/examples/warc_recompress.rs, unless they are
+#      there;
 #   2. installs FastWARC into a throwaway virtualenv under target/bench-warc/venv;
-#   3. prints, for the gzip and for the zstd file, in MB/s of HTTP payload (10^6 bytes
-#      per second, best of REPEAT runs):
-#      - FastWARC: every response record's payload read (parse_http=True), one thread;
+#   3. prints, for the gzip, the zstd and the LZ4 file, in MB/s of HTTP payload (10^6
+#      bytes per second, best of REPEAT runs):
+#      - FastWARC: every response record's payload read (parse_http=True), one thread
+#        (FastWARC 2.0.1 reads all three; "n/a" where a FastWARC reads no records);
 #      - htmltok: the same with the sequential reader (crawl/examples/warc_read.rs), and
 #        with the parallel reader on 2 threads;
 #      - `htmltok stats -j 1` and `-j 2` over the file (read, decode, tokenize, count)
@@ -53,12 +55,17 @@ ZST=$DIR/big-$MB.warc.zst
 if [ ! -f "$ZST" ]; then
     nice -n 19 target/release/examples/warc_recompress "$WARC" "$ZST" --level=3
 fi
+LZ4=$DIR/big-$MB.warc.lz4
+if [ ! -f "$LZ4" ]; then
+    nice -n 19 target/release/examples/warc_recompress "$WARC" "$LZ4"
+fi
 
 cat > "$DIR/fastwarc_read.py" <<'EOF'
 import sys, time
 from fastwarc.warc import ArchiveIterator, WarcRecordType
 path, repeat = sys.argv[1], int(sys.argv[2])
-# FastWARC tells gzip, zstd and lz4 apart by the first bytes.
+# FastWARC tells gzip, zstd and lz4 apart by the first bytes (2.0.1 reads all three; one
+# that reads no records is an error here).
 best = float("inf")
 for _ in range(repeat):
     started = time.perf_counter()
@@ -67,6 +74,8 @@ for _ in range(repeat):
         payload += len(record.reader.read())
         records += 1
     best = min(best, time.perf_counter() - started)
+    if records == 0:
+        sys.exit("FastWARC read no records")
 print(f"{payload / 1e6 / best:.0f}")
 EOF
 
@@ -85,22 +94,25 @@ read_mb() { # threads file -> MB/s
         sed -n 's/.* \([0-9]*\) MB\/s.*/\1/p'
 }
 
-fastwarc_mb() { # file -> MB/s, or "n/a" if this FastWARC cannot read it
-    nice -n 19 "$DIR/venv/bin/python" "$DIR/fastwarc_read.py" "$1" "$REPEAT" 2>/dev/null || echo "n/a"
+fastwarc_mb() { # file -> MB/s, or "n/a (…)" if this FastWARC cannot read it
+    nice -n 19 "$DIR/venv/bin/python" "$DIR/fastwarc_read.py" "$1" "$REPEAT" 2>/dev/null ||
+        echo "n/a (this FastWARC reads no records)"
 }
 ratio() { python3 -c "print(f'{$1 / $2:.2f}')" 2>/dev/null || echo "n/a"; }
 
-echo "bench-warc: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $WARC ($(du -m "$WARC" | cut -f1) MB as stored), $ZST ($(du -m "$ZST" | cut -f1) MB)"
+echo "bench-warc: $(nproc) cores, $(uptime | sed 's/.*load/load/'); $WARC ($(du -m "$WARC" | cut -f1) MB as stored), $ZST ($(du -m "$ZST" | cut -f1) MB), $LZ4 ($(du -m "$LZ4" | cut -f1) MB)"
 rows=""
-for file in "$WARC" "$ZST"; do
+for file in "$WARC" "$ZST" "$LZ4"; do
     fastwarc=$(fastwarc_mb "$file")
     read1=$(read_mb 1 "$file")
     read2=$(read_mb 2 "$file")
     stats1=$(stats 1 "$file")
     stats2=$(stats 2 "$file")
     kind=${file##*.warc.}
+    versus=""
+    [[ $fastwarc == n/a* ]] || versus=" ($(ratio "$read1" "$fastwarc")× FastWARC)"
     rows+="| $kind | FastWARC $FASTWARC_VERSION, read every response payload, 1 thread | $fastwarc |
-| $kind | htmltok warc::Reader, the same, 1 thread | $read1 ($(ratio "$read1" "$fastwarc")× FastWARC) |
+| $kind | htmltok warc::Reader, the same, 1 thread | $read1$versus |
 | $kind | htmltok warc::ParallelReader, the same, 2 threads | $read2 ($(ratio "$read2" "$read1")× 1 thread) |
 | $kind | htmltok stats -j 1 | $stats1 |
 | $kind | htmltok stats -j 2 | $stats2 ($(ratio "$stats2" "$stats1")× -j 1) |
