@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Python bindings (bindings/python) into a virtualenv and runs their pytest
 # suite. Needs only the Rust toolchain and Python 3 (>= 3.9) with venv; downloads maturin,
-# pytest and zstandard from PyPI and crates from crates.io.
+# pytest, zstandard and lz4 from PyPI and crates from crates.io.
 #
 #   scripts/test-python.sh [pytest arguments...]
 #
@@ -34,8 +34,9 @@ venv="$(cd "$venv" && pwd)"
 
 step "installing maturin and pytest"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-# zstandard: the tests write .warc.zst files (one frame per record) to read them back.
-"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest zstandard
+# zstandard, lz4: the tests write .warc.zst and .warc.lz4 files (one frame per record)
+# to read them back.
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest zstandard lz4
 
 # The same requirements as bindings/python/pyproject.toml's `spark` extra.
 step "installing pyspark, pyarrow and pandas for the Spark tests (pyspark is large: the first time takes a while)"

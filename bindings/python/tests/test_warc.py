@@ -192,6 +192,41 @@ def test_warc_zst_reads_as_the_warc_gz(tmp_path):
         assert len(pages) == 7
 
 
+def test_warc_lz4_reads_as_the_warc_gz(tmp_path):
+    # The sample's records recompressed one LZ4 frame per record (as FastWARC reads
+    # them), with linked blocks (python-lz4's default) and independent ones, and a frame
+    # cut short at the end.
+    lz4frame = pytest.importorskip("lz4.frame", reason="the lz4 package writes the .warc.lz4")
+    members = gzip_members(SAMPLE_WARC.read_bytes())
+    _, want = records(SAMPLE_WARC)
+    for linked in (True, False):
+        frames = [
+            lz4frame.compress(m, block_linked=linked, content_checksum=True, store_size=True)
+            for m in members
+        ]
+        path = tmp_path / f"linked-{linked}.warc.lz4"
+        path.write_bytes(b"".join(frames))
+        offsets, at = [], 0
+        for frame in frames:
+            offsets.append(at)
+            at += len(frame)
+        for threads in (1, 2):
+            it, recs = records_with(path, threads)
+            assert it.errors == []
+            assert [(r.url, r.content) for r in recs] == [(r.url, r.content) for r in want]
+            assert all(r.offset in offsets for r in recs)
+        assert [(r.offset, r.url) for r in recs] == cli_records(path)
+        pages = sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(path, threads=2))
+        assert pages == sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(SAMPLE_WARC, threads=2))
+    # The last frame without its content checksum: reported at its offset, the rest read.
+    cut = tmp_path / "cut.warc.lz4"
+    cut.write_bytes(b"".join(frames)[:-4])
+    for threads in (1, 2):
+        it, recs = records_with(cut, threads)
+        assert len(want) - 1 <= len(recs) <= len(want)
+        assert [(offset, "LZ4" in reason) for _, offset, reason in it.errors] == [(offsets[-1], True)]
+
+
 def records_with(source, threads):
     it = ArchiveIterator(source, threads=threads)
     return it, list(it)
