@@ -70,10 +70,11 @@ macro_rules! instruction_bench {
 instruction_bench!(htmltok, common::htmltok_spans);
 instruction_bench!(htmltok_decode_all, common::htmltok_decode_all);
 instruction_bench!(htmltok_errors_on, common::htmltok_errors_on);
+instruction_bench!(htmltok_tape, common::htmltok_tape);
 
 library_benchmark_group!(
     name = htmltok_instructions,
-    benchmarks = [htmltok, htmltok_decode_all, htmltok_errors_on]
+    benchmarks = [htmltok, htmltok_decode_all, htmltok_errors_on, htmltok_tape]
 );
 
 main!(

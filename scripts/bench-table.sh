@@ -85,7 +85,7 @@ import json, os, re, glob
 
 target = os.environ["TARGET"]
 crit = os.path.join(target, "criterion")
-engines = ["htmltok", "htmltok-decode-all", "htmltok-errors-on", "html5ever",
+engines = ["htmltok", "htmltok-decode-all", "htmltok-errors-on", "htmltok-tape", "html5ever",
            "html5gum", "lol-html", "lol-html-no-handlers", "memchr-lt"]
 
 def load(group, engine):

@@ -258,10 +258,9 @@ impl Builder {
         };
         let mut tok = self.build(input);
         // Offsets below 2^32 (checked above) and indexes below the number of tokens or
-        // attributes (each at least one byte of input) fit the records' `u32`s.
-        while let Some(token) = tok.next_token() {
-            tape.push(&token);
-        }
+        // attributes (each at least one byte of input) fit the records' `u32`s. Each
+        // token goes from the tokenizer's fields to its record, with no `Token` between.
+        while tok.next_into_tape(&mut tape) {}
         tape.errors = tok.take_errors();
         tape.records.shrink_to_fit();
         tape.attrs.shrink_to_fit();
@@ -321,42 +320,92 @@ impl Tape {
     /// [`Builder::try_tape`]; the stream tokenizer's runs are capped to that).
     #[inline]
     pub(crate) fn push(&mut self, token: &Token<'_, '_>) {
-        debug_assert!(self.input_len <= MAX_INPUT);
-        let record = match *token {
+        match *token {
             Token::Doctype(d) => {
-                let extra = self.doctypes.len() as u32;
-                self.doctypes
-                    .push(DoctypeRecord::new([d.name, d.public_id, d.system_id]));
-                record(TokenRecord::DOCTYPE, d.raw, d.raw).with(
-                    extra,
-                    0,
-                    u8::from(d.force_quirks) * TokenRecord::FORCE_QUIRKS,
-                )
+                self.push_doctype(d.raw, [d.name, d.public_id, d.system_id], d.force_quirks);
             }
             Token::StartTag(t) | Token::EndTag(t) => {
-                let kind = if matches!(token, Token::StartTag(_)) {
-                    TokenRecord::START_TAG
-                } else {
-                    TokenRecord::END_TAG
-                };
-                let extra = self.attrs.len() as u32;
+                let is_end = matches!(token, Token::EndTag(_));
                 match t.attrs {
-                    AttrList::Spans(spans) => self.attrs.extend(spans.iter().map(AttrRecord::new)),
-                    AttrList::Tape(records) => self.attrs.extend_from_slice(records),
+                    AttrList::Spans(spans) => {
+                        self.push_tag(is_end, t.raw, t.name, t.self_closing, spans);
+                    }
+                    AttrList::Tape(records) => {
+                        self.push_tag_record(is_end, t.raw, t.name, t.self_closing, records.len());
+                        self.attrs.extend_from_slice(records);
+                    }
                 }
-                record(kind, t.raw, t.name).with(
-                    extra,
-                    t.attrs.len() as u32,
-                    u8::from(t.self_closing) * TokenRecord::SELF_CLOSING,
-                )
             }
-            Token::Comment(c) => record(TokenRecord::COMMENT, c.raw, c.data),
-            Token::Text(t) => TokenRecord {
-                text_kind: text_kind_code(t.kind),
-                ..record(TokenRecord::TEXT, t.raw, t.content)
-            },
+            Token::Comment(c) => self.push_comment(c.raw, c.data),
+            Token::Text(t) => self.push_text(t.raw, t.content, t.kind),
+        }
+    }
+
+    /// Appends a text run's record.
+    #[inline(always)]
+    pub(crate) fn push_text(&mut self, raw: Span, content: Span, kind: TextKind) {
+        debug_assert!(self.input_len <= MAX_INPUT);
+        self.records.push(TokenRecord {
+            text_kind: text_kind_code(kind),
+            ..record(TokenRecord::TEXT, raw, content)
+        });
+    }
+
+    /// Appends a comment's record.
+    #[inline(always)]
+    pub(crate) fn push_comment(&mut self, raw: Span, data: Span) {
+        self.records.push(record(TokenRecord::COMMENT, raw, data));
+    }
+
+    /// Appends a tag's record and its attributes' records.
+    #[inline(always)]
+    pub(crate) fn push_tag(
+        &mut self,
+        is_end: bool,
+        raw: Span,
+        name: Span,
+        self_closing: bool,
+        attrs: &[AttrSpans],
+    ) {
+        self.push_tag_record(is_end, raw, name, self_closing, attrs.len());
+        self.attrs.extend(attrs.iter().map(AttrRecord::new));
+    }
+
+    /// Appends a tag's record, whose `count` attributes come next in `attrs`.
+    #[inline(always)]
+    fn push_tag_record(
+        &mut self,
+        is_end: bool,
+        raw: Span,
+        name: Span,
+        self_closing: bool,
+        count: usize,
+    ) {
+        debug_assert!(self.input_len <= MAX_INPUT);
+        let kind = if is_end {
+            TokenRecord::END_TAG
+        } else {
+            TokenRecord::START_TAG
         };
-        self.records.push(record);
+        let flags = u8::from(self_closing) * TokenRecord::SELF_CLOSING;
+        let extra = self.attrs.len() as u32;
+        self.records
+            .push(record(kind, raw, name).with(extra, count as u32, flags));
+    }
+
+    /// Appends a DOCTYPE's record and its fields' record.
+    #[cold]
+    pub(crate) fn push_doctype(
+        &mut self,
+        raw: Span,
+        fields: [Option<Span>; 3],
+        force_quirks: bool,
+    ) {
+        let extra = self.doctypes.len() as u32;
+        self.doctypes.push(DoctypeRecord::new(fields));
+        let flags = u8::from(force_quirks) * TokenRecord::FORCE_QUIRKS;
+        self.records
+            .push(record(TokenRecord::DOCTYPE, raw, raw).with(extra, 0, flags));
     }
 
     /// Forgets every token (keeping the allocations), for a new input of length `len`.

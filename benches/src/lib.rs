@@ -10,7 +10,7 @@ use std::cell::Cell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use htmltok::{Token, Tokenizer};
+use htmltok::{Token, TokenRecord, Tokenizer};
 
 /// The environment variable that names the corpus folder.
 pub const CORPUS_ENV: &str = "HTMLTOK_CORPUS";
@@ -195,6 +195,8 @@ pub enum Engine {
     HtmltokDecodeAll,
     /// htmltok with parse errors recorded.
     HtmltokErrorsOn,
+    /// htmltok building the whole page's token tape, then walking its records.
+    HtmltokTape,
     /// html5ever's tokenizer with a counting sink and the start-tag state switches.
     Html5ever,
     /// html5gum's default emitter with naive state switching.
@@ -208,10 +210,11 @@ pub enum Engine {
 }
 
 impl Engine {
-    pub const ALL: [Engine; 8] = [
+    pub const ALL: [Engine; 9] = [
         Engine::Htmltok,
         Engine::HtmltokDecodeAll,
         Engine::HtmltokErrorsOn,
+        Engine::HtmltokTape,
         Engine::Html5ever,
         Engine::Html5gum,
         Engine::LolHtml,
@@ -225,6 +228,7 @@ impl Engine {
             Engine::Htmltok => "htmltok",
             Engine::HtmltokDecodeAll => "htmltok-decode-all",
             Engine::HtmltokErrorsOn => "htmltok-errors-on",
+            Engine::HtmltokTape => "htmltok-tape",
             Engine::Html5ever => "html5ever",
             Engine::Html5gum => "html5gum",
             Engine::LolHtml => "lol-html",
@@ -239,6 +243,7 @@ impl Engine {
             Engine::Htmltok => htmltok_spans(&page.bytes),
             Engine::HtmltokDecodeAll => htmltok_decode_all(&page.bytes),
             Engine::HtmltokErrorsOn => htmltok_errors_on(&page.bytes),
+            Engine::HtmltokTape => htmltok_tape(&page.bytes),
             Engine::Html5ever => html5ever_tokenize(
                 page.html5ever_input
                     .as_ref()
@@ -324,6 +329,50 @@ pub fn htmltok_errors_on(input: &[u8]) -> Stats {
     let mut tok = Tokenizer::builder().errors(true).build(input);
     htmltok_walk_spans(&mut tok, &mut s);
     s.errors = tok.errors().len() as u64;
+    s
+}
+
+/// `htmltok-tape`: the page's whole token tape built (`Builder::tape`), then its
+/// records walked for the same counts and span lengths as [`htmltok_spans`].
+pub fn htmltok_tape(input: &[u8]) -> Stats {
+    let tape = Tokenizer::builder().tape(input);
+    let mut s = Stats::default();
+    let attrs = tape.attr_records();
+    let len = |start: u32, end: u32| u64::from(end - start);
+    for r in tape.records() {
+        match r.kind {
+            TokenRecord::START_TAG | TokenRecord::END_TAG => {
+                if r.kind == TokenRecord::START_TAG {
+                    s.start_tags += 1;
+                } else {
+                    s.end_tags += 1;
+                }
+                s.checksum += len(r.main_start, r.main_end);
+                let first = r.extra as usize;
+                for a in &attrs[first..first + r.count as usize] {
+                    s.attrs += 1;
+                    s.checksum += len(a.name_start, a.name_end) + len(a.value_start, a.value_end);
+                }
+            }
+            TokenRecord::TEXT => {
+                s.texts += 1;
+                s.checksum += len(r.main_start, r.main_end);
+            }
+            TokenRecord::COMMENT => {
+                s.comments += 1;
+                s.checksum += len(r.main_start, r.main_end);
+            }
+            _ => {
+                s.doctypes += 1;
+                let d = &tape.doctype_records()[r.extra as usize];
+                for (i, [start, end]) in d.spans.iter().enumerate() {
+                    if d.present & 1 << i != 0 {
+                        s.checksum += len(*start, *end);
+                    }
+                }
+            }
+        }
+    }
     s
 }
 

@@ -41,6 +41,7 @@
 mod cdata;
 mod comment;
 mod doctype;
+mod index;
 mod script;
 mod tag;
 mod text;
@@ -53,9 +54,12 @@ use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::{FramesetTracker, HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
+#[cfg(feature = "structural-index")]
+use crate::scan::BlockMasks;
 use crate::scan::Scanner;
 use crate::span::Span;
 use crate::state::State;
+use crate::tape::Tape;
 use crate::token::{AttrList, AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// Every state of 13.2.5, named as the spec names it. The character reference states
@@ -496,6 +500,10 @@ impl Builder {
                 Simulator::new(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
             }),
             scanner: self.scanner,
+            #[cfg(feature = "structural-index")]
+            masks: BlockMasks::default(),
+            #[cfg(feature = "structural-index")]
+            masks_block: usize::MAX,
             pending: StoredPending::store(Pending::Tag),
             errors_on: self.errors,
             errors: Vec::new(),
@@ -582,6 +590,13 @@ pub struct Tokenizer<'a> {
     foreign_content: bool,
     simulator: Option<Simulator>,
     scanner: Scanner,
+    /// The structural index's masks of block `masks_block` (see `index.rs`); none held
+    /// while `masks_block` is `usize::MAX`. Read only with the feature
+    /// `structural-index`.
+    #[cfg(feature = "structural-index")]
+    masks: BlockMasks,
+    #[cfg(feature = "structural-index")]
+    masks_block: usize,
     /// The token `run` finished last.
     pending: StoredPending,
     errors_on: bool,
@@ -749,6 +764,44 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
         if self.run() { Some(self.token()) } else { None }
+    }
+
+    /// Runs to the next token and appends its records to `tape` straight from the
+    /// tokenizer's fields (the tape's builder: the same token [`Self::next_token`] would
+    /// give, with no `Token` in between). False at the end of the input.
+    #[inline(always)]
+    pub(crate) fn next_into_tape(&mut self, tape: &mut Tape) -> bool {
+        if !self.run() {
+            return false;
+        }
+        let p = &self.pending;
+        match p.what {
+            PendingKind::Text => tape.push_text(
+                Span::new(p.raw_start, p.raw_end),
+                Span::new(p.inner_start, p.inner_end),
+                p.text_kind,
+            ),
+            PendingKind::Tag => tape.push_tag(
+                self.tag.is_end,
+                Span::new(self.tag.start, self.tag.end),
+                self.tag.name(),
+                self.tag.self_closing,
+                &self.attrs,
+            ),
+            PendingKind::Comment => tape.push_comment(
+                Span::new(p.raw_start, p.raw_end),
+                Span::new(p.inner_start, p.inner_end),
+            ),
+            PendingKind::Doctype => {
+                let d = &self.doctype;
+                tape.push_doctype(
+                    Span::new(d.start, d.end),
+                    [d.name, d.public_id, d.system_id],
+                    d.force_quirks,
+                );
+            }
+        }
+        true
     }
 
     /// The token in `pending`, built straight from its stored kind and spans.

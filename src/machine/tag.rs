@@ -3,6 +3,7 @@
 
 use std::hash::{BuildHasher, Hasher};
 
+use super::index::Found;
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::decode::{Context, decode, same_name};
 use crate::error::ErrorCode;
@@ -107,7 +108,12 @@ impl Tokenizer<'_> {
                 // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
                 // are transformed when the name is decoded.
                 S::TagName => {
-                    pos += scanner.find_class(&input[pos..], class::TAG_NAME_END);
+                    pos = match self.index_find(pos, |m| m.tag_name_end) {
+                        Found::At(at) => at,
+                        Found::LongRun(from) => {
+                            from + scanner.find_class(&input[from..], class::TAG_NAME_END)
+                        }
+                    };
                     match input.get(pos) {
                         Some(b'>') => {
                             self.tag.name_end = pos;
@@ -160,9 +166,15 @@ impl Tokenizer<'_> {
                     // Whether the name so far is ASCII without NUL (see `check_attribute_name`),
                     // learnt from the blocks the scan reads anyway. A name that began before
                     // `pos` began with an ASCII character (`=`, a quote or `<`).
-                    let (length, ascii) =
-                        scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
-                    pos += length;
+                    let (end, ascii) = match self.index_find_attribute_name_end(pos) {
+                        Some(found) => found,
+                        None => {
+                            let (length, ascii) =
+                                scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
+                            (pos + length, ascii)
+                        }
+                    };
+                    pos = end;
                     plain_name &= ascii;
                     match input.get(pos) {
                         Some(b'=')
@@ -285,10 +297,18 @@ impl Tokenizer<'_> {
                         b'\''
                     };
                     // `&` and NUL matter only for parse errors: values decode lazily.
-                    pos += if self.errors_on {
-                        scanner.find_byte3(&input[pos..], quote, b'&', 0)
-                    } else {
-                        scanner.find_byte(&input[pos..], quote)
+                    let found = match (self.errors_on, quote) {
+                        (false, b'"') => self.index_find(pos, |m| m.double_quote),
+                        (false, _) => self.index_find(pos, |m| m.single_quote),
+                        (true, b'"') => self.index_find(pos, |m| m.double_quote | m.amp_nul),
+                        (true, _) => self.index_find(pos, |m| m.single_quote | m.amp_nul),
+                    };
+                    pos = match found {
+                        Found::At(at) => at,
+                        Found::LongRun(from) if self.errors_on => {
+                            from + scanner.find_byte3(&input[from..], quote, b'&', 0)
+                        }
+                        Found::LongRun(from) => from + scanner.find_byte(&input[from..], quote),
                     };
                     match input.get(pos) {
                         Some(b'&') => {
@@ -469,13 +489,15 @@ impl Tokenizer<'_> {
         self.tag.attr = None;
         let value_start = eq + 2;
         // One search per quote, so that each needle is a constant.
-        let value = &input[value_start..];
-        let value_end = value_start
-            + if input[eq + 1] == b'"' {
-                self.scanner.find_byte(value, b'"')
-            } else {
-                self.scanner.find_byte(value, b'\'')
-            };
+        let (found, quote) = if input[eq + 1] == b'"' {
+            (self.index_find(value_start, |m| m.double_quote), b'"')
+        } else {
+            (self.index_find(value_start, |m| m.single_quote), b'\'')
+        };
+        let value_end = match found {
+            Found::At(at) => at,
+            Found::LongRun(from) => from + self.scanner.find_byte(&input[from..], quote),
+        };
         if value_end == input.len() {
             return None;
         }
