@@ -244,27 +244,48 @@ impl Builder {
     /// Tokenizes the whole of `input` into a [`Tape`], or says why it cannot: an input of
     /// 4 GiB or more ([`TapeError::TooLarge`]) does not fit 32-bit offsets.
     pub fn try_tape(self, input: &[u8]) -> Result<Tape, TapeError> {
+        let mut tape = Tape::default();
+        self.tape_into(input, &mut tape)?;
+        tape.records.shrink_to_fit();
+        tape.attrs.shrink_to_fit();
+        Ok(tape)
+    }
+
+    /// Tokenizes the whole of `input` into `tape`, replacing what it held and reusing its
+    /// memory: a batch that tokenizes many documents one after the other into one tape
+    /// allocates (and faults in) its records once, not per document.
+    ///
+    /// ```
+    /// use htmltok::{Tape, Tokenizer};
+    ///
+    /// let mut tape = Tape::default();
+    /// for page in [&b"<p>one"[..], b"<p>two</p>"] {
+    ///     Tokenizer::builder().tape_into(page, &mut tape)?;
+    ///     println!("{} tokens", tape.len());
+    /// }
+    /// assert_eq!(tape.len(), 3);
+    /// # Ok::<(), htmltok::TapeError>(())
+    /// ```
+    ///
+    /// On an error (an input of 4 GiB or more) the tape is left empty.
+    pub fn tape_into(self, input: &[u8], tape: &mut Tape) -> Result<(), TapeError> {
+        tape.reset(0);
         if input.len() > MAX_INPUT {
             return Err(TapeError::TooLarge { len: input.len() });
         }
-        let mut tape = Tape {
-            input_len: input.len(),
-            // Pages average 40 to 50 bytes per token and 60 to 100 per attribute;
-            // reserving for a little more than that saves the vectors' doublings (each
-            // a copy of everything so far) and is given back by `shrink_to_fit` below.
-            records: Vec::with_capacity(input.len() / 32 + 16),
-            attrs: Vec::with_capacity(input.len() / 48 + 16),
-            ..Tape::default()
-        };
+        tape.input_len = input.len();
+        // Pages average 40 to 50 bytes per token and 60 to 100 per attribute; reserving
+        // for a little more than that saves the vectors' doublings (each a copy of
+        // everything so far); `try_tape` gives the rest back.
+        tape.records.reserve(input.len() / 32 + 16);
+        tape.attrs.reserve(input.len() / 48 + 16);
         let mut tok = self.build(input);
         // Offsets below 2^32 (checked above) and indexes below the number of tokens or
         // attributes (each at least one byte of input) fit the records' `u32`s. Each
         // token goes from the tokenizer's fields to its record, with no `Token` between.
-        while tok.next_into_tape(&mut tape) {}
+        while tok.next_into_tape(tape) {}
         tape.errors = tok.take_errors();
-        tape.records.shrink_to_fit();
-        tape.attrs.shrink_to_fit();
-        Ok(tape)
+        Ok(())
     }
 }
 
@@ -837,6 +858,26 @@ mod tests {
         .unwrap();
         let describe_all = |t: &Tape| t.iter(html).map(|t| describe(&t)).collect::<Vec<_>>();
         assert_eq!(describe_all(&back), describe_all(&tape));
+    }
+
+    #[test]
+    fn a_reused_tape_is_the_fresh_tape() {
+        let pages: [&[u8]; 4] = [
+            b"<!DOCTYPE html><a href=x b='y' c>text</a><!--c-->",
+            b"<p>short",
+            b"<svg><![CDATA[x]]></svg><b <<b>",
+            b"",
+        ];
+        let mut reused = Tape::default();
+        for builder in [Builder::default(), Builder::default().errors(true)] {
+            for page in pages {
+                builder.clone().tape_into(page, &mut reused).unwrap();
+                let fresh = builder.clone().tape(page);
+                assert_eq!(parts(&reused), parts(&fresh), "{page:?}");
+                assert_eq!(reused.errors(), fresh.errors(), "{page:?}");
+                assert_eq!(reused.input_len(), page.len());
+            }
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::cell::Cell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use htmltok::{Token, TokenRecord, Tokenizer};
+use htmltok::{Tape, Token, TokenRecord, Tokenizer};
 
 /// The environment variable that names the corpus folder.
 pub const CORPUS_ENV: &str = "HTMLTOK_CORPUS";
@@ -332,10 +332,23 @@ pub fn htmltok_errors_on(input: &[u8]) -> Stats {
     s
 }
 
-/// `htmltok-tape`: the page's whole token tape built (`Builder::tape`), then its
+/// `htmltok-tape`: the page's whole token tape built (`Builder::tape_into`, into one
+/// tape per thread reused from page to page, as a batch consumer would), then its
 /// records walked for the same counts and span lengths as [`htmltok_spans`].
 pub fn htmltok_tape(input: &[u8]) -> Stats {
-    let tape = Tokenizer::builder().tape(input);
+    thread_local! {
+        static TAPE: std::cell::RefCell<Tape> = std::cell::RefCell::default();
+    }
+    TAPE.with_borrow_mut(|tape| {
+        Tokenizer::builder()
+            .tape_into(input, tape)
+            .expect("pages are below 4 GiB");
+        tape_stats(tape)
+    })
+}
+
+/// The counts and span lengths of [`htmltok_walk_spans`], from a tape's records.
+fn tape_stats(tape: &Tape) -> Stats {
     let mut s = Stats::default();
     let attrs = tape.attr_records();
     let len = |start: u32, end: u32| u64::from(end - start);
