@@ -1196,7 +1196,8 @@ impl<'a> Tokenizer<'a> {
         self.state = S::Data;
         self.text_kind = TextKind::Data;
         if self.tag.is_end {
-            if self.errors_on {
+            // Rare: an end tag with attributes or a trailing solidus.
+            if self.errors_on && (!self.attrs.is_empty() || self.tag.self_closing) {
                 self.end_tag_errors(gt);
             }
         } else {
