@@ -205,12 +205,17 @@ pub enum Engine {
     LolHtml,
     /// lol-html with no handlers.
     LolHtmlNoHandlers,
+    /// tl's parser (a DOM, not a spec tokenizer: it does not follow 13.2.5), its nodes
+    /// walked.
+    Tl,
     /// memchr count of `<`.
     MemchrLt,
+    /// The sum of the bytes: what reading the input from memory costs.
+    SumOfBytes,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 9] = [
+    pub const ALL: [Engine; 11] = [
         Engine::Htmltok,
         Engine::HtmltokDecodeAll,
         Engine::HtmltokErrorsOn,
@@ -219,7 +224,9 @@ impl Engine {
         Engine::Html5gum,
         Engine::LolHtml,
         Engine::LolHtmlNoHandlers,
+        Engine::Tl,
         Engine::MemchrLt,
+        Engine::SumOfBytes,
     ];
 
     /// The benchmark id (criterion's `<group>/<name>`).
@@ -233,7 +240,9 @@ impl Engine {
             Engine::Html5gum => "html5gum",
             Engine::LolHtml => "lol-html",
             Engine::LolHtmlNoHandlers => "lol-html-no-handlers",
+            Engine::Tl => "tl",
             Engine::MemchrLt => "memchr-lt",
+            Engine::SumOfBytes => "sum-of-bytes",
         }
     }
 
@@ -252,7 +261,13 @@ impl Engine {
             Engine::Html5gum => html5gum_tokenize(&page.bytes),
             Engine::LolHtml => lol_html_handlers(&page.bytes),
             Engine::LolHtmlNoHandlers => lol_html_no_handlers(&page.bytes),
+            Engine::Tl => tl_parse(
+                page.html5ever_input
+                    .as_ref()
+                    .expect("corpus loaded without the UTF-8 input"),
+            ),
             Engine::MemchrLt => memchr_lt(&page.bytes),
+            Engine::SumOfBytes => sum_of_bytes(&page.bytes),
         }
     }
 
@@ -669,6 +684,46 @@ pub fn memchr_lt(input: &[u8]) -> Stats {
         checksum: memchr::memchr_iter(b'<', input).count() as u64,
         ..Stats::default()
     }
+}
+
+/// `sum-of-bytes`: every byte read and added up (the compiler vectorizes it): the cost
+/// of reading the input from memory, the floor under every engine.
+pub fn sum_of_bytes(input: &[u8]) -> Stats {
+    Stats {
+        checksum: input.iter().map(|&b| u64::from(b)).sum(),
+        ..Stats::default()
+    }
+}
+
+/// `tl`: tl's parser (a fast DOM builder that is not a spec tokenizer) on the page as
+/// UTF-8 (the same lossy string html5ever gets), then every node walked: tags with their
+/// attributes, text, comments.
+pub fn tl_parse(input: &str) -> Stats {
+    let mut s = Stats::default();
+    let Ok(dom) = tl::parse(input, tl::ParserOptions::default()) else {
+        return s;
+    };
+    for node in dom.nodes() {
+        match node {
+            tl::Node::Tag(tag) => {
+                s.start_tags += 1;
+                s.checksum += tag.name().as_bytes().len() as u64;
+                for (name, value) in tag.attributes().iter() {
+                    s.attrs += 1;
+                    s.checksum += name.len() as u64 + value.map_or(0, |v| v.len() as u64);
+                }
+            }
+            tl::Node::Raw(text) => {
+                s.texts += 1;
+                s.checksum += text.as_bytes().len() as u64;
+            }
+            tl::Node::Comment(c) => {
+                s.comments += 1;
+                s.checksum += c.as_bytes().len() as u64;
+            }
+        }
+    }
+    s
 }
 
 /// A markdown table of what each engine saw over `pages` (one run each).
