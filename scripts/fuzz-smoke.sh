@@ -17,8 +17,8 @@ TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
 SECONDS_PER_TARGET=${FUZZ_SMOKE_SECONDS:-20}
 TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream warc_parallel)
 # Targets seeded with WARC files (corpus/*.warc.gz and fuzz/warc-seeds/*: the same
-# records as a .warc.zst, made by crawl/examples/warc_recompress.rs; each behind a first
-# byte choosing the part size) instead of the HTML seeds.
+# records as a .warc.zst and a .warc.lz4, made by crawl/examples/warc_recompress.rs; each
+# behind a first byte choosing the part size) instead of the HTML seeds.
 WARC_TARGETS=" warc_parallel "
 # Targets whose first input byte chooses the options (see fuzz/src/checks.rs).
 OPTION_TARGETS=" simulation writers scalar_vs_simd "

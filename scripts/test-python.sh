@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Python bindings (bindings/python) into a virtualenv and runs their pytest
-# suite. Needs only the Rust toolchain and Python 3 (>= 3.9) with venv; downloads maturin
-# and pytest from PyPI and crates from crates.io.
+# suite. Needs only the Rust toolchain and Python 3 (>= 3.9) with venv; downloads maturin,
+# pytest and zstandard from PyPI and crates from crates.io.
 #
 #   scripts/test-python.sh [pytest arguments...]
 #
@@ -34,7 +34,8 @@ venv="$(cd "$venv" && pwd)"
 
 step "installing maturin and pytest"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest
+# zstandard: the tests write .warc.zst files (one frame per record) to read them back.
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest zstandard
 
 # The same requirements as bindings/python/pyproject.toml's `spark` extra.
 step "installing pyspark, pyarrow and pandas for the Spark tests (pyspark is large: the first time takes a while)"

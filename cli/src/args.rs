@@ -145,7 +145,8 @@ impl TokenizerOptions {
 #[derive(Args, Debug)]
 pub struct Corpus {
     /// HTML files, directories (walked recursively for .html, .htm, .xhtml, .xht, .shtml,
-    /// .warc, .warc.gz and .warc.zst files) and WARC files (.warc, .warc.gz, .warc.zst:
+    /// .warc, .warc.gz, .warc.zst and .warc.lz4 files) and WARC files (.warc, .warc.gz,
+    /// .warc.zst, .warc.lz4:
     /// every HTML response record is a document); `-` reads one document from standard
     /// input
     #[arg(value_name = "PATH", required = true)]

@@ -331,7 +331,7 @@ fn text_of_known_pages() {
 
 /// Writes every page of the bundled corpus as a response record (HTTP charset for the
 /// UTF-8 pages only), compressed as the name's extension says (`.warc.gz`, `.warc.zst`,
-/// else plain); returns the pages and their record offsets.
+/// `.warc.lz4`, else plain); returns the pages and their record offsets.
 fn write_warc(path: &Path) -> Vec<(String, u64)> {
     let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
     let name = path.to_str().unwrap();
@@ -339,6 +339,8 @@ fn write_warc(path: &Path) -> Vec<(String, u64)> {
         Writer::gzip(file)
     } else if name.ends_with(".zst") {
         Writer::zstd(file, 3).unwrap()
+    } else if name.ends_with(".lz4") {
+        Writer::lz4(file)
     } else {
         Writer::new(file)
     };
@@ -375,6 +377,11 @@ fn a_warc_gz_of_the_bundled_pages() {
 #[test]
 fn a_warc_zst_of_the_bundled_pages() {
     a_warc_of_the_bundled_pages("pages.warc.zst");
+}
+
+#[test]
+fn a_warc_lz4_of_the_bundled_pages() {
+    a_warc_of_the_bundled_pages("pages.warc.lz4");
 }
 
 fn a_warc_of_the_bundled_pages(name: &str) {
@@ -428,6 +435,11 @@ fn a_truncated_warc_gz_is_reported_with_its_offset() {
 #[test]
 fn a_truncated_warc_zst_is_reported_with_its_offset() {
     a_truncated_warc_is_reported_with_its_offset("cut.warc.zst", "zstd");
+}
+
+#[test]
+fn a_truncated_warc_lz4_is_reported_with_its_offset() {
+    a_truncated_warc_is_reported_with_its_offset("cut.warc.lz4", "LZ4");
 }
 
 fn a_truncated_warc_is_reported_with_its_offset(name: &str, codec: &str) {

@@ -29,11 +29,11 @@
 //! # Sources
 //!
 //! - **A file** named as a source is always read, whatever its name. A name ending in
-//!   `.warc`, `.warc.gz` or `.warc.zst` is read as a WARC file (see below).
+//!   `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` is read as a WARC file (see below).
 //! - **A directory** is walked recursively, in byte order of the names (so the order of
 //!   the documents is the same from run to run before the parallel part). The walk takes
 //!   the files whose name ends in `.html`, `.htm`, `.xhtml`, `.xht` or `.shtml` (any
-//!   case), `.warc`, `.warc.gz` and `.warc.zst`; other files (a
+//!   case), `.warc`, `.warc.gz`, `.warc.zst` and `.warc.lz4`; other files (a
 //!   `MANIFEST.tsv`, images, …) are left out unless [`Options::all_files`] is on. Names
 //!   beginning with `.` are skipped, and symbolic links to directories are not followed
 //!   (no cycles); symbolic links to files are.
@@ -227,7 +227,7 @@ impl Options {
     }
 
     /// Take every file in a directory walk, not only `.html`, `.htm`, `.xhtml`, `.xht`,
-    /// `.shtml` (and `.warc`, `.warc.gz`, `.warc.zst`) files.
+    /// `.shtml` (and `.warc`, `.warc.gz`, `.warc.zst`, `.warc.lz4`) files.
     pub fn all_files(mut self, on: bool) -> Options {
         self.all_files = on;
         self
@@ -833,7 +833,7 @@ fn file_kind(path: &Path) -> FileKind {
         return FileKind::Other;
     };
     let lower = name.to_ascii_lowercase();
-    if [".warc", ".warc.gz", ".warc.zst"]
+    if [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"]
         .iter()
         .any(|ext| lower.ends_with(ext))
     {

@@ -6,7 +6,7 @@
 //!   transport charset, the `<meta>` prescan of HTML § 13.2.3.2, chardetng) and transcode
 //!   it to UTF-8;
 //! - [`warc`]: read and write WARC files (`.warc`, `.warc.gz` with one gzip member per
-//!   record, `.warc.zst` with one zstd frame per record), reporting a bad record with its offset and a typed [`warc::ErrorKind`], and
+//!   record, `.warc.zst` and `.warc.lz4` with one frame per record), reporting a bad record with its offset and a typed [`warc::ErrorKind`], and
 //!   going on;
 //! - [`batch`]: tokenize many documents (files, folders, WARC files, buffers) in parallel
 //!   with a map-reduce API on rayon, with bounded memory and a typed [`batch::Failure`]

@@ -1,9 +1,10 @@
 //! Reading and writing WARC files: `.warc`; `.warc.gz` with one gzip member per record
-//! as Common Crawl, wget and Heritrix write them; and `.warc.zst` with one zstd frame per
+//! as Common Crawl, wget and Heritrix write them; `.warc.zst` with one zstd frame per
 //! record as the IIPC proposal has it, perhaps with a dictionary in a skippable frame at
-//! the start. The reader tells them apart by their first bytes, not by the name.
+//! the start; and `.warc.lz4` with one LZ4 frame per record, as FastWARC reads them. The
+//! reader tells them apart by their first bytes, not by the name.
 //!
-//! Below, what is said of a gzip member holds of a zstd frame alike.
+//! Below, what is said of a gzip member holds of a zstd or LZ4 frame alike.
 //!
 //! [`Reader`] yields the `response` records (and, unless turned off, the `resource`
 //! records) of a WARC file as [`Record`]s: the record's offset in the file, its
@@ -31,7 +32,7 @@
 //! needs the offsets (to point at a bad page, or to look a record up in a Common Crawl
 //! index) and needs to get past damage, so this module has its own small reader on
 //! `flate2` (one dependency, already common) and, for `.warc.zst`, the `zstd` crate
-//! (libzstd, which the IIPC proposal's dictionaries need).
+//! (libzstd, which the IIPC proposal's dictionaries need), for `.warc.lz4` `lz4_flex`.
 //!
 //! # Offsets
 //!
@@ -49,7 +50,10 @@
 //! - a gzip member that does not decompress (corrupt, truncated, wrong checksum, or bytes
 //!   that are not gzip at all): reading resumes at the next gzip member that starts with
 //!   `WARC/`, searched from the byte after the bad member's start (the member's compressed
-//!   bytes are kept, up to 64 MiB, to search them again);
+//!   bytes are kept, up to 64 MiB, to search them again; an LZ4 frame is taken for one
+//!   that starts with `WARC/` on its header and the first bytes of its first block, as
+//!   decoding it would read the whole block); an LZ4 frame that the input ends in before
+//!   its end mark is cut off, even when all of its record was decoded;
 //! - a record that is malformed (no `WARC/` version line, a header line without a colon,
 //!   a header block over 1 MiB, a missing or non-numeric `Content-Length`, one over
 //!   [`Reader::max_record_len`], a block not followed by CR LF CR LF, input that ends
@@ -94,6 +98,8 @@ pub use pool::BufferPool;
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 /// The first bytes of a zstd frame (the magic number 0xFD2FB528, little-endian).
 const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
+/// The first bytes of an LZ4 frame (the magic number 0x184D2204, little-endian).
+const LZ4_MAGIC: &[u8] = &[0x04, 0x22, 0x4d, 0x18];
 /// The largest zstd dictionary read from a `.warc.zst`'s first frame.
 const MAX_DICTIONARY: usize = 16 << 20;
 /// Where a record starts after damage: a line beginning `WARC/`.
@@ -176,6 +182,8 @@ pub enum ErrorKind {
     /// A zstd frame (`.warc.zst`) is corrupt or truncated, or the bytes there are not zstd;
     /// or the dictionary frame a `.warc.zst` starts with is.
     Zstd(io::Error),
+    /// An LZ4 frame (`.warc.lz4`) is corrupt or truncated, or the bytes there are not LZ4.
+    Lz4(io::Error),
     /// The record has no `WARC/` version line, or a header line is malformed, or the
     /// header block is too long.
     Header(HeaderError),
@@ -324,6 +332,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Io(error) => write!(f, "read error: {error}"),
             ErrorKind::Gzip(error) => write!(f, "bad gzip member: {error}"),
             ErrorKind::Zstd(error) => write!(f, "bad zstd frame: {error}"),
+            ErrorKind::Lz4(error) => write!(f, "bad LZ4 frame: {error}"),
             ErrorKind::Header(what) => write!(f, "malformed WARC header: {what}"),
             ErrorKind::ContentLength(what) => write!(f, "bad Content-Length: {what}"),
             ErrorKind::Truncated(what) => write!(f, "truncated record: {what}"),
@@ -337,7 +346,10 @@ impl fmt::Display for ErrorKind {
 impl std::error::Error for ErrorKind {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ErrorKind::Io(error) | ErrorKind::Gzip(error) | ErrorKind::Zstd(error) => Some(error),
+            ErrorKind::Io(error)
+            | ErrorKind::Gzip(error)
+            | ErrorKind::Zstd(error)
+            | ErrorKind::Lz4(error) => Some(error),
             ErrorKind::Header(error) => Some(error),
             ErrorKind::ContentLength(error) => Some(error),
             ErrorKind::Truncated(error) => Some(error),
@@ -420,13 +432,26 @@ impl<R: Read> Raw<R> {
         if mark.overflowed || skip > mark.bytes.len() {
             return false;
         }
-        let mut replay = mark.bytes;
-        replay.drain(..skip);
-        replay.extend_from_slice(&self.replay[self.replay_at..]);
-        self.replay = replay;
-        self.replay_at = 0;
+        self.unread(&mark.bytes[skip..]);
         self.pos = mark.offset + skip as u64;
         true
+    }
+
+    /// Puts `bytes` in front of the bytes to replay: where the replay's consumed bytes
+    /// were when there is room (a search after damage rewinds once per candidate, and
+    /// copying the whole rest of a long replay each time would make it quadratic), else in
+    /// a new replay buffer.
+    fn unread(&mut self, bytes: &[u8]) {
+        if self.replay_at >= bytes.len() && self.replay_at < self.replay.len() {
+            self.replay_at -= bytes.len();
+            self.replay[self.replay_at..self.replay_at + bytes.len()].copy_from_slice(bytes);
+        } else {
+            let mut replay = Vec::with_capacity(bytes.len() + self.replay.len() - self.replay_at);
+            replay.extend_from_slice(bytes);
+            replay.extend_from_slice(&self.replay[self.replay_at..]);
+            self.replay = replay;
+            self.replay_at = 0;
+        }
     }
 
     /// Goes to the byte after the mark: back, or on when the decoder that failed there
@@ -534,10 +559,7 @@ impl<R: Read> Pull for Raw<R> {
             let keep = mark.bytes.len().saturating_sub(bytes.len());
             mark.bytes.truncate(keep);
         }
-        let mut replay = bytes.to_vec();
-        replay.extend_from_slice(&self.replay[self.replay_at..]);
-        self.replay = replay;
-        self.replay_at = 0;
+        self.unread(bytes);
         self.pos = self.pos.saturating_sub(bytes.len() as u64);
     }
 }
@@ -655,6 +677,8 @@ pub(crate) enum Codec {
     Gzip,
     /// `.warc.zst`: a zstd frame per record (the IIPC proposal), perhaps with a dictionary.
     Zstd,
+    /// `.warc.lz4`: an LZ4 frame per record (as FastWARC reads and writes them).
+    Lz4,
 }
 
 impl Codec {
@@ -663,6 +687,7 @@ impl Codec {
         match self {
             Codec::Gzip => GZIP_MAGIC,
             Codec::Zstd => ZSTD_MAGIC,
+            Codec::Lz4 => LZ4_MAGIC,
         }
     }
 
@@ -671,6 +696,7 @@ impl Codec {
         match self {
             Codec::Gzip => ErrorKind::Gzip(error),
             Codec::Zstd => ErrorKind::Zstd(error),
+            Codec::Lz4 => ErrorKind::Lz4(error),
         }
     }
 
@@ -680,7 +706,11 @@ impl Codec {
         if head.starts_with(&GZIP_MAGIC[..2]) {
             Some(Codec::Gzip)
         } else if head.starts_with(ZSTD_MAGIC) || is_skippable_frame(head) {
+            // A skippable frame is also LZ4's; a file that starts with one is taken for a
+            // `.warc.zst`, where the proposal puts the dictionary there.
             Some(Codec::Zstd)
+        } else if head.starts_with(LZ4_MAGIC) {
+            Some(Codec::Lz4)
         } else {
             None
         }
@@ -844,14 +874,186 @@ impl<B: BufRead> Read for ZstdFrame<B> {
     }
 }
 
-/// The decoder of one compressed unit, over the raw input.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "a Member lives in a Box (Source::Member); boxing its variant too buys nothing"
-)]
-enum Member<R> {
+/// The decoder of exactly one LZ4 frame. lz4_flex's frame decoder reads its input with
+/// `read_exact` of the sizes the frame states, so it consumes the frame's bytes and no
+/// more; a read that returns 0 ends the frame (the decoder would go on into the next
+/// frame on the read after). A block that decodes to nothing, which no encoder writes,
+/// would end the frame early here: its rest is then damage after it, reported and
+/// skipped as such.
+///
+/// lz4_flex takes an input that ends where a block (or the end mark) should start for the
+/// end of the frame, content checksum and content size unchecked; here the end of the
+/// input before the end mark is a frame cut off, as a gzip member without its trailer is.
+pub(crate) struct Lz4Frame<R: Read> {
+    decoder: lz4_flex::frame::FrameDecoder<EndWatch<R>>,
+    /// Bytes decoded so far; None once the frame has ended.
+    decoded: Option<u64>,
+}
+
+/// A reader that notes when its input has ended (a read of a non-empty buffer gave 0).
+struct EndWatch<R> {
+    inner: R,
+    ended: bool,
+}
+
+impl<R: Read> Read for EndWatch<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            self.ended = true;
+        }
+        Ok(n)
+    }
+}
+
+impl<R: Read> Lz4Frame<R> {
+    pub(crate) fn new(input: R) -> Lz4Frame<R> {
+        Lz4Frame {
+            decoder: lz4_flex::frame::FrameDecoder::new(EndWatch {
+                inner: input,
+                ended: false,
+            }),
+            decoded: Some(0),
+        }
+    }
+
+    fn get_ref(&self) -> &R {
+        &self.decoder.get_ref().inner
+    }
+
+    fn into_inner(self) -> R {
+        self.decoder.into_inner().inner
+    }
+}
+
+impl<R: Read> Read for Lz4Frame<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(decoded) = self.decoded else {
+            return Ok(0);
+        };
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let cut_off = || io::Error::new(io::ErrorKind::UnexpectedEof, "the LZ4 frame is cut off");
+        let n = match self.decoder.read(buf) {
+            Ok(n) => n,
+            Err(_) if self.decoder.get_ref().ended => {
+                self.decoded = None;
+                return Err(cut_off());
+            }
+            // lz4_flex's own errors come as io::Error of kind Other; they are damage.
+            Err(error) if error.kind() == io::ErrorKind::Other => {
+                self.decoded = None;
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    error.to_string(),
+                ));
+            }
+            Err(error) => {
+                self.decoded = None;
+                return Err(error);
+            }
+        };
+        if n == 0 {
+            self.decoded = None;
+            if self.decoder.get_ref().ended {
+                return Err(cut_off());
+            }
+            if decoded == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "the LZ4 frame is empty",
+                ));
+            }
+        } else {
+            self.decoded = Some(decoded + n as u64);
+        }
+        Ok(n)
+    }
+}
+
+/// How many bytes of a candidate LZ4 frame [`lz4_starts_warc`] looks at.
+pub(crate) const LZ4_PEEK: usize = 256;
+
+/// Whether `head`, the first bytes (up to [`LZ4_PEEK`]) at an LZ4 frame's magic number,
+/// is the start of a frame lz4_flex takes (version, reserved bits, block size, no
+/// dictionary, header checksum) whose first block, within the frame's block size, starts
+/// with `WARC/` (stored, or as the literals the block begins with). Where a reader looks
+/// for the next frame after damage, this decides, on these bytes alone, where it resumes:
+/// decoding the candidate would read its whole first block (up to 4 MiB) for five bytes.
+pub(crate) fn lz4_starts_warc(head: &[u8]) -> bool {
+    const WARC: &[u8] = b"WARC/";
+    if !head.starts_with(LZ4_MAGIC) || head.len() < 7 {
+        return false;
+    }
+    let (flg, bd) = (head[4], head[5]);
+    if flg & 0b1100_0000 != 0b0100_0000
+        || flg & 0b10 != 0
+        || flg & 0b1 != 0
+        || bd & !0b0111_0000 != 0
+    {
+        return false;
+    }
+    let max_block: u32 = match bd >> 4 {
+        4 => 64 << 10,
+        5 => 256 << 10,
+        6 => 1 << 20,
+        7 => 4 << 20,
+        _ => return false,
+    };
+    let descriptor_end = 6 + if flg & 0b1000 != 0 { 8 } else { 0 };
+    let Some(&checksum) = head.get(descriptor_end) else {
+        return false;
+    };
+    let hash = twox_hash::XxHash32::oneshot(0, &head[4..descriptor_end]);
+    if (hash >> 8) as u8 != checksum {
+        return false;
+    }
+    let block_at = descriptor_end + 1;
+    let Some(word) = head.get(block_at..block_at + 4) else {
+        return false;
+    };
+    let word = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+    let (stored, len) = (word & 0x8000_0000 != 0, word & 0x7fff_ffff);
+    if len > max_block {
+        return false;
+    }
+    let data = &head[block_at + 4..];
+    let literals = if stored {
+        0
+    } else {
+        // The block's first sequence: a token whose high nibble is the literal length
+        // (15: plus the bytes after it, up to one below 255), then the literals.
+        let Some(&token) = data.first() else {
+            return false;
+        };
+        let mut literal_len = usize::from(token >> 4);
+        let mut at = 1;
+        if literal_len == 15 {
+            loop {
+                let Some(&byte) = data.get(at) else {
+                    return false;
+                };
+                at += 1;
+                literal_len += usize::from(byte);
+                if byte != 255 {
+                    break;
+                }
+            }
+        }
+        if literal_len < WARC.len() {
+            return false;
+        }
+        at
+    };
+    literals + WARC.len() <= len as usize && data[literals..].starts_with(WARC)
+}
+
+/// The decoder of one compressed unit, over the raw input (in a Box: `Source::Member`).
+enum Member<R: Read> {
     Gzip(GzDecoder<Raw<R>>),
     Zstd(ZstdFrame<Raw<R>>),
+    Lz4(Lz4Frame<Raw<R>>),
 }
 
 impl<R: Read> Member<R> {
@@ -867,6 +1069,7 @@ impl<R: Read> Member<R> {
     ) -> io::Result<Member<R>> {
         Ok(match codec {
             Codec::Gzip => Member::Gzip(GzDecoder::new(raw)),
+            Codec::Lz4 => Member::Lz4(Lz4Frame::new(raw)),
             Codec::Zstd => {
                 let context = match spare.take() {
                     Some(context) => context,
@@ -881,6 +1084,7 @@ impl<R: Read> Member<R> {
         match self {
             Member::Gzip(decoder) => decoder.get_ref(),
             Member::Zstd(frame) => &frame.input,
+            Member::Lz4(frame) => frame.get_ref(),
         }
     }
 
@@ -893,6 +1097,7 @@ impl<R: Read> Member<R> {
                 *spare = Some(frame.context);
                 frame.input
             }
+            Member::Lz4(frame) => frame.into_inner(),
         }
     }
 }
@@ -902,11 +1107,12 @@ impl<R: Read> Read for Member<R> {
         match self {
             Member::Gzip(decoder) => decoder.read(buf),
             Member::Zstd(frame) => frame.read(buf),
+            Member::Lz4(frame) => frame.read(buf),
         }
     }
 }
 
-enum Source<R> {
+enum Source<R: Read> {
     /// Not read yet: plain or gzip is decided by the first bytes.
     Unknown(Raw<R>),
     /// A `.warc`: one unit, the file.
@@ -920,7 +1126,7 @@ enum Source<R> {
 }
 
 /// The WARC bytes, in units: a plain file is one unit, a `.warc.gz` one unit per member.
-struct Stream<R> {
+struct Stream<R: Read> {
     source: Source<R>,
     /// The current member's offset in the file.
     member_start: u64,
@@ -1236,7 +1442,7 @@ impl<R: Read> Stream<R> {
                     return Err(Error::new(pos, ErrorKind::Io(error)));
                 }
             }
-            if self.codec != Codec::Zstd {
+            if self.codec == Codec::Gzip {
                 break;
             }
             match self.skip_skippable_frame(&mut raw) {
@@ -1277,7 +1483,7 @@ impl<R: Read> Stream<R> {
         }
     }
 
-    /// In a `.warc.zst`: when a skippable frame starts here, reads past it (keeping it as
+    /// In a `.warc.zst` or `.warc.lz4`: when a skippable frame starts here, reads past it (keeping it as
     /// the dictionary when it is the file's first frame and of the dictionary's magic
     /// number) and returns true; false when something else starts here. A skippable frame
     /// cut off by the end of the file is an error, and reading goes on after what is there.
@@ -1292,10 +1498,11 @@ impl<R: Read> Stream<R> {
             raw.push_back(&head[..got]);
             return Ok(false);
         }
+        let codec = self.codec;
         let truncated = |what: &str| {
             Error::new(
                 start,
-                ErrorKind::Zstd(io::Error::new(
+                codec.error(io::Error::new(
                     io::ErrorKind::UnexpectedEof,
                     format!("the skippable frame ends inside its {what}"),
                 )),
@@ -1305,7 +1512,7 @@ impl<R: Read> Stream<R> {
             return Err(truncated("header"));
         }
         let size = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as u64;
-        let is_dictionary = start == 0 && head[0] == 0x5d;
+        let is_dictionary = self.codec == Codec::Zstd && start == 0 && head[0] == 0x5d;
         if is_dictionary && size as usize <= MAX_DICTIONARY {
             let mut content = Vec::with_capacity(size as usize);
             (&mut *raw)
@@ -1356,33 +1563,8 @@ impl<R: Read> Stream<R> {
                 Err(error) => return Err(error), // source stays Gone
             }
             raw.set_mark();
-            let pos = raw.pos;
-            let mut decoder = match Member::new(
-                self.codec,
-                raw,
-                &mut self.zstd_context,
-                self.dictionary.as_deref(),
-            ) {
-                Ok(decoder) => decoder,
-                Err(error) => return Err(Error::new(pos, ErrorKind::Io(error))),
-            };
-            // Exactly five bytes: how far a read gets past them depends on how the input
-            // happens to be cut into buffers, and what is decided here must depend on the
-            // bytes alone (the parallel reader relies on it).
-            let mut head = [0u8; 5];
-            let mut got = 0;
-            let mut decodes = true;
-            while got < head.len() {
-                match decoder.read(&mut head[got..]) {
-                    Ok(0) => break,
-                    Ok(n) => got += n,
-                    Err(_) => {
-                        decodes = false;
-                        break;
-                    }
-                }
-            }
-            raw = decoder.into_inner(&mut self.zstd_context);
+            let starts_warc;
+            (raw, starts_warc) = self.starts_warc(raw)?;
             if raw.io_failed {
                 let pos = raw.pos;
                 return Err(Error::new(
@@ -1392,7 +1574,7 @@ impl<R: Read> Stream<R> {
                     )),
                 ));
             }
-            if decodes && head[..got].starts_with(b"WARC/") {
+            if starts_warc {
                 // A member that decodes and starts a record: read on from it. The decoder
                 // was consumed to get `raw` back, so decode the member again from its start.
                 raw.rewind_to_mark(0);
@@ -1403,6 +1585,47 @@ impl<R: Read> Stream<R> {
             }
             raw.step_past_mark();
         }
+    }
+
+    /// Whether the member (frame) at `raw`'s position decodes to bytes starting `WARC/`
+    /// (an LZ4 frame: see [`lz4_starts_warc`]); `raw` comes back with bytes consumed
+    /// after the mark set at that position. Only an error making a zstd context comes
+    /// back as an error.
+    fn starts_warc(&mut self, mut raw: Raw<R>) -> Result<(Raw<R>, bool), Error> {
+        let pos = raw.pos;
+        if self.codec == Codec::Lz4 {
+            let mut head = [0u8; LZ4_PEEK];
+            // A read error leaves `io_failed` set, for the caller.
+            let got = read_up_to(&mut raw, &mut head).unwrap_or(0);
+            return Ok((raw, lz4_starts_warc(&head[..got])));
+        }
+        let mut decoder = match Member::new(
+            self.codec,
+            raw,
+            &mut self.zstd_context,
+            self.dictionary.as_deref(),
+        ) {
+            Ok(decoder) => decoder,
+            Err(error) => return Err(Error::new(pos, ErrorKind::Io(error))),
+        };
+        // Exactly five bytes: how far a read gets past them depends on how the input
+        // happens to be cut into buffers, and what is decided here must depend on the
+        // bytes alone (the parallel reader relies on it).
+        let mut head = [0u8; 5];
+        let mut got = 0;
+        let mut decodes = true;
+        while got < head.len() {
+            match decoder.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(_) => {
+                    decodes = false;
+                    break;
+                }
+            }
+        }
+        let raw = decoder.into_inner(&mut self.zstd_context);
+        Ok((raw, decodes && head[..got].starts_with(b"WARC/")))
     }
 
     /// After a malformed record: on to the next line starting with `WARC/` (in a plain
@@ -1460,10 +1683,10 @@ impl<R: Read> Pull for Stream<R> {
 // The reader
 // ---------------------------------------------------------------------------------------
 
-/// Reads the `response` and `resource` records of a `.warc`, `.warc.gz` or `.warc.zst`
-/// (told apart by the first bytes). An iterator of `Result<Record, Error>`; see the
+/// Reads the `response` and `resource` records of a `.warc`, `.warc.gz`, `.warc.zst` or
+/// `.warc.lz4` (told apart by the first bytes). An iterator of `Result<Record, Error>`; see the
 /// [module documentation](self) for offsets and damage.
-pub struct Reader<R> {
+pub struct Reader<R: Read> {
     stream: Stream<R>,
     resources: bool,
     max_record_len: u64,
@@ -1480,8 +1703,8 @@ enum Next {
     End,
 }
 
-/// Opens a `.warc`, `.warc.gz` or `.warc.zst` file (gzip and zstd are recognised by their
-/// magic bytes, whatever the name).
+/// Opens a `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` file (the compression is
+/// recognised by its magic bytes, whatever the name).
 pub fn open(path: &Path) -> io::Result<Reader<Box<dyn Read + Send>>> {
     let file = File::open(path)?;
     Ok(Reader::new(Box::new(file)))
@@ -1875,9 +2098,16 @@ impl<R: Read> Reader<R> {
                 self.done = true;
                 return error;
             }
-            ErrorKind::Gzip(_) | ErrorKind::Zstd(_) => (error, self.stream.recover_member()),
+            ErrorKind::Gzip(_) | ErrorKind::Zstd(_) | ErrorKind::Lz4(_) => {
+                (error, self.stream.recover_member())
+            }
             _ => match self.stream.resync(error.offset) {
-                Err(found) if matches!(found.kind, ErrorKind::Gzip(_) | ErrorKind::Zstd(_)) => {
+                Err(found)
+                    if matches!(
+                        found.kind,
+                        ErrorKind::Gzip(_) | ErrorKind::Zstd(_) | ErrorKind::Lz4(_)
+                    ) =>
+                {
                     (found, self.stream.recover_member())
                 }
                 result => (error, result),
@@ -2095,11 +2325,23 @@ fn read_limited(reader: impl Read, limit: u64) -> Option<Vec<u8>> {
 // The writer
 // ---------------------------------------------------------------------------------------
 
-/// Writes WARC/1.1 records, plain or one gzip member per record (as Common Crawl does).
+/// A zstd compressor that ends each frame with a checksum of its content (libzstd's
+/// default leaves it out; the `zstd` tool puts it in): damage inside a frame is then
+/// found when the frame is read, as gzip's CRC finds it.
+fn checksummed(
+    mut compressor: zstd::bulk::Compressor<'static>,
+) -> io::Result<zstd::bulk::Compressor<'static>> {
+    compressor.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+    Ok(compressor)
+}
+
+/// Writes WARC/1.1 records, plain or one gzip member per record (as Common Crawl does),
+/// one zstd frame per record (`.warc.zst`) or one LZ4 frame per record (`.warc.lz4`).
 /// Every write returns the record's offset, the same one [`Reader`] reports.
 pub struct Writer<W: Write> {
     out: W,
     gzip: bool,
+    lz4: bool,
     /// `.warc.zst`: the compressor (its context reused from record to record).
     zstd: Option<zstd::bulk::Compressor<'static>>,
     offset: u64,
@@ -2112,6 +2354,7 @@ impl<W: Write> Writer<W> {
         Writer {
             out,
             gzip: false,
+            lz4: false,
             zstd: None,
             offset: 0,
             records: 0,
@@ -2122,7 +2365,7 @@ impl<W: Write> Writer<W> {
     /// frame, compressed at `level` (1 to 22; 3 is zstd's default).
     pub fn zstd(out: W, level: i32) -> io::Result<Self> {
         Ok(Writer {
-            zstd: Some(zstd::bulk::Compressor::new(level)?),
+            zstd: Some(checksummed(zstd::bulk::Compressor::new(level)?)?),
             ..Writer::new(out)
         })
     }
@@ -2141,7 +2384,9 @@ impl<W: Write> Writer<W> {
         out.write_all(&size.to_le_bytes())?;
         out.write_all(dictionary)?;
         Ok(Writer {
-            zstd: Some(zstd::bulk::Compressor::with_dictionary(level, dictionary)?),
+            zstd: Some(checksummed(zstd::bulk::Compressor::with_dictionary(
+                level, dictionary,
+            )?)?),
             offset: 8 + u64::from(size),
             ..Writer::new(out)
         })
@@ -2151,6 +2396,15 @@ impl<W: Write> Writer<W> {
     pub fn gzip(out: W) -> Self {
         Writer {
             gzip: true,
+            ..Writer::new(out)
+        }
+    }
+
+    /// A writer of a `.warc.lz4`: each record is its own LZ4 frame, with its content
+    /// size and checksum.
+    pub fn lz4(out: W) -> Self {
+        Writer {
+            lz4: true,
             ..Writer::new(out)
         }
     }
@@ -2201,6 +2455,17 @@ impl<W: Write> Writer<W> {
             record.extend_from_slice(block);
             record.extend_from_slice(b"\r\n\r\n");
             let frame = compressor.compress(&record)?;
+            self.out.write_all(&frame)?;
+            self.offset += frame.len() as u64;
+        } else if self.lz4 {
+            let info = lz4_flex::frame::FrameInfo::new()
+                .content_size(Some((head.len() + block.len() + 4) as u64))
+                .content_checksum(true);
+            let mut encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
+            encoder.write_all(head.as_bytes())?;
+            encoder.write_all(block)?;
+            encoder.write_all(b"\r\n\r\n")?;
+            let frame = encoder.finish().map_err(io::Error::other)?;
             self.out.write_all(&frame)?;
             self.offset += frame.len() as u64;
         } else if self.gzip {

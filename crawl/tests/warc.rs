@@ -91,11 +91,16 @@ fn made_up_pages(count: usize) -> Vec<Page> {
 /// reader), the response, and every third page a metadata record (skipped). Returns the
 /// file and the response records' offsets.
 fn write_warc(pages: &[Page], gzip: bool) -> (Vec<u8>, Vec<u64>) {
-    let mut writer = if gzip {
+    let writer = if gzip {
         Writer::gzip(Vec::new())
     } else {
         Writer::new(Vec::new())
     };
+    write_warc_with(writer, pages)
+}
+
+/// [`write_warc`] with any writer.
+fn write_warc_with(mut writer: Writer<Vec<u8>>, pages: &[Page]) -> (Vec<u8>, Vec<u64>) {
     writer
         .write_warcinfo(DATE, Some("test.warc"), &[("software", "htmltok tests")])
         .unwrap();
@@ -384,6 +389,8 @@ fn summary(items: &[Result<Record, warc::Error>]) -> Vec<String> {
                 let kind = match &error.kind {
                     ErrorKind::Io(_) => "io",
                     ErrorKind::Gzip(_) => "gzip",
+                    ErrorKind::Zstd(_) => "zstd",
+                    ErrorKind::Lz4(_) => "lz4",
                     ErrorKind::Header(_) => "header",
                     ErrorKind::ContentLength(_) => "content-length",
                     ErrorKind::Truncated(_) => "truncated",
@@ -896,4 +903,153 @@ fn errors_are_typed() {
             .to_string()
             .starts_with("malformed WARC header: expected")
     );
+}
+
+/// The writers of `.warc.zst` (with and without a dictionary) and `.warc.lz4`, named as
+/// the errors of their frames are.
+fn frame_writers() -> Vec<(&'static str, Writer<Vec<u8>>)> {
+    let dictionary = b"WARC/1.1\r\nWARC-Type: response\r\nContent-Type: text/html\r\n<html><head>";
+    vec![
+        ("zstd", Writer::zstd(Vec::new(), 3).unwrap()),
+        (
+            "zstd",
+            Writer::zstd_with_dictionary(Vec::new(), 19, dictionary).unwrap(),
+        ),
+        ("lz4", Writer::lz4(Vec::new())),
+    ]
+}
+
+/// The bytes one frame at `offset` decompresses to.
+fn one_frame(kind: &str, bytes: &[u8], dictionary: Option<&[u8]>) -> Vec<u8> {
+    let mut out = Vec::new();
+    match (kind, dictionary) {
+        ("lz4", _) => {
+            lz4_flex::frame::FrameDecoder::new(bytes)
+                .take(1 << 20)
+                .read_to_end(&mut out)
+                .unwrap();
+        }
+        (_, Some(dictionary)) => {
+            zstd::stream::read::Decoder::with_dictionary(io::BufReader::new(bytes), dictionary)
+                .unwrap()
+                .single_frame()
+                .read_to_end(&mut out)
+                .unwrap();
+        }
+        _ => {
+            zstd::stream::read::Decoder::new(bytes)
+                .unwrap()
+                .single_frame()
+                .read_to_end(&mut out)
+                .unwrap();
+        }
+    }
+    out
+}
+
+#[test]
+fn zstd_and_lz4_frames_round_trip_and_their_damage_is_reported() {
+    let pages = made_up_pages(6);
+    for (kind, writer) in frame_writers() {
+        let (bytes, offsets) = write_warc_with(writer, &pages);
+        // Round trip, and the offsets locate the frames.
+        let items = read_all(&bytes);
+        assert_eq!(summary(&items), oks(&offsets), "{kind}");
+        let dictionary = bytes.starts_with(&[0x5d, 0x2a, 0x4d, 0x18]).then(|| {
+            let size = u32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize;
+            &bytes[8..8 + size]
+        });
+        for (item, page) in items.iter().zip(&pages) {
+            let record = item.as_ref().unwrap();
+            assert_eq!(record.body, page.body, "{kind}");
+            let frame = one_frame(kind, &bytes[record.offset as usize..], dictionary);
+            assert!(frame.starts_with(b"WARC/1.1\r\nWARC-Type: response\r\n"));
+        }
+
+        // Cut short in the last frame.
+        let last = *offsets.last().unwrap();
+        let items = read_all(&bytes[..last as usize + 30]);
+        check_messages(&items);
+        let mut expected = oks(&offsets[..5]);
+        expected.push(format!("err {last} {kind}"));
+        assert_eq!(summary(&items), expected, "{kind}, cut short");
+
+        // The file's last frame without its last bytes (its checksum, its end mark):
+        // still cut short, though all of the record may have been decoded.
+        for cut in 1..=8 {
+            let items = read_all(&bytes[..bytes.len() - cut]);
+            check_messages(&items);
+            let summary = summary(&items);
+            let (last, before) = summary.split_last().unwrap();
+            assert!(before.len() >= 5, "{kind}, {cut} bytes cut: {summary:?}");
+            assert_eq!(
+                before,
+                oks(&offsets[..before.len()]),
+                "{kind}, {cut} bytes cut"
+            );
+            assert!(
+                last.starts_with("err ") && last.ends_with(kind),
+                "{kind}, {cut} bytes cut: {summary:?}"
+            );
+        }
+
+        // A flipped byte in the middle of page 2's frame (the checksum catches it).
+        let mut flipped = bytes.clone();
+        flipped[(offsets[2] + (offsets[3] - offsets[2]) / 4) as usize] ^= 0x55;
+        let items = read_all(&flipped);
+        check_messages(&items);
+        let mut expected = oks(&offsets[..2]);
+        expected.push(format!("err {} {kind}", offsets[2]));
+        expected.extend(oks(&offsets[3..]));
+        assert_eq!(summary(&items), expected, "{kind}, flipped byte");
+
+        // Junk with the frame magic in it, between frames.
+        let junk: &[u8] = b"\x00 junk \x28\xb5\x2f\xfd\x04\x22\x4d\x18 more junk";
+        let at = offsets[2] as usize;
+        let mut damaged = bytes[..at].to_vec();
+        damaged.extend_from_slice(junk);
+        damaged.extend_from_slice(&bytes[at..]);
+        let n = junk.len() as u64;
+        let items = read_all(&damaged);
+        check_messages(&items);
+        let mut expected = oks(&offsets[..2]);
+        expected.push(format!("err {at} {kind}"));
+        expected.extend(oks(&offsets[2..].iter().map(|o| o + n).collect::<Vec<_>>()));
+        assert_eq!(summary(&items), expected, "{kind}, junk");
+    }
+}
+
+/// Looking for the next LZ4 frame after damage decides on a candidate's first bytes: a
+/// file of frame headers that each announce a 4 MiB block, one every 11 bytes, is read
+/// in linear time (decoding each candidate's block was quadratic: a minute for 4 MB).
+#[test]
+fn false_lz4_frames_cost_little() {
+    use lz4_flex::frame::{BlockSize, FrameEncoder, FrameInfo};
+    let info = FrameInfo::new().block_size(BlockSize::Max4MB);
+    let empty = FrameEncoder::with_frame_info(info, Vec::new())
+        .finish()
+        .unwrap();
+    let mut candidate = empty[..7].to_vec();
+    candidate.extend_from_slice(&0x8040_0000u32.to_le_bytes()); // a stored 4 MiB block
+    let mut writer = Writer::lz4(Vec::new());
+    writer
+        .write_resource("https://example.com/", DATE, "text/html", b"<p>hi")
+        .unwrap();
+    let mut bytes = writer.into_inner().unwrap();
+    let first = bytes.len() as u64;
+    while bytes.len() < 4 << 20 {
+        bytes.extend_from_slice(&candidate);
+    }
+    let started = std::time::Instant::now();
+    let items = read_all(&bytes);
+    assert_eq!(
+        summary(&items),
+        ["ok 0".to_string(), format!("err {first} lz4")]
+    );
+    let parallel: Vec<_> = warc::ParallelReader::from_bytes(bytes, 2)
+        .part_size(64 << 10)
+        .collect();
+    assert_eq!(summary(&parallel), summary(&items));
+    // Seconds in a debug build; the quadratic search took minutes.
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }

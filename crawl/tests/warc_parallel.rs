@@ -1,6 +1,6 @@
 //! The parallel WARC reader yields exactly what the sequential one does: generated WARC
-//! files, plain, gzip and zstd (with and without a dictionary), with records whose payloads hold fake gzip magic, fake
-//! `WARC/1.1` lines and whole embedded gzip WARC members (stored uncompressed in a gzip
+//! files, plain, gzip, zstd (with and without a dictionary) and LZ4, with records whose
+//! payloads hold fake gzip magic, fake `WARC/1.1` lines and whole embedded gzip WARC members (stored uncompressed in a gzip
 //! member with deflate's stored blocks, so that they sit in the file literally and pass
 //! the parallel reader's check for a record start), then damaged (cut short, garbage
 //! between or inside records, flipped bytes, ranges dropped or repeated), read in parts
@@ -90,16 +90,24 @@ enum Form {
     /// zstd frames made with a dictionary, which the file starts with (zstd-compressed
     /// itself or not).
     ZstdDictionary,
+    /// An LZ4 frame per record, with or without checksums and content size.
+    Lz4,
 }
 
-const FORMS: [Form; 4] = [Form::Gzip, Form::Plain, Form::Zstd, Form::ZstdDictionary];
+const FORMS: [Form; 5] = [
+    Form::Gzip,
+    Form::Plain,
+    Form::Zstd,
+    Form::ZstdDictionary,
+    Form::Lz4,
+];
 
 /// A zstd dictionary of the words the generated records are made of (a raw-content
 /// dictionary: zstd takes any bytes as one).
 const DICTIONARY: &[u8] = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/\r\nContent-Type: text/html; charset=utf-8\r\n<p>Some text of a page &amp; more.</p>\n";
 
 /// A WARC file of `records` records in `form`: gzip per record (some members stored,
-/// level 0), zstd per record, or plain.
+/// level 0), zstd or LZ4 per record, or plain.
 fn warc(rng: &mut Lcg, records: usize, form: Form) -> Vec<u8> {
     let mut out = Vec::new();
     if let Form::ZstdDictionary = form {
@@ -121,6 +129,14 @@ fn warc(rng: &mut Lcg, records: usize, form: Form) -> Vec<u8> {
             let mut compressor =
                 zstd::bulk::Compressor::with_dictionary(level, DICTIONARY).unwrap();
             out.extend_from_slice(&compressor.compress(&record).unwrap());
+        } else if let Form::Lz4 = form {
+            let info = lz4_flex::frame::FrameInfo::new()
+                .content_checksum(rng.below(2) == 0)
+                .block_checksums(rng.below(2) == 0)
+                .content_size((rng.below(2) == 0).then_some(record.len() as u64));
+            let mut encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
+            encoder.write_all(&record).unwrap();
+            out.extend_from_slice(&encoder.finish().unwrap());
         } else if let Form::Gzip = form {
             let level = [
                 Compression::none(),
@@ -144,9 +160,10 @@ fn damage(rng: &mut Lcg, bytes: &mut Vec<u8>) {
     match rng.below(6) {
         0 => bytes.truncate(at),
         1 => {
-            let garbage: Vec<u8> = match rng.below(4) {
+            let garbage: Vec<u8> = match rng.below(5) {
                 0 => b"\x1f\x8b\x08 junk \x1f\x8b".to_vec(),
                 3 => b"\x28\xb5\x2f\xfd junk \x28\xb5".to_vec(),
+                4 => b"\x04\x22\x4d\x18\x64\x40\xa7 junk \x04\x22".to_vec(),
                 1 => b"\nWARC/1.1\r\nContent-Length: 5\r\n\r\n".to_vec(),
                 _ => (0..rng.below(64)).map(|_| rng.next() as u8).collect(),
             };

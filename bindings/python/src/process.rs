@@ -162,7 +162,7 @@ fn run(
 ///
 /// - `warc_filename`: the file (for a WARC record, the WARC file);
 /// - `warc_record_offset`, `warc_record_length`: the record's place in the WARC file (its
-///   gzip member in a `.warc.gz`); None for an HTML file;
+///   gzip member in a `.warc.gz`, zstd or LZ4 frame in a `.warc.zst`, `.warc.lz4`); None for an HTML file;
 /// - `url`: the record's target URI (None for an HTML file);
 /// - `encoding`, `encoding_rule`: how the page was decoded (see `Document`);
 /// - `title`; `links`: a list of link dicts as `Document.links()` gives them, or with
@@ -171,9 +171,10 @@ fn run(
 ///   `text`: the visible text as `Document.text()` (None with `text=False`).
 ///
 /// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
-/// name), `.warc`/`.warc.gz` files (every HTML `response`/`resource` record is a document;
+/// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` files (every HTML `response`/`resource` record is a document;
 /// `all_records=True` takes the others too) and directories, walked recursively for
-/// `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml`, `.warc` and `.warc.gz` files (every file with
+/// `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml` and WARC (`.warc`, `.warc.gz`, `.warc.zst`,
+/// `.warc.lz4`) files (every file with
 /// `all_files=True`). A path that does not exist is a FileNotFoundError, raised before the
 /// run starts.
 ///

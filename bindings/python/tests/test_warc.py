@@ -4,6 +4,8 @@ WARC and on broken copies of it."""
 import gzip
 import io
 import re
+import struct
+import zlib
 
 import pytest
 
@@ -147,3 +149,49 @@ def test_threads_read_the_same_records(tmp_path):
         assert par.errors == seq.errors
     with pytest.raises(FileNotFoundError):
         ArchiveIterator(tmp_path / "missing.warc.gz", threads=2)
+
+
+def gzip_members(raw):
+    """The decompressed members of a `.warc.gz`, one per record."""
+    members = []
+    while raw:
+        inflate = zlib.decompressobj(wbits=31)
+        members.append(inflate.decompress(raw) + inflate.flush())
+        raw = inflate.unused_data
+    return members
+
+
+def test_warc_zst_reads_as_the_warc_gz(tmp_path):
+    # The sample's records recompressed one zstd frame per record (the IIPC proposal's
+    # .warc.zst), with and without a dictionary in the skippable frame at the start.
+    zstandard = pytest.importorskip("zstandard", reason="the zstandard package writes the .warc.zst")
+    members = gzip_members(SAMPLE_WARC.read_bytes())
+    _, want = records(SAMPLE_WARC)
+    dictionary = zstandard.train_dictionary(2048, members * 8)
+    plain = zstandard.ZstdCompressor(level=3)
+    with_dict = zstandard.ZstdCompressor(level=3, dict_data=dictionary)
+    for name, head, compressor in (
+        ("sample.warc.zst", b"", plain),
+        ("dict.warc.zst", struct.pack("<II", 0x184D2A5D, len(dictionary.as_bytes())) + dictionary.as_bytes(), with_dict),
+    ):
+        frames = [compressor.compress(m) for m in members]
+        path = tmp_path / name
+        path.write_bytes(head + b"".join(frames))
+        offsets, at = [], len(head)
+        for frame in frames:
+            offsets.append(at)
+            at += len(frame)
+        for threads in (1, 2):
+            it, recs = records_with(path, threads)
+            assert it.errors == []
+            assert [(r.url, r.content) for r in recs] == [(r.url, r.content) for r in want]
+            assert all(r.offset in offsets for r in recs)
+        assert [(r.offset, r.url) for r in recs] == cli_records(path)
+        pages = sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(path, threads=2))
+        assert pages == sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(SAMPLE_WARC, threads=2))
+        assert len(pages) == 7
+
+
+def records_with(source, threads):
+    it = ArchiveIterator(source, threads=threads)
+    return it, list(it)

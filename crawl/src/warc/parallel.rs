@@ -79,7 +79,7 @@ impl Input {
     }
 }
 
-/// Opens a `.warc`, `.warc.gz` or `.warc.zst` file to be read by `threads` threads (0 or 1: the
+/// Opens a `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` file to be read by `threads` threads (0 or 1: the
 /// sequential [`Reader`], on the calling thread). See [`ParallelReader`].
 pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> {
     let mut file = File::open(path)?;
@@ -94,7 +94,7 @@ pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> 
     ))
 }
 
-/// Reads the `response` and `resource` records of one `.warc`, `.warc.gz` or `.warc.zst` on several
+/// Reads the `response` and `resource` records of one `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` on several
 /// threads, yielding exactly what [`Reader`] yields — the same records with the same
 /// offsets and lengths, the same errors — in the same order (how: the file is cut into
 /// parts, each worker starts its part at a confirmed record start and runs the sequential
@@ -490,11 +490,19 @@ impl Plan {
 
     /// Whether the member (frame) at `offset` decompresses to bytes starting `WARC/`.
     fn decompresses_to_warc(&self, codec: Codec, offset: u64) -> bool {
+        if codec == Codec::Lz4 {
+            // As the sequential reader decides it after damage: on the first bytes alone.
+            return self
+                .input
+                .read_at(offset, LZ4_PEEK)
+                .is_ok_and(|head| lz4_starts_warc(&head));
+        }
         let Ok(inner) = self.input.open_at(offset) else {
             return false;
         };
         let mut decoder: Box<dyn Read + '_> = match codec {
             Codec::Gzip => Box::new(flate2::read::GzDecoder::new(inner)),
+            Codec::Lz4 => return false, // decided above
             Codec::Zstd => {
                 let spare = self
                     .zstd_contexts

@@ -69,7 +69,7 @@ SCHEMA = (
 # How many failure reasons each task reports (the counts are always exact).
 MAX_REASONS_PER_TASK = 100
 
-WARC_SUFFIXES = (".warc", ".warc.gz")
+WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4")
 
 
 class _ListParam:
@@ -274,7 +274,7 @@ def _is_warc(name: str) -> bool:
 
 
 def expand_inputs(inputs: Iterable[str]) -> List[str]:
-    """WARC paths from the job's inputs: a `.warc`/`.warc.gz` path is itself, a folder is
+    """WARC paths from the job's inputs: a `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` path is itself, a folder is
     walked (recursively, names sorted) for WARC files, anything else is a manifest."""
     paths: List[str] = []
     for item in inputs:
@@ -294,7 +294,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m htmltok.spark",
         description="Tokenize the HTML records of WARC files on Spark and write one Parquet "
         "row per record (" + ", ".join(COLUMNS) + ").",
-        epilog="Inputs: WARC files (.warc, .warc.gz), folders of them, or manifests (one path "
+        epilog="Inputs: WARC files (.warc, .warc.gz, .warc.zst, .warc.lz4), folders of them, or manifests (one path "
         "per line, relative to the manifest; see scripts/make-manifest.sh). With spark-submit: "
         "spark-submit [--master URL] bindings/python/python/htmltok/spark.py --output OUT INPUT...",
     )

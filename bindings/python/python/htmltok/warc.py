@@ -1,4 +1,4 @@
-"""Reading WARC files (``.warc`` and ``.warc.gz``) with htmltok's Rust reader.
+"""Reading WARC files (``.warc``, ``.warc.gz``, ``.warc.zst`` and ``.warc.lz4``) with htmltok's Rust reader.
 
 ``ArchiveIterator(source)`` yields the ``response`` and ``resource`` records of a WARC
 file as ``WarcRecord`` objects, with their offsets in the file (Common Crawl's
