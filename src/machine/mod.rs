@@ -73,7 +73,6 @@ enum S {
     Plaintext,
     TagOpen,
     EndTagOpen,
-    TagName,
     RcdataLessThanSign,
     RcdataEndTagOpen,
     RcdataEndTagName,
@@ -97,6 +96,9 @@ enum S {
     ScriptDataDoubleEscapedDashDash,
     ScriptDataDoubleEscapedLessThanSign,
     ScriptDataDoubleEscapeEnd,
+    // The states inside a tag stay together, in this order, so that `is_inside_tag` is
+    // one range check.
+    TagName,
     BeforeAttributeName,
     AttributeName,
     AfterAttributeName,
