@@ -70,7 +70,15 @@ impl Tokenizer<'_> {
                 // "Switch to the tag open state" (its commonest branches taken here).
                 Some(b'<') => {
                     self.markup_start = self.pos;
-                    return self.tag_open_shortcut();
+                    let flow = self.tag_open_shortcut();
+                    if let Flow::Continue = flow
+                        && self.state == S::TagName
+                    {
+                        // No text before the tag: the tag name state runs at once,
+                        // without a trip back through the driver.
+                        return self.tag_states();
+                    }
+                    return flow;
                 }
                 // "Set the return state to the data state. Switch to the character
                 // reference state." Run for its parse errors only.
