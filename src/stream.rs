@@ -305,9 +305,22 @@ impl StreamTokenizer {
     /// [`StreamTokenizer::token`] lets a caller look at [`StreamTokenizer::errors`],
     /// [`StreamTokenizer::base`] and [`StreamTokenizer::text_continues`] while it holds
     /// the token.
+    #[inline]
     pub fn advance(&mut self) -> bool {
-        self.current = None;
         self.ready.clear();
+        if self.next < self.tape.len() && self.next_error == self.run_errors.len() {
+            // The common case: a recorded token, no errors before it.
+            self.current = Some(self.next);
+            self.next += 1;
+            return true;
+        }
+        self.advance_slow()
+    }
+
+    /// [`StreamTokenizer::advance`] with errors to hand out or a run to make.
+    #[inline(never)]
+    fn advance_slow(&mut self) -> bool {
+        self.current = None;
         loop {
             if self.next < self.tape.len() {
                 self.take_errors_before(self.next);

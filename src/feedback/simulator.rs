@@ -385,6 +385,24 @@ impl Simulator {
             && (name.len() <= 8 || self.name(e).eq_ignore_ascii_case(name))
     }
 
+    /// Pops the current node: [`Simulator::truncate`] to one below the top, inline.
+    #[inline(always)]
+    fn pop(&mut self) {
+        let Some(e) = self.stack.pop() else {
+            return;
+        };
+        if e.len > 8 {
+            self.names.truncate(e.start as usize);
+        }
+        if e.mode != Mode::InBody {
+            self.mode_elems -= 1;
+            self.find_mode_top();
+        }
+        if is_p(&e) {
+            self.p_open -= 1;
+        }
+    }
+
     fn truncate(&mut self, i: usize) {
         if let Some(e) = self.stack.get(i) {
             self.names.truncate(e.start as usize);
@@ -458,7 +476,7 @@ impl Simulator {
                 return Some(Outcome::None);
             };
             if top.flags & cat::NOT_PUSHED == 0 && self.is_named(top, name, name_key) {
-                self.truncate(self.stack.len() - 1);
+                self.pop();
                 return Some(Outcome::None);
             }
             return None;

@@ -1265,6 +1265,13 @@ impl<'a> Tokenizer<'a> {
             }
             return;
         }
+        self.simulate_rules();
+    }
+
+    /// [`Self::simulate`] by the full rules: out of line, so that the common case needs
+    /// no large stack frame.
+    #[inline(never)]
+    fn simulate_rules(&mut self) {
         let mut outcome = self.simulate_tag();
         if outcome == Outcome::NeedsWholeStack {
             // Once per document at most: from here on the simulator tracks every tag.
