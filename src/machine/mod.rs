@@ -461,15 +461,22 @@ impl Builder {
     /// A tokenizer over `input` that continues a stream (`crate::stream`): the state, last
     /// start tag and keep_bom come from `self`; the simulator, the foreign-content flag
     /// and what the frameset-ok flag knows of the tokens before `input` from `origin`.
-    pub(crate) fn build_resumed<'a>(self, input: &'a [u8], origin: &Origin) -> Tokenizer<'a> {
+    /// A tag that ends after offset `limit` is not given to the simulator: the stream
+    /// keeps no token from there on, so that its simulator stands after the last tag
+    /// it keeps.
+    pub(crate) fn build_resumed<'a>(
+        self,
+        input: &'a [u8],
+        origin: &Origin,
+        limit: usize,
+    ) -> Tokenizer<'a> {
         let mut tok = self.build_inner(input, None);
         tok.simulator = origin.simulator.clone();
-        if let Some(sim) = tok.simulator.as_mut() {
-            // `origin.simulator` is the snapshot `update_snapshot` keeps up to date.
-            sim.mark_snapshot();
-        }
         tok.foreign_content = origin.foreign_content;
-        tok.origin = Some(Box::new(origin.clone()));
+        tok.origin = Some(Box::new(Origin {
+            limit,
+            ..origin.clone()
+        }));
         tok
     }
 
@@ -627,6 +634,9 @@ pub(crate) struct Origin {
     pub(crate) foreign_content: bool,
     /// The frameset-ok flag as the earlier tokens leave it.
     pub(crate) frameset: FramesetTracker,
+    /// In the tokenizer [`Builder::build_resumed`] makes: a tag ending after this offset
+    /// is not simulated (see there). Unused elsewhere.
+    pub(crate) limit: usize,
 }
 
 fn text_kind_of(state: S) -> TextKind {
@@ -713,10 +723,6 @@ impl<'a> Tokenizer<'a> {
     /// The tree-builder simulation, when on.
     pub(crate) fn simulator(&self) -> Option<&Simulator> {
         self.simulator.as_ref()
-    }
-
-    pub(crate) fn simulator_mut(&mut self) -> Option<&mut Simulator> {
-        self.simulator.as_mut()
     }
 
     /// The list of parse errors (for the stream tokenizer, which moves them out after
@@ -1243,9 +1249,32 @@ impl<'a> Tokenizer<'a> {
     /// The tree-builder simulation's reaction to the tag just finished.
     #[inline(never)]
     fn simulate(&mut self) {
-        if self.simulator.is_none() {
+        let Some(sim) = self.simulator.as_mut() else {
+            return;
+        };
+        if let Some(origin) = &self.origin
+            && self.pos > origin.limit
+        {
+            // A stream's run forgets this tag and everything after it.
             return;
         }
+        let (start, end) = (self.tag.name_start, self.tag.name_end);
+        if let Some(outcome) = sim.fast_tag(self.input, start, end, self.tag.is_end) {
+            // The common case of a whole-stack simulator (the stream tokenizer's).
+            self.foreign_content = sim.in_foreign_content();
+            if let Outcome::Switch(state) = outcome {
+                self.state = S::from(state);
+                self.text_kind = text_kind_of(self.state);
+            }
+            return;
+        }
+        self.simulate_rules();
+    }
+
+    /// [`Self::simulate`] by the full rules: out of line, so that the common case needs
+    /// no large stack frame.
+    #[inline(never)]
+    fn simulate_rules(&mut self) {
         let mut outcome = self.simulate_tag();
         if outcome == Outcome::NeedsWholeStack {
             // Once per document at most: from here on the simulator tracks every tag.
