@@ -572,6 +572,12 @@ fn hand_written_cases_agree_with_html5ever_tree_builder() {
         "<div><math><mi></div><style>a<b>",
         "<a><svg><a><style>a<b>",
         "<a><svg><foreignObject><a></a><style>a<b>",
+        // `li`, `dd` and `dt` close a `p` in button scope (13.2.6.4.7): the `</li>` then
+        // pops the `svg` inside the `li`, and `<style>` is HTML again (RAWTEXT).
+        "<p><li></p><svg></li><style>a<b></style>",
+        "<p><dd></p><svg></dd><style>a<b></style>",
+        "<p><dt></p><math></dt><style>a<b></style>",
+        "<p><li><svg></li><style>a<b></style>",
     ];
     let failures: Vec<String> = cases
         .iter()

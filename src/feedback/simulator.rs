@@ -504,6 +504,8 @@ impl Simulator {
         if flags & cat::START_SPECIAL != 0 {
             // The "in body" start tags that close an element first (13.2.6.4.7).
             match (name.len(), name_key) {
+                // They also close a `p` in button scope: the full rules do that.
+                (2, LI | DD | DT) if self.p_open != 0 => return None,
                 (2, LI) => self.close_list_item(&[b"li"]),
                 (2, DD | DT) => self.close_list_item(&[b"dd", b"dt"]),
                 // The table modes insert and pop an `input` themselves.
@@ -784,9 +786,13 @@ impl Simulator {
             return Step::Done;
         }
         if eq(name, b"li") {
+            // Close an open `li`, then "if the stack of open elements has a p element in
+            // button scope, then close a p element".
             self.close_list_item(&[b"li"]);
+            self.close_p();
         } else if eq(name, b"dd") || eq(name, b"dt") {
             self.close_list_item(&[b"dd", b"dt"]);
+            self.close_p();
         } else if eq(name, b"button") {
             // A button in scope is closed first.
             if let Some(i) = self.find_in_scope(&[b"button"], Scope::Default) {

@@ -317,6 +317,22 @@ fn end_tags_breaking_out_of_foreign_content_see_the_html_stack() {
 }
 
 #[test]
+fn list_items_close_a_p_element() {
+    // 13.2.6.4.7: `li`, `dd` and `dt` close a `p` in button scope after closing an open
+    // list item. So `</p>` finds no `p` (it inserts and closes one), `</li>` finds the
+    // `li` below the `<svg>` and closes both, and `<style>` is HTML: RAWTEXT.
+    for (item, end) in [("<li>", "</li>"), ("<dd>", "</dd>"), ("<dt>", "</dt>")] {
+        let mut sim = Simulator::new_whole_stack(true);
+        let tags = ["<p>", item, "</p>", "<svg>", end, "<style>"];
+        assert_eq!(
+            feed(&mut sim, &tags),
+            Outcome::Switch(State::Rawtext),
+            "{item}"
+        );
+    }
+}
+
+#[test]
 fn table_modes_decide_inside_integration_points() {
     // 13.2.6.4.9 "in table": `<td>` clears the stack back to the table (the `<svg>`
     // with it) and implies `<tbody>` and `<tr>`.
