@@ -1,5 +1,6 @@
-//! Instruction counts (Valgrind's callgrind, through gungraun) for htmltok on five fixed
-//! corpus pages, one of each kind: news, wikipedia, script-heavy, svg-mathml, cjk.
+//! Instruction counts (Valgrind's callgrind, through gungraun) for htmltok, and for the
+//! peers html5gum and lol-html (with and without handlers), on five fixed corpus pages,
+//! one of each kind: news, wikipedia, script-heavy, svg-mathml, cjk.
 //!
 //! ```text
 //! scripts/install-bench-tools.sh          # once: gungraun-runner of the same version
@@ -70,14 +71,24 @@ macro_rules! instruction_bench {
 instruction_bench!(htmltok, common::htmltok_spans);
 instruction_bench!(htmltok_decode_all, common::htmltok_decode_all);
 instruction_bench!(htmltok_errors_on, common::htmltok_errors_on);
+instruction_bench!(htmltok_tape, common::htmltok_tape);
+// The peers on the same pages, for instructions per byte beside htmltok's.
+instruction_bench!(html5gum, common::html5gum_tokenize);
+instruction_bench!(lol_html, common::lol_html_handlers);
+instruction_bench!(lol_html_no_handlers, common::lol_html_no_handlers);
 
 library_benchmark_group!(
     name = htmltok_instructions,
-    benchmarks = [htmltok, htmltok_decode_all, htmltok_errors_on]
+    benchmarks = [htmltok, htmltok_decode_all, htmltok_errors_on, htmltok_tape]
+);
+
+library_benchmark_group!(
+    name = peer_instructions,
+    benchmarks = [html5gum, lol_html, lol_html_no_handlers]
 );
 
 main!(
     config = LibraryBenchmarkConfig::default().pass_through_env("HTMLTOK_CORPUS"),
     setup = check_corpus(),
-    library_benchmark_groups = htmltok_instructions
+    library_benchmark_groups = [htmltok_instructions, peer_instructions]
 );

@@ -85,8 +85,8 @@ import json, os, re, glob
 
 target = os.environ["TARGET"]
 crit = os.path.join(target, "criterion")
-engines = ["htmltok", "htmltok-decode-all", "htmltok-errors-on", "html5ever",
-           "html5gum", "lol-html", "lol-html-no-handlers", "memchr-lt"]
+engines = ["htmltok", "htmltok-decode-all", "htmltok-errors-on", "htmltok-tape", "html5ever",
+           "html5gum", "lol-html", "lol-html-no-handlers", "tl", "memchr-lt", "sum-of-bytes"]
 
 def load(group, engine):
     base = os.path.join(crit, group, engine, "new")

@@ -2,8 +2,9 @@
 # The NEON scanners on aarch64, from an x86_64 machine: installs the aarch64 standard
 # library (rustup), a cross linker and qemu's user-mode emulator (Debian packages) when
 # they are missing, then runs clippy for aarch64 and the library's unit tests (the NEON
-# vs scalar properties among them), the html5lib suite, tests/properties.rs and
-# tests/regressions.rs as aarch64 binaries under qemu-aarch64.
+# vs scalar properties among them, the NEON block classifier's too), the html5lib suite,
+# tests/properties.rs and tests/regressions.rs as aarch64 binaries under qemu-aarch64,
+# and the html5lib suite and regressions again with the structural index read.
 #
 #   scripts/test-aarch64.sh
 #
@@ -36,7 +37,12 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 
 echo "test-aarch64: clippy"
 cargo clippy --locked -p htmltok --target "$TARGET" --no-default-features --lib -- -D warnings || exit 1
+cargo clippy --locked -p htmltok --target "$TARGET" --features structural-index --lib -- -D warnings || exit 1
 echo "test-aarch64: tests under qemu-aarch64"
 cargo test --locked -p htmltok --target "$TARGET" --no-default-features \
     --lib --test html5lib --test properties --test regressions || exit 1
+# The structural index (feature `structural-index`) read by the states: its NEON
+# classifier drives the tokens of the html5lib suite and the regression inputs.
+cargo test --locked -p htmltok --target "$TARGET" --features structural-index \
+    --test html5lib --test regressions || exit 1
 echo "test-aarch64: ok"

@@ -46,8 +46,8 @@ use crate::feedback::FramesetTracker;
 use crate::machine::{Builder, Origin};
 use crate::span::Span;
 use crate::state::State;
-use crate::tape::Tape;
-use crate::token::{Text, TextKind, Token};
+use crate::tape::{Tape, TokenRecord};
+use crate::token::{AttrList, Comment, Tag, Text, TextKind, Token};
 
 /// How many bytes before the buffer's end a token must end (with the tokenizer's position
 /// after it) to be final: more than any state looks ahead.
@@ -189,6 +189,7 @@ impl Builder {
                 simulator: self.new_simulator(),
                 foreign_content: false,
                 frameset: Default::default(),
+                limit: usize::MAX,
             },
         };
         StreamTokenizer {
@@ -304,9 +305,22 @@ impl StreamTokenizer {
     /// [`StreamTokenizer::token`] lets a caller look at [`StreamTokenizer::errors`],
     /// [`StreamTokenizer::base`] and [`StreamTokenizer::text_continues`] while it holds
     /// the token.
+    #[inline]
     pub fn advance(&mut self) -> bool {
-        self.current = None;
         self.ready.clear();
+        if self.next < self.tape.len() && self.next_error == self.run_errors.len() {
+            // The common case: a recorded token, no errors before it.
+            self.current = Some(self.next);
+            self.next += 1;
+            return true;
+        }
+        self.advance_slow()
+    }
+
+    /// [`StreamTokenizer::advance`] with errors to hand out or a run to make.
+    #[inline(never)]
+    fn advance_slow(&mut self) -> bool {
+        self.current = None;
         loop {
             if self.next < self.tape.len() {
                 self.take_errors_before(self.next);
@@ -346,8 +360,48 @@ impl StreamTokenizer {
 
     /// The token [`StreamTokenizer::advance`] moved to (None before the first call, when
     /// it returned false, or after [`StreamTokenizer::next_token`] returned None).
+    #[inline]
     pub fn token(&self) -> Option<Token<'_, '_>> {
-        self.tape.get_in(&self.buf[self.start..], self.current?)
+        let index = self.current?;
+        let input = &self.buf[self.start..];
+        // Built here from the record, as `Tape::get` would (the tape's input is a prefix
+        // of `input`), with the common kinds first and one bounds check per slice.
+        let r = self.tape.records().get(index)?;
+        let raw = Span::new(r.start as usize, r.end as usize);
+        let main = Span::new(r.main_start as usize, r.main_end as usize);
+        Some(match r.kind {
+            TokenRecord::TEXT => Token::Text(Text {
+                input,
+                raw,
+                content: main,
+                kind: text_kind_of(r.text_kind),
+            }),
+            TokenRecord::START_TAG | TokenRecord::END_TAG => {
+                let first = r.extra as usize;
+                let tag = Tag {
+                    input,
+                    raw,
+                    name: main,
+                    self_closing: r.flags & TokenRecord::SELF_CLOSING != 0,
+                    attrs: AttrList::Tape(
+                        self.tape
+                            .attr_records()
+                            .get(first..first + r.count as usize)?,
+                    ),
+                };
+                if r.kind == TokenRecord::START_TAG {
+                    Token::StartTag(tag)
+                } else {
+                    Token::EndTag(tag)
+                }
+            }
+            TokenRecord::COMMENT => Token::Comment(Comment {
+                input,
+                raw,
+                data: main,
+            }),
+            _ => return self.tape.get_in(input, index),
+        })
     }
 
     /// The absolute offset of the current token's offset 0: add it to every span of the
@@ -483,7 +537,7 @@ impl StreamTokenizer {
             .state(self.resume.state)
             .last_start_tag_bytes(self.resume.last_start_tag.clone())
             .keep_bom(true)
-            .build_resumed(input, &self.resume.origin);
+            .build_resumed(input, &self.resume.origin, limit);
 
         let tape = &mut self.tape;
         tape.reset(window);
@@ -500,18 +554,26 @@ impl StreamTokenizer {
         let mut commit = 0; // offset
         let mut error_limit = 0; // a cut piece keeps the errors before this offset
 
-        /// What the loop needs of a token once it has been recorded.
-        enum Seen<'a> {
-            Text(Text<'a>),
-            StartTag(&'a [u8], bool),
-            EndTag(&'a [u8]),
-            Other,
-        }
-
         loop {
             let tracking = origin.simulator.is_some() && !origin.frameset.decided();
             let was_idle = !tracking || tok.simulator().is_none_or(|s| s.is_idle());
-            let Some(token) = tok.next_token() else {
+            // The token's records go straight from the tokenizer's fields to the tape,
+            // except while the frameset-ok flag is undecided (near the document's start),
+            // when the tracker needs to look at a start tag's attributes.
+            let (recorded, hidden) = if tracking {
+                match tok.next_token() {
+                    Some(token) => {
+                        tape.push(&token);
+                        let hidden = matches!(&token, Token::StartTag(t)
+                            if FramesetTracker::hidden_input(t));
+                        (true, hidden)
+                    }
+                    None => (false, false),
+                }
+            } else {
+                (tok.next_into_tape(tape), false)
+            };
+            if !recorded {
                 if errors_on {
                     let index = tape.len();
                     self.run_errors
@@ -522,18 +584,10 @@ impl StreamTokenizer {
                     commit = window;
                 }
                 break;
-            };
-            tape.push(&token);
+            }
             let index = tape.len() - 1;
-            let end = token.span().end;
-            let seen = match token {
-                Token::Text(t) => Seen::Text(t),
-                Token::StartTag(t) => {
-                    Seen::StartTag(t.raw_name(), tracking && FramesetTracker::hidden_input(&t))
-                }
-                Token::EndTag(t) => Seen::EndTag(t.raw_name()),
-                _ => Seen::Other,
-            };
+            let r = tape.records()[index];
+            let end = r.end as usize;
             if errors_on {
                 self.run_errors
                     .extend(tok.errors_mut().drain(..).map(|e| (index, e)));
@@ -541,8 +595,9 @@ impl StreamTokenizer {
             if !at_end && tok.offset() > limit {
                 // Not final: hand out the text before a cut point, if this is text that
                 // has one.
-                if let Seen::Text(t) = seen
+                if r.kind == TokenRecord::TEXT
                     && committed == index
+                    && let t = text_of(input, &r)
                     && let Some((c, inclusive)) = cut_point(input, &t, limit)
                 {
                     tape.cut_text(index, c);
@@ -563,12 +618,13 @@ impl StreamTokenizer {
                 }
                 break;
             }
-            let resume_state = match seen {
-                Seen::Text(t) => {
+            let resume_state = match r.kind {
+                TokenRecord::TEXT => {
+                    let kind = text_kind_of(r.text_kind);
                     if tracking {
-                        origin.frameset.text(&t);
+                        origin.frameset.text(&text_of(input, &r));
                     }
-                    match t.kind() {
+                    match kind {
                         // Its escape states are not public: no resume point.
                         TextKind::ScriptData => None,
                         // A whole section: the data state follows.
@@ -576,21 +632,23 @@ impl StreamTokenizer {
                         kind => Some(state_of(kind)),
                     }
                 }
-                Seen::StartTag(name, hidden) => {
+                TokenRecord::START_TAG => {
                     if tracking {
                         let html =
                             was_idle || tok.simulator().is_none_or(|s| s.last_start_was_html());
+                        let name = &input[r.main_start as usize..r.main_end as usize];
                         origin.frameset.start_tag(name, hidden, html);
                     }
                     tok.public_state()
                 }
-                Seen::EndTag(name) => {
+                TokenRecord::END_TAG => {
                     if tracking {
+                        let name = &input[r.main_start as usize..r.main_end as usize];
                         origin.frameset.end_tag(name);
                     }
                     tok.public_state()
                 }
-                Seen::Other => tok.public_state(),
+                _ => tok.public_state(),
             };
             if let Some(resume_state) = resume_state {
                 committed = index + 1;
@@ -600,12 +658,11 @@ impl StreamTokenizer {
                     last_start_tag = Some(span);
                 }
                 origin.foreign_content = tok.foreign_content();
-                if let (Some(mine), Some(theirs)) = (origin.simulator.as_mut(), tok.simulator_mut())
-                {
-                    theirs.update_snapshot(mine);
-                }
             }
         }
+        // Every tag up to the commit point was simulated, none after it (tags always
+        // commit when final, and a non-final one is not simulated: `build_resumed`).
+        origin.simulator = tok.simulator().cloned();
         drop(tok);
         tape.truncate(committed);
         // The errors found while the committed tokens were read are theirs, whatever
@@ -630,6 +687,28 @@ impl StreamTokenizer {
             self.resume.last_start_tag = Some(span.of(&self.buf[self.start..]).to_vec());
         }
         self.resume.origin = origin;
+    }
+}
+
+/// The [`TextKind`] of a [`TokenRecord::text_kind`] code.
+fn text_kind_of(code: u8) -> TextKind {
+    match code {
+        0 => TextKind::Data,
+        1 => TextKind::Rcdata,
+        2 => TextKind::Rawtext,
+        3 => TextKind::ScriptData,
+        4 => TextKind::Plaintext,
+        _ => TextKind::Cdata,
+    }
+}
+
+/// The text run of record `r` (a [`TokenRecord::TEXT`]) over `input`.
+fn text_of<'a>(input: &'a [u8], r: &TokenRecord) -> Text<'a> {
+    Text {
+        input,
+        raw: Span::new(r.start as usize, r.end as usize),
+        content: Span::new(r.main_start as usize, r.main_end as usize),
+        kind: text_kind_of(r.text_kind),
     }
 }
 

@@ -244,28 +244,48 @@ impl Builder {
     /// Tokenizes the whole of `input` into a [`Tape`], or says why it cannot: an input of
     /// 4 GiB or more ([`TapeError::TooLarge`]) does not fit 32-bit offsets.
     pub fn try_tape(self, input: &[u8]) -> Result<Tape, TapeError> {
-        if input.len() > MAX_INPUT {
-            return Err(TapeError::TooLarge { len: input.len() });
-        }
-        let mut tape = Tape {
-            input_len: input.len(),
-            // Pages average 40 to 50 bytes per token and 60 to 100 per attribute;
-            // reserving for a little more than that saves the vectors' doublings (each
-            // a copy of everything so far) and is given back by `shrink_to_fit` below.
-            records: Vec::with_capacity(input.len() / 32 + 16),
-            attrs: Vec::with_capacity(input.len() / 48 + 16),
-            ..Tape::default()
-        };
-        let mut tok = self.build(input);
-        // Offsets below 2^32 (checked above) and indexes below the number of tokens or
-        // attributes (each at least one byte of input) fit the records' `u32`s.
-        while let Some(token) = tok.next_token() {
-            tape.push(&token);
-        }
-        tape.errors = tok.take_errors();
+        let mut tape = Tape::default();
+        self.tape_into(input, &mut tape)?;
         tape.records.shrink_to_fit();
         tape.attrs.shrink_to_fit();
         Ok(tape)
+    }
+
+    /// Tokenizes the whole of `input` into `tape`, replacing what it held and reusing its
+    /// memory: a batch that tokenizes many documents one after the other into one tape
+    /// allocates (and faults in) its records once, not per document.
+    ///
+    /// ```
+    /// use htmltok::{Tape, Tokenizer};
+    ///
+    /// let mut tape = Tape::default();
+    /// for page in [&b"<p>one"[..], b"<p>two</p>"] {
+    ///     Tokenizer::builder().tape_into(page, &mut tape)?;
+    ///     println!("{} tokens", tape.len());
+    /// }
+    /// assert_eq!(tape.len(), 3);
+    /// # Ok::<(), htmltok::TapeError>(())
+    /// ```
+    ///
+    /// On an error (an input of 4 GiB or more) the tape is left empty.
+    pub fn tape_into(self, input: &[u8], tape: &mut Tape) -> Result<(), TapeError> {
+        tape.reset(0);
+        if input.len() > MAX_INPUT {
+            return Err(TapeError::TooLarge { len: input.len() });
+        }
+        tape.input_len = input.len();
+        // Pages average 40 to 50 bytes per token and 60 to 100 per attribute; reserving
+        // for a little more than that saves the vectors' doublings (each a copy of
+        // everything so far); `try_tape` gives the rest back.
+        tape.records.reserve(input.len() / 32 + 16);
+        tape.attrs.reserve(input.len() / 48 + 16);
+        let mut tok = self.build(input);
+        // Offsets below 2^32 (checked above) and indexes below the number of tokens or
+        // attributes (each at least one byte of input) fit the records' `u32`s. Each
+        // token goes from the tokenizer's fields to its record, with no `Token` between.
+        while tok.next_into_tape(tape) {}
+        tape.errors = tok.take_errors();
+        Ok(())
     }
 }
 
@@ -321,42 +341,92 @@ impl Tape {
     /// [`Builder::try_tape`]; the stream tokenizer's runs are capped to that).
     #[inline]
     pub(crate) fn push(&mut self, token: &Token<'_, '_>) {
-        debug_assert!(self.input_len <= MAX_INPUT);
-        let record = match *token {
+        match *token {
             Token::Doctype(d) => {
-                let extra = self.doctypes.len() as u32;
-                self.doctypes
-                    .push(DoctypeRecord::new([d.name, d.public_id, d.system_id]));
-                record(TokenRecord::DOCTYPE, d.raw, d.raw).with(
-                    extra,
-                    0,
-                    u8::from(d.force_quirks) * TokenRecord::FORCE_QUIRKS,
-                )
+                self.push_doctype(d.raw, [d.name, d.public_id, d.system_id], d.force_quirks);
             }
             Token::StartTag(t) | Token::EndTag(t) => {
-                let kind = if matches!(token, Token::StartTag(_)) {
-                    TokenRecord::START_TAG
-                } else {
-                    TokenRecord::END_TAG
-                };
-                let extra = self.attrs.len() as u32;
+                let is_end = matches!(token, Token::EndTag(_));
                 match t.attrs {
-                    AttrList::Spans(spans) => self.attrs.extend(spans.iter().map(AttrRecord::new)),
-                    AttrList::Tape(records) => self.attrs.extend_from_slice(records),
+                    AttrList::Spans(spans) => {
+                        self.push_tag(is_end, t.raw, t.name, t.self_closing, spans);
+                    }
+                    AttrList::Tape(records) => {
+                        self.push_tag_record(is_end, t.raw, t.name, t.self_closing, records.len());
+                        self.attrs.extend_from_slice(records);
+                    }
                 }
-                record(kind, t.raw, t.name).with(
-                    extra,
-                    t.attrs.len() as u32,
-                    u8::from(t.self_closing) * TokenRecord::SELF_CLOSING,
-                )
             }
-            Token::Comment(c) => record(TokenRecord::COMMENT, c.raw, c.data),
-            Token::Text(t) => TokenRecord {
-                text_kind: text_kind_code(t.kind),
-                ..record(TokenRecord::TEXT, t.raw, t.content)
-            },
+            Token::Comment(c) => self.push_comment(c.raw, c.data),
+            Token::Text(t) => self.push_text(t.raw, t.content, t.kind),
+        }
+    }
+
+    /// Appends a text run's record.
+    #[inline(always)]
+    pub(crate) fn push_text(&mut self, raw: Span, content: Span, kind: TextKind) {
+        debug_assert!(self.input_len <= MAX_INPUT);
+        self.records.push(TokenRecord {
+            text_kind: text_kind_code(kind),
+            ..record(TokenRecord::TEXT, raw, content)
+        });
+    }
+
+    /// Appends a comment's record.
+    #[inline(always)]
+    pub(crate) fn push_comment(&mut self, raw: Span, data: Span) {
+        self.records.push(record(TokenRecord::COMMENT, raw, data));
+    }
+
+    /// Appends a tag's record and its attributes' records.
+    #[inline(always)]
+    pub(crate) fn push_tag(
+        &mut self,
+        is_end: bool,
+        raw: Span,
+        name: Span,
+        self_closing: bool,
+        attrs: &[AttrSpans],
+    ) {
+        self.push_tag_record(is_end, raw, name, self_closing, attrs.len());
+        self.attrs.extend(attrs.iter().map(AttrRecord::new));
+    }
+
+    /// Appends a tag's record, whose `count` attributes come next in `attrs`.
+    #[inline(always)]
+    fn push_tag_record(
+        &mut self,
+        is_end: bool,
+        raw: Span,
+        name: Span,
+        self_closing: bool,
+        count: usize,
+    ) {
+        debug_assert!(self.input_len <= MAX_INPUT);
+        let kind = if is_end {
+            TokenRecord::END_TAG
+        } else {
+            TokenRecord::START_TAG
         };
-        self.records.push(record);
+        let flags = u8::from(self_closing) * TokenRecord::SELF_CLOSING;
+        let extra = self.attrs.len() as u32;
+        self.records
+            .push(record(kind, raw, name).with(extra, count as u32, flags));
+    }
+
+    /// Appends a DOCTYPE's record and its fields' record.
+    #[cold]
+    pub(crate) fn push_doctype(
+        &mut self,
+        raw: Span,
+        fields: [Option<Span>; 3],
+        force_quirks: bool,
+    ) {
+        let extra = self.doctypes.len() as u32;
+        self.doctypes.push(DoctypeRecord::new(fields));
+        let flags = u8::from(force_quirks) * TokenRecord::FORCE_QUIRKS;
+        self.records
+            .push(record(TokenRecord::DOCTYPE, raw, raw).with(extra, 0, flags));
     }
 
     /// Forgets every token (keeping the allocations), for a new input of length `len`.
@@ -788,6 +858,26 @@ mod tests {
         .unwrap();
         let describe_all = |t: &Tape| t.iter(html).map(|t| describe(&t)).collect::<Vec<_>>();
         assert_eq!(describe_all(&back), describe_all(&tape));
+    }
+
+    #[test]
+    fn a_reused_tape_is_the_fresh_tape() {
+        let pages: [&[u8]; 4] = [
+            b"<!DOCTYPE html><a href=x b='y' c>text</a><!--c-->",
+            b"<p>short",
+            b"<svg><![CDATA[x]]></svg><b <<b>",
+            b"",
+        ];
+        let mut reused = Tape::default();
+        for builder in [Builder::default(), Builder::default().errors(true)] {
+            for page in pages {
+                builder.clone().tape_into(page, &mut reused).unwrap();
+                let fresh = builder.clone().tape(page);
+                assert_eq!(parts(&reused), parts(&fresh), "{page:?}");
+                assert_eq!(reused.errors(), fresh.errors(), "{page:?}");
+                assert_eq!(reused.input_len(), page.len());
+            }
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::cell::Cell;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use htmltok::{Token, Tokenizer};
+use htmltok::{Tape, Token, TokenRecord, Tokenizer};
 
 /// The environment variable that names the corpus folder.
 pub const CORPUS_ENV: &str = "HTMLTOK_CORPUS";
@@ -195,6 +195,8 @@ pub enum Engine {
     HtmltokDecodeAll,
     /// htmltok with parse errors recorded.
     HtmltokErrorsOn,
+    /// htmltok building the whole page's token tape, then walking its records.
+    HtmltokTape,
     /// html5ever's tokenizer with a counting sink and the start-tag state switches.
     Html5ever,
     /// html5gum's default emitter with naive state switching.
@@ -203,20 +205,28 @@ pub enum Engine {
     LolHtml,
     /// lol-html with no handlers.
     LolHtmlNoHandlers,
+    /// tl's parser (a DOM, not a spec tokenizer: it does not follow 13.2.5), its nodes
+    /// walked.
+    Tl,
     /// memchr count of `<`.
     MemchrLt,
+    /// The sum of the bytes: what reading the input from memory costs.
+    SumOfBytes,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 8] = [
+    pub const ALL: [Engine; 11] = [
         Engine::Htmltok,
         Engine::HtmltokDecodeAll,
         Engine::HtmltokErrorsOn,
+        Engine::HtmltokTape,
         Engine::Html5ever,
         Engine::Html5gum,
         Engine::LolHtml,
         Engine::LolHtmlNoHandlers,
+        Engine::Tl,
         Engine::MemchrLt,
+        Engine::SumOfBytes,
     ];
 
     /// The benchmark id (criterion's `<group>/<name>`).
@@ -225,11 +235,14 @@ impl Engine {
             Engine::Htmltok => "htmltok",
             Engine::HtmltokDecodeAll => "htmltok-decode-all",
             Engine::HtmltokErrorsOn => "htmltok-errors-on",
+            Engine::HtmltokTape => "htmltok-tape",
             Engine::Html5ever => "html5ever",
             Engine::Html5gum => "html5gum",
             Engine::LolHtml => "lol-html",
             Engine::LolHtmlNoHandlers => "lol-html-no-handlers",
+            Engine::Tl => "tl",
             Engine::MemchrLt => "memchr-lt",
+            Engine::SumOfBytes => "sum-of-bytes",
         }
     }
 
@@ -239,6 +252,7 @@ impl Engine {
             Engine::Htmltok => htmltok_spans(&page.bytes),
             Engine::HtmltokDecodeAll => htmltok_decode_all(&page.bytes),
             Engine::HtmltokErrorsOn => htmltok_errors_on(&page.bytes),
+            Engine::HtmltokTape => htmltok_tape(&page.bytes),
             Engine::Html5ever => html5ever_tokenize(
                 page.html5ever_input
                     .as_ref()
@@ -247,7 +261,13 @@ impl Engine {
             Engine::Html5gum => html5gum_tokenize(&page.bytes),
             Engine::LolHtml => lol_html_handlers(&page.bytes),
             Engine::LolHtmlNoHandlers => lol_html_no_handlers(&page.bytes),
+            Engine::Tl => tl_parse(
+                page.html5ever_input
+                    .as_ref()
+                    .expect("corpus loaded without the UTF-8 input"),
+            ),
             Engine::MemchrLt => memchr_lt(&page.bytes),
+            Engine::SumOfBytes => sum_of_bytes(&page.bytes),
         }
     }
 
@@ -324,6 +344,63 @@ pub fn htmltok_errors_on(input: &[u8]) -> Stats {
     let mut tok = Tokenizer::builder().errors(true).build(input);
     htmltok_walk_spans(&mut tok, &mut s);
     s.errors = tok.errors().len() as u64;
+    s
+}
+
+/// `htmltok-tape`: the page's whole token tape built (`Builder::tape_into`, into one
+/// tape per thread reused from page to page, as a batch consumer would), then its
+/// records walked for the same counts and span lengths as [`htmltok_spans`].
+pub fn htmltok_tape(input: &[u8]) -> Stats {
+    thread_local! {
+        static TAPE: std::cell::RefCell<Tape> = std::cell::RefCell::default();
+    }
+    TAPE.with_borrow_mut(|tape| {
+        Tokenizer::builder()
+            .tape_into(input, tape)
+            .expect("pages are below 4 GiB");
+        tape_stats(tape)
+    })
+}
+
+/// The counts and span lengths of [`htmltok_walk_spans`], from a tape's records.
+fn tape_stats(tape: &Tape) -> Stats {
+    let mut s = Stats::default();
+    let attrs = tape.attr_records();
+    let len = |start: u32, end: u32| u64::from(end - start);
+    for r in tape.records() {
+        match r.kind {
+            TokenRecord::START_TAG | TokenRecord::END_TAG => {
+                if r.kind == TokenRecord::START_TAG {
+                    s.start_tags += 1;
+                } else {
+                    s.end_tags += 1;
+                }
+                s.checksum += len(r.main_start, r.main_end);
+                let first = r.extra as usize;
+                for a in &attrs[first..first + r.count as usize] {
+                    s.attrs += 1;
+                    s.checksum += len(a.name_start, a.name_end) + len(a.value_start, a.value_end);
+                }
+            }
+            TokenRecord::TEXT => {
+                s.texts += 1;
+                s.checksum += len(r.main_start, r.main_end);
+            }
+            TokenRecord::COMMENT => {
+                s.comments += 1;
+                s.checksum += len(r.main_start, r.main_end);
+            }
+            _ => {
+                s.doctypes += 1;
+                let d = &tape.doctype_records()[r.extra as usize];
+                for (i, [start, end]) in d.spans.iter().enumerate() {
+                    if d.present & 1 << i != 0 {
+                        s.checksum += len(*start, *end);
+                    }
+                }
+            }
+        }
+    }
     s
 }
 
@@ -607,6 +684,51 @@ pub fn memchr_lt(input: &[u8]) -> Stats {
         checksum: memchr::memchr_iter(b'<', input).count() as u64,
         ..Stats::default()
     }
+}
+
+/// `sum-of-bytes`: every byte read and added up (the compiler vectorizes it): the cost
+/// of reading the input from memory, the floor under every engine.
+pub fn sum_of_bytes(input: &[u8]) -> Stats {
+    Stats {
+        // 32-bit sums of 64 KiB pieces (at most 255 · 2^16, no overflow), which the
+        // compiler vectorizes; then the pieces' sums as 64-bit.
+        checksum: input
+            .chunks(1 << 16)
+            .map(|piece| u64::from(piece.iter().map(|&b| u32::from(b)).sum::<u32>()))
+            .sum(),
+        ..Stats::default()
+    }
+}
+
+/// `tl`: tl's parser (a fast DOM builder that is not a spec tokenizer) on the page as
+/// UTF-8 (the same lossy string html5ever gets), then every node walked: tags with their
+/// attributes, text, comments.
+pub fn tl_parse(input: &str) -> Stats {
+    let mut s = Stats::default();
+    let Ok(dom) = tl::parse(input, tl::ParserOptions::default()) else {
+        return s;
+    };
+    for node in dom.nodes() {
+        match node {
+            tl::Node::Tag(tag) => {
+                s.start_tags += 1;
+                s.checksum += tag.name().as_bytes().len() as u64;
+                for (name, value) in tag.attributes().iter() {
+                    s.attrs += 1;
+                    s.checksum += name.len() as u64 + value.map_or(0, |v| v.len() as u64);
+                }
+            }
+            tl::Node::Raw(text) => {
+                s.texts += 1;
+                s.checksum += text.as_bytes().len() as u64;
+            }
+            tl::Node::Comment(c) => {
+                s.comments += 1;
+                s.checksum += c.as_bytes().len() as u64;
+            }
+        }
+    }
+    s
 }
 
 /// A markdown table of what each engine saw over `pages` (one run each).

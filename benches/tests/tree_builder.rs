@@ -572,6 +572,25 @@ fn hand_written_cases_agree_with_html5ever_tree_builder() {
         "<div><math><mi></div><style>a<b>",
         "<a><svg><a><style>a<b>",
         "<a><svg><foreignObject><a></a><style>a<b>",
+        // `li`, `dd` and `dt` close a `p` in button scope (13.2.6.4.7): the `</li>` then
+        // pops the `svg` inside the `li`, and `<style>` is HTML again (RAWTEXT).
+        "<p><li></p><svg></li><style>a<b></style>",
+        "<p><dd></p><svg></dd><style>a<b></style>",
+        "<p><dt></p><math></dt><style>a<b></style>",
+        "<p><li><svg></li><style>a<b></style>",
+        // `<table>` in a quirks-mode document keeps the `p` open, and a second `<form>`
+        // is ignored while the form element pointer is set: neither is tracked, and these
+        // shapes show they do not change the tokenizer's state here.
+        "<p><table><svg></p><style>a<b></style>",
+        "<p><table></p><svg><style>a<b></style>",
+        "<p><table><td><svg></p></td><style>a<b></style>",
+        "<!DOCTYPE html><p><table><td></table></p><svg></p><style>a<b>",
+        "<p><table><caption><svg></p><style>a<b>",
+        "<form><div><form><svg></div><style>a<b>",
+        "<form><svg></form><style>a<b>",
+        "<form><div><svg></form><style>a<b>",
+        "<form><form><div></form><svg></div><style>a<b>",
+        "<div><form></div><svg></form><style>a<b>",
     ];
     let failures: Vec<String> = cases
         .iter()

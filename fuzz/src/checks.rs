@@ -95,7 +95,13 @@ impl Options {
 /// Every scanner this CPU can run, best first.
 pub fn scanners() -> Vec<Scanner> {
     let mut all = vec![Scanner::best()];
-    for s in [Scanner::Avx2, Scanner::Sse2, Scanner::Neon, Scanner::Scalar] {
+    for s in [
+        Scanner::Avx512,
+        Scanner::Avx2,
+        Scanner::Sse2,
+        Scanner::Neon,
+        Scanner::Scalar,
+    ] {
         if s.is_supported() && !all.contains(&s) {
             all.push(s);
         }

@@ -61,6 +61,29 @@ pub(super) fn lower_key(name: &[u8]) -> u64 {
     key
 }
 
+/// [`lower_key`] of the name at `start..end` of `input`, with one 8-byte load and a
+/// bytewise ASCII lowercasing when the input goes on that far.
+#[inline(always)]
+pub(super) fn lower_key_at(input: &[u8], start: usize, end: usize) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let len = end - start;
+    match input.get(start..start + 8) {
+        Some(word) => {
+            let mut x = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            if len < 8 {
+                x &= (1u64 << (8 * len)) - 1;
+            }
+            // A byte's high bit in `upper` is set when it is in `A..=Z`.
+            let low7 = x & (0x7F * ONES);
+            let ge_a = low7 + (0x80 - u64::from(b'A')) * ONES;
+            let gt_z = low7 + (0x80 - u64::from(b'Z') - 1) * ONES;
+            let upper = ge_a & !gt_z & !x & (0x80 * ONES);
+            x | (upper >> 2)
+        }
+        None => lower_key(&input[start..end]),
+    }
+}
+
 /// [`lower_key`] of a lowercase name, at compile time.
 pub(super) const fn key(name: &[u8]) -> u64 {
     let mut key = 0u64;
@@ -385,7 +408,45 @@ pub(super) mod cat {
     pub const AFE_MARKER: u32 = 1 << 11;
     /// The end tags the table modes handle: `table` and [`super::TABLE_PARTS`].
     pub const TABLE_END: u32 = 1 << 12;
+    /// [`super::START_SLOW`]: "in body" does more with the start tag than push it.
+    pub const START_SLOW: u32 = 1 << 13;
+    /// [`super::START_SPECIAL`]: "in body" may close an element before it pushes it.
+    pub const START_SPECIAL: u32 = 1 << 15;
+    /// [`super::SWITCHING`]: the start tag may switch the tokenizer's state.
+    pub const SWITCH: u32 = 1 << 14;
 }
+
+/// Start tags that "in body" (13.2.6.4.7) does more with than close a `p`, close a
+/// heading and push (or ignore, when void): `Simulator::fast_tag` leaves them to the
+/// full rules (with the table parts, `table`, `template` and `html`, which have bits of
+/// their own).
+pub(super) const START_SLOW: &[&[u8]] = &[b"frameset", b"math", b"select", b"svg"];
+
+/// Start tags that "in body" (13.2.6.4.7) may close an element for before it pushes
+/// them (or, for `input`, a `select`): `Simulator::fast_tag` does that itself.
+pub(super) const START_SPECIAL: &[&[u8]] = &[
+    b"button",
+    b"dd",
+    b"dt",
+    b"input",
+    b"li",
+    b"optgroup",
+    b"option",
+];
+
+/// Start tags that may switch the tokenizer's state (`super::html_start_tag_kind`).
+pub(super) const SWITCHING: &[&[u8]] = &[
+    b"iframe",
+    b"noembed",
+    b"noframes",
+    b"noscript",
+    b"plaintext",
+    b"script",
+    b"style",
+    b"textarea",
+    b"title",
+    b"xmp",
+];
 
 const SCOPE_LIST: &[&[u8]] = &[
     b"applet",
@@ -483,6 +544,9 @@ const CATEGORIES: [Entry; 1 << TABLE_BITS] = {
     t = add(t, AFE_MARKERS, cat::AFE_MARKER);
     t = add(t, TABLE_PARTS, cat::TABLE_END);
     t = add(t, &[b"table"], cat::TABLE_END);
+    t = add(t, START_SLOW, cat::START_SLOW);
+    t = add(t, START_SPECIAL, cat::START_SPECIAL);
+    t = add(t, SWITCHING, cat::SWITCH);
     t
 };
 
@@ -490,10 +554,16 @@ const CATEGORIES: [Entry; 1 << TABLE_BITS] = {
 /// list.
 #[inline]
 pub(super) fn categories(name: &[u8]) -> u32 {
+    categories_keyed(name, lower_key(name))
+}
+
+/// [`categories`] given the name's [`lower_key`] `k`.
+#[inline]
+pub(super) fn categories_keyed(name: &[u8], k: u64) -> u32 {
+    debug_assert_eq!(k, lower_key(name));
     if name.is_empty() || name.len() > 16 {
         return 0;
     }
-    let k = lower_key(name);
     let mut s = slot(k, name.len());
     loop {
         let e = &CATEGORIES[s];

@@ -150,10 +150,6 @@ pub(crate) struct Simulator {
     /// How many HTML `p` elements `stack` holds ("close a p element" needs no walk when
     /// none is open).
     p_open: usize,
-    /// Since the last [`Simulator::update_snapshot`]: the lowest stack length and names
-    /// length the stack went down to (what lies below is unchanged).
-    low: usize,
-    low_names: usize,
     /// The index of the topmost element that stands for an insertion mode (`usize::MAX`:
     /// none).
     mode_top: usize,
@@ -182,8 +178,6 @@ impl Simulator {
             idle: true,
             html5ever_quirks: false,
             p_open: 0,
-            low: 0,
-            low_names: 0,
             mode_top: usize::MAX,
             mode_elems: 0,
         }
@@ -231,43 +225,6 @@ impl Simulator {
         self.idle = self.compute_idle();
     }
 
-    /// Starts counting changes from here for [`Simulator::update_snapshot`]: `self` and a
-    /// snapshot of it are the same now.
-    pub(crate) fn mark_snapshot(&mut self) {
-        self.low = self.stack.len();
-        self.low_names = self.names.len();
-    }
-
-    /// Makes `snapshot` a copy of `self`, given that it was one at `self`'s last
-    /// [`Simulator::mark_snapshot`] (or `update_snapshot`): copies only the part of the
-    /// stack that changed since (the stream tokenizer takes one at every token it
-    /// commits).
-    pub(crate) fn update_snapshot(&mut self, snapshot: &mut Simulator) {
-        let low = self.low.min(self.stack.len());
-        let low_names = self.low_names.min(self.names.len());
-        // Element by element: usually none or one changed.
-        snapshot.stack.truncate(low);
-        for e in &self.stack[low..] {
-            snapshot.stack.push(*e);
-        }
-        if low_names != self.names.len() || snapshot.names.len() != low_names {
-            snapshot.names.truncate(low_names);
-            snapshot.names.extend_from_slice(&self.names[low_names..]);
-        }
-        snapshot.scripting = self.scripting;
-        snapshot.frameset = self.frameset;
-        snapshot.last_start_html = self.last_start_html;
-        snapshot.whole = self.whole;
-        snapshot.idle = self.idle;
-        snapshot.html5ever_quirks = self.html5ever_quirks;
-        snapshot.p_open = self.p_open;
-        snapshot.mode_elems = self.mode_elems;
-        snapshot.mode_top = self.mode_top;
-        debug_assert_eq!(snapshot.stack, self.stack);
-        debug_assert_eq!(snapshot.names, self.names);
-        self.mark_snapshot();
-    }
-
     /// Whether scripting is enabled (`<noscript>` is RAWTEXT).
     pub(crate) fn scripting(&self) -> bool {
         self.scripting
@@ -309,8 +266,6 @@ impl Simulator {
             self.mode_elems = 0;
             self.mode_top = usize::MAX;
             self.p_open = 0;
-            self.low = 0;
-            self.low_names = 0;
             self.frameset = Frameset::Active;
         } else {
             self.frameset = Frameset::Ignored;
@@ -331,6 +286,12 @@ impl Simulator {
     /// [`Simulator::push`] given the name's [`cat`] bits (0 for SVG and MathML).
     #[inline]
     fn push_with(&mut self, ns: Ns, point: Point, name: &[u8], flags: u32) {
+        self.push_keyed(ns, point, name, lower_key(name), flags);
+    }
+
+    /// [`Simulator::push_with`] given the name's [`lower_key`].
+    #[inline(always)]
+    fn push_keyed(&mut self, ns: Ns, point: Point, name: &[u8], key: u64, flags: u32) {
         let start = self.names.len() as u32;
         if name.len() > 8 {
             self.names.extend_from_slice(name);
@@ -352,7 +313,7 @@ impl Simulator {
         self.stack.push(Elem {
             ns,
             point,
-            key: lower_key(name),
+            key,
             start,
             len: name.len() as u32,
             mode,
@@ -370,7 +331,6 @@ impl Simulator {
             self.p_open -= 1;
         }
         self.stack.remove(i);
-        self.low = self.low.min(i);
         self.find_mode_top();
     }
 
@@ -425,11 +385,27 @@ impl Simulator {
             && (name.len() <= 8 || self.name(e).eq_ignore_ascii_case(name))
     }
 
+    /// Pops the current node: [`Simulator::truncate`] to one below the top, inline.
+    #[inline(always)]
+    fn pop(&mut self) {
+        let Some(e) = self.stack.pop() else {
+            return;
+        };
+        if e.len > 8 {
+            self.names.truncate(e.start as usize);
+        }
+        if e.mode != Mode::InBody {
+            self.mode_elems -= 1;
+            self.find_mode_top();
+        }
+        if is_p(&e) {
+            self.p_open -= 1;
+        }
+    }
+
     fn truncate(&mut self, i: usize) {
         if let Some(e) = self.stack.get(i) {
             self.names.truncate(e.start as usize);
-            self.low_names = self.low_names.min(self.names.len());
-            self.low = self.low.min(i);
             if self.mode_elems > 0 || self.p_open > 0 {
                 for e in &self.stack[i..] {
                     if e.mode != Mode::InBody {
@@ -458,6 +434,109 @@ impl Simulator {
         self.stack
             .last()
             .is_some_and(|e| e.ns == Ns::Html && self.elem_in(e, names))
+    }
+
+    /// The common cases of a whole-stack simulator, decided without the full rules (the
+    /// stream tokenizer gives it every tag): with no table, template or frameset mode on
+    /// and the current node an HTML element, a start tag that "in body" (13.2.6.4.7) only
+    /// pushes (or ignores, when void), with no `p` element open if it closes one and no
+    /// heading current if it is one; an end tag that closes the current node. The tag is
+    /// `input[start..end]`. None when the full rules are needed: nothing changed then.
+    #[inline]
+    pub(crate) fn fast_tag(
+        &mut self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        is_end: bool,
+    ) -> Option<Outcome> {
+        if !self.whole || self.frameset == Frameset::Active {
+            return None;
+        }
+        // The insertion mode: "in body", or a table mode that hands these tags to it.
+        let mode = match self.stack.get(self.mode_top) {
+            None => Mode::InBody,
+            Some(e) => e.mode,
+        };
+        if matches!(mode, Mode::InTemplate | Mode::InColumnGroup) {
+            return None;
+        }
+        let top = self.stack.last();
+        if top.is_some_and(|e| e.ns != Ns::Html) {
+            return None;
+        }
+        let name = &input[start..end];
+        let name_key = lower_key_at(input, start, end);
+        if is_end {
+            // "Any other end tag", the scoped end tags, `</p>`, `</form>` and the adoption
+            // agency algorithm all close the current node when it has the tag's name
+            // (`br`, `body` and `html` are never pushed), and so do the table modes'
+            // end tags (the current node is in table scope).
+            let Some(top) = top else {
+                return Some(Outcome::None);
+            };
+            if top.flags & cat::NOT_PUSHED == 0 && self.is_named(top, name, name_key) {
+                self.pop();
+                return Some(Outcome::None);
+            }
+            return None;
+        }
+        const LI: u64 = key(b"li");
+        const DD: u64 = key(b"dd");
+        const DT: u64 = key(b"dt");
+        const INPUT: u64 = key(b"input");
+        const BUTTON: u64 = key(b"button");
+        const OPTION: u64 = key(b"option");
+        const OPTGROUP: u64 = key(b"optgroup");
+        let flags = categories_keyed(name, name_key);
+        // "In table", "in table body" and "in row" (13.2.6.4.9, .13, .14) take the table
+        // parts, `table`, `template`, `input` and `form` themselves and hand the other
+        // start tags to "in body"; "in cell" and "in caption" (.15, .11) all but the table
+        // parts.
+        let in_table = matches!(mode, Mode::InTable | Mode::InTableBody | Mode::InRow);
+        if flags & (cat::START_SLOW | cat::TABLE_SCOPE | cat::TABLE_END) != 0
+            || (in_table && name.len() == 4 && name_key == key(b"form"))
+            || (flags & cat::CLOSES_P != 0 && self.p_open != 0)
+            || (flags & cat::HEADING != 0 && self.top_is_html_in(cat::HEADING))
+        {
+            return None;
+        }
+        if flags & cat::START_SPECIAL != 0 {
+            // The "in body" start tags that close an element first (13.2.6.4.7).
+            match (name.len(), name_key) {
+                // They also close a `p` in button scope: the full rules do that.
+                (2, LI | DD | DT) if self.p_open != 0 => return None,
+                (2, LI) => self.close_list_item(&[b"li"]),
+                (2, DD | DT) => self.close_list_item(&[b"dd", b"dt"]),
+                // The table modes insert and pop an `input` themselves.
+                (5, INPUT) => {
+                    if !in_table && self.find_in_scope(&[b"select"], Scope::Default).is_some() {
+                        return None;
+                    }
+                }
+                (6, BUTTON) => {
+                    if let Some(i) = self.find_in_scope(&[b"button"], Scope::Default) {
+                        self.truncate(i);
+                    }
+                }
+                (6, OPTION) | (8, OPTGROUP) => {
+                    if self.top_is_html(&[b"option"]) {
+                        self.truncate(self.stack.len() - 1);
+                    }
+                }
+                _ => return None,
+            }
+        }
+        self.last_start_html = true;
+        if flags & cat::NOT_PUSHED == 0 {
+            self.push_keyed(Ns::Html, Point::None, name, name_key, flags);
+        }
+        if flags & cat::SWITCH != 0
+            && let HtmlStartTag::Switch(state) = html_start_tag_kind(name, self.scripting)
+        {
+            return Some(Outcome::Switch(state));
+        }
+        Some(Outcome::None)
     }
 
     /// A start tag was emitted; returns what the tree builder does to the tokenizer.
@@ -653,7 +732,6 @@ impl Simulator {
                         Mode::InBody
                     };
                     self.stack[at].template_mode = new;
-                    self.low = self.low.min(at);
                     Step::Reprocess
                 }
             };
@@ -708,9 +786,13 @@ impl Simulator {
             return Step::Done;
         }
         if eq(name, b"li") {
+            // Close an open `li`, then "if the stack of open elements has a p element in
+            // button scope, then close a p element".
             self.close_list_item(&[b"li"]);
+            self.close_p();
         } else if eq(name, b"dd") || eq(name, b"dt") {
             self.close_list_item(&[b"dd", b"dt"]);
+            self.close_p();
         } else if eq(name, b"button") {
             // A button in scope is closed first.
             if let Some(i) = self.find_in_scope(&[b"button"], Scope::Default) {
@@ -1172,8 +1254,6 @@ impl Simulator {
         self.stack = out;
         self.names = names;
         self.find_mode_top();
-        self.low = 0;
-        self.low_names = 0;
     }
 
     /// An "in body" end tag walked down past the outermost foreign root into the HTML

@@ -317,6 +317,22 @@ fn end_tags_breaking_out_of_foreign_content_see_the_html_stack() {
 }
 
 #[test]
+fn list_items_close_a_p_element() {
+    // 13.2.6.4.7: `li`, `dd` and `dt` close a `p` in button scope after closing an open
+    // list item. So `</p>` finds no `p` (it inserts and closes one), `</li>` finds the
+    // `li` below the `<svg>` and closes both, and `<style>` is HTML: RAWTEXT.
+    for (item, end) in [("<li>", "</li>"), ("<dd>", "</dd>"), ("<dt>", "</dt>")] {
+        let mut sim = Simulator::new_whole_stack(true);
+        let tags = ["<p>", item, "</p>", "<svg>", end, "<style>"];
+        assert_eq!(
+            feed(&mut sim, &tags),
+            Outcome::Switch(State::Rawtext),
+            "{item}"
+        );
+    }
+}
+
+#[test]
 fn table_modes_decide_inside_integration_points() {
     // 13.2.6.4.9 "in table": `<td>` clears the stack back to the table (the `<svg>`
     // with it) and implies `<tbody>` and `<tr>`.
@@ -573,4 +589,123 @@ fn categories_match_the_lists() {
     assert_ne!(categories(b"template") & cat::TABLE_SCOPE, 0);
     assert_ne!(categories(b"table") & cat::TABLE_END, 0);
     assert_eq!(categories(b"table") & cat::TABLE_PART, 0);
+}
+
+#[test]
+fn lower_key_at_is_lower_key() {
+    let names: [&[u8]; 8] = [
+        b"DiV",
+        b"a",
+        b"FOREIGNOBJECT",
+        b"x@[`{Z",
+        b"\xC3\x89t\xC3\xA9",
+        b"h1\x00",
+        b"ABCDEFGH",
+        b"",
+    ];
+    for name in names {
+        let mut input = b"<".to_vec();
+        input.extend_from_slice(name);
+        let end = input.len();
+        assert_eq!(
+            lower_key_at(&input, 1, end),
+            lower_key(name),
+            "{name:?} at the end"
+        );
+        input.extend_from_slice(b" CLASS=X>");
+        assert_eq!(lower_key_at(&input, 1, end), lower_key(name), "{name:?}");
+    }
+    for b in 0..=255u8 {
+        let input = [b; 9];
+        assert_eq!(lower_key_at(&input, 0, 8), lower_key(&input[..8]), "{b}");
+    }
+}
+
+/// `Simulator::fast_tag` and the full rules agree: random tag sequences fed to a
+/// whole-stack simulator through the fast path (falling back to the rules when it
+/// declines) and to one through the rules alone leave the same simulator and outcomes.
+#[test]
+fn fast_tags_follow_the_full_rules() {
+    let mut vocabulary: Vec<&[u8]> = Vec::new();
+    for list in [
+        SPECIAL,
+        CLOSES_P,
+        NOT_PUSHED,
+        FORMATTING,
+        SCOPED_END,
+        HEADINGS,
+        TABLE_PARTS,
+        IN_HEAD,
+        AFE_MARKERS,
+        START_SLOW,
+        START_SPECIAL,
+        SWITCHING,
+        BREAKOUT_TAGS,
+    ] {
+        vocabulary.extend_from_slice(list);
+    }
+    vocabulary.extend_from_slice(&[
+        b"span",
+        b"custom-element",
+        b"foreignObject",
+        b"desc",
+        b"mi",
+        b"mtext",
+        b"annotation-xml",
+        b"path",
+        b"Div",
+        b"TABLE",
+        b"P",
+        b"blockquotx",
+    ]);
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut hits = 0;
+    for case in 0..3000 {
+        let mut fast = Simulator::new_whole_stack(true);
+        let mut slow = Simulator::new_whole_stack(true);
+        for step in 0..60 {
+            let name = vocabulary[random(vocabulary.len())];
+            let is_end = random(3) == 0;
+            let self_closing = random(8) == 0;
+            // The name at the input's end (no 8-byte load) or inside it.
+            let mut input = b"<".to_vec();
+            input.extend_from_slice(name);
+            let end = input.len();
+            if random(2) == 0 {
+                input.extend_from_slice(b" id=x>");
+            }
+            let rules = |sim: &mut Simulator| {
+                let outcome = if is_end {
+                    sim.end_tag(name)
+                } else {
+                    sim.start_tag(name, self_closing, none)
+                };
+                if outcome == Outcome::CheckFrameset {
+                    sim.frameset_decided(false);
+                }
+                outcome
+            };
+            let expected = rules(&mut slow);
+            let got = match fast.fast_tag(&input, 1, end, is_end) {
+                Some(outcome) => {
+                    hits += 1;
+                    outcome
+                }
+                None => rules(&mut fast),
+            };
+            assert_eq!(got, expected, "case {case} step {step} {name:?}");
+            assert_eq!(
+                format!("{fast:?}"),
+                format!("{slow:?}"),
+                "case {case} step {step} {name:?} end {is_end}"
+            );
+        }
+    }
+    assert!(hits > 3000 * 60 / 4, "the fast path decided {hits} tags");
 }

@@ -41,6 +41,7 @@
 mod cdata;
 mod comment;
 mod doctype;
+mod index;
 mod script;
 mod tag;
 mod text;
@@ -53,9 +54,12 @@ use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::{FramesetTracker, HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
+#[cfg(feature = "structural-index")]
+use crate::scan::BlockMasks;
 use crate::scan::Scanner;
 use crate::span::Span;
 use crate::state::State;
+use crate::tape::Tape;
 use crate::token::{AttrList, AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// Every state of 13.2.5, named as the spec names it. The character reference states
@@ -69,7 +73,6 @@ enum S {
     Plaintext,
     TagOpen,
     EndTagOpen,
-    TagName,
     RcdataLessThanSign,
     RcdataEndTagOpen,
     RcdataEndTagName,
@@ -93,6 +96,9 @@ enum S {
     ScriptDataDoubleEscapedDashDash,
     ScriptDataDoubleEscapedLessThanSign,
     ScriptDataDoubleEscapeEnd,
+    // The states inside a tag stay together, in this order, so that `is_inside_tag` is
+    // one range check.
+    TagName,
     BeforeAttributeName,
     AttributeName,
     AfterAttributeName,
@@ -455,15 +461,22 @@ impl Builder {
     /// A tokenizer over `input` that continues a stream (`crate::stream`): the state, last
     /// start tag and keep_bom come from `self`; the simulator, the foreign-content flag
     /// and what the frameset-ok flag knows of the tokens before `input` from `origin`.
-    pub(crate) fn build_resumed<'a>(self, input: &'a [u8], origin: &Origin) -> Tokenizer<'a> {
+    /// A tag that ends after offset `limit` is not given to the simulator: the stream
+    /// keeps no token from there on, so that its simulator stands after the last tag
+    /// it keeps.
+    pub(crate) fn build_resumed<'a>(
+        self,
+        input: &'a [u8],
+        origin: &Origin,
+        limit: usize,
+    ) -> Tokenizer<'a> {
         let mut tok = self.build_inner(input, None);
         tok.simulator = origin.simulator.clone();
-        if let Some(sim) = tok.simulator.as_mut() {
-            // `origin.simulator` is the snapshot `update_snapshot` keeps up to date.
-            sim.mark_snapshot();
-        }
         tok.foreign_content = origin.foreign_content;
-        tok.origin = Some(Box::new(origin.clone()));
+        tok.origin = Some(Box::new(Origin {
+            limit,
+            ..origin.clone()
+        }));
         tok
     }
 
@@ -496,6 +509,10 @@ impl Builder {
                 Simulator::new(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
             }),
             scanner: self.scanner,
+            #[cfg(feature = "structural-index")]
+            masks: BlockMasks::default(),
+            #[cfg(feature = "structural-index")]
+            masks_block: usize::MAX,
             pending: StoredPending::store(Pending::Tag),
             errors_on: self.errors,
             errors: Vec::new(),
@@ -582,6 +599,13 @@ pub struct Tokenizer<'a> {
     foreign_content: bool,
     simulator: Option<Simulator>,
     scanner: Scanner,
+    /// The structural index's masks of block `masks_block` (see `index.rs`); none held
+    /// while `masks_block` is `usize::MAX`. Read only with the feature
+    /// `structural-index`.
+    #[cfg(feature = "structural-index")]
+    masks: BlockMasks,
+    #[cfg(feature = "structural-index")]
+    masks_block: usize,
     /// The token `run` finished last.
     pending: StoredPending,
     errors_on: bool,
@@ -610,6 +634,9 @@ pub(crate) struct Origin {
     pub(crate) foreign_content: bool,
     /// The frameset-ok flag as the earlier tokens leave it.
     pub(crate) frameset: FramesetTracker,
+    /// In the tokenizer [`Builder::build_resumed`] makes: a tag ending after this offset
+    /// is not simulated (see there). Unused elsewhere.
+    pub(crate) limit: usize,
 }
 
 fn text_kind_of(state: S) -> TextKind {
@@ -698,10 +725,6 @@ impl<'a> Tokenizer<'a> {
         self.simulator.as_ref()
     }
 
-    pub(crate) fn simulator_mut(&mut self) -> Option<&mut Simulator> {
-        self.simulator.as_mut()
-    }
-
     /// The list of parse errors (for the stream tokenizer, which moves them out after
     /// each token without giving up the list's allocation).
     pub(crate) fn errors_mut(&mut self) -> &mut Vec<ParseError> {
@@ -749,6 +772,44 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
         if self.run() { Some(self.token()) } else { None }
+    }
+
+    /// Runs to the next token and appends its records to `tape` straight from the
+    /// tokenizer's fields (the tape's builder: the same token [`Self::next_token`] would
+    /// give, with no `Token` in between). False at the end of the input.
+    #[inline(always)]
+    pub(crate) fn next_into_tape(&mut self, tape: &mut Tape) -> bool {
+        if !self.run() {
+            return false;
+        }
+        let p = &self.pending;
+        match p.what {
+            PendingKind::Text => tape.push_text(
+                Span::new(p.raw_start, p.raw_end),
+                Span::new(p.inner_start, p.inner_end),
+                p.text_kind,
+            ),
+            PendingKind::Tag => tape.push_tag(
+                self.tag.is_end,
+                Span::new(self.tag.start, self.tag.end),
+                self.tag.name(),
+                self.tag.self_closing,
+                &self.attrs,
+            ),
+            PendingKind::Comment => tape.push_comment(
+                Span::new(p.raw_start, p.raw_end),
+                Span::new(p.inner_start, p.inner_end),
+            ),
+            PendingKind::Doctype => {
+                let d = &self.doctype;
+                tape.push_doctype(
+                    Span::new(d.start, d.end),
+                    [d.name, d.public_id, d.system_id],
+                    d.force_quirks,
+                );
+            }
+        }
+        true
     }
 
     /// The token in `pending`, built straight from its stored kind and spans.
@@ -1143,7 +1204,8 @@ impl<'a> Tokenizer<'a> {
         self.state = S::Data;
         self.text_kind = TextKind::Data;
         if self.tag.is_end {
-            if self.errors_on {
+            // Rare: an end tag with attributes or a trailing solidus.
+            if self.errors_on && (!self.attrs.is_empty() || self.tag.self_closing) {
                 self.end_tag_errors(gt);
             }
         } else {
@@ -1187,9 +1249,32 @@ impl<'a> Tokenizer<'a> {
     /// The tree-builder simulation's reaction to the tag just finished.
     #[inline(never)]
     fn simulate(&mut self) {
-        if self.simulator.is_none() {
+        let Some(sim) = self.simulator.as_mut() else {
+            return;
+        };
+        if let Some(origin) = &self.origin
+            && self.pos > origin.limit
+        {
+            // A stream's run forgets this tag and everything after it.
             return;
         }
+        let (start, end) = (self.tag.name_start, self.tag.name_end);
+        if let Some(outcome) = sim.fast_tag(self.input, start, end, self.tag.is_end) {
+            // The common case of a whole-stack simulator (the stream tokenizer's).
+            self.foreign_content = sim.in_foreign_content();
+            if let Outcome::Switch(state) = outcome {
+                self.state = S::from(state);
+                self.text_kind = text_kind_of(self.state);
+            }
+            return;
+        }
+        self.simulate_rules();
+    }
+
+    /// [`Self::simulate`] by the full rules: out of line, so that the common case needs
+    /// no large stack frame.
+    #[inline(never)]
+    fn simulate_rules(&mut self) {
         let mut outcome = self.simulate_tag();
         if outcome == Outcome::NeedsWholeStack {
             // Once per document at most: from here on the simulator tracks every tag.

@@ -3,6 +3,7 @@
 
 use std::hash::{BuildHasher, Hasher};
 
+use super::index::Found;
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::decode::{Context, decode, same_name};
 use crate::error::ErrorCode;
@@ -107,7 +108,12 @@ impl Tokenizer<'_> {
                 // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
                 // are transformed when the name is decoded.
                 S::TagName => {
-                    pos += scanner.find_class(&input[pos..], class::TAG_NAME_END);
+                    pos = match self.index_find(pos, |m| m.tag_name_end) {
+                        Found::At(at) => at,
+                        Found::LongRun(from) => {
+                            from + scanner.find_class(&input[from..], class::TAG_NAME_END)
+                        }
+                    };
                     match input.get(pos) {
                         Some(b'>') => {
                             self.tag.name_end = pos;
@@ -160,15 +166,18 @@ impl Tokenizer<'_> {
                     // Whether the name so far is ASCII without NUL (see `check_attribute_name`),
                     // learnt from the blocks the scan reads anyway. A name that began before
                     // `pos` began with an ASCII character (`=`, a quote or `<`).
-                    let (length, ascii) =
-                        scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
-                    pos += length;
+                    let (end, ascii) = match self.index_find_attribute_name_end(pos) {
+                        Some(found) => found,
+                        None => {
+                            let (length, ascii) =
+                                scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
+                            (pos + length, ascii)
+                        }
+                    };
+                    pos = end;
                     plain_name &= ascii;
                     match input.get(pos) {
-                        Some(b'=')
-                            if !self.errors_on
-                                && matches!(input.get(pos + 1), Some(b'"' | b'\'')) =>
-                        {
+                        Some(b'=') if matches!(input.get(pos + 1), Some(b'"' | b'\'')) => {
                             pos = match self.quoted_attribute(pos, plain_name) {
                                 Some(after_quote) => after_quote,
                                 None => return self.eof_in_tag(input.len()),
@@ -285,10 +294,18 @@ impl Tokenizer<'_> {
                         b'\''
                     };
                     // `&` and NUL matter only for parse errors: values decode lazily.
-                    pos += if self.errors_on {
-                        scanner.find_byte3(&input[pos..], quote, b'&', 0)
-                    } else {
-                        scanner.find_byte(&input[pos..], quote)
+                    let found = match (self.errors_on, quote) {
+                        (false, b'"') => self.index_find(pos, |m| m.double_quote),
+                        (false, _) => self.index_find(pos, |m| m.single_quote),
+                        (true, b'"') => self.index_find(pos, |m| m.double_quote | m.amp_nul),
+                        (true, _) => self.index_find(pos, |m| m.single_quote | m.amp_nul),
+                    };
+                    pos = match found {
+                        Found::At(at) => at,
+                        Found::LongRun(from) if self.errors_on => {
+                            from + scanner.find_byte3(&input[from..], quote, b'&', 0)
+                        }
+                        Found::LongRun(from) => from + scanner.find_byte(&input[from..], quote),
                     };
                     match input.get(pos) {
                         Some(b'&') => {
@@ -455,10 +472,11 @@ impl Tokenizer<'_> {
     /// Shortcut of 13.2.5.35 Before attribute value state (its quote branches), 13.2.5.36
     /// Attribute value (double-quoted) state and 13.2.5.37 Attribute value (single-quoted)
     /// state (homes: their arms in [`Self::tag_states`]), for an attribute of the common
-    /// shape `name="value"` (or single-quoted), errors off: the attribute name state's `=`
-    /// branch (at `eq`), the before attribute value state's quote branch, and the quoted
-    /// value state, whose only stop without parse errors is the closing quote (`&` and NUL
-    /// matter only for errors; values decode lazily). The attribute is stored once,
+    /// shape `name="value"` (or single-quoted): the attribute name state's `=` branch (at
+    /// `eq`), the before attribute value state's quote branch, and the quoted value state,
+    /// whose only stop without parse errors is the closing quote (`&` and NUL matter only
+    /// for errors, see [`Self::quoted_value_with_errors`]; values decode lazily). The
+    /// attribute is stored once,
     /// complete. Returns the offset after the closing quote, or None when the input ends
     /// first.
     #[inline(always)]
@@ -468,14 +486,20 @@ impl Tokenizer<'_> {
         let plain_name = self.check_attribute_name(name, plain_name);
         self.tag.attr = None;
         let value_start = eq + 2;
-        // One search per quote, so that each needle is a constant.
-        let value = &input[value_start..];
-        let value_end = value_start
-            + if input[eq + 1] == b'"' {
-                self.scanner.find_byte(value, b'"')
-            } else {
-                self.scanner.find_byte(value, b'\'')
-            };
+        let value_end = if self.errors_on {
+            self.quoted_value_with_errors(value_start, input[eq + 1])
+        } else if input[eq + 1] == b'"' {
+            // One search per quote, so that each needle is a constant.
+            match self.index_find(value_start, |m| m.double_quote) {
+                Found::At(at) => at,
+                Found::LongRun(from) => from + self.scanner.find_byte(&input[from..], b'"'),
+            }
+        } else {
+            match self.index_find(value_start, |m| m.single_quote) {
+                Found::At(at) => at,
+                Found::LongRun(from) => from + self.scanner.find_byte(&input[from..], b'\''),
+            }
+        };
         if value_end == input.len() {
             return None;
         }
@@ -488,6 +512,28 @@ impl Tokenizer<'_> {
             });
         }
         Some(value_end + 1)
+    }
+
+    /// The quoted value state's loop with parse errors on (13.2.5.36–37, as in its arm in
+    /// [`Self::tag_states`]): `&` runs the character reference states for their errors,
+    /// NUL is an unexpected-null-character parse error, and the value ends at `quote`.
+    /// Returns the offset of the closing quote, or the input's length at EOF.
+    #[inline(never)]
+    fn quoted_value_with_errors(&mut self, mut pos: usize, quote: u8) -> usize {
+        let input = self.input;
+        loop {
+            pos += self.scanner.find_byte3(&input[pos..], quote, b'&', 0);
+            match input.get(pos) {
+                Some(&c) if c == quote => return pos,
+                // As in the arm: the reference never reads past the closing quote.
+                Some(b'&') => pos = self.character_reference(pos, true, input.len()),
+                Some(_) => {
+                    self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                    pos += 1;
+                }
+                None => return pos,
+            }
+        }
     }
 
     /// The full duplicate check, for names the filter cannot rule out.

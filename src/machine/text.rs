@@ -6,6 +6,7 @@
 //! Character tokens are not emitted one by one: the open text run grows until markup
 //! begins, and is handed out as one [`crate::Text`] span.
 
+use super::index::Found;
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::class;
@@ -47,19 +48,37 @@ impl Tokenizer<'_> {
     pub(super) fn data_state(&mut self) -> Flow {
         self.open_text(self.pos);
         loop {
-            let rest = &self.input[self.pos..];
             // `&` and NUL only raise parse errors here (references decode lazily, NUL stays
-            // U+0000), so without errors the scanner looks for `<` alone.
-            self.pos += if self.errors_on {
-                self.scanner.find_byte3(rest, b'<', b'&', 0)
+            // U+0000), so without errors the search is for `<` alone: in the structural
+            // index, then, past two blocks of text, with the byte search.
+            self.pos = if self.errors_on {
+                match self.index_find(self.pos, |m| m.lt | m.amp_nul) {
+                    Found::At(at) => at,
+                    Found::LongRun(from) => {
+                        from + self.scanner.find_byte3(&self.input[from..], b'<', b'&', 0)
+                    }
+                }
             } else {
-                self.scanner.find_byte(rest, b'<')
+                match self.index_find(self.pos, |m| m.lt) {
+                    Found::At(at) => at,
+                    Found::LongRun(from) => {
+                        from + self.scanner.find_byte(&self.input[from..], b'<')
+                    }
+                }
             };
             match self.peek() {
                 // "Switch to the tag open state" (its commonest branches taken here).
                 Some(b'<') => {
                     self.markup_start = self.pos;
-                    return self.tag_open_shortcut();
+                    let flow = self.tag_open_shortcut();
+                    if let Flow::Continue = flow
+                        && self.state == S::TagName
+                    {
+                        // No text before the tag: the tag name state runs at once,
+                        // without a trip back through the driver.
+                        return self.tag_states();
+                    }
+                    return flow;
                 }
                 // "Set the return state to the data state. Switch to the character
                 // reference state." Run for its parse errors only.

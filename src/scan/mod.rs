@@ -6,14 +6,16 @@
 //! | File | Holds |
 //! |------|-------|
 //! | `mod.rs` | the front: [`Scanner`] (choice, run-time detection, dispatch), the decoding searches ([`plain_ascii_span`], [`find_special`], [`str_after_ascii_prefix`], [`utf8_str`]) |
+//! | `index.rs` | the structural index (feature `structural-index`): [`BlockMasks`], seven bitmasks per 64-byte block, their scalar twin and the padding of the last block |
 //! | `classes.rs` | the policy: the spec's byte sets per state ([`class`], [`CLASS_TABLE`](classes::CLASS_TABLE), the class punctuation, [`special`], the input-stream error candidates), each with the states that need it |
 //! | `scalar.rs` | the scalar twins: one safe byte loop per search, the reference for the others and the path of [`Scanner::Scalar`] |
 //! | `blocks.rs` | the 16-byte block searches, written once over the `Simd16` trait (whose doc states the safety contract), and the decoding fast path's `&str` conversions |
 //! | `x86_64/mod.rs` | the x86_64 back-end: safe wrappers around the AVX2 code |
-//! | `x86_64/sse2.rs` | SSE2 (the baseline): `Simd16` for the block searches, the input-stream candidate search |
-//! | `x86_64/avx2.rs` | AVX2: the byte-class search for long runs, the input-stream candidate search |
+//! | `x86_64/sse2.rs` | SSE2 (the baseline): `Simd16` for the block searches, the input-stream candidate search, the block classifier |
+//! | `x86_64/avx2.rs` | AVX2: the byte-class search for long runs, the input-stream candidate search, the block classifier |
+//! | `x86_64/avx512.rs` | AVX-512BW: the block classifier (feature `structural-index`) |
 //! | `x86_64/utf8.rs` | AVX2: the UTF-8 validator |
-//! | `aarch64/mod.rs`, `aarch64/neon.rs` | NEON (the baseline): `Simd16` for the block searches |
+//! | `aarch64/mod.rs`, `aarch64/neon.rs` | NEON (the baseline): `Simd16` for the block searches, the block classifier |
 //! | `tests.rs` | one property suite, instantiated per back-end and routine |
 //!
 //! # Unsafe code
@@ -59,6 +61,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 mod classes;
+pub(crate) mod index;
 mod scalar;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -78,6 +81,7 @@ mod tests;
 
 use classes::class_punctuation;
 pub(crate) use classes::{class, special};
+pub(crate) use index::BlockMasks;
 
 /// This target's 16-byte SIMD for the block searches.
 #[cfg(target_arch = "x86_64")]
@@ -93,8 +97,10 @@ pub enum Scanner {
     Scalar,
     /// SSE2 (the x86_64 baseline) plus `memchr`.
     Sse2,
-    /// SSE2 for short runs, AVX2 for long ones, plus `memchr`.
+    /// SSE2 for short runs, AVX2 for long ones and the structural index, plus `memchr`.
     Avx2,
+    /// [`Scanner::Avx2`], with AVX-512BW for the structural index (64 bytes per compare).
+    Avx512,
     /// NEON (the aarch64 baseline) plus `memchr`.
     Neon,
 }
@@ -112,6 +118,7 @@ impl Scanner {
             2 => Scanner::Sse2,
             3 => Scanner::Avx2,
             4 => Scanner::Neon,
+            5 => Scanner::Avx512,
             _ => {
                 let forced = std::env::var_os("HTMLTOK_SCANNER").is_some_and(|v| v == "scalar");
                 let scanner = if forced {
@@ -124,6 +131,7 @@ impl Scanner {
                     Scanner::Sse2 => 2,
                     Scanner::Avx2 => 3,
                     Scanner::Neon => 4,
+                    Scanner::Avx512 => 5,
                 };
                 DETECTED.store(code, Ordering::Relaxed);
                 scanner
@@ -135,7 +143,11 @@ impl Scanner {
     pub fn best() -> Scanner {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx2")
+            {
+                Scanner::Avx512
+            } else if std::arch::is_x86_feature_detected!("avx2") {
                 Scanner::Avx2
             } else {
                 Scanner::Sse2
@@ -156,8 +168,52 @@ impl Scanner {
         match self {
             Scanner::Scalar => true,
             Scanner::Sse2 => cfg!(target_arch = "x86_64"),
-            Scanner::Avx2 => Scanner::best() == Scanner::Avx2,
+            Scanner::Avx2 => matches!(Scanner::best(), Scanner::Avx2 | Scanner::Avx512),
+            Scanner::Avx512 => Scanner::best() == Scanner::Avx512,
             Scanner::Neon => cfg!(target_arch = "aarch64"),
+        }
+    }
+
+    /// Whether this scanner uses AVX2 (which [`Scanner::Avx512`] does too).
+    #[inline(always)]
+    fn has_avx2(self) -> bool {
+        matches!(self, Scanner::Avx2 | Scanner::Avx512)
+    }
+
+    /// Writes the structural index's masks of block `block` of `input` (bytes
+    /// `64·block ..`; see [`index`]) to `masks`: AVX-512BW, AVX2, SSE2 or NEON as the
+    /// scanner says, or the scalar twin. A short last block is padded (its masks have no
+    /// bits past the end); a block past the end has no bits at all.
+    #[cfg(any(test, feature = "structural-index"))]
+    #[inline]
+    pub(crate) fn classify_into(self, input: &[u8], block: usize, masks: &mut BlockMasks) {
+        match index::full_block(input, block) {
+            Some(bytes) => self.classify_block(bytes, masks),
+            None => self.classify_block(&index::padded(input, block), masks),
+        }
+    }
+
+    /// [`Self::classify_into`], returning the masks.
+    #[cfg(test)]
+    pub(crate) fn classify(self, input: &[u8], block: usize) -> BlockMasks {
+        let mut masks = BlockMasks::default();
+        self.classify_into(input, block, &mut masks);
+        masks
+    }
+
+    #[cfg(any(test, feature = "structural-index"))]
+    #[inline(always)]
+    fn classify_block(self, bytes: &[u8; index::BLOCK], masks: &mut BlockMasks) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Scanner::Avx512 => x86_64::classify_avx512(bytes, masks),
+            #[cfg(target_arch = "x86_64")]
+            Scanner::Avx2 => x86_64::classify_avx2(bytes, masks),
+            #[cfg(target_arch = "x86_64")]
+            Scanner::Sse2 => *masks = x86_64::classify_sse2(bytes),
+            #[cfg(target_arch = "aarch64")]
+            Scanner::Neon => *masks = aarch64::classify_neon(bytes),
+            _ => *masks = BlockMasks::of_scalar(bytes),
         }
     }
 
@@ -167,7 +223,7 @@ impl Scanner {
         #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         if self != Scanner::Scalar && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
             let punctuation = class_punctuation(class);
-            let long_runs = self == Scanner::Avx2;
+            let long_runs = self.has_avx2();
             return blocks::find_class::<Simd>(haystack, class, punctuation, long_runs);
         }
         scalar::find_class(haystack, class)
@@ -227,10 +283,10 @@ impl Scanner {
     pub(crate) fn find_stream_error_candidate(self, haystack: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         match self {
-            Scanner::Avx2 if haystack.len() >= 64 => {
+            Scanner::Avx2 | Scanner::Avx512 if haystack.len() >= 64 => {
                 return x86_64::find_stream_error_candidate_avx2(haystack);
             }
-            Scanner::Avx2 | Scanner::Sse2 => {
+            Scanner::Avx2 | Scanner::Avx512 | Scanner::Sse2 => {
                 return x86_64::find_stream_error_candidate_sse2(haystack);
             }
             // NEON has no twin of this search yet: the scalar one serves (errors on only).
@@ -352,7 +408,7 @@ pub(crate) fn str_after_ascii_prefix(bytes: &[u8], ascii_prefix: usize) -> Optio
 #[inline]
 pub(crate) fn utf8_str(bytes: &[u8]) -> Option<&str> {
     #[cfg(target_arch = "x86_64")]
-    if bytes.len() >= 64 && Scanner::detect() == Scanner::Avx2 {
+    if bytes.len() >= 64 && Scanner::detect().has_avx2() {
         return x86_64::utf8::to_str(bytes);
     }
     std::str::from_utf8(bytes).ok()

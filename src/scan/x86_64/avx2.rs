@@ -9,6 +9,8 @@
 use std::arch::x86_64::*;
 
 use super::super::classes::CLASS_TABLE;
+#[cfg(any(test, feature = "structural-index"))]
+use super::super::index::{BLOCK, BlockMasks};
 use super::super::scalar;
 
 /// The byte-class search of `blocks::find_class` from `at`, 32 bytes per step: the first
@@ -64,40 +66,138 @@ pub(crate) fn find_stream_error_candidate(haystack: &[u8]) -> usize {
     unsafe { find_stream_error_candidate_avx2(haystack) }
 }
 
-/// The AVX2 loop of [`find_stream_error_candidate`].
+/// The candidate set of `classes::is_stream_error_candidate` as two 16-entry tables for
+/// `vpshufb`: byte `b` is a candidate exactly when `STREAM_HIGH[b >> 4] & STREAM_LOW[b &
+/// 15]` is not zero (checked for all 256 bytes by a test below). Bit 0: `00`–`0F` less
+/// NUL, tab, LF, FF, CR; bit 1: `10`–`1F` and `F0`–`FF`; bit 2: `7F` and `EF`; bit 3: `C2`.
+const STREAM_LOW: [u8; 16] = [
+    0b0010, 0b0011, 0b1011, 0b0011, 0b0011, 0b0011, 0b0011, 0b0011, //
+    0b0011, 0b0010, 0b0010, 0b0011, 0b0010, 0b0010, 0b0011, 0b0111,
+];
+/// See [`STREAM_LOW`].
+const STREAM_HIGH: [u8; 16] = [
+    0b0001, 0b0010, 0, 0, 0, 0, 0, 0b0100, //
+    0, 0, 0, 0, 0b1000, 0, 0b0100, 0b0010,
+];
+
+/// The AVX2 loop of [`find_stream_error_candidate`]: two table lookups (`vpshufb`) per
+/// 32 bytes classify every byte at once, and a `vptest` skips blocks without one.
 #[target_feature(enable = "avx2")]
 fn find_stream_error_candidate_avx2(haystack: &[u8]) -> usize {
     let len = haystack.len();
     let mut at = 0;
-    let eq = |block: __m256i, b: u8| _mm256_cmpeq_epi8(block, _mm256_set1_epi8(b as i8));
+    let table = |t: [u8; 16]| {
+        // SAFETY: `t` is 16 bytes, the width of the read.
+        let half = unsafe { _mm_loadu_si128(t.as_ptr().cast()) };
+        _mm256_broadcastsi128_si256(half)
+    };
+    let (low_table, high_table) = (table(STREAM_LOW), table(STREAM_HIGH));
+    let nibble = _mm256_set1_epi8(0x0F);
     while at + 32 <= len {
         // SAFETY: the loop condition keeps the 32-byte unaligned read inside
         // `haystack`; AVX2 is enabled for this function and its callers check the CPU.
         let block = unsafe { _mm256_loadu_si256(haystack.as_ptr().add(at).cast()) };
-        let control = _mm256_cmpeq_epi8(_mm256_min_epu8(block, _mm256_set1_epi8(0x1F)), block);
-        let allowed = _mm256_or_si256(
-            _mm256_or_si256(eq(block, 0), eq(block, b'\t')),
-            _mm256_or_si256(
-                _mm256_or_si256(eq(block, b'\n'), eq(block, 0x0C)),
-                eq(block, b'\r'),
-            ),
+        let low = _mm256_shuffle_epi8(low_table, _mm256_and_si256(block, nibble));
+        let high = _mm256_shuffle_epi8(
+            high_table,
+            _mm256_and_si256(_mm256_srli_epi16::<4>(block), nibble),
         );
-        let high = _mm256_cmpeq_epi8(
-            _mm256_max_epu8(block, _mm256_set1_epi8(0xF0u8 as i8)),
-            block,
-        );
-        let hits = _mm256_or_si256(
-            _mm256_andnot_si256(allowed, control),
-            _mm256_or_si256(
-                _mm256_or_si256(eq(block, 0x7F), eq(block, 0xC2)),
-                _mm256_or_si256(eq(block, 0xEF), high),
-            ),
-        );
-        let mask = _mm256_movemask_epi8(hits) as u32;
-        if mask != 0 {
-            return at + mask.trailing_zeros() as usize;
+        let hits = _mm256_and_si256(low, high);
+        if _mm256_testz_si256(hits, hits) == 0 {
+            let misses = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hits, _mm256_setzero_si256()));
+            return at + (!misses as u32).trailing_zeros() as usize;
         }
         at += 32;
     }
     at + super::sse2::find_stream_error_candidate(&haystack[at..])
 }
+
+#[cfg(test)]
+mod stream_table_tests {
+    use super::{STREAM_HIGH, STREAM_LOW};
+    use crate::scan::classes::is_stream_error_candidate;
+
+    #[test]
+    fn the_tables_are_the_candidate_set() {
+        for b in 0..=255u8 {
+            let hit = STREAM_HIGH[usize::from(b >> 4)] & STREAM_LOW[usize::from(b & 15)] != 0;
+            assert_eq!(hit, is_stream_error_candidate(b), "{b:#04x}");
+        }
+    }
+}
+
+/// The structural index's block classifier (feature `structural-index`; see `scan::index`).
+#[cfg(any(test, feature = "structural-index"))]
+mod index {
+    use super::*;
+    /// The structural index's masks of one block (see `BlockMasks`), 32 bytes per step.
+    ///
+    /// Panics when the CPU lacks AVX2 (the front never asks then).
+    #[inline]
+    pub(crate) fn classify(bytes: &[u8; BLOCK], masks: &mut BlockMasks) {
+        assert!(std::arch::is_x86_feature_detected!("avx2"));
+        // SAFETY: the CPU has AVX2: checked by the assertion (a cached load).
+        unsafe { classify_avx2(bytes, masks) }
+    }
+
+    /// The seven masks of 32 bytes, in `BlockMasks`' field order.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn classify_half(v: __m256i) -> [u64; 7] {
+        let eq = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+        let bits = |hits: __m256i| u64::from(_mm256_movemask_epi8(hits) as u32);
+        // Tab, LF, FF, CR: b - 9 ≤ 4 (unsigned, as min(b - 9, 4) == b - 9), less VT.
+        let shifted = _mm256_sub_epi8(v, _mm256_set1_epi8(9));
+        let controls = _mm256_andnot_si256(
+            eq(0x0B),
+            _mm256_cmpeq_epi8(_mm256_min_epu8(shifted, _mm256_set1_epi8(4)), shifted),
+        );
+        let nul = eq(0);
+        let lt = eq(b'<');
+        let double_quote = eq(b'"');
+        let single_quote = eq(b'\'');
+        let tag_name_end = _mm256_or_si256(
+            _mm256_or_si256(controls, eq(b' ')),
+            _mm256_or_si256(nul, _mm256_or_si256(eq(b'/'), eq(b'>'))),
+        );
+        let attr_name_end = _mm256_or_si256(
+            _mm256_or_si256(tag_name_end, eq(b'=')),
+            _mm256_or_si256(_mm256_or_si256(double_quote, single_quote), lt),
+        );
+        [
+            bits(lt),
+            bits(_mm256_or_si256(eq(b'&'), nul)),
+            bits(tag_name_end),
+            bits(attr_name_end),
+            bits(double_quote),
+            bits(single_quote),
+            bits(v),
+        ]
+    }
+
+    /// The AVX2 body of [`classify`].
+    #[target_feature(enable = "avx2")]
+    fn classify_avx2(bytes: &[u8; BLOCK], masks: &mut BlockMasks) {
+        // SAFETY: both 32-byte unaligned reads are inside the 64-byte array; AVX2 is enabled
+        // for this function and its caller checks the CPU has it.
+        let (low, high) = unsafe {
+            (
+                _mm256_loadu_si256(bytes.as_ptr().cast()),
+                _mm256_loadu_si256(bytes.as_ptr().add(32).cast()),
+            )
+        };
+        let [a, b, c, d, e, f, g] = classify_half(low);
+        let [h, i, j, k, l, m, n] = classify_half(high);
+        *masks = BlockMasks {
+            lt: a | h << 32,
+            amp_nul: b | i << 32,
+            tag_name_end: c | j << 32,
+            attr_name_end: d | k << 32,
+            double_quote: e | l << 32,
+            single_quote: f | m << 32,
+            not_ascii: g | n << 32,
+        };
+    }
+}
+#[cfg(any(test, feature = "structural-index"))]
+pub(crate) use index::classify;
