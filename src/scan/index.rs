@@ -51,6 +51,31 @@ pub(crate) const BLOCK: usize = 64;
 
 #[cfg(any(test, feature = "structural-index"))]
 impl BlockMasks {
+    /// The masks from an array in field order (`lt`, `amp_nul`, `tag_name_end`,
+    /// `attr_name_end`, `double_quote`, `single_quote`, `not_ascii`): the SIMD back-ends
+    /// compute them that way.
+    #[inline(always)]
+    pub(crate) fn from_fields(fields: [u64; 7]) -> BlockMasks {
+        let [
+            lt,
+            amp_nul,
+            tag_name_end,
+            attr_name_end,
+            double_quote,
+            single_quote,
+            not_ascii,
+        ] = fields;
+        BlockMasks {
+            lt,
+            amp_nul,
+            tag_name_end,
+            attr_name_end,
+            double_quote,
+            single_quote,
+            not_ascii,
+        }
+    }
+
     /// The scalar twin, and the definition of every mask: one byte at a time.
     pub(crate) fn of_scalar(bytes: &[u8; BLOCK]) -> BlockMasks {
         let mut m = BlockMasks::default();

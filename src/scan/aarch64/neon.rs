@@ -197,16 +197,9 @@ mod index {
                 vcgeq_u8(v, vdupq_n_u8(0x80)),
             ]
         });
-        let mask = |k: usize| block_bits(per_quarter.map(|q| q[k]));
-        BlockMasks {
-            lt: mask(0),
-            amp_nul: mask(1),
-            tag_name_end: mask(2),
-            attr_name_end: mask(3),
-            double_quote: mask(4),
-            single_quote: mask(5),
-            not_ascii: mask(6),
-        }
+        BlockMasks::from_fields(std::array::from_fn(|k| {
+            block_bits(per_quarter.map(|q| q[k]))
+        }))
     }
 }
 #[cfg(any(test, feature = "structural-index"))]

@@ -186,17 +186,8 @@ mod index {
                 _mm256_loadu_si256(bytes.as_ptr().add(32).cast()),
             )
         };
-        let [a, b, c, d, e, f, g] = classify_half(low);
-        let [h, i, j, k, l, m, n] = classify_half(high);
-        *masks = BlockMasks {
-            lt: a | h << 32,
-            amp_nul: b | i << 32,
-            tag_name_end: c | j << 32,
-            attr_name_end: d | k << 32,
-            double_quote: e | l << 32,
-            single_quote: f | m << 32,
-            not_ascii: g | n << 32,
-        };
+        let (low, high) = (classify_half(low), classify_half(high));
+        *masks = BlockMasks::from_fields(std::array::from_fn(|k| low[k] | high[k] << 32));
     }
 }
 #[cfg(any(test, feature = "structural-index"))]

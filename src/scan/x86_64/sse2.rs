@@ -212,24 +212,7 @@ mod index {
                 *mask |= bits << (16 * quarter);
             }
         }
-        let [
-            lt,
-            amp_nul,
-            tag_name_end,
-            attr_name_end,
-            double_quote,
-            single_quote,
-            not_ascii,
-        ] = masks;
-        BlockMasks {
-            lt,
-            amp_nul,
-            tag_name_end,
-            attr_name_end,
-            double_quote,
-            single_quote,
-            not_ascii,
-        }
+        BlockMasks::from_fields(masks)
     }
 }
 #[cfg(any(test, feature = "structural-index"))]
