@@ -47,7 +47,7 @@ use crate::machine::{Builder, Origin};
 use crate::span::Span;
 use crate::state::State;
 use crate::tape::{Tape, TokenRecord};
-use crate::token::{AttrList, Comment, Tag, Text, TextKind, Token};
+use crate::token::{Text, TextKind, Token};
 
 /// How many bytes before the buffer's end a token must end (with the tokenizer's position
 /// after it) to be final: more than any state looks ahead.
@@ -362,46 +362,7 @@ impl StreamTokenizer {
     /// it returned false, or after [`StreamTokenizer::next_token`] returned None).
     #[inline]
     pub fn token(&self) -> Option<Token<'_, '_>> {
-        let index = self.current?;
-        let input = &self.buf[self.start..];
-        // Built here from the record, as `Tape::get` would (the tape's input is a prefix
-        // of `input`), with the common kinds first and one bounds check per slice.
-        let r = self.tape.records().get(index)?;
-        let raw = Span::new(r.start as usize, r.end as usize);
-        let main = Span::new(r.main_start as usize, r.main_end as usize);
-        Some(match r.kind {
-            TokenRecord::TEXT => Token::Text(Text {
-                input,
-                raw,
-                content: main,
-                kind: text_kind_of(r.text_kind),
-            }),
-            TokenRecord::START_TAG | TokenRecord::END_TAG => {
-                let first = r.extra as usize;
-                let tag = Tag {
-                    input,
-                    raw,
-                    name: main,
-                    self_closing: r.flags & TokenRecord::SELF_CLOSING != 0,
-                    attrs: AttrList::Tape(
-                        self.tape
-                            .attr_records()
-                            .get(first..first + r.count as usize)?,
-                    ),
-                };
-                if r.kind == TokenRecord::START_TAG {
-                    Token::StartTag(tag)
-                } else {
-                    Token::EndTag(tag)
-                }
-            }
-            TokenRecord::COMMENT => Token::Comment(Comment {
-                input,
-                raw,
-                data: main,
-            }),
-            _ => return self.tape.get_in(input, index),
-        })
+        self.tape.get_in(&self.buf[self.start..], self.current?)
     }
 
     /// The absolute offset of the current token's offset 0: add it to every span of the
@@ -597,7 +558,7 @@ impl StreamTokenizer {
                 // has one.
                 if r.kind == TokenRecord::TEXT
                     && committed == index
-                    && let t = text_of(input, &r)
+                    && let Some(t) = r.text(input)
                     && let Some((c, inclusive)) = cut_point(input, &t, limit)
                 {
                     tape.cut_text(index, c);
@@ -620,11 +581,13 @@ impl StreamTokenizer {
             }
             let resume_state = match r.kind {
                 TokenRecord::TEXT => {
-                    let kind = text_kind_of(r.text_kind);
+                    let text = r
+                        .text(input)
+                        .expect("the tokenizer writes known text kinds");
                     if tracking {
-                        origin.frameset.text(&text_of(input, &r));
+                        origin.frameset.text(&text);
                     }
-                    match kind {
+                    match text.kind() {
                         // Its escape states are not public: no resume point.
                         TextKind::ScriptData => None,
                         // A whole section: the data state follows.
@@ -687,28 +650,6 @@ impl StreamTokenizer {
             self.resume.last_start_tag = Some(span.of(&self.buf[self.start..]).to_vec());
         }
         self.resume.origin = origin;
-    }
-}
-
-/// The [`TextKind`] of a [`TokenRecord::text_kind`] code.
-fn text_kind_of(code: u8) -> TextKind {
-    match code {
-        0 => TextKind::Data,
-        1 => TextKind::Rcdata,
-        2 => TextKind::Rawtext,
-        3 => TextKind::ScriptData,
-        4 => TextKind::Plaintext,
-        _ => TextKind::Cdata,
-    }
-}
-
-/// The text run of record `r` (a [`TokenRecord::TEXT`]) over `input`.
-fn text_of<'a>(input: &'a [u8], r: &TokenRecord) -> Text<'a> {
-    Text {
-        input,
-        raw: Span::new(r.start as usize, r.end as usize),
-        content: Span::new(r.main_start as usize, r.main_end as usize),
-        kind: text_kind_of(r.text_kind),
     }
 }
 

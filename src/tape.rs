@@ -81,6 +81,21 @@ impl TokenRecord {
     fn main(&self) -> Span {
         Span::new(self.main_start as usize, self.main_end as usize)
     }
+
+    /// A [`TokenRecord::TEXT`] record's text run over `input` (None for another kind, or
+    /// an unknown text kind code).
+    #[inline]
+    pub(crate) fn text<'a>(&self, input: &'a [u8]) -> Option<Text<'a>> {
+        if self.kind != TokenRecord::TEXT {
+            return None;
+        }
+        Some(Text {
+            input,
+            raw: self.span(),
+            content: self.main(),
+            kind: *TEXT_KINDS.get(usize::from(self.text_kind))?,
+        })
+    }
 }
 
 /// One attribute of a tag on a [`Tape`]: `#[repr(C)]`, 24 bytes, no padding. Its raw
@@ -601,6 +616,7 @@ impl Tape {
         let r = self.records.get(index)?;
         let raw = r.span();
         Some(match r.kind {
+            TokenRecord::TEXT => Token::Text(r.text(input)?),
             TokenRecord::START_TAG | TokenRecord::END_TAG => {
                 let start = r.extra as usize;
                 let tag = Tag {
@@ -616,12 +632,6 @@ impl Tape {
                     Token::EndTag(tag)
                 }
             }
-            TokenRecord::TEXT => Token::Text(Text {
-                input,
-                raw,
-                content: r.main(),
-                kind: *TEXT_KINDS.get(usize::from(r.text_kind))?,
-            }),
             TokenRecord::COMMENT => Token::Comment(Comment {
                 input,
                 raw,
