@@ -481,13 +481,7 @@ impl Simulator {
             }
             return None;
         }
-        const LI: u64 = key(b"li");
-        const DD: u64 = key(b"dd");
-        const DT: u64 = key(b"dt");
         const INPUT: u64 = key(b"input");
-        const BUTTON: u64 = key(b"button");
-        const OPTION: u64 = key(b"option");
-        const OPTGROUP: u64 = key(b"optgroup");
         let flags = categories_keyed(name, name_key);
         // "In table", "in table body" and "in row" (13.2.6.4.9, .13, .14) take the table
         // parts, `table`, `template`, `input` and `form` themselves and hand the other
@@ -496,37 +490,19 @@ impl Simulator {
         let in_table = matches!(mode, Mode::InTable | Mode::InTableBody | Mode::InRow);
         if flags & (cat::START_SLOW | cat::TABLE_SCOPE | cat::TABLE_END) != 0
             || (in_table && name.len() == 4 && name_key == key(b"form"))
-            || (flags & cat::CLOSES_P != 0 && self.p_open != 0)
-            || (flags & cat::HEADING != 0 && self.top_is_html_in(cat::HEADING))
         {
             return None;
         }
-        if flags & cat::START_SPECIAL != 0 {
-            // The "in body" start tags that close an element first (13.2.6.4.7).
-            match (name.len(), name_key) {
-                // They also close a `p` in button scope: the full rules do that.
-                (2, LI | DD | DT) if self.p_open != 0 => return None,
-                (2, LI) => self.close_list_item(&[b"li"]),
-                (2, DD | DT) => self.close_list_item(&[b"dd", b"dt"]),
-                // The table modes insert and pop an `input` themselves.
-                (5, INPUT) => {
-                    if !in_table && self.find_in_scope(&[b"select"], Scope::Default).is_some() {
-                        return None;
-                    }
-                }
-                (6, BUTTON) => {
-                    if let Some(i) = self.find_in_scope(&[b"button"], Scope::Default) {
-                        self.truncate(i);
-                    }
-                }
-                (6, OPTION) | (8, OPTGROUP) => {
-                    if self.top_is_html(&[b"option"]) {
-                        self.truncate(self.stack.len() - 1);
-                    }
-                }
-                _ => return None,
-            }
+        // "In body" closes an open `select` for an `input` (the table modes insert and pop
+        // an `input` themselves): the full rules do that.
+        if !in_table
+            && name.len() == 5
+            && name_key == INPUT
+            && self.find_in_scope(&[b"select"], Scope::Default).is_some()
+        {
+            return None;
         }
+        self.close_before_inserting(name, name_key, flags);
         self.last_start_html = true;
         if flags & cat::NOT_PUSHED == 0 {
             self.push_keyed(Ns::Html, Point::None, name, name_key, flags);
@@ -768,10 +744,8 @@ impl Simulator {
             HtmlStartTag::Frameset => return Step::Ignored,
             _ => {}
         }
-        let flags = categories(name);
-        if flags & cat::CLOSES_P != 0 {
-            self.close_p();
-        }
+        let name_key = lower_key(name);
+        let flags = categories_keyed(name, name_key);
         if eq(name, b"input") || eq(name, b"select") {
             // html5ever 0.40 (the select parser relaxation): these close an open select.
             if let Some(i) = self.find_in_scope(&[b"select"], Scope::Default) {
@@ -781,31 +755,59 @@ impl Simulator {
                 }
             }
         }
+        self.close_before_inserting(name, name_key, flags);
         if flags & cat::NOT_PUSHED != 0 {
             // Void elements, and the tags "in body" ignores (table parts, `html`, …).
             return Step::Done;
         }
-        if eq(name, b"li") {
-            // Close an open `li`, then "if the stack of open elements has a p element in
-            // button scope, then close a p element".
-            self.close_list_item(&[b"li"]);
-            self.close_p();
-        } else if eq(name, b"dd") || eq(name, b"dt") {
-            self.close_list_item(&[b"dd", b"dt"]);
-            self.close_p();
-        } else if eq(name, b"button") {
-            // A button in scope is closed first.
-            if let Some(i) = self.find_in_scope(&[b"button"], Scope::Default) {
-                self.truncate(i);
-            }
-        } else if (flags & cat::HEADING != 0 && self.top_is_html_in(cat::HEADING))
-            || ((eq(name, b"option") || eq(name, b"optgroup")) && self.top_is_html(&[b"option"]))
-        {
-            // A heading closes a heading; an option or optgroup closes an option.
-            self.truncate(self.stack.len() - 1);
-        }
-        self.push_with(Ns::Html, Point::None, name, flags);
+        self.push_keyed(Ns::Html, Point::None, name, name_key, flags);
         Step::Done
+    }
+
+    /// 13.2.6.4.7 "in body": what a start tag closes before it is inserted (`name_key` is
+    /// the name's [`lower_key`], `flags` its [`cat`] bits): a `p` element in button scope for
+    /// the tags that close one; for `li`, `dd` and `dt` an open list item, then a `p`; for
+    /// `button` a button in scope; for a heading a current heading; for `option` and
+    /// `optgroup` a current `option`. The full rules and [`Simulator::fast_tag`] share it.
+    #[inline]
+    fn close_before_inserting(&mut self, name: &[u8], name_key: u64, flags: u32) {
+        const LI: u64 = key(b"li");
+        const DD: u64 = key(b"dd");
+        const DT: u64 = key(b"dt");
+        const BUTTON: u64 = key(b"button");
+        const OPTION: u64 = key(b"option");
+        const OPTGROUP: u64 = key(b"optgroup");
+        if flags & cat::CLOSES_P != 0 {
+            self.close_p();
+        }
+        if flags & cat::HEADING != 0 && self.top_is_html_in(cat::HEADING) {
+            // A heading closes a heading.
+            self.pop();
+        }
+        if flags & cat::START_SPECIAL == 0 {
+            return;
+        }
+        match (name.len(), name_key) {
+            (2, LI) => {
+                // Close an open `li`, then "if the stack of open elements has a p element
+                // in button scope, then close a p element".
+                self.close_list_item(&[b"li"]);
+                self.close_p();
+            }
+            (2, DD | DT) => {
+                self.close_list_item(&[b"dd", b"dt"]);
+                self.close_p();
+            }
+            (6, BUTTON) => {
+                // A button in scope is closed first.
+                if let Some(i) = self.find_in_scope(&[b"button"], Scope::Default) {
+                    self.truncate(i);
+                }
+            }
+            // An option or optgroup closes a current option.
+            (6, OPTION) | (8, OPTGROUP) if self.top_is_html(&[b"option"]) => self.pop(),
+            _ => {}
+        }
     }
 
     /// 13.2.6.4.9 "in table": a start tag's effect on the stack; the tags not listed go
