@@ -486,21 +486,33 @@ fn gzip_member_with_a_flipped_byte() {
     assert_eq!(summary(&items), expected);
 }
 
+/// `bytes` with `junk` inserted before record `i` (at `offsets[i]`), and the summary the
+/// reader should give of it: the records before, an error of `kind` where the junk
+/// starts, the records from `i` on moved by the junk's length.
+fn junk_before_record(
+    bytes: &[u8],
+    offsets: &[u64],
+    i: usize,
+    junk: &[u8],
+    kind: &str,
+) -> (Vec<u8>, Vec<String>) {
+    let at = offsets[i] as usize;
+    let damaged = [&bytes[..at], junk, &bytes[at..]].concat();
+    let n = junk.len() as u64;
+    let mut expected = oks(&offsets[..i]);
+    expected.push(format!("err {at} {kind}"));
+    expected.extend(oks(&offsets[i..].iter().map(|o| o + n).collect::<Vec<_>>()));
+    (damaged, expected)
+}
+
 #[test]
 fn junk_between_gzip_members() {
     let pages = made_up_pages(4);
     let (bytes, offsets) = write_warc(&pages, true);
     let junk = b"\x00\x00 junk \x1f\x8b\x08 more junk";
-    let at = offsets[2] as usize;
-    let mut damaged = bytes[..at].to_vec();
-    damaged.extend_from_slice(junk);
-    damaged.extend_from_slice(&bytes[at..]);
-    let n = junk.len() as u64;
+    let (damaged, expected) = junk_before_record(&bytes, &offsets, 2, junk, "gzip");
     let items = read_all(&damaged);
     check_messages(&items);
-    let mut expected = oks(&offsets[..2]);
-    expected.push(format!("err {at} gzip"));
-    expected.extend(oks(&[offsets[2] + n, offsets[3] + n]));
     assert_eq!(summary(&items), expected);
     // Junk after the last member.
     let mut damaged = bytes.clone();
@@ -1005,16 +1017,9 @@ fn zstd_and_lz4_frames_round_trip_and_their_damage_is_reported() {
 
         // Junk with the frame magic in it, between frames.
         let junk: &[u8] = b"\x00 junk \x28\xb5\x2f\xfd\x04\x22\x4d\x18 more junk";
-        let at = offsets[2] as usize;
-        let mut damaged = bytes[..at].to_vec();
-        damaged.extend_from_slice(junk);
-        damaged.extend_from_slice(&bytes[at..]);
-        let n = junk.len() as u64;
+        let (damaged, expected) = junk_before_record(&bytes, &offsets, 2, junk, kind);
         let items = read_all(&damaged);
         check_messages(&items);
-        let mut expected = oks(&offsets[..2]);
-        expected.push(format!("err {at} {kind}"));
-        expected.extend(oks(&offsets[2..].iter().map(|o| o + n).collect::<Vec<_>>()));
         assert_eq!(summary(&items), expected, "{kind}, junk");
     }
 }

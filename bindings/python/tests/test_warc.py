@@ -161,12 +161,36 @@ def gzip_members(raw):
     return members
 
 
+def write_recompressed(path, head, frames):
+    """Writes `head` then `frames` to `path`; returns each frame's offset."""
+    path.write_bytes(head + b"".join(frames))
+    offsets, at = [], len(head)
+    for frame in frames:
+        offsets.append(at)
+        at += len(frame)
+    return offsets
+
+
+def check_reads_as_the_sample(path, offsets):
+    """The records of `path` (the sample's, recompressed) read as the sample's, with 1 and
+    2 threads, at frame offsets the CLI agrees with, and give `process()` the same pages."""
+    _, want = records(SAMPLE_WARC)
+    for threads in (1, 2):
+        it, recs = records_with(path, threads)
+        assert it.errors == []
+        assert [(r.url, r.content) for r in recs] == [(r.url, r.content) for r in want]
+        assert all(r.offset in offsets for r in recs)
+    assert [(r.offset, r.url) for r in recs] == cli_records(path)
+    pages = sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(path, threads=2))
+    assert pages == sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(SAMPLE_WARC, threads=2))
+    assert len(pages) == 7
+
+
 def test_warc_zst_reads_as_the_warc_gz(tmp_path):
     # The sample's records recompressed one zstd frame per record (the IIPC proposal's
     # .warc.zst), with and without a dictionary in the skippable frame at the start.
     zstandard = pytest.importorskip("zstandard", reason="the zstandard package writes the .warc.zst")
     members = gzip_members(SAMPLE_WARC.read_bytes())
-    _, want = records(SAMPLE_WARC)
     dictionary = zstandard.train_dictionary(2048, members * 8)
     plain = zstandard.ZstdCompressor(level=3)
     with_dict = zstandard.ZstdCompressor(level=3, dict_data=dictionary)
@@ -174,22 +198,9 @@ def test_warc_zst_reads_as_the_warc_gz(tmp_path):
         ("sample.warc.zst", b"", plain),
         ("dict.warc.zst", struct.pack("<II", 0x184D2A5D, len(dictionary.as_bytes())) + dictionary.as_bytes(), with_dict),
     ):
-        frames = [compressor.compress(m) for m in members]
         path = tmp_path / name
-        path.write_bytes(head + b"".join(frames))
-        offsets, at = [], len(head)
-        for frame in frames:
-            offsets.append(at)
-            at += len(frame)
-        for threads in (1, 2):
-            it, recs = records_with(path, threads)
-            assert it.errors == []
-            assert [(r.url, r.content) for r in recs] == [(r.url, r.content) for r in want]
-            assert all(r.offset in offsets for r in recs)
-        assert [(r.offset, r.url) for r in recs] == cli_records(path)
-        pages = sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(path, threads=2))
-        assert pages == sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(SAMPLE_WARC, threads=2))
-        assert len(pages) == 7
+        offsets = write_recompressed(path, head, [compressor.compress(m) for m in members])
+        check_reads_as_the_sample(path, offsets)
 
 
 def test_warc_lz4_reads_as_the_warc_gz(tmp_path):
@@ -198,27 +209,16 @@ def test_warc_lz4_reads_as_the_warc_gz(tmp_path):
     # cut short at the end.
     lz4frame = pytest.importorskip("lz4.frame", reason="the lz4 package writes the .warc.lz4")
     members = gzip_members(SAMPLE_WARC.read_bytes())
-    _, want = records(SAMPLE_WARC)
     for linked in (True, False):
         frames = [
             lz4frame.compress(m, block_linked=linked, content_checksum=True, store_size=True)
             for m in members
         ]
         path = tmp_path / f"linked-{linked}.warc.lz4"
-        path.write_bytes(b"".join(frames))
-        offsets, at = [], 0
-        for frame in frames:
-            offsets.append(at)
-            at += len(frame)
-        for threads in (1, 2):
-            it, recs = records_with(path, threads)
-            assert it.errors == []
-            assert [(r.url, r.content) for r in recs] == [(r.url, r.content) for r in want]
-            assert all(r.offset in offsets for r in recs)
-        assert [(r.offset, r.url) for r in recs] == cli_records(path)
-        pages = sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(path, threads=2))
-        assert pages == sorted((p["url"], p["title"], p["text"]) for p in htmltok.process(SAMPLE_WARC, threads=2))
+        offsets = write_recompressed(path, b"", frames)
+        check_reads_as_the_sample(path, offsets)
     # The last frame without its content checksum: reported at its offset, the rest read.
+    _, want = records(SAMPLE_WARC)
     cut = tmp_path / "cut.warc.lz4"
     cut.write_bytes(b"".join(frames)[:-4])
     for threads in (1, 2):
