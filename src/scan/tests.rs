@@ -423,6 +423,12 @@ fn every_position_and_length_around_the_block_sizes() {
                     hit,
                     "{scanner:?}"
                 );
+                // An input-stream error candidate (the lead byte of U+F000–U+FFFF).
+                let mut hay3 = vec![b'x'; len];
+                if hit < len {
+                    hay3[hit] = 0xEF;
+                }
+                assert_eq!(scanner.find_stream_error_candidate(&hay3), hit, "{scanner:?}");
             }
         }
     }
