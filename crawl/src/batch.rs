@@ -41,12 +41,17 @@
 //!   `resource`) record is one document, its URL from `WARC-Target-URI` and its
 //!   transport charset from the HTTP `Content-Type` header. Records whose `Content-Type`
 //!   is not HTML (an image, a PDF, `robots.txt`) are left out and counted in
-//!   [`BatchResult::ignored`] unless [`Options::all_records`] is on. A WARC file is read
-//!   (and inflated) by [`warc::ParallelReader`](crate::warc::ParallelReader) on as many
-//!   threads as the batch has, so that one big file keeps every core busy; it yields
-//!   exactly the records and failures of the sequential reader. With one thread, or a
-//!   file under two of its parts (2 MiB), the file is read on the thread that asks for
-//!   the next record, as before.
+//!   [`BatchResult::ignored`] unless [`Options::all_records`] is on. On several threads
+//!   a WARC file is cut into parts (as [`warc::ParallelReader`](crate::warc::ParallelReader)
+//!   cuts it; [`Options::warc_part_size`]), and each part is a job: the worker that takes
+//!   it reads (inflates) the part and then maps its records, while they are still in its
+//!   cache, so that one big file keeps every core busy. A part read from a guessed record
+//!   start is checked against where the sequential reader is before any of its records
+//!   is mapped (and read again from there if the guess was wrong), so `map` is called, and
+//!   [`Options::on_failure`] told, exactly once for each record and failure the
+//!   sequential reader yields, never for one read on a guess and thrown away; only the
+//!   order differs. With one thread, or a file under two parts, the file is read record
+//!   by record on the thread that asks for the next job.
 //!
 //! # Encodings
 //!
@@ -61,8 +66,9 @@
 //!
 //! Memory stays bounded whatever the size of the corpus: sources are taken from the
 //! iterator lazily, directories are walked lazily, and each worker thread holds one
-//! document at a time (rayon's `par_bridge` hands out one item per request), so about
-//! as many documents are in memory at once as there are threads. Files are read (with
+//! document at a time (rayon's `par_bridge` hands out one item per request), or the
+//! records of one part of a WARC file (about 1.5 MB), so about as many documents (parts)
+//! are in memory at once as there are threads. Files are read (with
 //! `std::fs::File` and `read_to_end`) into a buffer each worker thread reuses from file
 //! to file (kept up to 16 MiB); they are not memory-mapped, because mapping a file needs
 //! `unsafe` and the crate keeps its only `unsafe` code in its SIMD scanners.
@@ -166,6 +172,7 @@ pub struct Options {
     stop: Option<Arc<AtomicBool>>,
     on_failure: Option<FailureHook>,
     max_document_size: u64,
+    warc_part_size: Option<u64>,
 }
 
 /// The default for [`Options::max_document_size`]: 256 MiB.
@@ -182,6 +189,7 @@ impl Default for Options {
             stop: None,
             on_failure: None,
             max_document_size: DEFAULT_MAX_DOCUMENT_SIZE,
+            warc_part_size: None,
         }
     }
 }
@@ -197,6 +205,7 @@ impl fmt::Debug for Options {
             .field("stop", &self.stop)
             .field("on_failure", &self.on_failure.as_ref().map(|_| ".."))
             .field("max_document_size", &self.max_document_size)
+            .field("warc_part_size", &self.warc_part_size)
             .finish()
     }
 }
@@ -223,6 +232,20 @@ impl Options {
     /// `ContentLengthError::OverLimit`), never read whole, and the batch goes on.
     pub fn max_document_size(mut self, bytes: u64) -> Options {
         self.max_document_size = bytes;
+        self
+    }
+
+    /// The size of the parts a WARC file is cut into when the batch reads it on several
+    /// threads, as [`ParallelReader::part_size`] (at least 1). Each worker reads one part
+    /// at a time and then maps its records. The default is about 1.5 MB of records: 256
+    /// KiB of a `.warc.gz` or `.warc.zst`, 512 KiB of a `.warc.lz4`, 1.5 MiB of a `.warc`
+    /// (a part's records are then still in the worker's cache when it maps them). Smaller
+    /// parts share a small file among more workers, but each costs a search for a record
+    /// start.
+    ///
+    /// [`ParallelReader::part_size`]: crate::warc::ParallelReader::part_size
+    pub fn warc_part_size(mut self, bytes: u64) -> Options {
+        self.warc_part_size = Some(bytes);
         self
     }
 
@@ -263,7 +286,9 @@ impl Options {
     }
 
     /// Calls `hook` with each failure as it happens, from the thread that found it (the
-    /// failures are also in [`BatchResult::failures`]).
+    /// failures are also in [`BatchResult::failures`]). Once per failure: damage in a part
+    /// of a WARC file read on a guess is reported only once the guess is confirmed (see
+    /// the module documentation).
     pub fn on_failure(mut self, hook: impl Fn(&Failure) + Send + Sync + 'static) -> Options {
         self.on_failure = Some(Arc::new(hook));
         self
@@ -509,8 +534,11 @@ impl<'a> Document<'a> {
 
 /// Tokenizes every document of `sources` in parallel: calls `map` on each and folds the
 /// results with `reduce`, starting from `identity()` (which may be called many times).
-/// `reduce` must be associative and commutative; see the module documentation for the
-/// sources, the memory bound and how failures are reported.
+/// `map` is called exactly once per document, so its side effects (counting, sending
+/// pages on) are safe: a WARC file read in parts on several threads maps only the
+/// records the sequential reader yields. `reduce` must be associative and commutative;
+/// see the module documentation for the sources, the memory bound and how failures are
+/// reported.
 pub fn map_reduce<T, I, M, R, Z>(
     sources: I,
     options: &Options,
@@ -624,6 +652,9 @@ enum Job {
     Failed(Failure),
     /// A WARC record that is not HTML, left out.
     Ignored,
+    /// One part of a WARC file read on several threads: the worker reads it, then runs
+    /// its records (see [`WarcFile`]).
+    WarcPart(WarcPart),
 }
 
 struct Loaded {
@@ -656,6 +687,18 @@ where
         }
         Job::Ignored => {
             partial.ignored += 1;
+            return partial;
+        }
+        Job::WarcPart(part) => {
+            // The part's items are the sequential reader's (read on a guess, they were
+            // checked before they came back), so each record is mapped and each failure
+            // reported exactly once, as with one thread.
+            for item in part.parts.read(part.k) {
+                if options.stopped() {
+                    break;
+                }
+                partial = run_job(partial, part.file.job(item), options, map, reduce);
+            }
             return partial;
         }
         Job::Loaded(loaded) => loaded,
@@ -941,12 +984,7 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
     /// The job for one file; None when it is a WARC file whose reading started.
     fn file(&mut self, path: PathBuf, kind: FileKind) -> Option<Job> {
         match kind {
-            FileKind::Warc => match WarcFile::open(
-                &path,
-                self.options.all_records,
-                self.options.max_document_size,
-                self.threads,
-            ) {
+            FileKind::Warc => match WarcFile::open(&path, self.options, self.threads) {
                 Ok(warc) => {
                     self.warc = Some(warc);
                     None
@@ -1021,58 +1059,115 @@ fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(entries)
 }
 
-/// A WARC file being read, record by record.
+/// A WARC file being read. With one thread (or a file under two parts), record by
+/// record: the worker that asks for the next job reads it. With more, part by part: the
+/// jobs are the file's parts ([`crate::warc::ParallelReader`]'s, taken in order), and the
+/// worker that takes one reads (inflates) it and maps its records right away, while they
+/// are in its cache — no reading threads beside the batch's, and no records waiting
+/// between the thread that inflated them and the one that tokenizes them.
 struct WarcFile {
+    file: Arc<WarcSource>,
+    reading: Reading,
+}
+
+enum Reading {
+    Records(Box<crate::warc::ParallelReader>),
+    Parts {
+        parts: crate::warc::Parts,
+        next: u64,
+    },
+}
+
+/// What the jobs of one WARC file share.
+struct WarcSource {
     name: String,
-    reader: crate::warc::ParallelReader,
     all_records: bool,
     /// The record bodies' buffers, given back by the workers once a record is done.
     pool: Arc<BufferPool>,
 }
 
+/// Part `k` of a WARC file, for a worker to read and run.
+struct WarcPart {
+    file: Arc<WarcSource>,
+    parts: crate::warc::Parts,
+    k: u64,
+}
+
 impl WarcFile {
     /// Opens a WARC file to be read on `threads` threads (one big file keeps every core
     /// busy; a small one is read on the thread that asks).
-    fn open(
-        path: &Path,
-        all_records: bool,
-        max_record_len: u64,
-        threads: usize,
-    ) -> Result<WarcFile, Failure> {
+    fn open(path: &Path, options: &Options, threads: usize) -> Result<WarcFile, Failure> {
         let name = path.display().to_string();
-        // Enough buffers for the records in flight: the parts read ahead (some 20 records
-        // each) and one per worker.
+        // Enough buffers for the records in flight: a part's per worker (a handful of
+        // records in its 1.5 MB) when the workers read the parts, else the records of the
+        // parts a ParallelReader reads ahead (some 20 in a 1 MiB part of a .warc.gz).
         let pool = Arc::new(BufferPool::new(32 * (threads + 1), KEEP_BUFFER));
-        match crate::warc::open_parallel(path, threads) {
-            Ok(reader) => Ok(WarcFile {
+        let reader = match crate::warc::open_parallel(path, threads) {
+            Ok(reader) => reader
+                .max_record_len(options.max_document_size)
+                .buffer_pool(Arc::clone(&pool)),
+            Err(error) => {
+                return Err(Failure {
+                    source: name,
+                    offset: None,
+                    kind: FailureKind::Io {
+                        path: path.to_path_buf(),
+                        error,
+                    },
+                });
+            }
+        };
+        let reader = match options.warc_part_size {
+            Some(size) => reader.part_size(size),
+            None => reader.record_sized_parts(),
+        };
+        let reading = match reader.into_parts() {
+            Ok(parts) => Reading::Parts { parts, next: 0 },
+            Err(reader) => Reading::Records(reader),
+        };
+        Ok(WarcFile {
+            file: Arc::new(WarcSource {
                 name,
-                reader: reader
-                    .max_record_len(max_record_len)
-                    .buffer_pool(Arc::clone(&pool)),
-                all_records,
+                all_records: options.all_records,
                 pool,
             }),
-            Err(error) => Err(Failure {
-                source: name,
-                offset: None,
-                kind: FailureKind::Io {
-                    path: path.to_path_buf(),
-                    error,
-                },
-            }),
-        }
+            reading,
+        })
     }
 
-    /// The job for the next record (or damage), None at the end of the file.
+    /// The next job: a record (or damage), or a part; None at the end of the file.
     fn next_job(&mut self) -> Option<Job> {
-        let record = match self.reader.next()? {
+        match &mut self.reading {
+            Reading::Records(reader) => {
+                let item = reader.next()?;
+                Some(self.file.job(item))
+            }
+            Reading::Parts { parts, next } => {
+                if *next >= parts.count() {
+                    return None;
+                }
+                *next += 1;
+                Some(Job::WarcPart(WarcPart {
+                    file: Arc::clone(&self.file),
+                    parts: parts.clone(),
+                    k: *next - 1,
+                }))
+            }
+        }
+    }
+}
+
+impl WarcSource {
+    /// The job for one item of the reader: a record to map, one left out, or a failure.
+    fn job(&self, item: Result<crate::warc::Record, crate::warc::Error>) -> Job {
+        let record = match item {
             Ok(record) => record,
             Err(err) => {
-                return Some(Job::Failed(Failure {
+                return Job::Failed(Failure {
                     source: self.name.clone(),
                     offset: Some(err.offset),
                     kind: FailureKind::Warc(err.kind),
-                }));
+                });
             }
         };
         let still_coded = record
@@ -1084,20 +1179,20 @@ impl WarcFile {
                 .as_deref()
                 .map(|t| ("Transfer-Encoding", t)));
         if let Some((header, coding)) = still_coded {
-            return Some(Job::Failed(Failure {
+            return Job::Failed(Failure {
                 source: self.name.clone(),
                 offset: Some(record.offset),
                 kind: FailureKind::StillEncoded {
                     header,
                     coding: coding.to_string(),
                 },
-            }));
+            });
         }
         if !self.all_records && !is_html_type(record.content_type.as_deref()) {
             self.pool.give(record.body);
-            return Some(Job::Ignored);
+            return Job::Ignored;
         }
-        Some(Job::Loaded(Loaded {
+        Job::Loaded(Loaded {
             name: self.name.clone(),
             offset: Some(record.offset),
             length: record.length,
@@ -1105,7 +1200,7 @@ impl WarcFile {
             charset: record.charset,
             bytes: record.body,
             pool: Some(Arc::clone(&self.pool)),
-        }))
+        })
     }
 }
 

@@ -91,6 +91,7 @@ use flate2::write::GzEncoder;
 
 mod parallel;
 mod pool;
+pub(crate) use parallel::Parts;
 pub use parallel::{ParallelReader, open_parallel};
 pub use pool::BufferPool;
 

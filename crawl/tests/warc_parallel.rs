@@ -5,17 +5,22 @@
 //! the parallel reader's check for a record start), then damaged (cut short, garbage
 //! between or inside records, flipped bytes, ranges dropped or repeated), read in parts
 //! of many sizes on 2–4 threads. The check itself is `fuzz/src/warc.rs`, which the fuzz
-//! target `warc_parallel` runs on arbitrary bytes.
+//! target `warc_parallel` runs on arbitrary bytes. A batch over one such file, whose
+//! workers read and map the parts themselves, gives what it gives on one thread.
 //!
 //! Run with `cargo test -p htmltok-crawl --test warc_parallel`.
 
 #[path = "../../fuzz/src/warc.rs"]
 mod check;
 
+use std::collections::BTreeMap;
 use std::io::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
+use htmltok_crawl::batch::{self, Options, Source};
 use htmltok_crawl::warc::{ParallelReader, Writer};
 
 /// A small deterministic generator (no dependency, same cases on every run).
@@ -315,4 +320,99 @@ fn parallel_equals_sequential_on_the_sample_warc() {
         })
         .collect();
     assert_eq!(got, expected);
+}
+
+/// What a batch over one WARC file gave, in a form to compare.
+#[derive(Debug, PartialEq)]
+struct BatchSeen {
+    /// Each document's offset, with its size and URL.
+    documents: BTreeMap<u64, (usize, Option<String>)>,
+    counted: (u64, u64, u64),
+    failures: Vec<String>,
+    /// How many times `map` and the failure hook were called.
+    map_calls: usize,
+    hook_calls: usize,
+}
+
+fn batch_over(path: &std::path::Path, threads: usize, part: Option<u64>) -> BatchSeen {
+    let map_calls = AtomicUsize::new(0);
+    let hook_calls = Arc::new(AtomicUsize::new(0));
+    let hooked = Arc::clone(&hook_calls);
+    let mut options = Options::new().threads(threads).on_failure(move |_| {
+        hooked.fetch_add(1, Ordering::Relaxed);
+    });
+    if let Some(part) = part {
+        options = options.warc_part_size(part);
+    }
+    let result = batch::map_reduce(
+        [Source::from(path)],
+        &options,
+        |doc| {
+            map_calls.fetch_add(1, Ordering::Relaxed);
+            let seen = (doc.raw().len(), doc.url().map(str::to_string));
+            BTreeMap::from([(doc.offset().unwrap(), seen)])
+        },
+        |mut a, b| {
+            a.extend(b);
+            a
+        },
+        BTreeMap::new,
+    );
+    BatchSeen {
+        documents: result.value,
+        counted: (result.documents, result.bytes, result.ignored),
+        failures: result.failures.iter().map(ToString::to_string).collect(),
+        map_calls: map_calls.into_inner(),
+        hook_calls: hook_calls.load(Ordering::Relaxed),
+    }
+}
+
+/// A batch over one WARC file, whose parts the workers read and map themselves, gives with
+/// several threads exactly what it gives with one (the sequential reader): the same
+/// documents and failures, and `map` and the failure hook called once for each, never for
+/// records read on a guess and then discarded (generated files as above, damaged, read in
+/// parts of many sizes).
+#[test]
+fn a_batch_over_one_warc_equals_one_thread() {
+    let dir = std::env::temp_dir().join(format!(
+        "htmltok-warc-parallel-batch-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Lcg(0xba7c4);
+    for round in 0..25 {
+        for form in FORMS {
+            let records = 3 + rng.below(20);
+            let mut bytes = warc(&mut rng, records, form);
+            for _ in 0..rng.below(3) {
+                damage(&mut rng, &mut bytes);
+            }
+            let ext = match form {
+                Form::Plain => "warc",
+                Form::Gzip => "warc.gz",
+                Form::Zstd | Form::ZstdDictionary => "warc.zst",
+                Form::Lz4 => "warc.lz4",
+            };
+            let path = dir.join(format!("{round}.{ext}"));
+            std::fs::write(&path, &bytes).unwrap();
+            let one = batch_over(&path, 1, None);
+            assert_eq!(one.map_calls as u64, one.counted.0);
+            assert_eq!(one.hook_calls, one.failures.len());
+            let len = bytes.len().max(2) as u64;
+            let parts = [
+                1 + rng.below(64) as u64,
+                1 + rng.below(len as usize / 3 + 1) as u64,
+                len / 2,
+            ];
+            for (threads, part) in [2, 3, 4].into_iter().zip(parts) {
+                let many = batch_over(&path, threads, Some(part.max(16)));
+                assert_eq!(
+                    many, one,
+                    "round {round}, {form:?}, {threads} threads, parts of {part}"
+                );
+            }
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
