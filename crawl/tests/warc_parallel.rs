@@ -416,3 +416,67 @@ fn a_batch_over_one_warc_equals_one_thread() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `.warc.zst` whose frames are stored as raw blocks, one record's payload a crafted
+/// zstd frame start (declaring a 128 KiB compressed block) every 24 bytes, all in the
+/// file as they are; `damaged`: that record's own frame header made invalid, so that the
+/// sequential reader searches through them.
+fn crafted_zstd(rng: &mut Lcg, payload: usize, damaged: bool) -> Vec<u8> {
+    fn raw_frame(data: &[u8]) -> Vec<u8> {
+        // No content size, checksum or dictionary; a 128 KiB window.
+        let mut out = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
+        let chunks: Vec<&[u8]> = data.chunks(128 << 10).collect();
+        for (i, chunk) in chunks.iter().enumerate() {
+            let last = u32::from(i + 1 == chunks.len());
+            let header = ((chunk.len() as u32) << 3) | last;
+            out.extend_from_slice(&header.to_le_bytes()[..3]);
+            out.extend_from_slice(chunk);
+        }
+        out
+    }
+    let mut fake = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
+    fake.extend_from_slice(&((131071u32 << 3) | (2 << 1) | 1).to_le_bytes()[..3]);
+    fake.push(5 << 3); // raw literals, five of them
+    fake.extend_from_slice(b"WARC/");
+    let mut body = Vec::new();
+    while body.len() < payload {
+        body.extend_from_slice(&fake);
+        body.extend((fake.len()..24).map(|_| rng.next() as u8));
+    }
+    let record = |uri: &str, body: &[u8]| {
+        let mut writer = Writer::new(Vec::new());
+        writer
+            .write_response(uri, "2024-01-01T00:00:00Z", 200, &[], body)
+            .unwrap();
+        writer.into_inner().unwrap()
+    };
+    let mut out = Vec::new();
+    for i in 0..8 {
+        let page = "<p>a page</p>".repeat(500 + i);
+        out.extend(raw_frame(&record(
+            &format!("https://a.test/{i}"),
+            page.as_bytes(),
+        )));
+        if i == 3 {
+            let mut frame = raw_frame(&record("https://a.test/crafted", &body));
+            if damaged {
+                frame[4] |= 0x08; // a reserved bit of the frame header
+            }
+            out.extend(frame);
+        }
+    }
+    out
+}
+
+/// Crafted zstd frame starts in a payload, which the parts' guesses meet and the
+/// sequential reader searches through after damage, change nothing either.
+#[test]
+fn crafted_zstd_candidates_change_nothing() {
+    let mut rng = Lcg(0x25d);
+    for damaged in [false, true] {
+        let bytes = crafted_zstd(&mut rng, 64 << 10, damaged);
+        for size in [1000, 4096, 20_000] {
+            check::check_parallel(&bytes, size, 2).unwrap();
+        }
+    }
+}
