@@ -21,19 +21,24 @@
 //! `s_k+1`. When the chain has not reached part `k` yet, the thread *guesses*: it looks
 //! for the first likely member start at or after `s_k` (in a `.warc.gz`, the bytes
 //! `1f 8b 08` of a gzip member that inflates to `WARC/`; in a `.warc`, a version line
-//! such as `WARC/1.1` at the start of a line), reads from there, and then waits for the
-//! chain to reach part `k`. If its reading started a member at `p` (it started at `p`, or
-//! met `p` after a false start), its items from `p` on are the sequential reader's. If not
-//! (a false candidate — fake gzip magic in a stored deflate block, a `WARC/1.0` line inside
-//! a payload — or damage made the sequential reader land elsewhere), it reads the part
-//! again from `p`. Either way a part's items are the sequential reader's, record for
-//! record and error for error, before anyone sees them: a false candidate costs time,
-//! never correctness, and nothing read on a guess is handed out.
+//! such as `WARC/1.1` at the start of a line) and reads from there. Once the chain reaches
+//! part `k`, the guess is settled: if its reading started a member at `p` (it started at
+//! `p`, or met `p` after a false start), its items from `p` on are the sequential
+//! reader's. If not (a false candidate — fake gzip magic in a stored deflate block, a
+//! `WARC/1.0` line inside a payload — or damage made the sequential reader land
+//! elsewhere), the part is read again from `p`. Either way a part's items are the
+//! sequential reader's, record for record and error for error, before anyone sees them:
+//! a false candidate costs time, never correctness, and nothing read on a guess is handed
+//! out.
 //!
-//! A part hands `p` on as soon as it is read, before its records are handed out, so a
-//! thread that goes on to tokenize the records of its part (see [`Parts`]) never holds up
-//! the next part's decision; and the waits only ever go to earlier parts, whose reading
-//! waits for nothing later (no deadlock, whatever the number of threads).
+//! Who settles a guess: with [`Parts`] (the batch's workers, which go on to tokenize the
+//! records of the part they read), the thread that guessed, waiting for the chain; a
+//! part hands `p` on as soon as it is read, before its records are handed out, so the
+//! waits are short, and they only ever go to earlier parts, whose reading waits for
+//! nothing later (no deadlock, whatever the number of threads). [`ParallelReader`]'s
+//! workers only read (there is nothing to overlap a wait with): they never wait for the
+//! chain, and the merge, which takes the parts in order, settles them and reads again
+//! the parts whose guess was wrong.
 //!
 //! # Memory
 //!
@@ -570,19 +575,55 @@ impl Plan {
                 let Some(p) = self.wait_for(k) else {
                     return Vec::new();
                 };
-                match guess {
-                    Some(part) if part.starts.binary_search(&p).is_ok() => Part {
-                        items: part.items.into_iter().filter(|(t, _)| *t >= p).collect(),
-                        ..part
-                    },
-                    // The guess was not on the sequential reader's way: read the part
-                    // again from where the sequential reader is.
-                    _ => self.read_from(p, self.end_of(k), false),
-                }
+                self.settle(k, p, guess)
             }
         };
         self.decide(k, part.landed);
         part.items.into_iter().map(|(_, item)| item).collect()
+    }
+
+    /// Reads part `k` without waiting: from the sequential reader's first start in it when
+    /// the chain has reached the part, else from a guess; None when the chain has passed
+    /// it (nothing starts in it) or stopped. For [`ParallelReader`]'s workers, whose merge
+    /// settles the parts in order ([`Plan::settle_in_turn`]).
+    fn read_ahead(&self, k: u64) -> Option<Part> {
+        let turn = self.turn(&self.lock(), k);
+        match turn {
+            Turn::Nothing => None,
+            Turn::At(p) => Some(self.read_from(p, self.end_of(k), k == 0)),
+            Turn::NotYet => Some(self.guess(k)),
+        }
+    }
+
+    /// The items of part `k`, read ahead as `ahead` (None: not read, or the reading
+    /// panicked), once every part before it is decided; decides it. On the merge's
+    /// thread, which settles the parts in order.
+    fn settle_in_turn(&self, k: u64, ahead: Option<Part>) -> Vec<Result<Record, Error>> {
+        let turn = self.turn(&self.lock(), k);
+        let Turn::At(p) = turn else {
+            return Vec::new();
+        };
+        let part = match ahead {
+            Some(part) if k == 0 => part,
+            ahead => self.settle(k, p, ahead),
+        };
+        self.decide(k, part.landed);
+        part.items.into_iter().map(|(_, item)| item).collect()
+    }
+
+    /// Part `k` as the sequential reader reads it from `p`, its first start in the part:
+    /// `read`'s items from `p` on if its reading started a member (record) at `p`, else the
+    /// part read again from `p`.
+    fn settle(&self, k: u64, p: u64, read: Option<Part>) -> Part {
+        match read {
+            Some(part) if part.starts.binary_search(&p).is_ok() => Part {
+                items: part.items.into_iter().filter(|(t, _)| *t >= p).collect(),
+                ..part
+            },
+            // The guess was not on the sequential reader's way: read the part again from
+            // where the sequential reader is.
+            _ => self.read_from(p, self.end_of(k), k == 0),
+        }
     }
 
     /// Reads part `k` from the first likely start in it, every member (record) that
@@ -821,8 +862,8 @@ struct Window {
     next: u64,
     /// The part the merge takes next.
     taken: u64,
-    /// Parts read and not yet merged: their items, or the panic of their reading.
-    done: BTreeMap<u64, std::thread::Result<Vec<Result<Record, Error>>>>,
+    /// Parts read and not yet merged (None: nothing read, or the reading panicked).
+    done: BTreeMap<u64, Option<Part>>,
     /// The reader was dropped.
     stop: bool,
 }
@@ -851,11 +892,14 @@ impl Workers {
                 window.next += 1;
                 window.next - 1
             };
-            // A panic (a bug) goes to the merge, which hands it on to the caller.
-            let items = catch_unwind(AssertUnwindSafe(|| self.plan.read(k)));
+            // No waiting for the parts before: the merge settles the parts in order. A
+            // panic (a bug) costs the reading only: the merge reads the part again.
+            let part = catch_unwind(AssertUnwindSafe(|| self.plan.read_ahead(k)))
+                .ok()
+                .flatten();
             let mut window = self.lock();
             if !window.stop {
-                window.done.insert(k, items);
+                window.done.insert(k, part);
             }
             self.changed.notify_all();
         }
@@ -886,16 +930,15 @@ impl Merge {
             if self.next >= self.shared.plan.cuts.parts {
                 return None;
             }
-            match self.take(self.next) {
-                Ok(items) => self.pending.extend(items),
-                Err(panic) => resume_unwind(panic),
-            }
+            let ahead = self.take(self.next);
+            let items = self.shared.plan.settle_in_turn(self.next, ahead);
+            self.pending.extend(items);
             self.next += 1;
         }
     }
 
     /// Waits for part `k` and takes it.
-    fn take(&self, k: u64) -> std::thread::Result<Vec<Result<Record, Error>>> {
+    fn take(&self, k: u64) -> Option<Part> {
         let mut window = self.shared.lock();
         loop {
             if let Some(part) = window.done.remove(&k) {
