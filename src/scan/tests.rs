@@ -428,7 +428,11 @@ fn every_position_and_length_around_the_block_sizes() {
                 if hit < len {
                     hay3[hit] = 0xEF;
                 }
-                assert_eq!(scanner.find_stream_error_candidate(&hay3), hit, "{scanner:?}");
+                assert_eq!(
+                    scanner.find_stream_error_candidate(&hay3),
+                    hit,
+                    "{scanner:?}"
+                );
             }
         }
     }
