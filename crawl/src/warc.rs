@@ -1027,6 +1027,23 @@ pub(crate) fn gzip_starts_warc(head: &[u8]) -> bool {
 /// How many bytes of a candidate LZ4 frame [`lz4_starts_warc`] looks at.
 pub(crate) const LZ4_PEEK: usize = 256;
 
+/// Whether `decoder`, a zstd frame's decoder, decodes to bytes starting `WARC/`: the
+/// judgment of a candidate frame after damage, shared by the sequential reader and the
+/// parallel one, which relies on the two deciding alike. Exactly five bytes are read:
+/// how far a read gets past them depends on how the input happens to be cut into
+/// buffers, and what is decided must depend on the bytes alone.
+pub(crate) fn decodes_to_warc(decoder: &mut impl Read) -> bool {
+    let mut head = [0u8; 5];
+    let mut got = 0;
+    while got < head.len() {
+        match decoder.read(&mut head[got..]) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => got += n,
+        }
+    }
+    head == *b"WARC/"
+}
+
 /// Whether `head`, the first bytes (up to [`LZ4_PEEK`]) at an LZ4 frame's magic number,
 /// is the start of a frame lz4_flex takes (version, reserved bits, block size, no
 /// dictionary, header checksum) whose first block, within the frame's block size, starts
@@ -1669,24 +1686,9 @@ impl<R: Read> Stream<R> {
             Ok(decoder) => decoder,
             Err(error) => return Err(Error::new(pos, ErrorKind::Io(error))),
         };
-        // Exactly five bytes: how far a read gets past them depends on how the input
-        // happens to be cut into buffers, and what is decided here must depend on the
-        // bytes alone (the parallel reader relies on it).
-        let mut head = [0u8; 5];
-        let mut got = 0;
-        let mut decodes = true;
-        while got < head.len() {
-            match decoder.read(&mut head[got..]) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(_) => {
-                    decodes = false;
-                    break;
-                }
-            }
-        }
+        let starts_warc = decodes_to_warc(&mut decoder);
         let raw = decoder.into_inner(&mut self.zstd_context);
-        Ok((raw, decodes && head[..got].starts_with(b"WARC/")))
+        Ok((raw, starts_warc))
     }
 
     /// After a malformed record: on to the next line starting with `WARC/` (in a plain

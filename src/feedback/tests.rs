@@ -621,13 +621,9 @@ fn lower_key_at_is_lower_key() {
     }
 }
 
-/// `Simulator::fast_tag` and the full rules agree: random tag sequences fed to a
-/// whole-stack simulator through the fast path (falling back to the rules when it
-/// declines) and to one through the rules alone leave the same simulator and outcomes.
-#[test]
-fn fast_tags_follow_the_full_rules() {
-    let mut vocabulary: Vec<&[u8]> = Vec::new();
-    for list in [
+/// Every tag name of the simulation's lists.
+fn listed_names() -> Vec<&'static [u8]> {
+    [
         SPECIAL,
         CLOSES_P,
         NOT_PUSHED,
@@ -641,9 +637,43 @@ fn fast_tags_follow_the_full_rules() {
         START_SPECIAL,
         SWITCHING,
         BREAKOUT_TAGS,
-    ] {
-        vocabulary.extend_from_slice(list);
+    ]
+    .concat()
+}
+
+/// The `SWITCHING` list (the `cat::SWITCH` bit `Simulator::fast_tag` checks first) and
+/// `html_start_tag_kind` (which decides the switch) name the same start tags, so that the
+/// list cannot drift from the classifier.
+#[test]
+fn the_switching_list_is_the_classifiers() {
+    for name in listed_names() {
+        for scripting in [false, true] {
+            let switches = matches!(
+                html_start_tag_kind(name, scripting),
+                HtmlStartTag::Switch(_)
+            );
+            assert!(
+                !switches || SWITCHING.contains(&name),
+                "{:?} switches the state but is not in SWITCHING",
+                String::from_utf8_lossy(name)
+            );
+        }
+        if SWITCHING.contains(&name) {
+            assert!(
+                matches!(html_start_tag_kind(name, true), HtmlStartTag::Switch(_)),
+                "{:?} is in SWITCHING but switches nothing",
+                String::from_utf8_lossy(name)
+            );
+        }
     }
+}
+
+/// `Simulator::fast_tag` and the full rules agree: random tag sequences fed to a
+/// whole-stack simulator through the fast path (falling back to the rules when it
+/// declines) and to one through the rules alone leave the same simulator and outcomes.
+#[test]
+fn fast_tags_follow_the_full_rules() {
+    let mut vocabulary = listed_names();
     vocabulary.extend_from_slice(&[
         b"span",
         b"custom-element",

@@ -568,7 +568,7 @@ impl Plan {
     /// from a guess checked once the chain reaches the part; decides it.
     fn read_in_turn(&self, k: u64, known: Option<u64>) -> Vec<Result<Record, Error>> {
         let part = match known {
-            Some(p) => self.read_from(p, self.end_of(k), k == 0),
+            Some(p) => self.read_in_part(k, p),
             None => {
                 // A panic here (a bug) costs the guess only: the part is read again.
                 let guess = catch_unwind(AssertUnwindSafe(|| self.guess(k))).ok();
@@ -590,7 +590,7 @@ impl Plan {
         let turn = self.turn(&self.lock(), k);
         match turn {
             Turn::Nothing => None,
-            Turn::At(p) => Some(self.read_from(p, self.end_of(k), k == 0)),
+            Turn::At(p) => Some(self.read_in_part(k, p)),
             Turn::NotYet => Some(self.guess(k)),
         }
     }
@@ -622,8 +622,14 @@ impl Plan {
             },
             // The guess was not on the sequential reader's way: read the part again from
             // where the sequential reader is.
-            _ => self.read_from(p, self.end_of(k), k == 0),
+            _ => self.read_in_part(k, p),
         }
+    }
+
+    /// Reads part `k` from `p`, where the sequential reader starts its first member
+    /// (record) in it.
+    fn read_in_part(&self, k: u64, p: u64) -> Part {
+        self.read_from(p, self.end_of(k), k == 0)
     }
 
     /// Reads part `k` from the first likely start in it, every member (record) that
@@ -663,7 +669,7 @@ impl Plan {
         } else {
             reader.stream = Stream::part(reader.stream.take_input(), self.codec, start, limit);
             reader.stream.dictionary = self.dictionary.clone();
-            reader.stream.zstd_context = self.spare_context();
+            reader.stream.zstd_context = self.zstd_contexts.take();
         }
         let mut items = Vec::new();
         for item in reader.by_ref() {
@@ -681,21 +687,13 @@ impl Plan {
         // The file's start may load a dictionary of its own: only the others' contexts
         // are known to hold the plan's.
         if let Some(context) = reader.stream.zstd_context.take().filter(|_| !fresh) {
-            self.give_context(context);
+            self.zstd_contexts.give(context);
         }
         Part {
             starts: reader.stream.starts.take().unwrap_or_default(),
             items,
             landed: reader.stream.landed,
         }
-    }
-
-    fn spare_context(&self) -> Option<ZstdContext> {
-        self.zstd_contexts.take()
-    }
-
-    fn give_context(&self, context: ZstdContext) {
-        self.zstd_contexts.give(context);
     }
 
     /// The first likely member (record) start in `[from, to)`: in a `.warc.gz`
@@ -781,32 +779,18 @@ impl Plan {
         let Ok(inner) = self.input.open_at(offset) else {
             return false;
         };
-        let mut decoder: Box<dyn Read + '_> = match codec {
-            Codec::Gzip | Codec::Lz4 => return false, // decided above
-            Codec::Zstd => {
-                let context = match self.spare_context() {
-                    Some(context) => context,
-                    None => match zstd_context(self.dictionary.as_deref()) {
-                        Ok(context) => context,
-                        Err(_) => return false,
-                    },
-                };
-                // Large reads: the first block, which has to be read whole, may be 128 KiB.
-                match ZstdFrame::new(io::BufReader::with_capacity(64 << 10, inner), context) {
-                    Ok(frame) => Box::new(ReturnContext(Some(frame), &self.zstd_contexts)),
-                    Err(_) => return false,
-                }
-            }
+        let context = match self.zstd_contexts.take() {
+            Some(context) => context,
+            None => match zstd_context(self.dictionary.as_deref()) {
+                Ok(context) => context,
+                Err(_) => return false,
+            },
         };
-        let mut head = [0u8; 5];
-        let mut got = 0;
-        while got < head.len() {
-            match decoder.read(&mut head[got..]) {
-                Ok(0) | Err(_) => return false,
-                Ok(n) => got += n,
-            }
+        // Large reads: the first block, which has to be read whole, may be 128 KiB.
+        match ZstdFrame::new(io::BufReader::with_capacity(64 << 10, inner), context) {
+            Ok(frame) => decodes_to_warc(&mut ReturnContext(Some(frame), &self.zstd_contexts)),
+            Err(_) => false,
         }
-        head == *b"WARC/"
     }
 }
 
