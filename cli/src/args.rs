@@ -264,6 +264,12 @@ impl Corpus {
             .stop_flag(stop)
             .on_failure(move |failure| {
                 reporter.suspend(|| super::complain(&failure.to_string()));
+            })
+            .on_notice({
+                let reporter = progress.bar.clone();
+                move |notice| {
+                    reporter.suspend(|| super::complain(&format!("note: {notice}")));
+                }
             });
         let started = Instant::now();
         let result = batch::map_reduce(

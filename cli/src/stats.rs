@@ -36,8 +36,11 @@ With --json, one JSON object instead:
    "doctype":..,"cdata":..},"top_tags":[["div",123],...],"encodings":{"by_rule":{..},
    "by_encoding":{..},"with_replacements":N},"errors":{"eof-in-tag":3,...}}
 
-("errors" is null without --errors; "ignored" counts WARC records left out because
-their Content-Type is not HTML.) A progress line is drawn on standard error when it
+("errors" is null without --errors; "skipped" counts what could not be read,
+"skipped_by_reason" by reason; "ignored" counts the archive records that are not HTML
+pages, "ignored_by_reason" by reason (request, revisit, not-html, …); "recovered_by_reason"
+counts documents read with a note (coding-not-applied, record-cut-off, …), each also
+reported on standard error as `note: FILE: offset N: what`.) A progress line is drawn on standard error when it
 is a terminal. A document that cannot be read (an unreadable file, a broken WARC record,
 a truncated gzip member) is reported on standard error with its file and offset and
 skipped; the others are still counted, and the exit status is then 1."#;
@@ -135,12 +138,28 @@ fn table(finished: &Finished<Stats>, errors: bool, threads: usize) -> String {
         "skipped       {:>14}",
         grouped(result.failures.len() as u64)
     );
+    for (reason, n) in failures_by_reason(result) {
+        let _ = writeln!(out, "  {reason:<18}{:>10}", grouped(n));
+    }
     if result.ignored > 0 {
         let _ = writeln!(
             out,
-            "not HTML      {:>14}  (WARC records left out)",
+            "not documents {:>14}  (archive records that are not HTML pages)",
             grouped(result.ignored)
         );
+        for (reason, n) in reasons(&result.skipped) {
+            let _ = writeln!(out, "  {reason:<18}{:>10}", grouped(n));
+        }
+    }
+    if !result.recovered.is_empty() {
+        let _ = writeln!(
+            out,
+            "recovered     {:>14}  (documents read with a note, by reason)",
+            grouped(result.notices.len() as u64)
+        );
+        for (reason, n) in reasons(&result.recovered) {
+            let _ = writeln!(out, "  {reason:<18}{:>10}", grouped(n));
+        }
     }
     let _ = writeln!(
         out,
@@ -191,6 +210,25 @@ fn table(finished: &Finished<Stats>, errors: bool, threads: usize) -> String {
     out
 }
 
+/// Counts by reason, most frequent first, then by reason.
+fn reasons(map: &std::collections::BTreeMap<&'static str, u64>) -> Vec<(&'static str, u64)> {
+    let mut counts: Vec<_> = map.iter().map(|(k, n)| (*k, *n)).collect();
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    counts
+}
+
+/// The failures counted by [`FailureKind::reason`](htmltok_crawl::batch::FailureKind::reason),
+/// most frequent first.
+fn failures_by_reason<T>(
+    result: &htmltok_crawl::batch::BatchResult<T>,
+) -> Vec<(&'static str, u64)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for failure in &result.failures {
+        *counts.entry(failure.kind.reason()).or_insert(0u64) += 1;
+    }
+    reasons(&counts)
+}
+
 /// A tag name fit for a table cell: control characters and spaces escaped.
 fn printable(name: &str) -> String {
     name.chars()
@@ -214,6 +252,17 @@ fn json_report(finished: &Finished<Stats>, errors: bool, threads: usize) -> Stri
         mb_per_s,
         threads
     );
+    for (key, counts) in [
+        ("skipped_by_reason", failures_by_reason(result)),
+        ("ignored_by_reason", reasons(&result.skipped)),
+        ("recovered_by_reason", reasons(&result.recovered)),
+    ] {
+        let _ = write!(out, ",\"{key}\":{{");
+        for (i, (reason, n)) in counts.iter().enumerate() {
+            let _ = write!(out, "{}\"{reason}\":{n}", if i > 0 { "," } else { "" });
+        }
+        out.push('}');
+    }
     let total = stats.tokens.total();
     let _ = write!(out, ",\"tokens\":{{\"total\":{total}");
     for (key, _, n) in kinds(&stats.tokens) {

@@ -18,9 +18,10 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_htmltok");
 
 /// HTML responses in corpus/sample.warc.gz (six pages and a redirect; see
-/// scripts/make-sample-warc.py), and its records that are not HTML (robots.txt).
+/// scripts/make-sample-warc.py), and its records that are not documents: robots.txt, the
+/// warcinfo, a metadata and eight request records.
 const SAMPLE_WARC_HTML: usize = 7;
-const SAMPLE_WARC_OTHER: u64 = 1;
+const SAMPLE_WARC_OTHER: u64 = 11;
 
 fn run(args: &[&str]) -> Output {
     Command::new(BIN)
@@ -108,6 +109,10 @@ fn stats_over_the_bundled_corpus() {
     );
     assert_eq!(stats["skipped"], 0);
     assert_eq!(stats["ignored"], SAMPLE_WARC_OTHER);
+    assert_eq!(
+        stats["ignored_by_reason"],
+        serde_json::json!({"request": 8, "metadata": 1, "not-html": 1, "warcinfo": 1})
+    );
     let page_bytes: u64 = manifest(&dir)
         .iter()
         .map(|p| std::fs::metadata(dir.join(p)).unwrap().len())

@@ -28,20 +28,27 @@
 //!
 //! # Sources
 //!
-//! - **A file** named as a source is always read, whatever its name. A name ending in
-//!   `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` is read as a WARC file (see below).
+//! - **A file** named as a source is always read, whatever its name, and what it is comes
+//!   from its first bytes: a WARC or ARC file, plain or compressed (`WARC/`, an ARC header
+//!   line, or gzip, zstd or LZ4 data that begins so), is read as an archive (see below);
+//!   text is an HTML document; anything else (an image, gzip data that is not an archive)
+//!   is a [`FailureKind::NotHtml`] failure, not a document of garbage.
 //! - **A directory** is walked recursively, in byte order of the names (so the order of
 //!   the documents is the same from run to run before the parallel part). The walk takes
 //!   the files whose name ends in `.html`, `.htm`, `.xhtml`, `.xht` or `.shtml` (any
-//!   case), `.warc`, `.warc.gz`, `.warc.zst` and `.warc.lz4`; other files (a
-//!   `MANIFEST.tsv`, images, …) are left out unless [`Options::all_files`] is on. Names
+//!   case), `.warc`, `.warc.gz`, `.warc.zst`, `.warc.lz4`, `.arc` and `.arc.gz`; other
+//!   files (a `MANIFEST.tsv`, images, …) are left out unless [`Options::all_files`] is on
+//!   (then each is taken as a named file is, by its first bytes). Names
 //!   beginning with `.` are skipped, and symbolic links to directories are not followed
 //!   (no cycles); symbolic links to files are.
-//! - **A WARC file** (read with [`crate::warc`]): every `response` (and
-//!   `resource`) record is one document, its URL from `WARC-Target-URI` and its
-//!   transport charset from the HTTP `Content-Type` header. Records whose `Content-Type`
-//!   is not HTML (an image, a PDF, `robots.txt`) are left out and counted in
-//!   [`BatchResult::ignored`] unless [`Options::all_records`] is on. On several threads
+//! - **A WARC or ARC file** (read with [`crate::warc`]): every record is a document or
+//!   is counted under a reason. [`crate::documents`] says which records are documents
+//!   (HTML `response` and `resource` records); the others are counted in
+//!   [`BatchResult::skipped`] by reason (`request`, `revisit`, `not-html`, …), damage in
+//!   [`BatchResult::failures`], and documents read with something to say (a body whose
+//!   coding the headers name but the bytes are not in, a record cut off) are documents
+//!   and [`BatchResult::notices`]. A document's URL comes from `WARC-Target-URI` and its
+//!   transport charset from the HTTP `Content-Type` header. On several threads
 //!   a WARC file is cut into parts (as [`warc::ParallelReader`](crate::warc::ParallelReader)
 //!   cuts it; [`Options::warc_part_size`]), and each part is a job: the worker that takes
 //!   it reads (inflates) the part and then maps its records, while they are still in its
@@ -87,6 +94,7 @@
 //! depend on the scheduling; [`BatchResult::failures`] is sorted by source and offset.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -161,6 +169,9 @@ impl From<String> for Source {
 /// A function told about each failure as it happens (for live reporting).
 pub type FailureHook = Arc<dyn Fn(&Failure) + Send + Sync>;
 
+/// A function told about each [`Notice`] as it happens (for live reporting).
+pub type NoticeHook = Arc<dyn Fn(&Notice) + Send + Sync>;
+
 /// How a batch runs; [`Options::new`] gives the defaults.
 #[derive(Clone)]
 pub struct Options {
@@ -171,6 +182,7 @@ pub struct Options {
     tokenizer: Option<Builder>,
     stop: Option<Arc<AtomicBool>>,
     on_failure: Option<FailureHook>,
+    on_notice: Option<NoticeHook>,
     max_document_size: u64,
     warc_part_size: Option<u64>,
 }
@@ -188,6 +200,7 @@ impl Default for Options {
             tokenizer: None,
             stop: None,
             on_failure: None,
+            on_notice: None,
             max_document_size: DEFAULT_MAX_DOCUMENT_SIZE,
             warc_part_size: None,
         }
@@ -204,6 +217,7 @@ impl fmt::Debug for Options {
             .field("tokenizer", &self.tokenizer)
             .field("stop", &self.stop)
             .field("on_failure", &self.on_failure.as_ref().map(|_| ".."))
+            .field("on_notice", &self.on_notice.as_ref().map(|_| ".."))
             .field("max_document_size", &self.max_document_size)
             .field("warc_part_size", &self.warc_part_size)
             .finish()
@@ -256,9 +270,9 @@ impl Options {
         self
     }
 
-    /// Take every `response` and `resource` record of a WARC file, not only the ones
-    /// whose `Content-Type` is HTML (`text/html`, `application/xhtml+xml`), XML or
-    /// missing; the others are counted in [`BatchResult::ignored`].
+    /// Take every `response` and `resource` record of a WARC or ARC file as a document,
+    /// not only the HTML ones ([`crate::documents`]; the others are counted in
+    /// [`BatchResult::skipped`] as `not-html`).
     pub fn all_records(mut self, on: bool) -> Options {
         self.all_records = on;
         self
@@ -291,6 +305,13 @@ impl Options {
     /// the module documentation).
     pub fn on_failure(mut self, hook: impl Fn(&Failure) + Send + Sync + 'static) -> Options {
         self.on_failure = Some(Arc::new(hook));
+        self
+    }
+
+    /// Calls `hook` with each [`Notice`] as it happens, before its document is mapped,
+    /// from the thread that maps it (the notices are also in [`BatchResult::notices`]).
+    pub fn on_notice(mut self, hook: impl Fn(&Notice) + Send + Sync + 'static) -> Options {
+        self.on_notice = Some(Arc::new(hook));
         self
     }
 
@@ -345,13 +366,21 @@ pub enum FailureKind {
     /// record over the size limit, a bad gzip member, or a read error (see
     /// [`warc::ErrorKind`](crate::warc::ErrorKind) and its parts to tell them apart).
     Warc(crate::warc::ErrorKind),
-    /// A WARC record's HTTP body still has a `Transfer-Encoding` or `Content-Encoding`
-    /// that could not be undone (`br`, `zstd`, or a coding that failed to decode).
+    /// A WARC record's HTTP body is in a `Transfer-Encoding` or `Content-Encoding` its
+    /// headers name, but does not decode (see [`crate::http`]).
     StillEncoded {
         /// `Transfer-Encoding` or `Content-Encoding`.
         header: &'static str,
-        /// The coding, as written.
+        /// The codings, as written.
         coding: String,
+        /// Why it does not decode.
+        why: String,
+    },
+    /// A file named as a source (or taken by [`Options::all_files`]) is neither HTML nor
+    /// an archive, by its first bytes.
+    NotHtml {
+        /// What it looks like instead.
+        what: &'static str,
     },
     /// A file or buffer is larger than [`Options::max_document_size`]; it was not read.
     TooLarge {
@@ -376,10 +405,16 @@ impl fmt::Display for FailureKind {
             ),
             FailureKind::Io { error, .. } => write!(f, "cannot read: {}", IoReason(error)),
             FailureKind::Warc(kind) => kind.fmt(f),
-            FailureKind::StillEncoded { header, coding } => write!(
-                f,
-                "the body is still {header}: {coding}, which cannot be undone"
-            ),
+            FailureKind::StillEncoded {
+                header,
+                coding,
+                why,
+            } => {
+                write!(f, "the body ({header}: {coding}) does not decode: {why}")
+            }
+            FailureKind::NotHtml { what } => {
+                write!(f, "neither HTML nor a WARC or ARC file: {what}")
+            }
             FailureKind::Panicked { message } => write!(f, "processing panicked: {message}"),
         }
     }
@@ -391,8 +426,62 @@ impl std::error::Error for FailureKind {
             FailureKind::Io { error, .. } => Some(error),
             FailureKind::Warc(kind) => Some(kind),
             FailureKind::StillEncoded { .. }
+            | FailureKind::NotHtml { .. }
             | FailureKind::TooLarge { .. }
             | FailureKind::Panicked { .. } => None,
+        }
+    }
+}
+
+impl FailureKind {
+    /// A short name for counting: `unreadable`, `bad-gzip-member`, `bad-zstd-frame`,
+    /// `bad-lz4-frame`, `malformed-header`, `bad-length`, `truncated-header`,
+    /// `record-end`, `read-error`, `body-does-not-decode`, `not-html-file`, `too-large`,
+    /// `panicked`.
+    pub fn reason(&self) -> &'static str {
+        use crate::warc::ErrorKind;
+        match self {
+            FailureKind::Io { .. } => "unreadable",
+            FailureKind::Warc(kind) => match kind {
+                ErrorKind::Io(_) => "read-error",
+                ErrorKind::Gzip(_) => "bad-gzip-member",
+                ErrorKind::Zstd(_) => "bad-zstd-frame",
+                ErrorKind::Lz4(_) => "bad-lz4-frame",
+                ErrorKind::Header(_) => "malformed-header",
+                ErrorKind::ContentLength(_) => "bad-length",
+                ErrorKind::Truncated(_) => "truncated-header",
+                ErrorKind::RecordEnd => "record-end",
+            },
+            FailureKind::StillEncoded { .. } => "body-does-not-decode",
+            FailureKind::NotHtml { .. } => "not-html-file",
+            FailureKind::TooLarge { .. } => "too-large",
+            FailureKind::Panicked { .. } => "panicked",
+        }
+    }
+}
+
+/// A document that was read with something to say about it: a body used as stored
+/// though its headers name a coding, a body or record cut off, `WARC-Truncated`. It is
+/// a document (mapped and counted in [`BatchResult::documents`]); the notice says what
+/// and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The file it came from.
+    pub source: String,
+    /// The record's offset in the file.
+    pub offset: Option<u64>,
+    /// A short name for counting ([`BatchResult::recovered`]).
+    pub reason: &'static str,
+    /// What happened, in a sentence.
+    pub detail: String,
+}
+
+impl fmt::Display for Notice {
+    /// `source: offset N: detail`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(offset) => write!(f, "{}: offset {}: {}", self.source, offset, self.detail),
+            None => write!(f, "{}: {}", self.source, self.detail),
         }
     }
 }
@@ -421,8 +510,16 @@ pub struct BatchResult<T> {
     pub documents: u64,
     /// Their size in bytes, as read (before any decoding).
     pub bytes: u64,
-    /// WARC records left out because they are not HTML (see [`Options::all_records`]).
+    /// Archive records that are not documents: the sum of [`BatchResult::skipped`].
     pub ignored: u64,
+    /// Archive records that are not documents, by reason ([`crate::documents`]:
+    /// `request`, `revisit`, `not-html`, …).
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// Documents read with a [`Notice`], by its reason (`coding-not-applied`,
+    /// `record-cut-off`, `warc-truncated`, …; a document may count under several).
+    pub recovered: BTreeMap<&'static str, u64>,
+    /// Those documents' notices, sorted by source and offset.
+    pub notices: Vec<Notice>,
     /// The documents that were skipped, sorted by source and offset.
     pub failures: Vec<Failure>,
     /// How many worker threads the batch ran on.
@@ -451,9 +548,24 @@ pub struct Document<'a> {
     html: &'a [u8],
     builder: Option<&'a Builder>,
     decoded_as: Option<DecodedAs>,
+    record: Option<&'a RecordInfo>,
 }
 
 impl<'a> Document<'a> {
+    /// For an archive record, what the record says of itself (its ID, date, HTTP status
+    /// and content type, `WARC-Truncated`, the body as stored); None for other documents.
+    pub fn record(&self) -> Option<&'a RecordInfo> {
+        self.record
+    }
+
+    /// The MIME type essence of the document's `Content-Type` (`text/html`), lowercase,
+    /// without parameters: Common Crawl's `content_mime_type`. None without one.
+    pub fn content_mime_type(&self) -> Option<String> {
+        let value = self.record?.content_type.as_deref()?;
+        let essence = value.split(';').next()?.trim().to_ascii_lowercase();
+        (!essence.is_empty()).then_some(essence)
+    }
+
     /// The file (or buffer name) the document came from; for a WARC record, the WARC
     /// file.
     pub fn source(&self) -> &'a str {
@@ -565,20 +677,7 @@ where
                 || Partial::new(identity()),
                 |partial, job| run_job(partial, job, options, &map, &reduce),
             )
-            .reduce(
-                || Partial::new(identity()),
-                |a, b| Partial {
-                    value: reduce(a.value, b.value),
-                    documents: a.documents + b.documents,
-                    bytes: a.bytes + b.bytes,
-                    ignored: a.ignored + b.ignored,
-                    failures: {
-                        let mut failures = a.failures;
-                        failures.extend(b.failures);
-                        failures
-                    },
-                },
-            )
+            .reduce(|| Partial::new(identity()), |a, b| a.merge(b, &reduce))
     };
     let pool = match options.threads {
         0 => None,
@@ -594,11 +693,16 @@ where
             .cmp(&(&b.source, b.offset))
             .then_with(|| a.kind.to_string().cmp(&b.kind.to_string()))
     });
+    let mut notices = partial.notices;
+    notices.sort_by(|a, b| (&a.source, a.offset, a.reason).cmp(&(&b.source, b.offset, b.reason)));
     BatchResult {
         value: partial.value,
         documents: partial.documents,
         bytes: partial.bytes,
-        ignored: partial.ignored,
+        ignored: partial.skipped.values().sum(),
+        skipped: partial.skipped,
+        recovered: partial.recovered,
+        notices,
         failures,
         threads,
     }
@@ -619,7 +723,9 @@ struct Partial<T> {
     value: T,
     documents: u64,
     bytes: u64,
-    ignored: u64,
+    skipped: BTreeMap<&'static str, u64>,
+    recovered: BTreeMap<&'static str, u64>,
+    notices: Vec<Notice>,
     failures: Vec<Failure>,
 }
 
@@ -629,9 +735,36 @@ impl<T> Partial<T> {
             value,
             documents: 0,
             bytes: 0,
-            ignored: 0,
+            skipped: BTreeMap::new(),
+            recovered: BTreeMap::new(),
+            notices: Vec::new(),
             failures: Vec::new(),
         }
+    }
+
+    fn merge(mut self, other: Partial<T>, reduce: &impl Fn(T, T) -> T) -> Partial<T> {
+        for (reason, n) in other.skipped {
+            *self.skipped.entry(reason).or_default() += n;
+        }
+        for (reason, n) in other.recovered {
+            *self.recovered.entry(reason).or_default() += n;
+        }
+        self.notices.extend(other.notices);
+        self.failures.extend(other.failures);
+        Partial {
+            value: reduce(self.value, other.value),
+            documents: self.documents + other.documents,
+            bytes: self.bytes + other.bytes,
+            ..self
+        }
+    }
+
+    fn notice(&mut self, notice: Notice, options: &Options) {
+        if let Some(hook) = &options.on_notice {
+            hook(&notice);
+        }
+        *self.recovered.entry(notice.reason).or_default() += 1;
+        self.notices.push(notice);
     }
 
     fn fail(&mut self, failure: Failure, options: &Options) {
@@ -650,8 +783,8 @@ enum Job {
     Loaded(Loaded),
     /// Something that went wrong while listing sources or reading a WARC file.
     Failed(Failure),
-    /// A WARC record that is not HTML, left out.
-    Ignored,
+    /// An archive record that is not a document, and why ([`crate::documents`]).
+    Ignored(&'static str),
     /// One part of a WARC file read on several threads: the worker reads it, then runs
     /// its records (see [`WarcFile`]).
     WarcPart(WarcPart),
@@ -667,6 +800,30 @@ struct Loaded {
     /// Where `bytes` goes back when done (a WARC record's body), else to this thread's
     /// buffer ([`recycle`]).
     pool: Option<Arc<BufferPool>>,
+    /// For an archive record: what the record says of itself.
+    record: Option<Box<RecordInfo>>,
+    /// For an archive record: the notices to give before it is mapped.
+    notices: Vec<(&'static str, String)>,
+}
+
+/// What an archive record says of itself, beyond its place and URL: the columns Common
+/// Crawl's index joins on.
+#[derive(Clone, Debug, Default)]
+pub struct RecordInfo {
+    /// Which container the record came from.
+    pub format: Option<crate::warc::Format>,
+    /// `WARC-Record-ID` (None in an ARC file).
+    pub record_id: Option<String>,
+    /// `WARC-Date` (an ARC record's date, in that form).
+    pub date: Option<String>,
+    /// The HTTP status.
+    pub http_status: Option<u16>,
+    /// The HTTP `Content-Type` (for a block that is not an HTTP message, the record's).
+    pub content_type: Option<String>,
+    /// `WARC-Truncated`, as written.
+    pub warc_truncated: Option<String>,
+    /// The HTTP body as stored, when decoding changed it (see [`crate::http`]).
+    pub raw_body: Option<Vec<u8>>,
 }
 
 fn run_job<T, M, R>(
@@ -680,13 +837,13 @@ where
     M: Fn(Document<'_>) -> T,
     R: Fn(T, T) -> T,
 {
-    let loaded = match job {
+    let mut loaded = match job {
         Job::Failed(failure) => {
             partial.fail(failure, options);
             return partial;
         }
-        Job::Ignored => {
-            partial.ignored += 1;
+        Job::Ignored(reason) => {
+            *partial.skipped.entry(reason).or_default() += 1;
             return partial;
         }
         Job::WarcPart(part) => {
@@ -711,6 +868,8 @@ where
                 charset: None,
                 bytes,
                 pool: None,
+                record: None,
+                notices: Vec::new(),
             },
             Err(kind) => {
                 partial.fail(
@@ -739,6 +898,17 @@ where
         );
         return partial;
     }
+    for (reason, detail) in std::mem::take(&mut loaded.notices) {
+        partial.notice(
+            Notice {
+                source: loaded.name.clone(),
+                offset: loaded.offset,
+                reason,
+                detail,
+            },
+            options,
+        );
+    }
     let html = decode(&loaded.bytes, loaded.charset.as_deref(), options);
     let document = Document {
         source: &loaded.name,
@@ -749,6 +919,7 @@ where
         html: &html.text,
         builder: options.tokenizer.as_ref(),
         decoded_as: html.decoded_as,
+        record: loaded.record.as_deref(),
     };
     match catch_unwind(AssertUnwindSafe(|| map(document))) {
         Ok(value) => {
@@ -864,23 +1035,33 @@ fn decode<'a>(bytes: &'a [u8], charset: Option<&str>, options: &Options) -> Html
 }
 
 /// What kind of file a path names, by its name.
+/// What a file is: by its name in a directory walk, by its first bytes when named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FileKind {
     Html,
-    Warc,
+    Archive,
     Other,
+    /// Neither HTML nor an archive, by its first bytes: what it is instead.
+    NotHtml(&'static str),
 }
 
+/// What a file is by its name: `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml`; `.warc`,
+/// `.warc.gz`, `.warc.zst`, `.warc.lz4`, `.arc`, `.arc.gz` (any case).
 fn file_kind(path: &Path) -> FileKind {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return FileKind::Other;
     };
     let lower = name.to_ascii_lowercase();
-    if [".warc", ".warc.gz", ".warc.zst", ".warc.lz4"]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
-    {
-        return FileKind::Warc;
+    let archive = [
+        ".warc",
+        ".warc.gz",
+        ".warc.zst",
+        ".warc.lz4",
+        ".arc",
+        ".arc.gz",
+    ];
+    if archive.iter().any(|ext| lower.ends_with(ext)) {
+        return FileKind::Archive;
     }
     let html = [".html", ".htm", ".xhtml", ".xht", ".shtml"];
     if html.iter().any(|ext| lower.ends_with(ext)) {
@@ -890,7 +1071,22 @@ fn file_kind(path: &Path) -> FileKind {
     }
 }
 
-/// The lazy expansion of sources into jobs: directory walks and WARC records.
+/// What a file is by its first bytes: an archive (WARC or ARC, plain or compressed),
+/// else HTML when it is text (MIME Sniffing's binary data test), else what it is.
+fn sniff_file(path: &Path) -> io::Result<FileKind> {
+    use std::io::Read as _;
+    let mut head = Vec::with_capacity(crate::warc::SNIFF_LEN);
+    fs::File::open(path)?
+        .take(crate::warc::SNIFF_LEN as u64)
+        .read_to_end(&mut head)?;
+    Ok(match crate::warc::sniff(&head) {
+        crate::warc::Sniffed::Archive => FileKind::Archive,
+        crate::warc::Sniffed::Compressed(what) => FileKind::NotHtml(what),
+        crate::warc::Sniffed::Other if crate::http::is_text(&head) => FileKind::Html,
+        crate::warc::Sniffed::Other => FileKind::NotHtml("binary data"),
+    })
+}
+
 struct Jobs<'o, I> {
     sources: I,
     options: &'o Options,
@@ -929,14 +1125,16 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
                 charset,
                 bytes,
                 pool: None,
+                record: None,
+                notices: Vec::new(),
             })),
             Source::Path(path) => match fs::metadata(&path) {
                 Err(err) => Some(failed_path(path, err)),
                 Ok(meta) if meta.is_dir() => self.enter(&path),
-                Ok(_) => {
-                    let kind = file_kind(&path);
-                    self.file(path, kind)
-                }
+                Ok(_) => match sniff_file(&path) {
+                    Ok(kind) => self.file(path, kind),
+                    Err(err) => Some(failed_path(path, err)),
+                },
             },
         }
     }
@@ -966,6 +1164,10 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
         match file_kind(&path) {
             _ if !is_file => None,
             FileKind::Other if !self.options.all_files => None,
+            FileKind::Other => match sniff_file(&path) {
+                Ok(kind) => self.file(path, kind),
+                Err(err) => Some(failed_path(path, err)),
+            },
             kind => self.file(path, kind),
         }
     }
@@ -984,7 +1186,12 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
     /// The job for one file; None when it is a WARC file whose reading started.
     fn file(&mut self, path: PathBuf, kind: FileKind) -> Option<Job> {
         match kind {
-            FileKind::Warc => match WarcFile::open(&path, self.options, self.threads) {
+            FileKind::NotHtml(what) => Some(Job::Failed(Failure {
+                source: path.display().to_string(),
+                offset: None,
+                kind: FailureKind::NotHtml { what },
+            })),
+            FileKind::Archive => match WarcFile::open(&path, self.options, self.threads) {
                 Ok(warc) => {
                     self.warc = Some(warc);
                     None
@@ -1104,6 +1311,7 @@ impl WarcFile {
         let pool = Arc::new(BufferPool::new(32 * (threads + 1), KEEP_BUFFER));
         let reader = match crate::warc::open_parallel(path, threads) {
             Ok(reader) => reader
+                .every_record(true)
                 .max_record_len(options.max_document_size)
                 .buffer_pool(Arc::clone(&pool)),
             Err(error) => {
@@ -1170,28 +1378,53 @@ impl WarcSource {
                 });
             }
         };
-        let still_coded = record
-            .content_encoding
-            .as_deref()
-            .map(|c| ("Content-Encoding", c))
-            .or(record
-                .transfer_encoding
-                .as_deref()
-                .map(|t| ("Transfer-Encoding", t)));
-        if let Some((header, coding)) = still_coded {
-            return Job::Failed(Failure {
+        if let Some(error) = &record.body_error {
+            let (header, coding) = match (&record.transfer_encoding, &record.content_encoding) {
+                (Some(te), _) => ("Transfer-Encoding", te.clone()),
+                (None, Some(ce)) => ("Content-Encoding", ce.clone()),
+                (None, None) => ("Content-Encoding", error.coding.clone()),
+            };
+            let failure = Failure {
                 source: self.name.clone(),
                 offset: Some(record.offset),
                 kind: FailureKind::StillEncoded {
                     header,
-                    coding: coding.to_string(),
+                    coding,
+                    why: error.why.clone(),
                 },
-            });
-        }
-        if !self.all_records && !is_html_type(record.content_type.as_deref()) {
+            };
             self.pool.give(record.body);
-            return Job::Ignored;
+            return Job::Failed(failure);
         }
+        if let Err(reason) = crate::documents::classify_record(&record, self.all_records) {
+            self.pool.give(record.body);
+            if let Some(raw) = record.raw_body {
+                self.pool.give(raw);
+            }
+            return Job::Ignored(reason);
+        }
+        let mut notices: Vec<(&'static str, String)> = Vec::new();
+        if let Some(damage) = &record.damage {
+            notices.push((damage.reason(), damage.to_string()));
+        }
+        if let Some(truncated) = &record.warc_truncated {
+            notices.push((
+                "warc-truncated",
+                format!("WARC-Truncated: {truncated}: the crawler stored less than was sent"),
+            ));
+        }
+        for note in &record.payload_notes {
+            notices.push((note.reason(), note.to_string()));
+        }
+        let info = RecordInfo {
+            format: Some(record.format),
+            record_id: record.record_id,
+            date: record.date,
+            http_status: record.http_status,
+            content_type: record.content_type,
+            warc_truncated: record.warc_truncated,
+            raw_body: record.raw_body,
+        };
         Job::Loaded(Loaded {
             name: self.name.clone(),
             offset: Some(record.offset),
@@ -1200,27 +1433,8 @@ impl WarcSource {
             charset: record.charset,
             bytes: record.body,
             pool: Some(Arc::clone(&self.pool)),
+            record: Some(Box::new(info)),
+            notices,
         })
     }
-}
-
-/// Whether a `Content-Type` is one to tokenize: missing, HTML, or XML (XHTML is often
-/// served as `text/xml` or `application/xml`).
-fn is_html_type(content_type: Option<&str>) -> bool {
-    let Some(value) = content_type else {
-        return true;
-    };
-    let essence = value
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence.is_empty()
-        || essence == "text/html"
-        || essence == "application/xhtml+xml"
-        || essence == "text/xml"
-        || essence == "application/xml"
-        || essence == "application/octet-stream"
-        || essence == "unknown/unknown"
 }

@@ -45,7 +45,9 @@
 //! ```
 
 pub mod batch;
+pub mod documents;
 pub mod encoding;
 pub mod extract;
+pub mod http;
 mod mime;
 pub mod warc;

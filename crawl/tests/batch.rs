@@ -154,7 +154,12 @@ fn a_messy_directory_counts_right_and_reports_failures() {
     // 60 pages, the empty and the binary page, and 2 HTML records of the WARC file.
     assert_eq!(result.documents, 64, "{:#?}", docs.keys());
     assert_eq!(docs.len(), 64);
-    assert_eq!(result.ignored, 1, "robots.txt is not HTML");
+    // robots.txt is not HTML; the warcinfo record is no document either.
+    assert_eq!(result.ignored, 2);
+    assert_eq!(
+        result.skipped,
+        [("not-html", 1), ("warcinfo", 1)].into_iter().collect()
+    );
     for i in 0..60 {
         let (label, &(tokens, tags)) = docs
             .iter()

@@ -110,12 +110,12 @@ impl Input {
 pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> {
     let mut file = File::open(path)?;
     let len = file.metadata()?.len();
-    let mut head = Vec::with_capacity(4);
-    (&mut file).take(4).read_to_end(&mut head)?;
+    let mut head = Vec::with_capacity(GZIP_PEEK);
+    (&mut file).take(GZIP_PEEK as u64).read_to_end(&mut head)?;
     Ok(ParallelReader::new(
         Input::Path(path.to_path_buf()),
         len,
-        Codec::of(&head),
+        &head,
         threads,
     ))
 }
@@ -144,9 +144,12 @@ pub struct ParallelReader {
     input: Input,
     len: u64,
     codec: Option<Codec>,
+    /// An ARC file (read sequentially, see `is_split`).
+    arc: bool,
     threads: usize,
     part: u64,
     resources: bool,
+    every_record: bool,
     max_record_len: u64,
     pool: Option<Arc<BufferPool>>,
     state: State,
@@ -172,14 +175,18 @@ impl fmt::Debug for ParallelReader {
 }
 
 impl ParallelReader {
-    fn new(input: Input, len: u64, codec: Option<Codec>, threads: usize) -> ParallelReader {
+    /// A reader of `input`, `len` bytes that begin with `head` (at least their first
+    /// [`GZIP_PEEK`], or all of them).
+    fn new(input: Input, len: u64, head: &[u8], threads: usize) -> ParallelReader {
         ParallelReader {
             input,
             len,
-            codec,
+            codec: Codec::of(&head[..head.len().min(4)]),
+            arc: is_arc_file(head),
             threads,
             part: DEFAULT_PART,
             resources: true,
+            every_record: false,
             max_record_len: DEFAULT_MAX_RECORD,
             pool: None,
             state: State::NotStarted,
@@ -190,11 +197,10 @@ impl ParallelReader {
     /// bytes).
     pub fn from_bytes(bytes: impl Into<Arc<[u8]>>, threads: usize) -> ParallelReader {
         let bytes: Arc<[u8]> = bytes.into();
-        let codec = Codec::of(&bytes[..bytes.len().min(4)]);
         ParallelReader::new(
             Input::Bytes(bytes.clone()),
             bytes.len() as u64,
-            codec,
+            &bytes[..bytes.len().min(GZIP_PEEK)],
             threads,
         )
     }
@@ -202,6 +208,12 @@ impl ParallelReader {
     /// Whether to yield `resource` records too (the default), as [`Reader::resources`].
     pub fn resources(mut self, yes: bool) -> Self {
         self.resources = yes;
+        self
+    }
+
+    /// Whether to yield the records of every type, as [`Reader::every_record`].
+    pub fn every_record(mut self, yes: bool) -> Self {
+        self.every_record = yes;
         self
     }
 
@@ -264,8 +276,12 @@ impl ParallelReader {
     }
 
     /// Whether the file is read in parts.
+    /// An ARC file is not: it is read by the sequential reader (its records can still be
+    /// processed on every thread). ARC is a legacy format, its files are small (the
+    /// Internet Archive's are 100 MB), and the guesses of a part's start would need a
+    /// second judgment (an ARC header line) for little gain.
     fn is_split(&self) -> bool {
-        self.threads > 1 && self.len.div_ceil(self.part) >= 2
+        self.threads > 1 && self.len.div_ceil(self.part) >= 2 && !self.arc
     }
 
     fn plan(&self) -> io::Result<Plan> {
@@ -279,6 +295,7 @@ impl ParallelReader {
             zstd_contexts: Contexts::default(),
             cuts: Cuts::new(self.len, self.part),
             resources: self.resources,
+            every_record: self.every_record,
             max_record_len: self.max_record_len,
             pool: self.pool.clone(),
             chain: Mutex::new(Chain {
@@ -294,6 +311,7 @@ impl ParallelReader {
         if !self.is_split() {
             let mut reader = Reader::new(self.input.open_at(0)?)
                 .resources(self.resources)
+                .every_record(self.every_record)
                 .max_record_len(self.max_record_len);
             reader.pool = self.pool.clone();
             self.state = State::Sequential(Box::new(reader));
@@ -407,6 +425,7 @@ struct Plan {
     zstd_contexts: Contexts,
     cuts: Cuts,
     resources: bool,
+    every_record: bool,
     max_record_len: u64,
     pool: Option<Arc<BufferPool>>,
     chain: Mutex<Chain>,
@@ -661,6 +680,7 @@ impl Plan {
         };
         let mut reader = Reader::new(inner)
             .resources(self.resources)
+            .every_record(self.every_record)
             .max_record_len(self.max_record_len);
         reader.pool = self.pool.clone();
         if fresh {
