@@ -129,6 +129,26 @@ pub fn bundled_corpus() -> PathBuf {
     workspace_root().join("corpus")
 }
 
+/// Real WARC and ARC files with what warcio and FastWARC make of each
+/// (`MANIFEST.tsv`): `$HTMLTOK_WARC_REAL`, else `../shared/warc-real`; a message saying
+/// where they were looked for when neither holds a `MANIFEST.tsv`.
+pub fn warc_real() -> Result<PathBuf, String> {
+    let (dir, from) = match from_env("HTMLTOK_WARC_REAL") {
+        Some(dir) => (dir, "HTMLTOK_WARC_REAL"),
+        None => (shared("warc-real"), "the default place"),
+    };
+    if dir.join("MANIFEST.tsv").is_file() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "the real archive files are absent ({from}, {}, holds no MANIFEST.tsv); set \
+             HTMLTOK_WARC_REAL to a folder of WARC/ARC files with a MANIFEST.tsv (columns \
+             file, records_warcio, html_responses)",
+            dir.display()
+        ))
+    }
+}
+
 /// The real-page corpus: `$HTMLTOK_CORPUS`, else `../shared/corpus`; a message saying
 /// where it was looked for when neither holds a `MANIFEST.tsv`.
 pub fn real_corpus() -> Result<PathBuf, String> {
