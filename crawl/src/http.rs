@@ -215,16 +215,27 @@ impl std::error::Error for BodyError {}
 
 /// A decoded body.
 #[derive(Debug, Default)]
-pub(crate) struct Decoded {
+pub struct Decoded {
     /// The body, decoded; None when nothing changed it (the stored bytes are the body).
-    pub(crate) body: Option<Vec<u8>>,
+    pub body: Option<Vec<u8>>,
     /// What departed from the headers.
-    pub(crate) notes: Vec<Note>,
+    pub notes: Vec<Note>,
 }
 
-/// Undoes the codings `transfer_encoding` and `content_encoding` name, in the order of the
-/// [module documentation](self). `limit` caps the decoded size.
-pub(crate) fn decode_body(
+/// Undoes the codings `transfer_encoding` and `content_encoding` (the header values, as
+/// written) name, in the order of the [module documentation](self). `limit` caps the
+/// decoded size. The archive reader calls it on every HTTP response it reads.
+///
+/// ```
+/// use htmltok_crawl::http::decode_body;
+///
+/// let decoded = decode_body(b"5\r\nhello\r\n0\r\n\r\n", Some("chunked"), None, 1 << 20).unwrap();
+/// assert_eq!(decoded.body.as_deref(), Some(&b"hello"[..]));
+/// // Stored already de-chunked, the header kept: used as stored, and said so.
+/// let decoded = decode_body(b"<p>hello", Some("chunked"), None, 1 << 20).unwrap();
+/// assert_eq!((decoded.body, decoded.notes[0].reason()), (None, "coding-not-applied"));
+/// ```
+pub fn decode_body(
     stored: &[u8],
     transfer_encoding: Option<&str>,
     content_encoding: Option<&str>,

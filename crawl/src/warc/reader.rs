@@ -5,7 +5,7 @@ use super::*;
 
 /// Reads the `response` and `resource` records of a `.warc`, `.warc.gz`, `.warc.zst` or
 /// `.warc.lz4` (told apart by the first bytes). An iterator of `Result<Record, Error>`; see the
-/// [module documentation](self) for offsets and damage.
+/// [module documentation](super) for offsets and damage.
 pub struct Reader<R: Read> {
     pub(super) stream: Stream<R>,
     pub(super) resources: bool,

@@ -1,0 +1,247 @@
+//! Properties of the chunked decoder and the ARC reader over generated input
+//! (quickcheck): what is written reads back exactly, and damage anywhere (a cut, a flipped
+//! byte) never panics or hangs and loses only what it must. The fuzz targets
+//! `http_body` and `arc_reader` check the same on inputs libFuzzer finds.
+
+use std::io::Write;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use htmltok_crawl::http::{Note, decode_body};
+use htmltok_crawl::warc::{Format, Reader};
+use quickcheck::{QuickCheck, TestResult};
+
+const LIMIT: u64 = 1 << 24;
+
+/// `body` in chunks whose sizes cycle through `sizes` (1 to 256 bytes), with an
+/// extension on every third chunk size line.
+fn chunked(body: &[u8], sizes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut rest = body;
+    let mut i = 0;
+    while !rest.is_empty() {
+        let size = (usize::from(sizes.get(i % sizes.len().max(1)).copied().unwrap_or(7)) + 1)
+            .min(rest.len());
+        let ext = if i % 3 == 2 { ";name=value" } else { "" };
+        out.extend_from_slice(format!("{size:x}{ext}\r\n").as_bytes());
+        out.extend_from_slice(&rest[..size]);
+        out.extend_from_slice(b"\r\n");
+        rest = &rest[size..];
+        i += 1;
+    }
+    out.extend_from_slice(b"0\r\n\r\n");
+    out
+}
+
+#[test]
+fn chunked_bodies_read_back() {
+    fn prop(body: Vec<u8>, sizes: Vec<u8>) -> bool {
+        let decoded = decode_body(&chunked(&body, &sizes), Some("chunked"), None, LIMIT).unwrap();
+        decoded.notes.is_empty() && decoded.body.as_deref() == Some(body.as_slice())
+    }
+    QuickCheck::new()
+        .tests(500)
+        .quickcheck(prop as fn(Vec<u8>, Vec<u8>) -> bool);
+}
+
+#[test]
+fn cut_chunked_bodies_lose_only_the_cut() {
+    fn prop(body: Vec<u8>, sizes: Vec<u8>, cut: usize) -> TestResult {
+        let coded = chunked(&body, &sizes);
+        let cut = cut % (coded.len() + 1);
+        let Ok(decoded) = decode_body(&coded[..cut], Some("chunked"), None, LIMIT) else {
+            return TestResult::failed();
+        };
+        let out = decoded.body.unwrap_or_else(|| coded[..cut].to_vec());
+        // Cut in a chunk's data: a prefix of the body. Cut in a size line: the chunks
+        // before, then the piece of the line as stored.
+        let framing_ends = decoded.notes.contains(&Note::FramingEnds);
+        let not_applied = decoded
+            .notes
+            .iter()
+            .any(|n| n.reason() == "coding-not-applied");
+        // Cut in the first size line: no chunk-size line at all, so used as stored.
+        let first_line = coded.iter().position(|&b| b == b'\n').unwrap_or(0) + 1;
+        TestResult::from_bool(
+            body.starts_with(&out) || framing_ends || (cut < first_line && not_applied),
+        )
+    }
+    QuickCheck::new()
+        .tests(1000)
+        .quickcheck(prop as fn(Vec<u8>, Vec<u8>, usize) -> TestResult);
+}
+
+#[test]
+fn gzip_bodies_read_back_and_cut_ones_keep_a_prefix() {
+    fn prop(body: Vec<u8>, cut: usize, flip: usize) -> TestResult {
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+        encoder.write_all(&body).unwrap();
+        let coded = encoder.finish().unwrap();
+        let whole = decode_body(&coded, None, Some("gzip"), LIMIT).unwrap();
+        if whole.body.as_deref() != Some(body.as_slice()) || !whole.notes.is_empty() {
+            return TestResult::failed();
+        }
+        let cut = 2 + cut % (coded.len() - 1);
+        match decode_body(&coded[..cut], None, Some("gzip"), LIMIT) {
+            Ok(decoded) => {
+                let out = decoded.body.unwrap_or_default();
+                if !body.starts_with(&out) {
+                    return TestResult::failed();
+                }
+            }
+            Err(error) => {
+                if error.coding != "gzip" {
+                    return TestResult::failed();
+                }
+            }
+        }
+        // A flipped byte: no panic, an answer either way.
+        let mut flipped = coded.clone();
+        let at = flip % flipped.len();
+        flipped[at] ^= 0x5a;
+        let _ = decode_body(&flipped, Some("chunked"), Some("gzip, br"), LIMIT);
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(300)
+        .quickcheck(prop as fn(Vec<u8>, usize, usize) -> TestResult);
+}
+
+/// An ARC record: a URL made of `path` (with a space in it when `spaced`), and a body.
+#[derive(Clone, Debug)]
+struct ArcRecord {
+    path: String,
+    spaced: bool,
+    body: Vec<u8>,
+}
+
+impl quickcheck::Arbitrary for ArcRecord {
+    fn arbitrary(g: &mut quickcheck::Gen) -> Self {
+        let len = usize::arbitrary(g) % 12;
+        let path: String = (0..len)
+            .map(|_| *g.choose(b"abcxyz019/-_.").unwrap() as char)
+            .collect();
+        ArcRecord {
+            path,
+            spaced: bool::arbitrary(g),
+            body: Vec::arbitrary(g),
+        }
+    }
+}
+
+impl ArcRecord {
+    fn url(&self) -> String {
+        let space = if self.spaced { " x" } else { "" };
+        format!("http://example.org/{}{space}", self.path)
+    }
+
+    /// The record: its header line, an HTTP response holding `body`, and the LF.
+    fn bytes(&self) -> Vec<u8> {
+        let mut block = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n",
+            self.body.len()
+        )
+        .into_bytes();
+        block.extend_from_slice(&self.body);
+        let mut out = format!(
+            "{} 192.0.2.1 20080430204826 text/html {}\n",
+            self.url(),
+            block.len()
+        )
+        .into_bytes();
+        out.extend_from_slice(&block);
+        out.push(b'\n');
+        out
+    }
+}
+
+/// An ARC file of `records`, plain or one gzip member per record.
+fn arc_file(records: &[ArcRecord], gzip: bool) -> Vec<u8> {
+    let desc = b"1 0 htmltok test\nURL IP-address Archive-date Content-type Archive-length\n\n";
+    let mut units = vec![{
+        let mut unit = format!(
+            "filedesc://test.arc 0.0.0.0 20080430204825 text/plain {}\n",
+            desc.len()
+        )
+        .into_bytes();
+        unit.extend_from_slice(desc);
+        unit.push(b'\n');
+        unit
+    }];
+    units.extend(records.iter().map(ArcRecord::bytes));
+    if !gzip {
+        return units.concat();
+    }
+    units
+        .iter()
+        .flat_map(|unit| {
+            let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+            encoder.write_all(unit).unwrap();
+            encoder.finish().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn arc_files_read_back() {
+    fn prop(records: Vec<ArcRecord>, gzip: bool) -> bool {
+        let file = arc_file(&records, gzip);
+        let read: Vec<_> = Reader::new(&file[..]).collect();
+        read.len() == records.len()
+            && read.iter().zip(&records).all(|(item, want)| match item {
+                Ok(record) => {
+                    record.format == Format::Arc
+                        && record.target_uri.as_deref() == Some(want.url().as_str())
+                        && record.body == want.body
+                        && record.http_status == Some(200)
+                        && record.ip_address.as_deref() == Some("192.0.2.1")
+                        && record.date.as_deref() == Some("2008-04-30T20:48:26Z")
+                        && record.damage.is_none()
+                }
+                Err(_) => false,
+            })
+    }
+    QuickCheck::new()
+        .tests(300)
+        .quickcheck(prop as fn(Vec<ArcRecord>, bool) -> bool);
+}
+
+#[test]
+fn damaged_arc_files_lose_only_what_they_must() {
+    fn prop(records: Vec<ArcRecord>, gzip: bool, cut: usize, flip: usize) -> TestResult {
+        if records.is_empty() {
+            return TestResult::discard();
+        }
+        let file = arc_file(&records, gzip);
+        // Cut anywhere: the records before the cut read back whole.
+        let cut = cut % file.len();
+        let read: Vec<_> = Reader::new(&file[..cut]).collect();
+        let whole = read
+            .iter()
+            .take_while(|item| item.as_ref().is_ok_and(|r| r.damage.is_none()))
+            .count();
+        let full = arc_file(&records, gzip);
+        let mut end = arc_file(&[], gzip).len();
+        let mut before = 0;
+        for record in &records {
+            end += arc_file(std::slice::from_ref(record), gzip).len() - arc_file(&[], gzip).len();
+            if end > cut {
+                break;
+            }
+            before += 1;
+        }
+        if whole < before || full != file {
+            return TestResult::failed();
+        }
+        // A flipped byte anywhere: it ends, and every error names an offset in the file.
+        let mut flipped = file.clone();
+        let at = flip % flipped.len();
+        flipped[at] ^= 0x20;
+        let ok = Reader::new(&flipped[..])
+            .all(|item| item.err().is_none_or(|e| e.offset <= flipped.len() as u64));
+        TestResult::from_bool(ok)
+    }
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(prop as fn(Vec<ArcRecord>, bool, usize, usize) -> TestResult);
+}
