@@ -45,16 +45,20 @@ pub fn classify(record: &Record) -> Result<(), SkipReason> {
 
 /// [`classify`], or with `all_records` every `response` and `resource` record.
 pub(crate) fn classify_record(record: &Record, all_records: bool) -> Result<(), SkipReason> {
-    let kind = record.warc_type.to_ascii_lowercase();
-    match kind.as_str() {
-        "response" | "resource" => {}
-        "warcinfo" => return Err("warcinfo"),
-        "request" => return Err("request"),
-        "metadata" => return Err("metadata"),
-        "revisit" => return Err("revisit"),
-        "conversion" => return Err("conversion"),
-        "continuation" => return Err("continuation"),
-        _ => return Err("other-record-type"),
+    let kind = record.warc_type.as_str();
+    if !(kind.eq_ignore_ascii_case("response") || kind.eq_ignore_ascii_case("resource")) {
+        const NAMED: [&str; 6] = [
+            "warcinfo",
+            "request",
+            "metadata",
+            "revisit",
+            "conversion",
+            "continuation",
+        ];
+        return Err(NAMED
+            .into_iter()
+            .find(|name| kind.eq_ignore_ascii_case(name))
+            .unwrap_or("other-record-type"));
     }
     if all_records || is_html(record.content_type.as_deref(), &record.body) {
         Ok(())
@@ -68,20 +72,29 @@ pub(crate) fn classify_record(record: &Record, all_records: bool) -> Result<(), 
 pub fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
     let essence = content_type
         .and_then(|value| value.split(';').next())
-        .map(|essence| essence.trim().to_ascii_lowercase())
-        .unwrap_or_default();
-    match essence.as_str() {
-        "text/html" | "application/xhtml+xml" | "application/vnd.wap.xhtml+xml" => true,
-        ""
-        | "application/octet-stream"
-        | "binary/octet-stream"
-        | "unknown/unknown"
-        | "application/unknown"
-        | "*/*"
-        | "no-type"
-        | "-" => sniffs_as_html(body),
-        "text/xml" | "application/xml" => is_xhtml(body),
-        _ => false,
+        .map_or("", str::trim);
+    let is = |names: &[&str]| names.iter().any(|name| essence.eq_ignore_ascii_case(name));
+    if is(&[
+        "text/html",
+        "application/xhtml+xml",
+        "application/vnd.wap.xhtml+xml",
+    ]) {
+        true
+    } else if is(&[
+        "",
+        "application/octet-stream",
+        "binary/octet-stream",
+        "unknown/unknown",
+        "application/unknown",
+        "*/*",
+        "no-type",
+        "-",
+    ]) {
+        sniffs_as_html(body)
+    } else if is(&["text/xml", "application/xml"]) {
+        is_xhtml(body)
+    } else {
+        false
     }
 }
 
