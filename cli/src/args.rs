@@ -145,10 +145,9 @@ impl TokenizerOptions {
 #[derive(Args, Debug)]
 pub struct Corpus {
     /// HTML files, directories (walked recursively for .html, .htm, .xhtml, .xht, .shtml,
-    /// .warc, .warc.gz, .warc.zst and .warc.lz4 files) and WARC files (.warc, .warc.gz,
-    /// .warc.zst, .warc.lz4:
-    /// every HTML response record is a document); `-` reads one document from standard
-    /// input
+    /// .warc, .warc.gz, .warc.zst, .warc.lz4, .arc and .arc.gz files) and WARC or ARC
+    /// files (every HTML response record is a document; a named file is told by its
+    /// first bytes, whatever its name); `-` reads one document from standard input
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
 

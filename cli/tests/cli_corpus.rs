@@ -516,6 +516,56 @@ fn a_broken_warc_header_and_an_unreadable_file_are_skipped() {
     assert_eq!(stats["skipped"], 2);
 }
 
+#[test]
+fn named_files_are_told_by_their_first_bytes() {
+    let tmp = TempDir::new("sniffed");
+    // A WARC file under a name that says nothing, an ARC file, a PNG named .html and
+    // gzip data that is no archive.
+    let warc = tmp.join("crawl-0001.data");
+    let offsets = write_warc(&warc);
+    let arc = tmp.join("old-crawl.bin");
+    let http = b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<title>old</title>";
+    let mut arc_bytes = format!(
+        "http://example.org/ 192.0.2.1 20010203040506 text/html {}\n",
+        http.len()
+    )
+    .into_bytes();
+    arc_bytes.extend_from_slice(http);
+    arc_bytes.push(b'\n');
+    std::fs::write(&arc, &arc_bytes).unwrap();
+    let png = tmp.join("image.html");
+    std::fs::write(&png, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+    let gz = tmp.join("page.html");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, b"<p>compressed").unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+
+    let output = run(&["stats", "--json", path_str(&warc), path_str(&arc)]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stats: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(stats["documents"], offsets.len() as u64 + 1, "{stats}");
+
+    let output = run(&["stats", "--json", path_str(&png), path_str(&gz)]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    for (path, what) in [(&png, "binary data"), (&gz, "gzip data")] {
+        assert!(
+            stderr.contains(&format!(
+                "htmltok: {}: neither HTML nor a WARC or ARC file: {what}",
+                path_str(path)
+            )),
+            "{stderr}"
+        );
+    }
+    let stats: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(stats["documents"], 0);
+    assert_eq!(stats["skipped_by_reason"]["not-html-file"], 2);
+}
+
 // ---------------------------------------------------------------------------------------
 // The real-page corpus
 // ---------------------------------------------------------------------------------------
