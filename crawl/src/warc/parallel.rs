@@ -105,8 +105,9 @@ impl Input {
     }
 }
 
-/// Opens a `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` file to be read by `threads` threads (0 or 1: the
-/// sequential [`Reader`], on the calling thread). See [`ParallelReader`].
+/// Opens a `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` file to be read by `threads`
+/// threads (0 or 1: the sequential [`Reader`], on the calling thread); an `.arc` or
+/// `.arc.gz` file is read by the sequential reader. See [`ParallelReader`].
 pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> {
     let mut file = File::open(path)?;
     let len = file.metadata()?.len();

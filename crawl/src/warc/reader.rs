@@ -3,9 +3,9 @@
 
 use super::*;
 
-/// Reads the `response` and `resource` records of a `.warc`, `.warc.gz`, `.warc.zst` or
-/// `.warc.lz4` (told apart by the first bytes). An iterator of `Result<Record, Error>`; see the
-/// [module documentation](super) for offsets and damage.
+/// Reads the `response` and `resource` records of a `.warc`, `.warc.gz`, `.warc.zst`,
+/// `.warc.lz4`, `.arc` or `.arc.gz` (told apart by the first bytes). An iterator of
+/// `Result<Record, Error>`; see the [module documentation](super) for offsets and damage.
 pub struct Reader<R: Read> {
     pub(super) stream: Stream<R>,
     pub(super) resources: bool,
@@ -27,15 +27,15 @@ pub(super) enum Next {
     End,
 }
 
-/// Opens a `.warc`, `.warc.gz`, `.warc.zst` or `.warc.lz4` file (the compression is
-/// recognised by its magic bytes, whatever the name).
+/// Opens a `.warc`, `.warc.gz`, `.warc.zst`, `.warc.lz4`, `.arc` or `.arc.gz` file (the
+/// container and its compression are recognised by the first bytes, whatever the name).
 pub fn open(path: &Path) -> io::Result<Reader<Box<dyn Read + Send>>> {
     let file = File::open(path)?;
     Ok(Reader::new(Box::new(file)))
 }
 
 impl<R: Read> Reader<R> {
-    /// A reader of `input`, which may be plain WARC or gzip members.
+    /// A reader of `input`: a WARC or ARC file, plain or compressed.
     pub fn new(input: R) -> Self {
         Reader {
             stream: Stream::new(input),
