@@ -154,7 +154,7 @@ fn table(finished: &Finished<Stats>, errors: bool, threads: usize) -> String {
     if !result.recovered.is_empty() {
         let _ = writeln!(
             out,
-            "recovered     {:>14}  (documents read with a note, by reason)",
+            "recovered     {:>14}  (records read with a note, by reason)",
             grouped(result.notices.len() as u64)
         );
         for (reason, n) in reasons(&result.recovered) {

@@ -460,9 +460,10 @@ impl FailureKind {
     }
 }
 
-/// A document that was read with something to say about it: a body used as stored
-/// though its headers name a coding, a body or record cut off, `WARC-Truncated`. It is
-/// a document (mapped and counted in [`BatchResult::documents`]); the notice says what
+/// An archive record read with something to say about it: a body used as stored though
+/// its headers name a coding, a body or record cut off, a wrong length, `WARC-Truncated`.
+/// A document with a notice is mapped and counted in [`BatchResult::documents`]; a record
+/// that is no document is counted in [`BatchResult::skipped`] too. The notice says what
 /// and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
@@ -515,10 +516,10 @@ pub struct BatchResult<T> {
     /// Archive records that are not documents, by reason ([`crate::documents`]:
     /// `request`, `revisit`, `not-html`, …).
     pub skipped: BTreeMap<&'static str, u64>,
-    /// Documents read with a [`Notice`], by its reason (`coding-not-applied`,
-    /// `record-cut-off`, `warc-truncated`, …; a document may count under several).
+    /// Records read with a [`Notice`], by its reason (`coding-not-applied`,
+    /// `record-cut-off`, `warc-truncated`, …; a record may count under several).
     pub recovered: BTreeMap<&'static str, u64>,
-    /// Those documents' notices, sorted by source and offset.
+    /// Those notices, sorted by source and offset.
     pub notices: Vec<Notice>,
     /// The documents that were skipped, sorted by source and offset.
     pub failures: Vec<Failure>,
@@ -783,8 +784,9 @@ enum Job {
     Loaded(Loaded),
     /// Something that went wrong while listing sources or reading a WARC file.
     Failed(Failure),
-    /// An archive record that is not a document, and why ([`crate::documents`]).
-    Ignored(&'static str),
+    /// An archive record that is not a document, and why ([`crate::documents`]); with a
+    /// notice when it was read in part.
+    Ignored(&'static str, Option<Notice>),
     /// One part of a WARC file read on several threads: the worker reads it, then runs
     /// its records (see [`WarcFile`]).
     WarcPart(WarcPart),
@@ -842,8 +844,11 @@ where
             partial.fail(failure, options);
             return partial;
         }
-        Job::Ignored(reason) => {
+        Job::Ignored(reason, notice) => {
             *partial.skipped.entry(reason).or_default() += 1;
+            if let Some(notice) = notice {
+                partial.notice(notice, options);
+            }
             return partial;
         }
         Job::WarcPart(part) => {
@@ -1397,11 +1402,19 @@ impl WarcSource {
             return Job::Failed(failure);
         }
         if let Err(reason) = crate::documents::classify_record(&record, self.all_records) {
+            // Not a document; read in part, it is said (a notice), never passed over in
+            // silence.
+            let notice = record.damage.as_ref().map(|damage| Notice {
+                source: self.name.clone(),
+                offset: Some(record.offset),
+                reason: damage.reason(),
+                detail: format!("a {} record: {damage}", record.warc_type),
+            });
             self.pool.give(record.body);
             if let Some(raw) = record.raw_body {
                 self.pool.give(raw);
             }
-            return Job::Ignored(reason);
+            return Job::Ignored(reason, notice);
         }
         let mut notices: Vec<(&'static str, String)> = Vec::new();
         if let Some(damage) = &record.damage {

@@ -180,6 +180,8 @@ impl<R: Read> Reader<R> {
                 record.damage = damage;
                 return Ok(self.damaged(Next::Record(Box::new(record)), offset, damaged));
             }
+            // A record nobody asked for, read in part, is skipped like the others (with
+            // `every_record` it is handed out, its damage said).
             return Ok(self.damaged(Next::Skipped, offset, damage.is_some()));
         }
         let mut record = header.into_record(offset, length);
