@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Writes a manifest of WARC files for the Spark job (python -m htmltok.spark): one
-# absolute path per line, sorted, from folders (searched recursively for *.warc and
-# *.warc.gz), WARC files, and glob patterns (quoted, so that the shell does not expand
+# Writes a manifest of WARC and ARC files for the Spark job (python -m htmltok.spark): one
+# absolute path per line, sorted, from folders (searched recursively for *.warc,
+# *.warc.gz, *.warc.zst, *.warc.lz4, *.arc and *.arc.gz), archive files, and glob patterns (quoted, so that the shell does not expand
 # them first; `**` is not special).
 #
 #   scripts/make-manifest.sh [-o MANIFEST] FOLDER_OR_WARC_OR_GLOB...
@@ -37,7 +37,8 @@ for arg in "$@"; do
         elif [ -d "$path" ]; then
             while IFS= read -r -d '' f; do
                 list+=("$(realpath "$f")")
-            done < <(find "$path" -type f \( -name '*.warc' -o -name '*.warc.gz' \) -print0)
+            done < <(find "$path" -type f \( -name '*.warc' -o -name '*.warc.gz' -o -name '*.warc.zst' \
+                -o -name '*.warc.lz4' -o -name '*.arc' -o -name '*.arc.gz' \) -print0)
         else
             list+=("$(realpath "$path")")
         fi
