@@ -1,6 +1,7 @@
 //! `htmltok extract`: one record per document (the columns of the Spark job,
 //! `htmltok.spark`), as JSON lines or Parquet.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
@@ -19,7 +20,7 @@ use crate::json;
 mod parquet;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut};
+use super::args::{Corpus, Finished, SharedOut};
 
 const ABOUT: &str =
     "Print one record per document (URL, encoding, title, links, text) as JSON lines or Parquet";
@@ -29,7 +30,11 @@ const LONG_ABOUT: &str = r#"Write one record per document of the given files, di
   warc_filename       the file (for a WARC record, the WARC file)
   warc_record_offset  the WARC record's offset in the file (null for an HTML file)
   warc_record_length  the WARC record's length in the file (null for an HTML file)
+  warc_record_id      the WARC record's WARC-Record-ID (null for an HTML file, an ARC record)
   url                 the WARC record's target URI (null for an HTML file)
+  fetch_time          the WARC record's WARC-Date, as written (null for an HTML file)
+  fetch_status        the HTTP status (null for an HTML file, a record without HTTP)
+  content_mime_type   the MIME type of the Content-Type, lowercase (null for an HTML file)
   encoding            the encoding the page was decoded from (WHATWG name)
   encoding_rule       what decided it: bom, transport, meta, detector, ...
   title               the first <title>'s text, or null
@@ -39,12 +44,23 @@ const LONG_ABOUT: &str = r#"Write one record per document of the given files, di
 
 --format jsonl (the default) writes one JSON object per line with these keys; --format
 parquet writes a Parquet file (snappy-compressed; links a list of strings, offsets and
-lengths 64-bit integers) and needs --output. warc_filename, warc_record_offset and
-warc_record_length are the columns Common Crawl's columnar index joins on.
+lengths 64-bit integers, fetch_status a 32-bit integer) and needs --output. The columns
+from warc_filename to content_mime_type are named as Common Crawl's columnar index names
+its columns (warc_record_id in that style); the index joins on warc_filename,
+warc_record_offset and warc_record_length. ARC records
+(.arc, .arc.gz) fill them as WARC records do.
 
 Documents are processed in parallel, so records come in no fixed order (-j 1 keeps the
 order of the paths). An unreadable document is reported on standard error with its file
-and offset and skipped; the exit status is then 1."#;
+and offset and skipped; the exit status is then 1. A document read in part or with a
+body used as stored is noted on standard error (`htmltok: note: ...`). At the end, when
+any archive records were not documents, documents were noted or inputs skipped, one line
+on standard error counts them by reason:
+
+  htmltok: by reason: not documents request=3 revisit=1; recovered coding-not-applied=2; skipped bad-gzip-member=1
+
+(not documents: archive records that are not HTML pages, as `htmltok stats` counts them;
+recovered: documents read with a note; skipped: inputs that could not be read.)"#;
 
 /// The output format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +186,43 @@ fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
         let mut file = file.into_inner().unwrap_or_else(|e| e.into_inner());
         file.flush()?;
     }
+    report_counts(&finished);
     Ok(finished.exit_code())
+}
+
+/// Prints the one-line summary of the counts by reason on standard error (see the long
+/// help), when there is anything to count.
+pub(crate) fn report_counts<T>(finished: &Finished<T>) {
+    if let Some(line) = counts_line(&finished.result) {
+        super::complain(&line);
+    }
+}
+
+/// `by reason: not documents R=N …; recovered R=N …; skipped R=N …`, the groups that are
+/// empty left out, each most frequent first; None when all are empty.
+pub(crate) fn counts_line<T>(result: &htmltok_crawl::batch::BatchResult<T>) -> Option<String> {
+    let mut failures = BTreeMap::new();
+    for failure in &result.failures {
+        *failures.entry(failure.kind.reason()).or_insert(0u64) += 1;
+    }
+    let groups: Vec<String> = [
+        ("not documents", &result.skipped),
+        ("recovered", &result.recovered),
+        ("skipped", &failures),
+    ]
+    .into_iter()
+    .filter(|(_, counts)| counts.values().any(|&n| n > 0))
+    .map(|(name, counts)| {
+        let mut counts: Vec<(&str, u64)> = counts.iter().map(|(k, n)| (*k, *n)).collect();
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let mut group = name.to_string();
+        for (reason, n) in counts {
+            group.push_str(&format!(" {reason}={n}"));
+        }
+        group
+    })
+    .collect();
+    (!groups.is_empty()).then(|| format!("by reason: {}", groups.join("; ")))
 }
 
 /// Appends one JSON line (with its newline) for `page`.
@@ -189,8 +241,16 @@ pub fn write_json(line: &mut String, page: &Page, links: bool, text: bool) {
     num(line, page.offset);
     line.push_str(",\"warc_record_length\":");
     num(line, page.length);
+    line.push_str(",\"warc_record_id\":");
+    opt(line, page.warc_record_id.as_deref());
     line.push_str(",\"url\":");
     opt(line, page.url.as_deref());
+    line.push_str(",\"fetch_time\":");
+    opt(line, page.fetch_time.as_deref());
+    line.push_str(",\"fetch_status\":");
+    num(line, page.fetch_status.map(u64::from));
+    line.push_str(",\"content_mime_type\":");
+    opt(line, page.content_mime_type.as_deref());
     line.push_str(",\"encoding\":");
     opt(line, page.encoding);
     line.push_str(",\"encoding_rule\":");

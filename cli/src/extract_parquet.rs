@@ -15,7 +15,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use super::{Args, create, page};
+use super::{Args, create, page, report_counts};
 use crate::Failure;
 
 /// Rows gathered before they become a record batch…
@@ -114,5 +114,6 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
             .map_err(|err| Failure::Output(std::io::Error::other(err)))?;
         file.flush()?;
     }
+    report_counts(&finished);
     Ok(finished.exit_code())
 }

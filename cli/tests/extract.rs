@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::Int64Type;
+use arrow_array::types::{Int32Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::{Value, json};
@@ -40,6 +40,7 @@ fn rows(batch: &RecordBatch) -> Vec<Value> {
                         "warc_record_offset" | "warc_record_length" => {
                             json!(column.as_primitive::<Int64Type>().value(i))
                         }
+                        "fetch_status" => json!(column.as_primitive::<Int32Type>().value(i)),
                         "links" => {
                             let list = column.as_list::<i32>().value(i);
                             let urls = list.as_string::<i32>();
@@ -54,6 +55,23 @@ fn rows(batch: &RecordBatch) -> Vec<Value> {
         })
         .collect()
 }
+
+/// The columns, in order (those of `htmltok_crawl::extract::columns::COLUMNS`).
+const COLUMNS: [&str; 13] = [
+    "warc_filename",
+    "warc_record_offset",
+    "warc_record_length",
+    "warc_record_id",
+    "url",
+    "fetch_time",
+    "fetch_status",
+    "content_mime_type",
+    "encoding",
+    "encoding_rule",
+    "title",
+    "links",
+    "text",
+];
 
 fn key(row: &Value) -> (String, i64) {
     (
@@ -100,6 +118,20 @@ fn parquet_equals_json_lines_on_the_bundled_corpus() {
     }
     assert_eq!(from_parquet, from_jsonl);
     assert_eq!(from_parquet, from_stdout);
+    // The JSON keys, in order, are the Parquet columns (serde_json's map sorts them:
+    // find each in the line).
+    let first_line = std::str::from_utf8(&stdout)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    let object: serde_json::Map<String, Value> = serde_json::from_str(first_line).unwrap();
+    assert_eq!(object.len(), COLUMNS.len());
+    let places: Vec<usize> = COLUMNS
+        .iter()
+        .map(|c| first_line.find(&format!("\"{c}\":")).unwrap())
+        .collect();
+    assert!(places.is_sorted(), "{first_line}");
 
     let article = from_parquet
         .iter()
@@ -111,8 +143,17 @@ fn parquet_equals_json_lines_on_the_bundled_corpus() {
         })
         .unwrap();
     assert_eq!(article["title"], "Tide tables & the moon — a field guide");
-    assert_eq!(article["warc_record_offset"], Value::Null);
-    assert_eq!(article["url"], Value::Null);
+    for column in [
+        "warc_record_offset",
+        "warc_record_length",
+        "warc_record_id",
+        "url",
+        "fetch_time",
+        "fetch_status",
+        "content_mime_type",
+    ] {
+        assert_eq!(article[column], Value::Null, "{column}");
+    }
     assert!(article["text"].as_str().unwrap().starts_with("Home"));
     let records: Vec<&Value> = from_parquet
         .iter()
@@ -134,6 +175,25 @@ fn parquet_equals_json_lines_on_the_bundled_corpus() {
         .find(|r| r["url"] == "https://www.shop.example.com/p/halden-glass-kettle-48213")
         .unwrap();
     assert_eq!(kettle["encoding"], "UTF-8");
+    // The join columns, as the record's WARC and HTTP headers give them.
+    assert_eq!(
+        kettle["warc_record_id"],
+        "<urn:uuid:02180b65-22d5-5777-9ce7-00da28232cc2>"
+    );
+    assert_eq!(kettle["fetch_time"], "2026-11-05T07:00:04Z");
+    assert_eq!(kettle["fetch_status"], 200);
+    assert_eq!(kettle["content_mime_type"], "text/html");
+    let redirect = records
+        .iter()
+        .find(|r| r["url"] == "http://tides.example.org/2026/11/tide-tables-and-the-moon")
+        .unwrap();
+    assert_eq!(redirect["fetch_status"], 301);
+    assert_eq!(redirect["fetch_time"], "2026-11-05T07:00:02Z");
+    let ids: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["warc_record_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 7);
     assert!(!kettle["links"].as_array().unwrap().is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -152,4 +212,194 @@ fn parquet_needs_an_output_and_options_null_columns() {
     assert_eq!(row["links"], Value::Null);
     assert_eq!(row["text"], Value::Null);
     assert_eq!(row["encoding_rule"], "meta");
+}
+
+#[test]
+fn parquet_schema_is_the_columns() {
+    let dir = std::env::temp_dir().join(format!("htmltok-extract-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let parquet = dir.join("pages.parquet");
+    let page = corpus().join("article.html");
+    htmltok(&[
+        "extract",
+        "--format",
+        "parquet",
+        "-o",
+        parquet.to_str().unwrap(),
+        page.to_str().unwrap(),
+    ]);
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&parquet).unwrap()).unwrap();
+    let names: Vec<String> = builder
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    assert_eq!(names, COLUMNS);
+    assert_eq!(
+        htmltok_crawl::extract::columns::COLUMNS,
+        COLUMNS,
+        "the columns of the crate"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An ARC v1 file: the `filedesc://` record, then one HTTP response per page, each
+/// record gzipped alone when `gzip`.
+fn arc_file(pages: &[(&str, &str, &[u8])], gzip: bool) -> Vec<u8> {
+    let mut records: Vec<Vec<u8>> = Vec::new();
+    let version = b"1 0 Test\nURL IP-address Archive-date Content-type Archive-length\n";
+    let mut filedesc = format!(
+        "filedesc://x.arc 0.0.0.0 20140216050221 text/plain {}\n",
+        version.len()
+    )
+    .into_bytes();
+    filedesc.extend_from_slice(version);
+    filedesc.push(b'\n');
+    records.push(filedesc);
+    for (url, status, html) in pages {
+        let mut http = format!(
+            "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Length: {}\r\n\r\n",
+            html.len()
+        )
+        .into_bytes();
+        http.extend_from_slice(html);
+        let mut record = format!(
+            "{url} 93.184.216.119 20140216050221 text/html {}\n",
+            http.len()
+        )
+        .into_bytes();
+        record.extend_from_slice(&http);
+        record.push(b'\n');
+        records.push(record);
+    }
+    if !gzip {
+        return records.concat();
+    }
+    records
+        .iter()
+        .flat_map(|record| gzip_stored(record))
+        .collect()
+}
+
+/// `data` as one gzip member of stored (uncompressed) deflate blocks.
+fn gzip_stored(data: &[u8]) -> Vec<u8> {
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
+    let mut chunks = data.chunks(0xffff).peekable();
+    if chunks.peek().is_none() {
+        out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+    }
+    while let Some(chunk) = chunks.next() {
+        out.push(u8::from(chunks.peek().is_none()));
+        let len = chunk.len() as u16;
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(chunk);
+    }
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    out.extend_from_slice(&(!crc).to_le_bytes());
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out
+}
+
+#[test]
+fn arc_records_fill_the_join_columns_and_counts_are_summed_up() {
+    let dir = std::env::temp_dir().join(format!("htmltok-extract-arc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pages: [(&str, &str, &[u8]); 2] = [
+        (
+            "http://example.com/",
+            "200 OK",
+            b"<title>Example</title><a href=/a>a</a>",
+        ),
+        (
+            "http://example.com/gone",
+            "404 Not Found",
+            b"<title>Gone</title>",
+        ),
+    ];
+    for (name, gzip) in [("plain.arc", false), ("members.arc.gz", true)] {
+        let path = dir.join(name);
+        std::fs::write(&path, arc_file(&pages, gzip)).unwrap();
+        let output = htmltok(&["extract", "-j", "1", path.to_str().unwrap()]);
+        let rows: Vec<Value> = std::str::from_utf8(&output.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows.len(), 2, "{name}");
+        for (row, (url, status, _)) in rows.iter().zip(pages) {
+            assert_eq!(row["url"], url, "{name}");
+            assert_eq!(
+                row["warc_record_id"],
+                Value::Null,
+                "{name}: ARC has no record IDs"
+            );
+            assert_eq!(row["fetch_time"], "2014-02-16T05:02:21Z", "{name}");
+            let code: u64 = status[..3].parse().unwrap();
+            assert_eq!(row["fetch_status"], code, "{name}");
+            assert_eq!(row["content_mime_type"], "text/html", "{name}");
+            assert!(row["warc_record_offset"].as_u64().unwrap() > 0, "{name}");
+        }
+        assert_eq!(rows[0]["title"], "Example");
+        assert_eq!(rows[0]["links"], json!(["http://example.com/a"]));
+        // The filedesc:// record is not a document, and is counted so.
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("htmltok: by reason: not documents warcinfo=1\n"),
+            "{name}: {stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn counts_by_reason_end_the_run_on_standard_error() {
+    let warc = corpus().join("sample.warc.gz");
+    let output = htmltok(&["extract", "--no-text", warc.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.lines().last(),
+        Some("htmltok: by reason: not documents request=8 metadata=1 not-html=1 warcinfo=1"),
+        "{stderr}"
+    );
+    // Nothing to count, nothing said.
+    let page = corpus().join("article.html");
+    let output = htmltok(&["extract", page.to_str().unwrap()]);
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // A file cut off: its failure is counted too, and the exit status is 1.
+    let dir = std::env::temp_dir().join(format!("htmltok-extract-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = dir.join("cut.warc.gz");
+    let raw = std::fs::read(&warc).unwrap();
+    std::fs::write(&cut, &raw[..raw.len() - 500]).unwrap();
+    let output = Command::new(BIN)
+        .args(["extract", "--format", "parquet", "-o"])
+        .arg(dir.join("cut.parquet"))
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("htmltok: by reason: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(line.contains("; skipped bad-gzip-member=1"), "{line}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

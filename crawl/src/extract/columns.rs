@@ -3,9 +3,13 @@
 //! `htmltok.process_arrow` and the Spark job built on it — so their columns cannot drift
 //! apart.
 //!
-//! The columns are those Common Crawl's columnar index joins on (`warc_filename`,
-//! `warc_record_offset`, `warc_record_length`) and what was extracted: `url`, `encoding`,
-//! `encoding_rule`, `title`, `links` (the resolved URLs, a list of strings) and `text`.
+//! The columns are what says which record a page is, named as Common Crawl's columnar index
+//! names its columns (`warc_filename`, `warc_record_offset`, `warc_record_length` — the
+//! three it joins on — `url`, `fetch_time`, `fetch_status`, `content_mime_type`; and
+//! `warc_record_id`, the `WARC-Record-ID`, in that style), and what was extracted:
+//! `encoding`, `encoding_rule`, `title`, `links` (the resolved URLs, a list of strings)
+//! and `text`. `fetch_time` is the `WARC-Date` as written (a string; the index's is a
+//! timestamp).
 //!
 //! ```
 //! use htmltok_crawl::batch::{self, Source};
@@ -22,24 +26,28 @@
 //!     columns.push(&page, true, true);
 //! }
 //! let batch = columns.finish();
-//! assert_eq!((batch.num_rows(), batch.num_columns()), (1, 9));
-//! assert_eq!(batch.schema().field(7).name(), "links");
+//! assert_eq!((batch.num_rows(), batch.num_columns()), (1, 13));
+//! assert_eq!(batch.schema().field(11).name(), "links");
 //! ```
 
 use std::sync::Arc;
 
-use arrow_array::builder::{Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use super::Page;
 
 /// The column names, in order.
-pub const COLUMNS: [&str; 9] = [
+pub const COLUMNS: [&str; 13] = [
     "warc_filename",
     "warc_record_offset",
     "warc_record_length",
+    "warc_record_id",
     "url",
+    "fetch_time",
+    "fetch_status",
+    "content_mime_type",
     "encoding",
     "encoding_rule",
     "title",
@@ -47,23 +55,29 @@ pub const COLUMNS: [&str; 9] = [
     "text",
 ];
 
-/// The schema: strings, the offset and length as 64-bit integers, `links` a list of
-/// strings (items named `element`, as Parquet's list convention and Spark name them);
-/// every column nullable (an HTML file has no WARC offset or URL; `links`/`text` are null
-/// when not extracted).
+/// The schema: strings, the offset and length as 64-bit integers, `fetch_status` a 32-bit
+/// integer, `fetch_time` the `WARC-Date` as written (a string: `2024-02-29T12:00:00Z`),
+/// `links` a list of strings (items named `element`, as Parquet's list convention and
+/// Spark name them); every column nullable (an HTML file has no WARC offset, record ID or
+/// URL; an ARC record has no record ID; `links`/`text` are null when not extracted).
 pub fn schema() -> SchemaRef {
     let string = |name: &str| Field::new(name, DataType::Utf8, true);
-    let int = |name: &str| Field::new(name, DataType::Int64, true);
+    let long = |name: &str| Field::new(name, DataType::Int64, true);
+    let int = |name: &str| Field::new(name, DataType::Int32, true);
     Arc::new(Schema::new(vec![
         string(COLUMNS[0]),
-        int(COLUMNS[1]),
-        int(COLUMNS[2]),
+        long(COLUMNS[1]),
+        long(COLUMNS[2]),
         string(COLUMNS[3]),
         string(COLUMNS[4]),
         string(COLUMNS[5]),
-        string(COLUMNS[6]),
-        Field::new(COLUMNS[7], DataType::List(link_field()), true),
+        int(COLUMNS[6]),
+        string(COLUMNS[7]),
         string(COLUMNS[8]),
+        string(COLUMNS[9]),
+        string(COLUMNS[10]),
+        Field::new(COLUMNS[11], DataType::List(link_field()), true),
+        string(COLUMNS[12]),
     ]))
 }
 
@@ -77,7 +91,11 @@ pub struct PageColumns {
     filename: StringBuilder,
     offset: Int64Builder,
     length: Int64Builder,
+    record_id: StringBuilder,
     url: StringBuilder,
+    fetch_time: StringBuilder,
+    fetch_status: Int32Builder,
+    mime_type: StringBuilder,
     encoding: StringBuilder,
     rule: StringBuilder,
     title: StringBuilder,
@@ -101,7 +119,11 @@ impl PageColumns {
             filename: StringBuilder::new(),
             offset: Int64Builder::new(),
             length: Int64Builder::new(),
+            record_id: StringBuilder::new(),
             url: StringBuilder::new(),
+            fetch_time: StringBuilder::new(),
+            fetch_status: Int32Builder::new(),
+            mime_type: StringBuilder::new(),
             encoding: StringBuilder::new(),
             rule: StringBuilder::new(),
             title: StringBuilder::new(),
@@ -121,11 +143,22 @@ impl PageColumns {
             .append_option(page.offset.and_then(|v| i64::try_from(v).ok()));
         self.length
             .append_option(page.length.and_then(|v| i64::try_from(v).ok()));
+        self.record_id.append_option(page.warc_record_id.as_deref());
         self.url.append_option(page.url.as_deref());
+        self.fetch_time.append_option(page.fetch_time.as_deref());
+        self.fetch_status
+            .append_option(page.fetch_status.map(i32::from));
+        self.mime_type
+            .append_option(page.content_mime_type.as_deref());
         self.encoding.append_option(page.encoding);
         self.rule.append_option(page.rule.map(|r| r.as_str()));
         self.title.append_option(page.title.as_deref());
-        let mut bytes = page.source.len() + page.url.as_ref().map_or(0, String::len);
+        let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        let mut bytes = page.source.len()
+            + len(&page.url)
+            + len(&page.warc_record_id)
+            + len(&page.fetch_time)
+            + len(&page.content_mime_type);
         if links {
             for link in &page.links {
                 self.links.values().append_value(&link.url);
@@ -166,7 +199,11 @@ impl PageColumns {
             Arc::new(self.filename.finish()),
             Arc::new(self.offset.finish()),
             Arc::new(self.length.finish()),
+            Arc::new(self.record_id.finish()),
             Arc::new(self.url.finish()),
+            Arc::new(self.fetch_time.finish()),
+            Arc::new(self.fetch_status.finish()),
+            Arc::new(self.mime_type.finish()),
             Arc::new(self.encoding.finish()),
             Arc::new(self.rule.finish()),
             Arc::new(self.title.finish()),

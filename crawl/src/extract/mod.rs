@@ -59,8 +59,10 @@ pub fn links_and_text(
     (links.finish(document_url, encoding), text.finish())
 }
 
-/// One record per document of a batch: where it came from, how it was decoded, its title,
-/// links and text.
+/// One record per document of a batch: where it came from (for an archive record, its
+/// file, offset and length, record ID, fetch time and status and MIME type, as Common
+/// Crawl's columnar index has them; None for other documents), how it was decoded, its
+/// title, links and text.
 ///
 /// ```no_run
 /// use htmltok_crawl::{batch, extract::Page};
@@ -85,8 +87,20 @@ pub struct Page {
     /// For a WARC record, its length in the WARC file as stored (see
     /// [`Document::length`]).
     pub length: Option<u64>,
+    /// For an archive record, its `WARC-Record-ID` (`<urn:uuid:…>`; None in an ARC file).
+    pub warc_record_id: Option<String>,
     /// The document's URL when known (a WARC record's target URI).
     pub url: Option<String>,
+    /// For an archive record, its `WARC-Date` as written (`2024-02-29T12:00:00Z`; an ARC
+    /// record's date in that form): Common Crawl's `fetch_time`.
+    pub fetch_time: Option<String>,
+    /// For an archive record with an HTTP response, its status: Common Crawl's
+    /// `fetch_status`.
+    pub fetch_status: Option<u16>,
+    /// For an archive record, the MIME type of its `Content-Type` (the HTTP header's,
+    /// else the record's), lowercase, without parameters ([`Document::content_mime_type`]):
+    /// Common Crawl's `content_mime_type`.
+    pub content_mime_type: Option<String>,
     /// The name of the encoding the document was decoded from (`UTF-8`, `windows-1252`,
     /// …); None when it was not decoded.
     pub encoding: Option<&'static str>,
@@ -122,16 +136,109 @@ impl Page {
 
     fn from_parts(document: &Document<'_>, links: Vec<Link>, text: Text) -> Page {
         let decoded = document.decoded_as();
+        let record = document.record();
         Page {
             source: document.source().to_string(),
             offset: document.offset(),
             length: document.length(),
+            warc_record_id: record.and_then(|r| r.record_id.clone()),
             url: document.url().map(str::to_string),
+            fetch_time: record.and_then(|r| r.date.clone()),
+            fetch_status: record.and_then(|r| r.http_status),
+            content_mime_type: document.content_mime_type(),
             encoding: decoded.map(|d| d.encoding.name()),
             rule: decoded.map(|d| d.rule),
             title: text.title,
             links,
             text: text.text,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::{self, Source};
+
+    fn pages(sources: Vec<Source>) -> Vec<Page> {
+        let mut pages = batch::map_reduce(
+            sources,
+            &batch::Options::new().threads(1),
+            |document| vec![Page::without_links(&document)],
+            |mut a, b| {
+                a.extend(b);
+                a
+            },
+            Vec::new,
+        )
+        .value;
+        pages.sort_by_key(|p| (p.source.clone(), p.offset));
+        pages
+    }
+
+    /// The join columns of a WARC record come from its WARC and HTTP headers; a document
+    /// that is not an archive record has none.
+    #[test]
+    fn join_columns_of_records_and_files() {
+        let path =
+            std::env::temp_dir().join(format!("htmltok-page-{}.warc.gz", std::process::id()));
+        let mut writer = crate::warc::Writer::gzip(Vec::new());
+        let date = "2024-02-29T12:00:00Z";
+        writer.write_warcinfo(date, None, &[]).unwrap();
+        let response = writer
+            .write_response(
+                "https://example.org/",
+                date,
+                404,
+                &[("Content-Type", " Text/HTML ; charset=UTF-8")],
+                b"<title>Not here</title>",
+            )
+            .unwrap();
+        let resource = writer
+            .write_resource(
+                "https://example.org/x.xhtml",
+                "2024-03-01T00:00:00Z",
+                "application/xhtml+xml",
+                b"<title>X</title>",
+            )
+            .unwrap();
+        std::fs::write(&path, writer.into_inner().unwrap()).unwrap();
+        let got = pages(vec![
+            Source::Path(path.clone()),
+            Source::bytes("page.html", b"<title>P</title>".to_vec()),
+        ]);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(got.len(), 3);
+        let file = &got[2];
+        assert_eq!(file.source, "page.html");
+        assert_eq!(
+            (
+                &file.warc_record_id,
+                &file.fetch_time,
+                file.fetch_status,
+                &file.content_mime_type
+            ),
+            (&None, &None, None, &None)
+        );
+        let (html, xhtml) = (&got[0], &got[1]);
+        assert_eq!(html.offset, Some(response));
+        assert!(
+            html.warc_record_id
+                .as_deref()
+                .unwrap()
+                .starts_with("<urn:uuid:")
+        );
+        assert_eq!(html.fetch_time.as_deref(), Some(date));
+        assert_eq!(html.fetch_status, Some(404));
+        assert_eq!(html.content_mime_type.as_deref(), Some("text/html"));
+        assert_eq!(html.title.as_deref(), Some("Not here"));
+        assert_eq!(xhtml.offset, Some(resource));
+        assert_ne!(xhtml.warc_record_id, html.warc_record_id);
+        assert_eq!(xhtml.fetch_time.as_deref(), Some("2024-03-01T00:00:00Z"));
+        assert_eq!(xhtml.fetch_status, None);
+        assert_eq!(
+            xhtml.content_mime_type.as_deref(),
+            Some("application/xhtml+xml")
+        );
     }
 }
