@@ -7,6 +7,7 @@
 //! blocked on a full channel wake up with an error, no further document is started, and
 //! the thread ends by itself: nothing waits for it, nothing deadlocks.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
@@ -54,7 +55,19 @@ enum Message {
     Done {
         failures: Vec<(String, Option<u64>, String)>,
         ignored: u64,
+        counts: Counts,
     },
+}
+
+/// What a run counted by reason ([`Pages::counts`]).
+#[derive(Clone, Debug, Default)]
+struct Counts {
+    /// Archive records that are not documents (`BatchResult::skipped`).
+    skipped: BTreeMap<&'static str, u64>,
+    /// Documents read with a notice (`BatchResult::recovered`).
+    recovered: BTreeMap<&'static str, u64>,
+    /// Inputs that could not be read, by `FailureKind::reason`.
+    failures: BTreeMap<&'static str, u64>,
 }
 
 /// What to extract.
@@ -151,9 +164,18 @@ fn run(
         .iter()
         .map(|f| (f.source.clone(), f.offset, f.kind.to_string()))
         .collect();
+    let mut counts = Counts {
+        skipped: result.skipped,
+        recovered: result.recovered,
+        failures: BTreeMap::new(),
+    };
+    for failure in &result.failures {
+        *counts.failures.entry(failure.kind.reason()).or_default() += 1;
+    }
     let _ = tx.send(Message::Done {
         failures,
         ignored: result.ignored,
+        counts,
     });
 }
 
@@ -163,7 +185,13 @@ fn run(
 /// - `warc_filename`: the file (for a WARC record, the WARC file);
 /// - `warc_record_offset`, `warc_record_length`: the record's place in the WARC file (its
 ///   gzip member in a `.warc.gz`, zstd or LZ4 frame in a `.warc.zst`, `.warc.lz4`); None for an HTML file;
+/// - `warc_record_id`: the record's WARC-Record-ID (None for an HTML file, an ARC record);
 /// - `url`: the record's target URI (None for an HTML file);
+/// - `fetch_time`: the record's WARC-Date as written (`2024-02-29T12:00:00Z`; an ARC
+///   record's date in that form); `fetch_status`: the HTTP status (`int`);
+///   `content_mime_type`: the MIME type of the HTTP Content-Type (else the record's),
+///   lowercase, without parameters (all three None for an HTML file) — named, with the
+///   four above, as Common Crawl's columnar index names its columns;
 /// - `encoding`, `encoding_rule`: how the page was decoded (see `Document`);
 /// - `title`; `links`: a list of link dicts as `Document.links()` gives them, or with
 ///   `link_urls=True` a list of their resolved URLs (`str`), the column the Spark job and
@@ -171,10 +199,10 @@ fn run(
 ///   `text`: the visible text as `Document.text()` (None with `text=False`).
 ///
 /// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
-/// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` files (every HTML `response`/`resource` record is a document;
+/// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` and ARC (`.arc`/`.arc.gz`) files (every HTML `response`/`resource` record is a document;
 /// `all_records=True` takes the others too) and directories, walked recursively for
-/// `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml` and WARC (`.warc`, `.warc.gz`, `.warc.zst`,
-/// `.warc.lz4`) files (every file with
+/// `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml` and archive (`.warc`, `.warc.gz`, `.warc.zst`,
+/// `.warc.lz4`, `.arc`, `.arc.gz`) files (every file with
 /// `all_files=True`). A path that does not exist is a FileNotFoundError, raised before the
 /// run starts.
 ///
@@ -185,8 +213,10 @@ fn run(
 /// The run goes on in the background, with the GIL released, while the returned `Pages`
 /// iterator is consumed (at most 256 pages wait for it). Documents that cannot be read are
 /// never raised: they are listed in the iterator's `errors` as `(file, offset, reason)`,
-/// complete once the iteration has ended. Dropping the iterator, or calling its `close()`,
-/// stops the run.
+/// complete once the iteration has ended; its `counts` then gives what the run counted by
+/// reason (archive records that are not documents, documents read with a note, inputs
+/// that could not be read). Dropping the iterator, or calling its `close()`, stops the
+/// run.
 #[pyfunction]
 #[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false))]
 #[allow(clippy::too_many_arguments)]
@@ -219,7 +249,8 @@ fn process(
 /// (`bytes`: the schema, one record batch, the end marker) that `pyarrow.ipc.open_stream`
 /// (or polars, DuckDB, ...) reads without a copy. The columns are those of
 /// `htmltok.spark.SCHEMA` and of `htmltok extract --format parquet`: `warc_filename`,
-/// `warc_record_offset`, `warc_record_length`, `url`, `encoding`, `encoding_rule`, `title`,
+/// `warc_record_offset`, `warc_record_length`, `warc_record_id`, `url`, `fetch_time`,
+/// `fetch_status` (int32), `content_mime_type`, `encoding`, `encoding_rule`, `title`,
 /// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`).
 ///
 /// A batch holds `batch_rows` pages, or fewer when their strings reach `batch_bytes`
@@ -228,7 +259,7 @@ fn process(
 /// (measured: 32 MiB batches spent 13% of the run in the kernel, 4 MiB ones 3%). The batches are built and encoded in Rust with the GIL released:
 /// no Python object per page or per link. `htmltok.process_arrow` gives them as
 /// `pyarrow.RecordBatch` objects. The other arguments, `errors`, `documents` (pages, not
-/// batches), `ignored` and `close()` are as for `process`.
+/// batches), `ignored`, `counts` and `close()` are as for `process`.
 #[pyfunction]
 #[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20))]
 #[allow(clippy::too_many_arguments)]
@@ -420,6 +451,7 @@ fn start(
         errors: Mutex::new(Vec::new()),
         documents: AtomicU64::new(0),
         ignored: AtomicU64::new(0),
+        counts: Mutex::new(None),
     })
 }
 
@@ -427,8 +459,9 @@ fn start(
 ///
 /// `errors` lists the documents that could not be read, as `(file, offset, reason)`
 /// (offset None for a file), complete once the iteration has ended; `documents` counts
-/// the dicts yielded, `ignored` the WARC records left out as not HTML. `close()` (or
-/// dropping the iterator) stops the run.
+/// the dicts yielded, `ignored` the archive records left out as not documents, `counts`
+/// all of these by reason (once the iteration has ended). `close()` (or dropping the
+/// iterator) stops the run.
 #[pyclass(frozen, module = "htmltok", name = "Pages")]
 pub(crate) struct Pages {
     rx: Mutex<Option<Receiver<Message>>>,
@@ -441,6 +474,8 @@ pub(crate) struct Pages {
     errors: Mutex<Vec<(String, Option<u64>, String)>>,
     documents: AtomicU64,
     ignored: AtomicU64,
+    /// The run's counts by reason, once it is over.
+    counts: Mutex<Option<Counts>>,
 }
 
 impl Pages {
@@ -450,7 +485,11 @@ impl Pages {
         dict.set_item(intern!(py, "warc_filename"), &page.source)?;
         dict.set_item(intern!(py, "warc_record_offset"), page.offset)?;
         dict.set_item(intern!(py, "warc_record_length"), page.length)?;
+        dict.set_item(intern!(py, "warc_record_id"), &page.warc_record_id)?;
         dict.set_item(intern!(py, "url"), &page.url)?;
+        dict.set_item(intern!(py, "fetch_time"), &page.fetch_time)?;
+        dict.set_item(intern!(py, "fetch_status"), page.fetch_status)?;
+        dict.set_item(intern!(py, "content_mime_type"), &page.content_mime_type)?;
         dict.set_item(
             intern!(py, "encoding"),
             page.encoding.map(|e| encoding_str(py, e)),
@@ -508,10 +547,43 @@ impl Pages {
         self.documents.load(Ordering::Relaxed)
     }
 
-    /// How many WARC records were left out as not HTML (known once the iteration ended).
+    /// How many archive records were left out as not documents (known once the
+    /// iteration ended): the sum of `counts["skipped"]`.
     #[getter]
     fn ignored(&self) -> u64 {
         self.ignored.load(Ordering::Relaxed)
+    }
+
+    /// The run's counts by reason, once the iteration has ended (None before, and after a
+    /// run stopped early): `{"skipped": {...}, "recovered": {...}, "failures": {...}}`,
+    /// each a dict of reason to count — archive records that are not documents
+    /// (`request`, `revisit`, `not-html`, `warcinfo`, ...), documents read with a note
+    /// (`coding-not-applied`, `record-cut-off`, `warc-truncated`, ...; a document may count
+    /// under several), inputs that could not be read, the entries of `errors`
+    /// (`bad-gzip-member`, `unreadable`, ...). Reasons that did not occur are left out.
+    #[getter]
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let counts = self
+            .counts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let Some(counts) = counts else {
+            return Ok(None);
+        };
+        let out = PyDict::new(py);
+        for (name, map) in [
+            ("skipped", &counts.skipped),
+            ("recovered", &counts.recovered),
+            ("failures", &counts.failures),
+        ] {
+            let group = PyDict::new(py);
+            for (reason, n) in map {
+                group.set_item(*reason, *n)?;
+            }
+            out.set_item(name, group)?;
+        }
+        Ok(Some(out))
     }
 
     /// Stops the run: no further document is started, and the iteration ends.
@@ -562,12 +634,12 @@ impl Pages {
                 }
                 // Only the Arrow outputs get batches.
                 Message::Batch(_) => continue,
-                Message::Done { failures, ignored } => {
-                    self.errors
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .extend(failures);
-                    self.ignored.store(ignored, Ordering::Relaxed);
+                Message::Done {
+                    failures,
+                    ignored,
+                    counts,
+                } => {
+                    self.done(failures, ignored, counts);
                     self.finish();
                     return Ok(None);
                 }
@@ -614,12 +686,12 @@ impl Pages {
                                 return Step::Full;
                             }
                         }
-                        Ok(Message::Done { failures, ignored }) => {
-                            self.errors
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .extend(failures);
-                            self.ignored.store(ignored, Ordering::Relaxed);
+                        Ok(Message::Done {
+                            failures,
+                            ignored,
+                            counts,
+                        }) => {
+                            self.done(failures, ignored, counts);
                             return Step::Over;
                         }
                         Err(RecvTimeoutError::Timeout) => return Step::Waiting,
@@ -674,6 +746,16 @@ impl Pages {
             PyValueError::new_err(format!("cannot encode an Arrow record batch: {err}"))
         })?;
         Ok(PyBytes::new(py, &encoded))
+    }
+
+    /// Keeps what the run's last message says.
+    fn done(&self, failures: Vec<(String, Option<u64>, String)>, ignored: u64, counts: Counts) {
+        self.errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(failures);
+        self.ignored.store(ignored, Ordering::Relaxed);
+        *self.counts.lock().unwrap_or_else(|e| e.into_inner()) = Some(counts);
     }
 
     /// Stops the batch and drops the receiver (waking workers blocked on sending).

@@ -1,4 +1,4 @@
-//! `htmltok.warc.ArchiveIterator`: the records of a WARC file, read by
+//! `htmltok.warc.ArchiveIterator`: the records of a WARC or ARC file, read by
 //! `htmltok_crawl::warc::Reader`.
 
 use std::io::{self, Read};
@@ -57,18 +57,21 @@ impl Read for PyFile {
 }
 
 /// Iterates over the `response` records (and `resource` records, unless
-/// `resources=False`) of a WARC file, `.warc` or `.warc.gz` (gzip is recognised by its
-/// first bytes), yielding `WarcRecord`s. Other record types (`warcinfo`, `request`,
-/// `metadata`, ...) are skipped.
+/// `resources=False`) of a WARC file (`.warc`, `.warc.gz`, `.warc.zst`, `.warc.lz4`) or an
+/// ARC file (`.arc`, `.arc.gz`, versions 1 and 2; each record read as a `response` when
+/// its block is an HTTP response, else as a `resource`), told apart by their first bytes,
+/// yielding `WarcRecord`s. Other record types (`warcinfo`, an ARC file's `filedesc://`
+/// record, `request`, `metadata`, `revisit`, ...) are skipped.
 ///
 /// `source` is a path (`str` or `os.PathLike`; a missing file is a FileNotFoundError) or
 /// a binary file object, read in pieces of 64 KiB through its `read(n)` method as the
 /// iteration goes (it is not read into memory as a whole; it is not closed).
 ///
-/// Damage does not stop the iteration: a bad record or gzip member is reported in
-/// `errors` as `(file, offset, reason)` and reading resumes at the next record; a file
-/// cut short ends the iteration after its last good record (with an error for the cut).
-/// A read error ends it too. The GIL is released while a record is read and gunzipped.
+/// Damage does not stop the iteration: a bad record header or gzip member is reported in
+/// `errors` as `(file, offset, reason)` and reading resumes at the next record; a record
+/// cut off, or whose length is wrong, is yielded with what could be read of it (its
+/// `damage` says so) and reading resumes at the next record start. A read error ends the
+/// iteration. The GIL is released while a record is read and decompressed.
 ///
 /// `threads` (for a path only): read the file on this many threads (0: one per core) with
 /// the parallel reader, which yields exactly the records and errors of the sequential one,
@@ -181,20 +184,41 @@ impl ArchiveIterator {
     }
 }
 
-/// One `response` or `resource` record of a WARC file:
+/// One `response` or `resource` record of a WARC or ARC file:
 ///
+/// - `format`: 'warc' or 'arc', the container it came from;
 /// - `offset`, `length`: where the record is in the file as stored (in a `.warc.gz`, its
 ///   gzip member: Common Crawl's `warc_record_offset` and `warc_record_length`; `length`
-///   is None for a record sharing its member);
-/// - `type`: 'response' or 'resource'; `url`: WARC-Target-URI; `date`: WARC-Date;
-///   `record_id`: WARC-Record-ID;
-/// - `http_status`; `http_headers`: the HTTP headers as `(name, value)` tuples, in order;
+///   is None for a record sharing its member, or a damaged one);
+/// - `type`: 'response' or 'resource'; `url`: WARC-Target-URI (an ARC record's URL);
+///   `date`: WARC-Date (an ARC record's date, in that form: `2014-02-16T05:02:21Z`);
+///   `record_id`: WARC-Record-ID (None in an ARC file); `ip_address`: WARC-IP-Address (an
+///   ARC record's IP address);
+/// - `http_status`; `http_headers`: the HTTP headers as `(name, value)` tuples, in order
+///   (as stored: they may still name codings that were undone);
 /// - `content_type`, `charset`: the HTTP Content-Type and its charset parameter;
-/// - `content`: the HTTP body as `bytes` (chunked transfer coding and gzip/deflate content
-///   coding undone; `transfer_encoding`/`content_encoding` name a coding left in place);
+/// - `content`: the HTTP body as `bytes`, its transfer and content codings undone
+///   (chunked; gzip, x-gzip, deflate, br, zstd, stacked as the headers list them);
+///   `raw_body`: the body as stored when decoding changed it, else None (`content` is
+///   then the stored bytes);
+/// - `payload_notes`: the reasons where decoding departed from what the headers say, a
+///   list of str (`coding-not-applied`: the headers name a coding the stored bytes are
+///   evidently not in, so they are used as stored; `unknown-coding`; `payload-truncated`:
+///   the body ends inside its coding, what decoded is used; `chunk-framing-ends`);
+/// - `body_error`: None, or why the body, in a coding its headers name, does not decode:
+///   `content` is then the bytes as stored, and `transfer_encoding`/`content_encoding`
+///   name the codings still applied to it (both None whenever decoding succeeded or was
+///   not needed);
+/// - `warc_truncated`: WARC-Truncated as written (`length`, `time`, `disconnect`, ...):
+///   the crawler stored less than the server sent; None when absent;
+/// - `damage`: None, or how the record was read in part — `record-cut-off` (the file, or
+///   its gzip member, ends inside the record) or `record-length-wrong` (its length field
+///   is wrong): `content` is what could be read;
 /// - `document()`: the body as a `Document`, decoded with the record's charset.
 #[pyclass(frozen, module = "htmltok.warc", name = "WarcRecord")]
 pub(crate) struct WarcRecord {
+    #[pyo3(get)]
+    format: &'static str,
     #[pyo3(get)]
     offset: u64,
     #[pyo3(get)]
@@ -208,6 +232,8 @@ pub(crate) struct WarcRecord {
     #[pyo3(get)]
     record_id: Option<String>,
     #[pyo3(get)]
+    ip_address: Option<String>,
+    #[pyo3(get)]
     http_status: Option<u16>,
     #[pyo3(get)]
     http_headers: Vec<(String, String)>,
@@ -220,25 +246,45 @@ pub(crate) struct WarcRecord {
     #[pyo3(get)]
     content_encoding: Option<String>,
     #[pyo3(get)]
+    payload_notes: Vec<&'static str>,
+    #[pyo3(get)]
+    body_error: Option<String>,
+    #[pyo3(get)]
+    warc_truncated: Option<String>,
+    #[pyo3(get)]
+    damage: Option<&'static str>,
+    #[pyo3(get)]
     content: Py<PyBytes>,
+    #[pyo3(get)]
+    raw_body: Option<Py<PyBytes>>,
 }
 
 impl WarcRecord {
     fn new(py: Python<'_>, record: warc::Record) -> WarcRecord {
         WarcRecord {
+            format: match record.format {
+                warc::Format::Warc => "warc",
+                warc::Format::Arc => "arc",
+            },
             offset: record.offset,
             length: record.length,
             warc_type: record.warc_type,
             url: record.target_uri,
             date: record.date,
             record_id: record.record_id,
+            ip_address: record.ip_address,
             http_status: record.http_status,
             http_headers: record.http_headers,
             content_type: record.content_type,
             charset: record.charset,
             transfer_encoding: record.transfer_encoding,
             content_encoding: record.content_encoding,
+            payload_notes: record.payload_notes.iter().map(|n| n.reason()).collect(),
+            body_error: record.body_error.map(|e| e.to_string()),
+            warc_truncated: record.warc_truncated,
+            damage: record.damage.map(|d| d.reason()),
             content: PyBytes::new(py, &record.body).unbind(),
+            raw_body: record.raw_body.map(|b| PyBytes::new(py, &b).unbind()),
         }
     }
 }

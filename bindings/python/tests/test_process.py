@@ -9,8 +9,10 @@ import htmltok
 import htmltok.spark
 from conftest import BUNDLED, SAMPLE_WARC, cli_json_lines, shared_dir
 
-COLUMNS = {"warc_filename", "warc_record_offset", "warc_record_length", "url", "encoding",
-           "encoding_rule", "title", "links", "text"}
+COLUMNS = ["warc_filename", "warc_record_offset", "warc_record_length", "warc_record_id", "url",
+           "fetch_time", "fetch_status", "content_mime_type", "encoding", "encoding_rule", "title",
+           "links", "text"]
+JOIN = ("warc_record_id", "fetch_time", "fetch_status", "content_mime_type")
 
 
 def key(page):
@@ -25,7 +27,7 @@ def test_bundled_corpus_equals_the_cli():
     assert len(got) == len(want) == len(list(BUNDLED.glob("*.html"))) + 7
     by_label = {line["document"]: line for line in want}
     for page in got:
-        assert set(page) == COLUMNS
+        assert list(page) == COLUMNS
         label = page["warc_filename"]
         if page["warc_record_offset"] is not None:
             label += f"@{page['warc_record_offset']}"
@@ -36,8 +38,36 @@ def test_bundled_corpus_equals_the_cli():
                      for l in cli_json_lines("links", "--json", "-j", "1", page["warc_filename"])
                      if l["document"] == label]
         assert page["links"] == doc_links
-    assert pages.ignored == 1  # robots.txt
-    # 7 HTML responses in the WARC file (the 8th, robots.txt, is text/plain)
+    # 7 HTML responses in the WARC file (the 8th, robots.txt, is text/plain); the
+    # request, metadata and warcinfo records are not documents either.
+    assert pages.counts == {
+        "skipped": {"request": 8, "metadata": 1, "not-html": 1, "warcinfo": 1},
+        "recovered": {},
+        "failures": {},
+    }
+    assert pages.ignored == sum(pages.counts["skipped"].values())
+
+
+def test_join_columns_are_the_records():
+    """warc_record_id, fetch_time, fetch_status and content_mime_type of a WARC record's
+    page are its WARC-Record-ID, WARC-Date, HTTP status and MIME type; None for a file."""
+    from htmltok.warc import ArchiveIterator
+
+    records = {r.offset: r for r in ArchiveIterator(SAMPLE_WARC)}
+    pages = list(htmltok.process([SAMPLE_WARC, BUNDLED / "article.html"], links=False, text=False))
+    assert len(pages) == 8
+    for page in pages:
+        if page["warc_record_offset"] is None:
+            assert [page[c] for c in JOIN] == [None] * 4
+            continue
+        record = records[page["warc_record_offset"]]
+        assert page["warc_record_id"] == record.record_id and record.record_id.startswith("<urn:uuid:")
+        assert page["fetch_time"] == record.date and len(record.date) == 20
+        assert page["fetch_status"] == record.http_status
+        assert page["content_mime_type"] == record.content_type.split(";")[0].strip().lower()
+    statuses = sorted(p["fetch_status"] for p in pages if p["fetch_status"] is not None)
+    assert 301 in statuses and 200 in statuses
+    assert len({p["warc_record_id"] for p in pages}) == 8  # seven IDs and None
 
 
 def test_threads_give_the_same_pages():
@@ -78,6 +108,10 @@ def test_failures_are_collected_not_raised(tmp_path):
     assert str(tmp_path / "cut.warc.gz") in files
     offsets = [o for f, o, _ in pages.errors if f.endswith("cut.warc.gz")]
     assert offsets and all(isinstance(o, int) for o in offsets)
+    # The failures by reason: one per entry of `errors`.
+    failures = pages.counts["failures"]
+    assert sum(failures.values()) == len(pages.errors)
+    assert "bad-gzip-member" in failures
     unreadable.chmod(0o644)
 
 
@@ -106,6 +140,7 @@ def test_dropping_the_iterator_stops_the_run():
         next(pages)
     pages = htmltok.process(paths)
     next(pages)
+    assert pages.counts is None  # not over yet
     pages.close()
     assert list(pages) == []
     assert time.monotonic() - start < 20
@@ -134,7 +169,8 @@ def test_arrow_batches_equal_the_pages(tmp_path):
     raw = SAMPLE_WARC.read_bytes()
     (tmp_path / "cut.warc.gz").write_bytes(raw[: len(raw) - 500])
     inputs = [BUNDLED, tmp_path]
-    want = sorted(htmltok.process(inputs, link_urls=True), key=key)
+    run = htmltok.process(inputs, link_urls=True)
+    want = sorted(run, key=key)
     batches = htmltok.process_arrow(inputs, batch_rows=3)
     got_batches = list(batches)
     assert all(b.num_rows <= 3 for b in got_batches) and len(got_batches) > 1
@@ -143,6 +179,10 @@ def test_arrow_batches_equal_the_pages(tmp_path):
     got = sorted(table.to_pylist(), key=key)
     assert got == want
     assert batches.documents == len(want)
+    assert batches.counts == run.counts and batches.counts["skipped"]["request"] >= 8
+    assert sum(batches.counts["failures"].values()) == len(batches.errors)
+    assert [f.name for f in table.schema] == COLUMNS
+    assert str(table.schema.field("fetch_status").type) == "int32"
     # The damaged file is reported, not raised, as with process().
     assert batches.errors and all(str(tmp_path) in f for f, _, _ in batches.errors)
     # Options as for process(): no links, no text; IPC bytes without pyarrow's help.

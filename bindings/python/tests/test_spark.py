@@ -66,10 +66,19 @@ def process_rows(paths):
     """What htmltok.process gives, as the job's rows (links: the URLs), sorted by
     (file, offset); and its failures."""
     pages = htmltok.process([str(p) for p in paths], threads=1)
-    rows = [(p["warc_filename"], p["warc_record_offset"], p["warc_record_length"], p["url"],
+    rows = [(p["warc_filename"], p["warc_record_offset"], p["warc_record_length"], p["warc_record_id"],
+             p["url"], p["fetch_time"], p["fetch_status"], p["content_mime_type"],
              p["encoding"], p["encoding_rule"], p["title"], [l["url"] for l in p["links"]], p["text"])
             for p in pages]
     return sorted(rows, key=key), pages.errors
+
+
+def process_counts(paths):
+    """What one htmltok.process run over `paths` counts by reason."""
+    pages = htmltok.process([str(p) for p in paths], links=False, text=False)
+    for _ in pages:
+        pass
+    return pages.counts
 
 
 def spark_rows(rows):
@@ -94,6 +103,16 @@ def test_dataframe_equals_process(spark, warcs, method):
     assert counters.failures.value == len(errors)
     assert counters.files.value == 4
     assert {f for f, _, _ in counters.reasons.value} == {str(warcs[2]), str(warcs[3])}
+    # The counts by reason add up over the tasks to those of one process() run.
+    counts = process_counts(warcs)
+    assert counters.by_reason == counts
+    assert counters.ignored.value == sum(counts["skipped"].values())
+    assert counters.recovered.value == sum(counts["recovered"].values())
+    assert counts["skipped"]["warcinfo"] == 3  # one.warc.gz, two.warc.gz, cut.warc.gz
+    # The join columns of the rows written from pages of write_warc.
+    row = next(r for r in df.collect() if r.warc_filename == str(warcs[0]))
+    assert row.warc_record_id.startswith("<urn:uuid:") and row.fetch_time == "2026-11-23T00:00:00Z"
+    assert (row.fetch_status, row.content_mime_type) == (200, "text/html")
 
 
 def test_options_and_missing_files(spark, warcs, tmp_path):
@@ -153,3 +172,12 @@ def test_spark_parquet_equals_the_cli_parquet(warcs, tmp_path):
     spark_rows, cli_rows = read_parquet(tmp_path / "spark.parquet"), read_parquet(tmp_path / "cli.parquet")
     assert len(cli_rows) == 16
     assert spark_rows == cli_rows
+
+
+def test_expand_inputs_takes_warc_and_arc_files(tmp_path):
+    from htmltok.spark import expand_inputs
+
+    names = ["a.warc.gz", "b.arc", "c.ARC.GZ", "d.warc.zst", "notes.txt"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"")
+    assert expand_inputs([str(tmp_path)]) == [str(tmp_path / n) for n in names[:4]]

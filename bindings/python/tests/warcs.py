@@ -37,3 +37,34 @@ def write_warc(path, pages):
             places.append((out.tell(), len(member)))
             out.write(member)
     return places
+
+
+ARC_DATE = "20140216050221"
+
+
+def arc_record(url, block, content_type="text/html", ip="93.184.216.119", date=ARC_DATE):
+    """One ARC v1 record: its header line, `block` (an HTTP response, or any bytes) and
+    the line end after it."""
+    return f"{url} {ip} {date} {content_type} {len(block)}\n".encode("ascii") + block + b"\n"
+
+
+def http_response(body, status="200 OK", headers=(("Content-Type", "text/html"),)):
+    head = f"HTTP/1.1 {status}\r\n" + "".join(f"{n}: {v}\r\n" for n, v in headers)
+    return head.encode("ascii") + f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body
+
+
+def write_arc(path, records, gzipped=False):
+    """Writes an ARC v1 file to `path`: the `filedesc://` record, then `records` (the
+    bytes of `arc_record`), each its own gzip member when `gzipped`; returns the offset
+    of each of `records`."""
+    version = b"1 0 Test\nURL IP-address Archive-date Content-type Archive-length\n"
+    filedesc = f"filedesc://{path.name} 0.0.0.0 {ARC_DATE} text/plain {len(version)}\n".encode("ascii")
+    parts = [filedesc + version + b"\n"] + list(records)
+    if gzipped:
+        parts = [gzip.compress(p, mtime=0) for p in parts]
+    offsets, at = [], len(parts[0])
+    for part in parts[1:]:
+        offsets.append(at)
+        at += len(part)
+    path.write_bytes(b"".join(parts))
+    return offsets

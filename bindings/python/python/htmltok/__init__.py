@@ -15,7 +15,7 @@ Pages (decoded as a browser decodes them)::
     doc.text()    # what `htmltok text` gives
     doc.stats()   # what `htmltok stats` counts
 
-WARC files::
+WARC and ARC files::
 
     for rec in htmltok.warc.ArchiveIterator("crawl.warc.gz"):
         rec.offset, rec.length, rec.url, rec.http_headers, rec.content
@@ -63,8 +63,8 @@ from . import warc
 class ArrowBatches:
     """The iterator ``process_arrow`` returns: ``pyarrow.RecordBatch`` objects taken over
     without a copy (the Arrow C data interface) from the batches of a ``process_batches``
-    run. ``errors``, ``documents``, ``ignored`` and ``close()`` are those of the run (see
-    ``Pages``)."""
+    run. ``errors``, ``documents``, ``ignored``, ``counts`` and ``close()`` are those of the
+    run (see ``Pages``)."""
 
     def __init__(self, pages, pyarrow):
         self._pages = pages
@@ -87,6 +87,10 @@ class ArrowBatches:
     @property
     def ignored(self):
         return self._pages.ignored
+
+    @property
+    def counts(self):
+        return self._pages.counts
 
     def close(self):
         self._pages.close()

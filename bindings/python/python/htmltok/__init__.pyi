@@ -1,7 +1,7 @@
 """Type stubs of htmltok (the native module htmltok._htmltok, re-exported)."""
 
 import os
-from typing import Any, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union, overload
+from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, TypedDict, Union, overload
 
 from . import warc as warc
 
@@ -160,13 +160,23 @@ class Page(TypedDict):
     warc_filename: str
     warc_record_offset: Optional[int]
     warc_record_length: Optional[int]
+    warc_record_id: Optional[str]
     url: Optional[str]
+    fetch_time: Optional[str]
+    fetch_status: Optional[int]
+    content_mime_type: Optional[str]
     encoding: Optional[str]
     encoding_rule: Optional[str]
     title: Optional[str]
     # Link dicts; the URLs alone with process(..., link_urls=True).
     links: Optional[Union[List[Link], List[str]]]
     text: Optional[str]
+
+class Counts(TypedDict):
+    """What a run counted by reason (Pages.counts, once the iteration has ended)."""
+    skipped: Dict[str, int]
+    recovered: Dict[str, int]
+    failures: Dict[str, int]
 
 class Pages(Iterator[Page]):
     """The iterator process() returns."""
@@ -181,6 +191,8 @@ class Pages(Iterator[Page]):
     def documents(self) -> int: ...
     @property
     def ignored(self) -> int: ...
+    @property
+    def counts(self) -> Optional[Counts]: ...
 
 def process(
     paths: Union[_Path, Iterable[_Path]],
@@ -245,6 +257,8 @@ class ArrowBatches(Iterator[Any]):
     def documents(self) -> int: ...
     @property
     def ignored(self) -> int: ...
+    @property
+    def counts(self) -> Optional[Counts]: ...
 
 def process_arrow(
     paths: Union[_Path, Iterable[_Path]],

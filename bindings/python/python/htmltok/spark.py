@@ -12,17 +12,23 @@ object per page; ``method="rows"`` goes through ``htmltok.process`` dicts and
     spark = SparkSession.builder.getOrCreate()
     df = warc_dataframe(spark, ["/data/a.warc.gz", "/data/b.warc.gz"])
     df.write.parquet("pages.parquet")
-    print(df.htmltok_counters)      # documents, failures, ignored (after an action)
+    print(df.htmltok_counters)      # documents, failures, ignored, recovered (after an action)
 
 Columns (``SCHEMA``): ``warc_filename`` string, ``warc_record_offset`` long,
-``warc_record_length`` long, ``url`` string, ``encoding`` string, ``encoding_rule``
-string, ``title`` string, ``links`` array<string> (the resolved link URLs, in document
-order; null with ``links=False``), ``text`` string (null with ``text=False``). The first
-three are the columns Common Crawl's columnar index gives each capture, so the two join
-on them.
+``warc_record_length`` long, ``warc_record_id`` string, ``url`` string, ``fetch_time``
+string (the WARC-Date as written), ``fetch_status`` int (the HTTP status),
+``content_mime_type`` string, ``encoding`` string, ``encoding_rule`` string, ``title``
+string, ``links`` array<string> (the resolved link URLs, in document order; null with
+``links=False``), ``text`` string (null with ``text=False``). The first eight are named as
+Common Crawl's columnar index names its columns (``warc_record_id`` in that style; null
+for an ARC record); the index joins on ``warc_filename``, ``warc_record_offset`` and
+``warc_record_length``.
 
 A record (or a whole file) that cannot be read never fails the job: it is counted in
-Spark accumulators (``Counters``), with the first reasons kept for the report.
+Spark accumulators (``Counters``), with the first reasons kept for the report; so are
+the archive records that are not documents (``ignored``) and the documents read with a
+note (``recovered``: a body used as stored though its headers name a coding, a record
+cut off, ...), by reason.
 
 As a job, in the shape of cc-pyspark's (inputs: WARC files, folders of them, or
 manifests listing one path per line; output: Parquet)::
@@ -62,14 +68,16 @@ COLUMNS = list(_COLUMNS)
 
 #: The DataFrame's schema, as a Spark DDL string.
 SCHEMA = (
-    "warc_filename string, warc_record_offset long, warc_record_length long, url string, "
-    "encoding string, encoding_rule string, title string, links array<string>, text string"
+    "warc_filename string, warc_record_offset long, warc_record_length long, "
+    "warc_record_id string, url string, fetch_time string, fetch_status int, "
+    "content_mime_type string, encoding string, encoding_rule string, title string, "
+    "links array<string>, text string"
 )
 
 # How many failure reasons each task reports (the counts are always exact).
 MAX_REASONS_PER_TASK = 100
 
-WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4")
+WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.zst", ".warc.lz4", ".arc", ".arc.gz")
 
 
 class _ListParam:
@@ -83,11 +91,29 @@ class _ListParam:
         return a
 
 
+class _CountsParam:
+    """An accumulator of counts by reason (dicts of reason to count): a pyspark
+    AccumulatorParam."""
+
+    def zero(self, value):
+        return {}
+
+    def addInPlace(self, a, b):
+        for reason, n in b.items():
+            a[reason] = a.get(reason, 0) + n
+        return a
+
+
 class Counters:
     """Spark accumulators of one ``warc_dataframe``: ``documents`` (rows produced),
-    ``failures`` (records or files that could not be read), ``ignored`` (WARC records
-    left out as not HTML), ``files`` (paths processed) and ``reasons`` (the first
-    ``(file, offset, reason)`` of the failures, up to 100 per task).
+    ``failures`` (records or files that could not be read), ``ignored`` (archive records
+    that are not documents: requests, revisits, records not HTML, ...), ``recovered``
+    (documents read with a note; a document may count under several reasons, and this is
+    the sum over them), ``files`` (paths processed), ``reasons`` (the first
+    ``(file, offset, reason)`` of the failures, up to 100 per task) and ``by_reason`` (a
+    dict ``{"skipped": {...}, "recovered": {...}, "failures": {...}}`` of reason to count,
+    as ``htmltok.process``'s ``counts``: ``skipped`` sums to ``ignored``, ``recovered`` to
+    ``recovered``; ``failures`` counts those of the files read, missing paths apart).
 
     Accumulators add up every time Spark evaluates the DataFrame: read them after one
     action (a write, a count), or cache the DataFrame first.
@@ -98,8 +124,20 @@ class Counters:
         self.documents = sc.accumulator(0)
         self.failures = sc.accumulator(0)
         self.ignored = sc.accumulator(0)
+        self.recovered = sc.accumulator(0)
         self.files = sc.accumulator(0)
         self.reasons = sc.accumulator([], _ListParam())
+        self.skipped_by_reason = sc.accumulator({}, _CountsParam())
+        self.recovered_by_reason = sc.accumulator({}, _CountsParam())
+        self.failures_by_reason = sc.accumulator({}, _CountsParam())
+
+    @property
+    def by_reason(self) -> Dict[str, Dict[str, int]]:
+        return {
+            "skipped": dict(self.skipped_by_reason.value),
+            "recovered": dict(self.recovered_by_reason.value),
+            "failures": dict(self.failures_by_reason.value),
+        }
 
     def as_dict(self) -> Dict[str, Any]:
         return {
@@ -107,6 +145,7 @@ class Counters:
             "documents": self.documents.value,
             "failures": self.failures.value,
             "ignored": self.ignored.value,
+            "recovered": self.recovered.value,
         }
 
     def __repr__(self) -> str:
@@ -144,6 +183,7 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
     counters.files.add(len(paths))
     documents = 0
     ignored = 0
+    counts = None
     try:
         if readable:
             if arrow:
@@ -158,6 +198,7 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
             failures += len(pages.errors)
             reasons.extend(pages.errors)
             ignored = pages.ignored
+            counts = pages.counts
     except Exception as err:  # anything else about a path: counted, never fatal
         failures += 1
         reasons.append((",".join(readable), None, f"{type(err).__name__}: {err}"))
@@ -166,6 +207,11 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
         counters.failures.add(failures)
         counters.ignored.add(ignored)
         counters.reasons.add([tuple(r) for r in reasons[:MAX_REASONS_PER_TASK]])
+        if counts:
+            counters.recovered.add(sum(counts["recovered"].values()))
+            counters.skipped_by_reason.add(counts["skipped"])
+            counters.recovered_by_reason.add(counts["recovered"])
+            counters.failures_by_reason.add(counts["failures"])
 
 
 def _row(page) -> tuple:
@@ -173,7 +219,11 @@ def _row(page) -> tuple:
         page["warc_filename"],
         page["warc_record_offset"],
         page["warc_record_length"],
+        page["warc_record_id"],
         page["url"],
+        page["fetch_time"],
+        page["fetch_status"],
+        page["content_mime_type"],
         page["encoding"],
         page["encoding_rule"],
         page["title"],
@@ -274,8 +324,8 @@ def _is_warc(name: str) -> bool:
 
 
 def expand_inputs(inputs: Iterable[str]) -> List[str]:
-    """WARC paths from the job's inputs: a `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` path is itself, a folder is
-    walked (recursively, names sorted) for WARC files, anything else is a manifest."""
+    """Archive paths from the job's inputs: a `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4`/`.arc`/`.arc.gz` path is
+    itself, a folder is walked (recursively, names sorted) for such files, anything else is a manifest."""
     paths: List[str] = []
     for item in inputs:
         if _is_warc(item) or "://" in item:
@@ -294,7 +344,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m htmltok.spark",
         description="Tokenize the HTML records of WARC files on Spark and write one Parquet "
         "row per record (" + ", ".join(COLUMNS) + ").",
-        epilog="Inputs: WARC files (.warc, .warc.gz, .warc.zst, .warc.lz4), folders of them, or manifests (one path "
+        epilog="Inputs: WARC files (.warc, .warc.gz, .warc.zst, .warc.lz4) or ARC files (.arc, .arc.gz), folders of them, or manifests (one path "
         "per line, relative to the manifest; see scripts/make-manifest.sh). With spark-submit: "
         "spark-submit [--master URL] bindings/python/python/htmltok/spark.py --output OUT INPUT...",
     )
@@ -346,6 +396,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         df.write.mode(args.mode).option("compression", args.compression).parquet(args.output)
         counters = df.htmltok_counters
         print(f"htmltok.spark: {counters!r} -> {args.output}", file=sys.stderr)
+        for group, counts in counters.by_reason.items():
+            if counts:
+                listed = " ".join(f"{r}={n}" for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0])))
+                print(f"htmltok.spark: {group} by reason: {listed}", file=sys.stderr)
         for file, offset, reason in counters.reasons.value[:20]:
             where = file if offset is None else f"{file}: offset {offset}"
             print(f"htmltok.spark: skipped {where}: {reason}", file=sys.stderr)

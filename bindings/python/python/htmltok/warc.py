@@ -1,8 +1,11 @@
-"""Reading WARC files (``.warc``, ``.warc.gz``, ``.warc.zst`` and ``.warc.lz4``) with htmltok's Rust reader.
+"""Reading WARC files (``.warc``, ``.warc.gz``, ``.warc.zst`` and ``.warc.lz4``) and ARC
+files (``.arc``, ``.arc.gz``) with htmltok's Rust reader.
 
-``ArchiveIterator(source)`` yields the ``response`` and ``resource`` records of a WARC
-file as ``WarcRecord`` objects, with their offsets in the file (Common Crawl's
-``warc_record_offset``/``warc_record_length``), target URI, HTTP headers and body::
+``ArchiveIterator(source)`` yields the ``response`` and ``resource`` records of a WARC or
+ARC file as ``WarcRecord`` objects, with their offsets in the file (Common Crawl's
+``warc_record_offset``/``warc_record_length``), target URI, HTTP headers and body (its
+transfer and content codings undone; ``raw_body`` the bytes as stored when that changed
+them)::
 
     from htmltok.warc import ArchiveIterator
 
@@ -12,8 +15,11 @@ file as ``WarcRecord`` objects, with their offsets in the file (Common Crawl's
         doc = rec.document()          # decoded with the record's HTTP charset
     print(records.errors)             # [(file, offset, reason), ...]
 
-A damaged record does not stop the iteration: it is reported in ``errors`` and reading
-resumes at the next record.
+A damaged record does not stop the iteration: a record that cannot be read is reported
+in ``errors``, one cut off or with a wrong length is yielded with what could be read
+(``rec.damage`` says how), and reading resumes at the next record. What decoding the body
+met is in ``rec.payload_notes`` (reasons) and ``rec.body_error``; ``rec.format`` is
+``"warc"`` or ``"arc"``, ``rec.warc_truncated`` the WARC-Truncated field.
 """
 
 from ._htmltok import ArchiveIterator, WarcRecord
