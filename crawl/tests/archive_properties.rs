@@ -245,3 +245,41 @@ fn damaged_arc_files_lose_only_what_they_must() {
         .tests(200)
         .quickcheck(prop as fn(Vec<ArcRecord>, bool, usize, usize) -> TestResult);
 }
+
+/// The parallel reader reads an ARC file (and a file that begins with neither container)
+/// as the sequential reader does: it does not cut it into parts, whose readers would take
+/// it for WARC. (Found by the `arc_reader` fuzz target: a file beginning with line ends,
+/// then an ARC header line whose URL begins `WARC`.)
+#[test]
+fn the_parallel_reader_reads_arc_files_as_the_sequential_one() {
+    fn prop(records: Vec<ArcRecord>, gzip: bool, blank: u8, junk: Vec<u8>) -> bool {
+        let mut file = b"\r\n\n".repeat(usize::from(blank % 3));
+        file.extend_from_slice(&arc_file(&records, gzip));
+        file.extend_from_slice(&junk);
+        let summary =
+            |items: Vec<Result<htmltok_crawl::warc::Record, htmltok_crawl::warc::Error>>| {
+                items
+                    .into_iter()
+                    .map(|item| match item {
+                        Ok(r) => format!("ok {} {:?} {}", r.offset, r.target_uri, r.body.len()),
+                        Err(e) => format!("err {e}"),
+                    })
+                    .collect::<Vec<_>>()
+            };
+        let sequential = summary(Reader::new(&file[..]).every_record(true).collect());
+        let parallel = summary(
+            htmltok_crawl::warc::ParallelReader::from_bytes(file.clone(), 2)
+                .every_record(true)
+                .part_size(16)
+                .collect(),
+        );
+        sequential == parallel
+    }
+    QuickCheck::new()
+        .tests(100)
+        .quickcheck(prop as fn(Vec<ArcRecord>, bool, u8, Vec<u8>) -> bool);
+    // The fuzz target's input, in short.
+    let file = b"\n\nWARCfiledesc://seed.arc 0.0.0.0 20080430204825 text/plain 5\nabcde\n\
+                 http://x/ 192.0.2.1 20080430204826 text/html 3\nabc\nWARC/1.0\r\nx";
+    assert!(prop(Vec::new(), false, 0, file.to_vec()));
+}

@@ -109,7 +109,6 @@ use flate2::bufread::GzDecoder;
 use flate2::write::GzEncoder;
 
 mod arc;
-pub(crate) use arc::is_arc_file;
 mod input;
 mod parallel;
 mod pool;
@@ -163,7 +162,13 @@ pub(crate) enum Sniffed {
 
 /// What `head`, a file's first bytes (up to [`SNIFF_LEN`]), say it is.
 pub(crate) fn sniff(head: &[u8]) -> Sniffed {
-    let plain = |bytes: &[u8]| bytes.starts_with(b"WARC/") || arc::is_arc_file(bytes);
+    let plain = |bytes: &[u8]| {
+        let blank = bytes
+            .iter()
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        bytes[blank..].starts_with(b"WARC/") || arc::is_arc_file(&bytes[blank..])
+    };
     if head.starts_with(GZIP_MAGIC) {
         return match gzip_prefix(head, 4096) {
             Some(out) if plain(&out) => Sniffed::Archive,
@@ -349,6 +354,11 @@ pub enum HeaderError {
         /// The start of the line found instead (up to 60 bytes, lossily decoded).
         found: String,
     },
+    /// A record of an ARC file does not start with an ARC header line.
+    NoArcHeaderLine {
+        /// The start of the line found instead (up to 60 bytes, lossily decoded).
+        found: String,
+    },
     /// A header line has no colon.
     NoColon {
         /// The start of the line (up to 60 bytes, lossily decoded).
@@ -372,6 +382,10 @@ impl fmt::Display for HeaderError {
             HeaderError::NoVersionLine { found } => write!(
                 f,
                 "expected a version line such as `WARC/1.1`, found {found:?}"
+            ),
+            HeaderError::NoArcHeaderLine { found } => write!(
+                f,
+                "expected an ARC header line (URL IP-address date type length), found {found:?}"
             ),
             HeaderError::NoColon { line } => write!(f, "a field without a colon: {line:?}"),
             HeaderError::BadFieldName { line } => write!(f, "a malformed field name: {line:?}"),

@@ -56,6 +56,24 @@ use std::thread::JoinHandle;
 
 use super::*;
 
+/// Whether `head`, a file's first bytes (at least [`GZIP_PEEK`] of them, or all), begin a
+/// WARC record after line ends, plain or in a gzip member; a zstd or LZ4 file (always
+/// read as WARC) is taken to. Only such files are read in parts.
+fn starts_warc_file(head: &[u8]) -> bool {
+    let warc = |bytes: &[u8]| {
+        let blank = bytes
+            .iter()
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        bytes[blank..].starts_with(b"WARC/")
+    };
+    match Codec::of(&head[..head.len().min(4)]) {
+        Some(Codec::Gzip) => gzip_prefix(head, 4096).is_some_and(|out| warc(&out)),
+        Some(Codec::Zstd | Codec::Lz4) => true,
+        None => warc(head),
+    }
+}
+
 /// The default for [`ParallelReader::part_size`].
 const DEFAULT_PART: u64 = 1 << 20;
 
@@ -145,8 +163,9 @@ pub struct ParallelReader {
     input: Input,
     len: u64,
     codec: Option<Codec>,
-    /// An ARC file (read sequentially, see `is_split`).
-    arc: bool,
+    /// The file's first record is a WARC record (else it is read sequentially: see
+    /// `is_split`).
+    warc: bool,
     threads: usize,
     part: u64,
     resources: bool,
@@ -183,7 +202,7 @@ impl ParallelReader {
             input,
             len,
             codec: Codec::of(&head[..head.len().min(4)]),
-            arc: is_arc_file(head),
+            warc: starts_warc_file(head),
             threads,
             part: DEFAULT_PART,
             resources: true,
@@ -277,12 +296,14 @@ impl ParallelReader {
     }
 
     /// Whether the file is read in parts.
-    /// An ARC file is not: it is read by the sequential reader (its records can still be
-    /// processed on every thread). ARC is a legacy format, its files are small (the
-    /// Internet Archive's are 100 MB), and the guesses of a part's start would need a
-    /// second judgment (an ARC header line) for little gain.
+    /// Only a file whose first record is a WARC record is: an ARC file is read by the
+    /// sequential reader (its records can still be processed on every thread). ARC is a
+    /// legacy format, its files are small (the Internet Archive's are 100 MB), and the
+    /// guesses of a part's start would need a second judgment (an ARC header line) for
+    /// little gain. A file that begins with neither is read sequentially too (the parts
+    /// read from a guess are read as WARC, which the sequential reader must agree on).
     fn is_split(&self) -> bool {
-        self.threads > 1 && self.len.div_ceil(self.part) >= 2 && !self.arc
+        self.threads > 1 && self.len.div_ceil(self.part) >= 2 && self.warc
     }
 
     fn plan(&self) -> io::Result<Plan> {
@@ -689,6 +710,9 @@ impl Plan {
             reader.stream.starts = Some(Vec::new());
         } else {
             reader.stream = Stream::part(reader.stream.take_input(), self.codec, start, limit);
+            // Split files are WARC files (`is_split`), as the sequential reader decided on
+            // the first record.
+            reader.format = Some(Format::Warc);
             reader.stream.dictionary = self.dictionary.clone();
             reader.stream.zstd_context = self.zstd_contexts.take();
         }
