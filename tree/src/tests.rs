@@ -1,0 +1,102 @@
+//! Whole-parser tests: the API, spans, and the shapes that break recursive tree builders.
+
+use super::*;
+
+#[test]
+fn simple_document() {
+    let doc = parse(b"<!DOCTYPE html><title>T</title><p>a<b>b</p>");
+    assert_eq!(
+        doc.to_test_format(),
+        "| <!DOCTYPE html>\n| <html>\n|   <head>\n|     <title>\n|       \"T\"\n|   <body>\n|     <p>\n|       \"a\"\n|       <b>\n|         \"b\""
+    );
+    assert_eq!(doc.quirks_mode(), QuirksMode::NoQuirks);
+}
+
+#[test]
+fn spans() {
+    let html = b"<div id=a>x&amp;y</div>";
+    let doc = parse(html);
+    let div = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("div"))
+        .unwrap();
+    assert_eq!(div.span(), Span::new(0, 10));
+    assert_eq!(div.end_span(), Some(Span::new(17, 23)));
+    let attr = &div.attrs()[0];
+    assert_eq!(attr.name_span, Span::new(5, 7));
+    assert_eq!(attr.value_span, Some(Span::new(8, 9)));
+    let text = div.first_child().unwrap();
+    assert_eq!(text.text(), "x&y");
+    assert_eq!(text.text_spans(), &[Span::new(10, 17)]);
+}
+
+#[test]
+fn borrowed_text() {
+    let html = b"<p>plain text</p>";
+    let doc = parse(html);
+    let p = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("p"))
+        .unwrap();
+    match p.first_child().unwrap().data() {
+        NodeData::Text(t) => assert!(matches!(t.text, Cow::Borrowed(_))),
+        _ => panic!("not text"),
+    }
+}
+
+#[test]
+fn fragment() {
+    let doc = parse_fragment(b"<td>x</td><tr>", &FragmentContext::html("tr"));
+    assert_eq!(doc.to_test_format(), "| <td>\n|   \"x\"");
+    let doc = parse_fragment(b"<path/>", &FragmentContext::from_test_string("svg svg"));
+    assert_eq!(doc.to_test_format(), "| <svg path>");
+}
+
+#[test]
+fn serialization() {
+    let doc = parse(b"<p title='a\"b'>1 &lt; 2<br><template><i>t</i></template>");
+    let body = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("body"))
+        .unwrap();
+    assert_eq!(
+        body.inner_html(),
+        "<p title=\"a&quot;b\">1 &lt; 2<br><template><i>t</i></template></p>"
+    );
+}
+
+#[test]
+fn scripting_flag() {
+    let html = b"<noscript><p>x</p></noscript>";
+    let off = parse(html).to_test_format();
+    assert!(off.contains("<p>"));
+    let on = Parser::new().scripting(true).parse(html).to_test_format();
+    assert!(on.contains("\"<p>x</p>\""));
+}
+
+/// A million nested elements parse, serialize, walk and drop without recursion.
+#[test]
+fn million_nested_divs() {
+    let n = 1_000_000;
+    let mut html = String::with_capacity(n * 11);
+    for _ in 0..n {
+        html.push_str("<div>");
+    }
+    for _ in 0..n {
+        html.push_str("</div>");
+    }
+    let doc = parse(html.as_bytes());
+    assert_eq!(doc.root().descendants().count(), n + 3);
+    let body = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("body"))
+        .unwrap();
+    let out = body.inner_html();
+    assert_eq!(out.len(), html.len());
+    // (Not the test format: its indentation makes it quadratic in the depth.)
+    drop(doc);
+}
