@@ -122,11 +122,32 @@ pub struct TextData<'a> {
     pub(crate) more: u32,
 }
 
+impl<'a> TextData<'a> {
+    /// The text: `Cow::Borrowed` from the input when decoding changed nothing.
+    pub fn text(&self) -> &Cow<'a, str> {
+        &self.text
+    }
+}
+
 /// A comment's fields.
 #[derive(Clone, Debug)]
 pub struct CommentData<'a> {
     pub(crate) data: Cow<'a, str>,
     pub(crate) span: Span,
+}
+
+impl<'a> CommentData<'a> {
+    /// The comment's data.
+    pub fn data(&self) -> &Cow<'a, str> {
+        &self.data
+    }
+}
+
+impl ElementData<'_> {
+    /// The interned name.
+    pub fn name(&self) -> Name {
+        self.name
+    }
 }
 
 /// One attribute.
