@@ -100,3 +100,26 @@ fn million_nested_divs() {
     // (Not the test format: its indentation makes it quadratic in the depth.)
     drop(doc);
 }
+
+/// The shapes that make tree builders quadratic finish (their timings are in
+/// `examples/hostile.rs`; here only that they finish and the tree is whole).
+#[test]
+fn hostile_shapes() {
+    let n = 20_000;
+    let shapes: Vec<String> = vec![
+        "<a>x".repeat(n),
+        (0..n).map(|i| format!("<font a={i}>x")).collect(),
+        "<b><p></b>".repeat(n),
+        "<table><tr><td>".repeat(n),
+        "<template>".repeat(n),
+        format!(
+            "<p {}>",
+            (0..n).map(|i| format!("a{i}=x ")).collect::<String>()
+        ),
+    ];
+    for html in shapes {
+        let doc = parse(html.as_bytes());
+        assert!(doc.root().descendants().count() > 3);
+        let _ = doc.root().outer_html();
+    }
+}

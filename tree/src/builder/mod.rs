@@ -377,8 +377,9 @@ impl<'a> TreeBuilder<'a> {
         let id = self.insert_html_element(tag);
         let name = self.name_of(id);
         let doc = &self.doc;
+        let key = attrs_key(doc, id);
         self.active
-            .push(id, name, |other| same_attrs(doc, id, other));
+            .push(id, name, key, |other| same_attrs(doc, id, other));
     }
 
     // ----- 13.2.4.3 reconstructing the active formatting elements -----
@@ -500,6 +501,7 @@ impl<'a> TreeBuilder<'a> {
             self.doc.append(furthest_block, new);
             // 4.18
             let fe_pos = self.active.position(fe).expect("in the list");
+            let key = self.active.key_at(fe_pos);
             if fe_pos < bookmark {
                 bookmark -= 1;
             }
@@ -507,6 +509,7 @@ impl<'a> TreeBuilder<'a> {
             self.active.insert(
                 bookmark.min(self.active.len()),
                 Entry::Element(new, fe_name),
+                key,
             );
             // 4.19
             self.open.remove(fe);
@@ -607,6 +610,24 @@ impl<'a> TreeBuilder<'a> {
     pub(crate) fn add_missing_attrs(&mut self, id: NodeId, tag: &mut TagTok<'a>) {
         self.doc.add_missing_attrs(id, &mut tag.attrs);
     }
+}
+
+/// A hash of an element's name and attributes, the same for any order of the attributes
+/// (for the Noah's Ark clause's counts).
+fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let state =
+        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default();
+    let e = doc.element(id);
+    let mut key = state.hash_one((e.name.ns as u8, e.name.tag as u16));
+    for a in doc.attrs_of(id) {
+        let mut h = state.build_hasher();
+        a.name.hash(&mut h);
+        (a.ns as u8).hash(&mut h);
+        a.value.hash(&mut h);
+        key = key.wrapping_add(h.finish());
+    }
+    key
 }
 
 /// Whether two elements have the same attributes (names, namespaces and values), for the
