@@ -176,6 +176,8 @@ pub struct Document<'a> {
     pub(crate) quirks: QuirksMode,
     /// For a fragment parse, the `html` element whose children are the fragment.
     pub(crate) fragment_root: Option<NodeId>,
+    /// Whether a `selectedcontent` element was created (see `select.rs`).
+    pub(crate) has_selectedcontent: bool,
 }
 
 impl<'a> Document<'a> {
@@ -188,6 +190,7 @@ impl<'a> Document<'a> {
             span_lists: Vec::new(),
             quirks: QuirksMode::NoQuirks,
             fragment_root: None,
+            has_selectedcontent: false,
         };
         doc.new_node(NodeData::Document);
         doc
@@ -233,6 +236,7 @@ impl<'a> Document<'a> {
             }
             None => NONE,
         };
+        self.has_selectedcontent |= name.is_html(Tag::Selectedcontent);
         let template_contents = if name.is_html(Tag::Template) {
             self.new_node(NodeData::Fragment)
         } else {

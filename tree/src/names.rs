@@ -57,13 +57,13 @@ macro_rules! tags {
             $($id,)*
         }
 
+        /// Every interned tag, in declaration order (index = id - 1).
+        const ALL_TAGS: &[Tag] = &[$(Tag::$id,)*];
+
         impl Tag {
-            /// The id of a lowercase tag name.
+            /// The id of a lowercase tag name: one hash, one probe or two, one compare.
             pub fn from_name(name: &str) -> Tag {
-                match name {
-                    $($s => Tag::$id,)*
-                    _ => Tag::Unknown,
-                }
+                lookup(name.as_bytes())
             }
 
             /// The lowercase name ("" for [`Tag::Unknown`]).
@@ -110,6 +110,53 @@ tags! {
     Textarea = "textarea", Tfoot = "tfoot", Th = "th", Thead = "thead", Time = "time",
     Title = "title", Tr = "tr", Track = "track", Tt = "tt", U = "u", Ul = "ul",
     Var = "var", Video = "video", Wbr = "wbr", Xmp = "xmp",
+}
+
+/// The size of the open-addressing table of tag names (a power of two, well above the
+/// number of names so that probes stay short).
+const TABLE_SIZE: usize = 1024;
+
+fn hash_name(name: &[u8]) -> usize {
+    // FNV-1a over the bytes; names are short.
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in name {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    (h as usize ^ (h as usize >> 10)) & (TABLE_SIZE - 1)
+}
+
+fn table() -> &'static [Tag; TABLE_SIZE] {
+    static TABLE: std::sync::OnceLock<Box<[Tag; TABLE_SIZE]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([Tag::Unknown; TABLE_SIZE]);
+        for &tag in ALL_TAGS {
+            let mut i = hash_name(tag.as_str().as_bytes());
+            while t[i] != Tag::Unknown {
+                i = (i + 1) & (TABLE_SIZE - 1);
+            }
+            t[i] = tag;
+        }
+        t
+    })
+}
+
+fn lookup(name: &[u8]) -> Tag {
+    if name.is_empty() || name.len() > 16 {
+        return Tag::Unknown;
+    }
+    let t = table();
+    let mut i = hash_name(name);
+    loop {
+        let tag = t[i];
+        if tag == Tag::Unknown {
+            return Tag::Unknown;
+        }
+        if tag.as_str().as_bytes() == name {
+            return tag;
+        }
+        i = (i + 1) & (TABLE_SIZE - 1);
+    }
 }
 
 /// An element's expanded name as the tree builder compares it: namespace and interned
@@ -408,6 +455,15 @@ pub fn adjust_foreign_attribute(name: &str) -> Option<(AttrNs, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_name_is_found() {
+        for &tag in ALL_TAGS {
+            assert_eq!(Tag::from_name(tag.as_str()), tag);
+        }
+        assert_eq!(Tag::from_name(""), Tag::Unknown);
+        assert_eq!(Tag::from_name("my-custom-element-name"), Tag::Unknown);
+    }
 
     #[test]
     fn names_round_trip() {

@@ -13,6 +13,9 @@ use crate::dom::{Document, NONE, NodeData, NodeId};
 use crate::names::Tag;
 
 pub(crate) fn update_selectedcontent(doc: &mut Document<'_>) {
+    if !doc.has_selectedcontent {
+        return;
+    }
     let selects: Vec<NodeId> = (0..doc.nodes.len() as NodeId)
         .filter(|&id| matches!(&doc.nodes[id as usize].data, NodeData::Element(e) if e.name.is_html(Tag::Select)))
         .collect();

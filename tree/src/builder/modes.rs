@@ -333,17 +333,20 @@ impl<'a> TreeBuilder<'a> {
     /// The characters rule of "in body": NULs dropped, the active formatting elements
     /// reconstructed, frameset-ok cleared by anything but whitespace.
     pub(super) fn body_text(&mut self, text: &TextTok<'a>) {
-        let pieces = if text.text.contains('\0') {
-            text.without_nul()
-        } else {
-            vec![text.clone()]
-        };
-        for piece in &pieces {
-            self.reconstruct_active_formatting();
-            self.insert_text(piece);
-            if !piece.is_all_ws() {
-                self.frameset_ok = false;
+        if text.text.contains('\0') {
+            for piece in &text.without_nul() {
+                self.body_text_piece(piece);
             }
+        } else {
+            self.body_text_piece(text);
+        }
+    }
+
+    fn body_text_piece(&mut self, text: &TextTok<'a>) {
+        self.reconstruct_active_formatting();
+        self.insert_text(text);
+        if self.frameset_ok && !text.is_all_ws() {
+            self.frameset_ok = false;
         }
     }
 
@@ -351,7 +354,14 @@ impl<'a> TreeBuilder<'a> {
     pub(super) fn in_body(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => {
-                let text = text.clone();
+                let text = std::mem::replace(
+                    text,
+                    TextTok {
+                        text: Cow::Borrowed(""),
+                        span: text.span,
+                        exact: true,
+                    },
+                );
                 self.body_text(&text);
                 Done
             }
