@@ -123,3 +123,149 @@ fn hostile_shapes() {
         let _ = doc.root().outer_html();
     }
 }
+
+/// Checks every link of the arena: each child's parent, the sibling chains both ways, and
+/// the last child.
+fn check_links(doc: &Document<'_>) {
+    for id in 0..doc.node_count() as NodeId {
+        let node = doc.node(id);
+        let mut prev: Option<NodeRef<'_, '_>> = None;
+        for child in node.children() {
+            assert_eq!(child.parent(), Some(node), "parent of {child:?}");
+            assert_eq!(child.prev_sibling(), prev, "previous sibling of {child:?}");
+            prev = Some(child);
+        }
+        assert_eq!(node.last_child(), prev, "last child of {node:?}");
+    }
+}
+
+/// Random documents from a vocabulary of markup that reaches the tree builder's corners
+/// (tables, templates, foreign content, formatting elements, frames): no panic, and the
+/// links stay consistent.
+#[test]
+fn random_documents_keep_the_tree_consistent() {
+    const PIECES: &[&str] = &[
+        "<a>",
+        "</a>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<p>",
+        "</p>",
+        "<div>",
+        "</div>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "</tr>",
+        "<td>",
+        "</td>",
+        "<th>",
+        "<tbody>",
+        "<caption>",
+        "</caption>",
+        "<col>",
+        "<colgroup>",
+        "<template>",
+        "</template>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "</math>",
+        "<mi>",
+        "<mtext>",
+        "<foreignObject>",
+        "</foreignObject>",
+        "<annotation-xml encoding=text/html>",
+        "<desc>",
+        "<title>",
+        "</title>",
+        "<select>",
+        "</select>",
+        "<option>",
+        "<optgroup>",
+        "<li>",
+        "<dd>",
+        "<dt>",
+        "<h1>",
+        "</h2>",
+        "<form>",
+        "</form>",
+        "<button>",
+        "<nobr>",
+        "<font color=red>",
+        "<font>",
+        "<frameset>",
+        "<frame>",
+        "<noscript>",
+        "<script>",
+        "</script>",
+        "<style>",
+        "<textarea>",
+        "<pre>",
+        "\n",
+        "x",
+        " ",
+        "\0",
+        "&amp;",
+        "<!-- c -->",
+        "<!DOCTYPE html>",
+        "<![CDATA[x]]>",
+        "<html>",
+        "<head>",
+        "</head>",
+        "<body>",
+        "</body>",
+        "</html>",
+        "<plaintext>",
+        "<input type=hidden>",
+        "<br>",
+        "</br>",
+        "<image>",
+        "<xmp>",
+        "<object>",
+        "<applet>",
+        "<marquee>",
+        "</marquee>",
+        "<ruby>",
+        "<rt>",
+        "<rb>",
+        "<hr>",
+        "<selectedcontent>",
+        "<isindex>",
+        "<search>",
+        "<listing>",
+        "<keygen>",
+        "<custom-el a=1>",
+        "</custom-el>",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..3000 {
+        let len = (next() % 60) as usize;
+        let mut html = String::new();
+        for _ in 0..len {
+            html.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+        }
+        let scripting = round % 2 == 1;
+        let doc = Parser::new().scripting(scripting).parse(html.as_bytes());
+        check_links(&doc);
+        let _ = doc.to_test_format();
+        let _ = doc.root().outer_html();
+        let ctx = [
+            "td", "svg path", "math mi", "select", "template", "table", "title",
+        ];
+        let context = FragmentContext::from_test_string(ctx[round % ctx.len()]);
+        let frag = Parser::new()
+            .scripting(scripting)
+            .parse_fragment(html.as_bytes(), &context);
+        check_links(&frag);
+        let _ = frag.to_test_format();
+    }
+}

@@ -18,6 +18,19 @@ use crate::stack::Scope;
 
 use Step::{Done, Reprocess};
 
+/// The tags "in body" processes "using the rules for the in head insertion mode".
+fn uses_in_head_rules(tag: &TagTok<'_>) -> bool {
+    use Tag::*;
+    if tag.end {
+        tag.tag == Template
+    } else {
+        matches!(
+            tag.tag,
+            Base | Basefont | Bgsound | Link | Meta | Noframes | Script | Style | Template | Title
+        )
+    }
+}
+
 impl<'a> TreeBuilder<'a> {
     /// Splits leading whitespace off a text token and inserts it; true when nothing is
     /// left (the shape of "whitespace: insert the character; anything else: …").
@@ -377,6 +390,7 @@ impl<'a> TreeBuilder<'a> {
                 self.done = true;
                 Done
             }
+            Tok::Tag(tag) if uses_in_head_rules(tag) => self.in_head(tok),
             Tok::Tag(tag) if !tag.end => self.in_body_start_tag(tag),
             Tok::Tag(tag) => self.in_body_end_tag(tag),
         }
@@ -392,14 +406,7 @@ impl<'a> TreeBuilder<'a> {
                 }
             }
             Base | Basefont | Bgsound | Link | Meta | Noframes | Script | Style | Template
-            | Title => {
-                let mut tok = Tok::Tag(std::mem::replace(tag, TagTok::implied(Tag::Unknown, 0)));
-                let step = self.in_head(&mut tok);
-                if let Tok::Tag(t) = tok {
-                    *tag = t;
-                }
-                return step;
-            }
+            | Title => unreachable!("handled by in_body with the in head rules"),
             Body => {
                 if self.open.len() == 1 || !self.open.get(1).1.is_html(Body) || self.has_template()
                 {
@@ -655,14 +662,7 @@ impl<'a> TreeBuilder<'a> {
     fn in_body_end_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         match tag.tag {
-            Template => {
-                let mut tok = Tok::Tag(std::mem::replace(tag, TagTok::implied(Tag::Unknown, 0)));
-                let step = self.in_head(&mut tok);
-                if let Tok::Tag(t) = tok {
-                    *tag = t;
-                }
-                return step;
-            }
+            Template => unreachable!("handled by in_body with the in head rules"),
             Body => {
                 if self.open.has_in_scope(Body, Scope::Default) {
                     if let Some((id, _)) = self.open.items().get(1).copied()
@@ -762,9 +762,6 @@ impl<'a> TreeBuilder<'a> {
             if name.ns == Ns::Html && self.same_name(id, name, tag) {
                 self.open
                     .generate_implied_end_tags(Some(tag.tag).filter(|&t| t != Tag::Unknown));
-                if tag.tag == Tag::Unknown {
-                    // generate implied end tags never pops an unknown element.
-                }
                 self.open.truncate(i);
                 self.doc.element_mut(id).end_span = Some(tag.span);
                 return;
@@ -1224,7 +1221,10 @@ impl<'a> TreeBuilder<'a> {
     pub(super) fn in_frameset(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => {
-                self.insert_ws_only(text);
+                // Only the whitespace characters are inserted; the others are ignored.
+                if let Some(ws) = text.whitespace_only() {
+                    self.insert_text(&ws);
+                }
                 Done
             }
             Tok::Comment(data, span) => {
@@ -1264,33 +1264,14 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Inserts only the whitespace characters of a text token (the frameset modes ignore
-    /// the others).
-    fn insert_ws_only(&mut self, text: &TextTok<'a>) {
-        if text.is_all_ws() {
-            self.insert_text(text);
-            return;
-        }
-        let ws: String = text
-            .text
-            .chars()
-            .filter(|&c| c.is_ascii() && super::token::is_ws(c as u8))
-            .collect();
-        if !ws.is_empty() {
-            let piece = TextTok {
-                text: Cow::Owned(ws),
-                span: text.span,
-                exact: false,
-            };
-            self.insert_text(&piece);
-        }
-    }
-
     // 13.2.6.4.21 The "after frameset" insertion mode
     pub(super) fn after_frameset(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => {
-                self.insert_ws_only(text);
+                // Only the whitespace characters are inserted; the others are ignored.
+                if let Some(ws) = text.whitespace_only() {
+                    self.insert_text(&ws);
+                }
                 Done
             }
             Tok::Comment(data, span) => {
@@ -1349,18 +1330,8 @@ impl<'a> TreeBuilder<'a> {
             }
             Tok::Doctype { .. } => self.in_body(tok),
             Tok::Text(text) => {
-                let ws: String = text
-                    .text
-                    .chars()
-                    .filter(|&c| c.is_ascii() && super::token::is_ws(c as u8))
-                    .collect();
-                if !ws.is_empty() {
-                    let piece = TextTok {
-                        text: Cow::Owned(ws),
-                        span: text.span,
-                        exact: false,
-                    };
-                    self.body_text(&piece);
+                if let Some(ws) = text.whitespace_only() {
+                    self.body_text(&ws);
                 }
                 Done
             }

@@ -99,6 +99,28 @@ impl<'a> TextTok<'a> {
         self.text.bytes().all(is_ws)
     }
 
+    /// The text's whitespace characters only (the frameset modes ignore the others);
+    /// None when there are none.
+    pub(crate) fn whitespace_only(&self) -> Option<TextTok<'a>> {
+        if self.is_all_ws() {
+            return (!self.text.is_empty()).then(|| self.clone());
+        }
+        let ws: String = self
+            .text
+            .bytes()
+            .filter(|&c| is_ws(c))
+            .map(char::from)
+            .collect();
+        if ws.is_empty() {
+            return None;
+        }
+        Some(TextTok {
+            text: Cow::Owned(ws),
+            span: self.span,
+            exact: false,
+        })
+    }
+
     pub(crate) fn skip_leading_newline(&mut self) {
         if self.text.starts_with('\n') {
             let exact = self.exact;
