@@ -5,8 +5,9 @@
 //! `parse_fragment`. Only the tree is compared (`#document`), not `#errors`: the tree
 //! builder does not report parse errors.
 //!
-//! The suite is found in `$HTML5LIB_TESTS/../tree-construction` (the variable names the
-//! tokenizer folder, as for the tokenizer suite), else
+//! The suite is found in `$HTML5LIB_TESTS/tree-construction` or
+//! `$HTML5LIB_TESTS/../tree-construction` (when the variable names the tokenizer folder,
+//! as for the tokenizer suite), else
 //! `tests/html5lib-tests/tree-construction`, else `../shared/html5lib-tests/tree-construction`.
 //! When it is absent the run prints `htmltok tests: NOT RUN: …` and passes, unless `CI` or
 //! `HTMLTOK_REQUIRE_DATA` is set.
@@ -18,6 +19,10 @@ use std::path::{Path, PathBuf};
 
 use htmltok_tree::{FragmentContext, Parser};
 use libtest_mimic::{Arguments, Trial};
+
+/// The suite's size outside `scripted/` (2026-06), checked by the `tree/suite/size`
+/// trial so that a partial or changed copy cannot pass unnoticed.
+const EXPECTED_CASES: usize = 1792;
 
 fn main() {
     let args = Arguments::from_args();
@@ -38,6 +43,11 @@ fn main() {
 
 fn suite_dir() -> Result<PathBuf, String> {
     let mut candidates = Vec::new();
+    if let Some(dir) = std::env::var_os("HTML5LIB_TESTS").filter(|v| !v.is_empty()) {
+        // The repository's root, or (as for the tokenizer suite) its `tokenizer` folder.
+        candidates.push(PathBuf::from(&dir).join("tree-construction"));
+        candidates.push(PathBuf::from(&dir).join("../tree-construction"));
+    }
     if let Ok(tok) = common::html5lib_dir() {
         candidates.push(tok.join("../tree-construction"));
     }
@@ -145,10 +155,12 @@ fn trials(dir: &Path) -> Vec<Trial> {
         .collect();
     files.sort();
     let mut trials = Vec::new();
+    let mut cases = 0;
     for file in files {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&file).expect("read a .dat file");
         for (i, case) in parse_dat(&text).into_iter().enumerate() {
+            cases += 1;
             let modes: Vec<bool> = match case.scripting {
                 Some(s) => vec![s],
                 None => vec![false, true],
@@ -165,6 +177,13 @@ fn trials(dir: &Path) -> Vec<Trial> {
             }
         }
     }
+    trials.push(Trial::test("tree/suite/size", move || {
+        if cases == EXPECTED_CASES {
+            Ok(())
+        } else {
+            Err(format!("{cases} cases, expected {EXPECTED_CASES}").into())
+        }
+    }));
     trials
 }
 
