@@ -23,11 +23,54 @@ pub(crate) enum Entry {
     Element(NodeId, Name),
 }
 
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// The counts of the entries between two markers (or after the last one).
 #[derive(Debug, Default)]
 struct Level {
-    by_key: HashMap<u64, u32>,
-    by_tag: HashMap<Tag, u32>,
+    by_key: HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// Per formatting tag ([`formatting_index`]), the number of entries.
+    by_tag: [u32; 15],
+}
+
+/// A small index for the formatting tags (14 of them; 14 for any other name).
+fn formatting_index(tag: Tag) -> usize {
+    use Tag::*;
+    match tag {
+        A => 0,
+        B => 1,
+        Big => 2,
+        Code => 3,
+        Em => 4,
+        Font => 5,
+        I => 6,
+        Nobr => 7,
+        S => 8,
+        Small => 9,
+        Strike => 10,
+        Strong => 11,
+        Tt => 12,
+        U => 13,
+        _ => 14,
+    }
 }
 
 /// The list of active formatting elements.
@@ -58,7 +101,7 @@ impl ActiveFormatting {
         let l = &mut self.levels[level as usize];
         let k = l.by_key.entry(key).or_insert(0);
         *k = k.wrapping_add_signed(delta);
-        let t = l.by_tag.entry(name.tag).or_insert(0);
+        let t = &mut l.by_tag[formatting_index(name.tag)];
         *t = t.wrapping_add_signed(delta);
     }
 
@@ -135,7 +178,7 @@ impl ActiveFormatting {
     /// The last HTML element `tag` after the last marker, with its index.
     pub(crate) fn find_after_last_marker(&self, tag: Tag) -> Option<(usize, NodeId)> {
         let level = &self.levels[self.levels.len() - 1];
-        if level.by_tag.get(&tag).copied().unwrap_or(0) == 0 {
+        if level.by_tag[formatting_index(tag)] == 0 {
             return None;
         }
         for (i, e) in self.entries.iter().enumerate().rev() {

@@ -615,17 +615,29 @@ impl<'a> TreeBuilder<'a> {
 /// A hash of an element's name and attributes, the same for any order of the attributes
 /// (for the Noah's Ark clause's counts).
 fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let state =
-        std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default();
+    fn fnv(h: u64, bytes: &[u8]) -> u64 {
+        let mut h = h;
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h
+    }
+    const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
     let e = doc.element(id);
-    let mut key = state.hash_one((e.name.ns as u8, e.name.tag as u16));
+    let mut key = fnv(
+        BASIS,
+        &[
+            e.name.ns as u8,
+            e.name.tag as u8,
+            (e.name.tag as u16 >> 8) as u8,
+        ],
+    );
     for a in doc.attrs_of(id) {
-        let mut h = state.build_hasher();
-        a.name.hash(&mut h);
-        (a.ns as u8).hash(&mut h);
-        a.value.hash(&mut h);
-        key = key.wrapping_add(h.finish());
+        let h = fnv(
+            fnv(fnv(BASIS, a.name.as_bytes()), &[a.ns as u8, 0xff]),
+            a.value.as_bytes(),
+        );
+        key = key.wrapping_add(h);
     }
     key
 }
