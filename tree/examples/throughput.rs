@@ -100,7 +100,7 @@ fn main() {
                 owned += s.len();
             }
             for a in n.attrs() {
-                if let std::borrow::Cow::Owned(s) = &a.value {
+                if let std::borrow::Cow::Owned(s) = a.value() {
                     owned += s.len();
                 }
             }

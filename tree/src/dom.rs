@@ -17,13 +17,16 @@
 //!
 //! # Bytes per node
 //!
-//! A [`Node`] is 88 bytes on 64-bit targets: five `u32` links (20 bytes) and the payload
-//! (the largest is an element's: interned name, attribute range, the template contents
-//! index, and its start and end tag spans). Each attribute is an [`Attribute`] of 96 bytes
-//! in the document's attribute list (name and value as `Cow<str>`, their spans), and a text
-//! node made of several tokens has one span list. Decoded text that differs from the input
-//! (a character reference, CR LF, NUL) is an
-//! owned `String` beside that. `size_of::<Node>()` is checked by a unit test.
+//! A [`Node`] is 64 bytes on 64-bit targets: five `u32` links (20 bytes) and the payload,
+//! whose largest kinds are an element's (interned name, the attribute range, one `u32`
+//! for its contents or its uninterned name, and its start and end tag spans as `u32`
+//! pairs) and a text node's (a `Cow<str>` and its first span). Each attribute is an
+//! [`Attribute`] of 72 bytes in the document's attribute list (name and value as
+//! `Cow<str>`, their spans), shared by the copies the adoption agency algorithm makes.
+//! Text decoded differently from the input (a character reference, CR LF, NUL) is an
+//! owned `String` beside that; a text node made of several tokens has a span list. Spans
+//! are stored as `u32`: in inputs over 4 GiB, offsets past 4 GiB saturate.
+//! `size_of::<Node>()` is checked by a unit test.
 //!
 //! Nothing here recurses: dropping, walking and serializing a million nested elements
 //! uses loops over the links.
@@ -97,18 +100,18 @@ pub struct DoctypeData<'a> {
 #[derive(Clone, Debug)]
 pub struct ElementData<'a> {
     pub(crate) name: Name,
-    /// For [`Tag::Unknown`] and adjusted SVG names: the index of the local name in the
-    /// document's name list.
-    pub(crate) local: u32,
+    /// For [`Tag::Unknown`] (adjusted SVG names included): the index of the local name in
+    /// the document's name list; for an HTML `template`: its contents (a
+    /// [`NodeData::Fragment`]); else NONE.
+    pub(crate) extra: u32,
     /// The attributes: `attrs_start..attrs_start + attrs_len` in the document's list.
     pub(crate) attrs_start: u32,
     pub(crate) attrs_len: u32,
-    /// The template contents (a [`NodeData::Fragment`]) of an HTML `template`, else NONE.
-    pub(crate) template_contents: NodeId,
     /// MathML `annotation-xml` whose `encoding` makes it an HTML integration point.
     pub(crate) html_integration_point: bool,
-    pub(crate) start_span: Span,
-    pub(crate) end_span: Option<Span>,
+    pub(crate) start_span: Sp,
+    /// [`Sp::NONE`] until an end tag closes the element.
+    pub(crate) end_span: Sp,
     _lifetime: std::marker::PhantomData<&'a ()>,
 }
 
@@ -116,10 +119,9 @@ pub struct ElementData<'a> {
 #[derive(Clone, Debug)]
 pub struct TextData<'a> {
     pub(crate) text: Cow<'a, str>,
-    /// The first token's span; [`TextData::more`] indexes the document's span lists when
-    /// more tokens merged into this node.
-    pub(crate) span: Span,
-    pub(crate) more: u32,
+    /// The first token's span (the document's span lists hold all of them when more
+    /// tokens merged into this node).
+    pub(crate) span: Sp,
 }
 
 impl<'a> TextData<'a> {
@@ -133,7 +135,7 @@ impl<'a> TextData<'a> {
 #[derive(Clone, Debug)]
 pub struct CommentData<'a> {
     pub(crate) data: Cow<'a, str>,
-    pub(crate) span: Span,
+    pub(crate) span: Sp,
 }
 
 impl<'a> CommentData<'a> {
@@ -148,21 +150,93 @@ impl ElementData<'_> {
     pub fn name(&self) -> Name {
         self.name
     }
+
+    /// The template contents of an HTML `template` element.
+    pub(crate) fn template_contents(&self) -> Option<NodeId> {
+        self.name.is_html(Tag::Template).then_some(self.extra)
+    }
+
+    /// Records the end tag that closed the element.
+    pub(crate) fn set_end(&mut self, span: Span) {
+        self.end_span = span.into();
+    }
+}
+
+/// A byte range stored in eight bytes (inputs up to 4 GiB; offsets beyond saturate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sp {
+    start: u32,
+    end: u32,
+}
+
+impl Sp {
+    /// "No span".
+    pub(crate) const NONE: Sp = Sp {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+
+    pub(crate) fn get(self) -> Span {
+        Span::new(self.start as usize, self.end as usize)
+    }
+
+    pub(crate) fn get_opt(self) -> Option<Span> {
+        (self != Sp::NONE).then(|| self.get())
+    }
+}
+
+impl From<Span> for Sp {
+    fn from(s: Span) -> Sp {
+        let clamp = |x: usize| u32::try_from(x).unwrap_or(u32::MAX - 1).min(u32::MAX - 1);
+        Sp {
+            start: clamp(s.start),
+            end: clamp(s.end),
+        }
+    }
+}
+
+impl From<Option<Span>> for Sp {
+    fn from(s: Option<Span>) -> Sp {
+        s.map_or(Sp::NONE, Sp::from)
+    }
 }
 
 /// One attribute.
 #[derive(Clone, Debug)]
 pub struct Attribute<'a> {
-    /// The local name (lowercased; SVG/MathML adjustments applied).
-    pub name: Cow<'a, str>,
-    /// The namespace (none except for adjusted foreign attributes).
-    pub ns: AttrNs,
-    /// The value, character references decoded.
-    pub value: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
+    pub(crate) ns: AttrNs,
+    pub(crate) value: Cow<'a, str>,
+    pub(crate) name_span: Sp,
+    pub(crate) value_span: Sp,
+}
+
+impl<'a> Attribute<'a> {
+    /// The local name (lowercased; the SVG/MathML adjustments applied).
+    pub fn name(&self) -> &Cow<'a, str> {
+        &self.name
+    }
+
+    /// The namespace (none except for adjusted foreign attributes: `xlink:href` on an SVG
+    /// element is `href` in XLink).
+    pub fn ns(&self) -> AttrNs {
+        self.ns
+    }
+
+    /// The value, character references decoded (`Cow::Borrowed` when nothing changed).
+    pub fn value(&self) -> &Cow<'a, str> {
+        &self.value
+    }
+
     /// The span of the name in the input.
-    pub name_span: Span,
-    /// The span of the value (without quotes), None when the attribute had no `=`.
-    pub value_span: Option<Span>,
+    pub fn name_span(&self) -> Span {
+        self.name_span.get()
+    }
+
+    /// The span of the value in the input (without quotes); None when there was no `=`.
+    pub fn value_span(&self) -> Option<Span> {
+        self.value_span.get_opt()
+    }
 }
 
 /// A parsed document (or fragment): the arena and the input it borrows.
@@ -172,7 +246,8 @@ pub struct Document<'a> {
     pub(crate) nodes: Vec<Node<'a>>,
     pub(crate) attrs: Vec<Attribute<'a>>,
     pub(crate) names: Vec<Cow<'a, str>>,
-    pub(crate) span_lists: Vec<Vec<Span>>,
+    /// The spans of the text nodes made of several tokens.
+    pub(crate) span_lists: std::collections::HashMap<NodeId, Vec<Span>>,
     pub(crate) quirks: QuirksMode,
     /// For a fragment parse, the `html` element whose children are the fragment.
     pub(crate) fragment_root: Option<NodeId>,
@@ -187,7 +262,7 @@ impl<'a> Document<'a> {
             nodes: Vec::with_capacity(input.len() / 32 + 8),
             attrs: Vec::new(),
             names: Vec::new(),
-            span_lists: Vec::new(),
+            span_lists: std::collections::HashMap::new(),
             quirks: QuirksMode::NoQuirks,
             fragment_root: None,
             has_selectedcontent: false,
@@ -236,6 +311,7 @@ impl<'a> Document<'a> {
             }
             None => NONE,
         };
+        debug_assert!(local == NONE || name.tag == Tag::Unknown);
         self.has_selectedcontent |= name.is_html(Tag::Selectedcontent);
         let template_contents = if name.is_html(Tag::Template) {
             self.new_node(NodeData::Fragment)
@@ -244,13 +320,16 @@ impl<'a> Document<'a> {
         };
         self.new_node(NodeData::Element(ElementData {
             name,
-            local,
+            extra: if template_contents != NONE {
+                template_contents
+            } else {
+                local
+            },
             attrs_start,
             attrs_len,
-            template_contents,
             html_integration_point,
-            start_span,
-            end_span: None,
+            start_span: start_span.into(),
+            end_span: Sp::NONE,
             _lifetime: std::marker::PhantomData,
         }))
     }
@@ -262,9 +341,9 @@ impl<'a> Document<'a> {
             unreachable!("only elements are cloned")
         };
         let mut e = e.clone();
-        e.end_span = None;
-        if e.template_contents != NONE {
-            e.template_contents = self.new_node(NodeData::Fragment);
+        e.end_span = Sp::NONE;
+        if e.name.is_html(Tag::Template) {
+            e.extra = self.new_node(NodeData::Fragment);
         }
         self.new_node(NodeData::Element(e))
     }
@@ -292,8 +371,8 @@ impl<'a> Document<'a> {
     pub(crate) fn local_name(&self, id: NodeId) -> &str {
         let e = self.element(id);
         match e.name.known_local_name() {
-            Some(name) if e.local == NONE => name,
-            _ => &self.names[e.local as usize],
+            Some(name) => name,
+            None => &self.names[e.extra as usize],
         }
     }
 
@@ -422,19 +501,17 @@ impl<'a> Document<'a> {
                     Some(s) => t.text = Cow::Borrowed(s),
                     None => t.text.to_mut().push_str(&text),
                 }
-                if t.more == NONE {
-                    self.span_lists.push(vec![t.span, span]);
-                    t.more = (self.span_lists.len() - 1) as u32;
-                } else {
-                    self.span_lists[t.more as usize].push(span);
-                }
+                let first = t.span.get();
+                self.span_lists
+                    .entry(prev)
+                    .or_insert_with(|| vec![first])
+                    .push(span);
                 return;
             }
         }
         let id = self.new_node(NodeData::Text(TextData {
             text,
-            span,
-            more: NONE,
+            span: span.into(),
         }));
         if before == NONE {
             self.append(parent, id);
@@ -667,9 +744,9 @@ impl<'d, 'a> NodeRef<'d, 'a> {
     /// implied it), a text node's first token, a comment or DOCTYPE token.
     pub fn span(&self) -> Span {
         match &self.node().data {
-            NodeData::Element(e) => e.start_span,
-            NodeData::Text(t) => t.span,
-            NodeData::Comment(c) => c.span,
+            NodeData::Element(e) => e.start_span.get(),
+            NodeData::Text(t) => t.span.get(),
+            NodeData::Comment(c) => c.span.get(),
             NodeData::Doctype(d) => d.span,
             NodeData::Document | NodeData::Fragment => Span::new(0, self.doc.input.len()),
         }
@@ -678,24 +755,26 @@ impl<'d, 'a> NodeRef<'d, 'a> {
     /// The span of the end tag that closed this element, when one did.
     pub fn end_span(&self) -> Option<Span> {
         match &self.node().data {
-            NodeData::Element(e) => e.end_span,
+            NodeData::Element(e) => e.end_span.get_opt(),
             _ => None,
         }
     }
 
     /// The spans of the character tokens a text node was made from.
-    pub fn text_spans(&self) -> &'d [Span] {
+    pub fn text_spans(&self) -> Vec<Span> {
         match &self.node().data {
-            NodeData::Text(t) if t.more != NONE => &self.doc.span_lists[t.more as usize],
-            NodeData::Text(t) => std::slice::from_ref(&t.span),
-            _ => &[],
+            NodeData::Text(t) => match self.doc.span_lists.get(&self.id) {
+                Some(spans) => spans.clone(),
+                None => vec![t.span.get()],
+            },
+            _ => Vec::new(),
         }
     }
 
     /// A `template` element's contents (a fragment node).
     pub fn template_contents(&self) -> Option<NodeRef<'d, 'a>> {
         match &self.node().data {
-            NodeData::Element(e) => self.link(e.template_contents),
+            NodeData::Element(e) if e.name.is_html(Tag::Template) => self.link(e.extra),
             _ => None,
         }
     }
@@ -765,8 +844,8 @@ mod tests {
 
     #[test]
     fn node_size() {
-        assert_eq!(std::mem::size_of::<Node<'_>>(), 88);
-        assert_eq!(std::mem::size_of::<Attribute<'_>>(), 96);
+        assert_eq!(std::mem::size_of::<Node<'_>>(), 64);
+        assert_eq!(std::mem::size_of::<Attribute<'_>>(), 72);
     }
 
     #[test]

@@ -70,9 +70,9 @@ impl Document<'_> {
                         indent(&mut out, depth + 1);
                         let _ = write!(out, "{name}=\"{value}\"");
                     }
-                    if e.template_contents != NONE {
+                    if let Some(contents) = e.template_contents() {
                         push_children_reversed(self, id, depth + 1, &mut stack);
-                        stack.push((e.template_contents, depth + 1));
+                        stack.push((contents, depth + 1));
                         continue;
                     }
                 }
@@ -227,7 +227,9 @@ fn serialize(doc: &Document<'_>, root: NodeId, include_root: bool, out: &mut Str
 /// the element itself.
 fn content_of(doc: &Document<'_>, id: NodeId) -> NodeId {
     match &doc.nodes[id as usize].data {
-        NodeData::Element(e) if e.template_contents != NONE => e.template_contents,
+        NodeData::Element(e) if e.name.is_html(Tag::Template) => {
+            e.template_contents().unwrap_or(id)
+        }
         _ => id,
     }
 }

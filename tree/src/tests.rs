@@ -24,11 +24,11 @@ fn spans() {
     assert_eq!(div.span(), Span::new(0, 10));
     assert_eq!(div.end_span(), Some(Span::new(17, 23)));
     let attr = &div.attrs()[0];
-    assert_eq!(attr.name_span, Span::new(5, 7));
-    assert_eq!(attr.value_span, Some(Span::new(8, 9)));
+    assert_eq!(attr.name_span(), Span::new(5, 7));
+    assert_eq!(attr.value_span(), Some(Span::new(8, 9)));
     let text = div.first_child().unwrap();
     assert_eq!(text.text(), "x&y");
-    assert_eq!(text.text_spans(), &[Span::new(10, 17)]);
+    assert_eq!(text.text_spans(), [Span::new(10, 17)]);
 }
 
 #[test]

@@ -185,7 +185,7 @@ impl<'a> TreeBuilder<'a> {
             let (node, name) = self.open.get(i);
             if self.doc.local_name(node).eq_ignore_ascii_case(&tag.name) {
                 self.open.truncate(i);
-                self.doc.element_mut(node).end_span = Some(tag.span);
+                self.doc.element_mut(node).set_end(tag.span);
                 return Step::Done;
             }
             i -= 1;

@@ -276,9 +276,9 @@ impl<'a> TreeBuilder<'a> {
             (target, NONE)
         };
         if let NodeData::Element(e) = &self.doc.nodes[parent as usize].data
-            && e.template_contents != NONE
+            && let Some(contents) = e.template_contents()
         {
-            return (e.template_contents, NONE);
+            return (contents, NONE);
         }
         (parent, before)
     }
@@ -365,9 +365,10 @@ impl<'a> TreeBuilder<'a> {
             Some(p) => (p, NONE),
             None => self.insertion_place(None),
         };
-        let id = self
-            .doc
-            .new_node(NodeData::Comment(CommentData { data, span }));
+        let id = self.doc.new_node(NodeData::Comment(CommentData {
+            data,
+            span: span.into(),
+        }));
         self.insert_at(place, id);
     }
 
@@ -423,7 +424,7 @@ impl<'a> TreeBuilder<'a> {
             && self.active.position(cur).is_none()
         {
             self.open.pop();
-            self.doc.element_mut(cur).end_span = Some(tag.span);
+            self.doc.element_mut(cur).set_end(tag.span);
             return true;
         }
         for _outer in 0..8 {
@@ -448,7 +449,7 @@ impl<'a> TreeBuilder<'a> {
                 // 4.8
                 self.open.truncate(fe_stack);
                 self.active.remove(fe);
-                self.doc.element_mut(fe).end_span = Some(tag.span);
+                self.doc.element_mut(fe).set_end(tag.span);
                 return true;
             };
             let furthest_block = self.open.get(fb_stack).0;
@@ -527,7 +528,7 @@ impl<'a> TreeBuilder<'a> {
         if let Some(p) = self.open.pop_until(Tag::P)
             && let Some(span) = end
         {
-            self.doc.element_mut(p).end_span = Some(span);
+            self.doc.element_mut(p).set_end(span);
         }
     }
 
@@ -542,7 +543,7 @@ impl<'a> TreeBuilder<'a> {
     /// Pops until the HTML element `tag` is popped, recording `end` as its end tag.
     pub(crate) fn pop_until_closing(&mut self, tag: Tag, end: Span) {
         if let Some(id) = self.open.pop_until(tag) {
-            self.doc.element_mut(id).end_span = Some(end);
+            self.doc.element_mut(id).set_end(end);
         }
     }
 

@@ -215,7 +215,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Tag(tag) => match tag.tag {
                 Tag::Head => {
                     if let Some((id, _)) = self.open.pop() {
-                        self.doc.element_mut(id).end_span = Some(tag.span);
+                        self.doc.element_mut(id).set_end(tag.span);
                     }
                     self.mode = Mode::AfterHead;
                     return Done;
@@ -248,7 +248,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Tag(tag) if tag.is_start(Tag::Html) => return self.in_body(tok),
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Noscript => {
                 if let Some((id, _)) = self.open.pop() {
-                    self.doc.element_mut(id).end_span = Some(tag.span);
+                    self.doc.element_mut(id).set_end(tag.span);
                 }
                 self.mode = Mode::InHead;
                 return Done;
@@ -668,7 +668,7 @@ impl<'a> TreeBuilder<'a> {
                     if let Some((id, _)) = self.open.items().get(1).copied()
                         && self.name_of(id).is_html(Body)
                     {
-                        self.doc.element_mut(id).end_span = Some(tag.span);
+                        self.doc.element_mut(id).set_end(tag.span);
                     }
                     self.mode = Mode::AfterBody;
                 }
@@ -695,7 +695,7 @@ impl<'a> TreeBuilder<'a> {
                     }
                     self.open.generate_implied_end_tags(None);
                     self.open.remove(node);
-                    self.doc.element_mut(node).end_span = Some(tag.span);
+                    self.doc.element_mut(node).set_end(tag.span);
                 } else if self.open.has_in_scope(Form, Scope::Default) {
                     self.open.generate_implied_end_tags(None);
                     self.pop_until_closing(Form, tag.span);
@@ -725,7 +725,7 @@ impl<'a> TreeBuilder<'a> {
                 if self.open.has_matching_in_scope(heading, Scope::Default) {
                     self.open.generate_implied_end_tags(None);
                     if let Some(id) = self.open.pop_until_matching(heading) {
-                        self.doc.element_mut(id).end_span = Some(tag.span);
+                        self.doc.element_mut(id).set_end(tag.span);
                     }
                 }
             }
@@ -763,7 +763,7 @@ impl<'a> TreeBuilder<'a> {
                 self.open
                     .generate_implied_end_tags(Some(tag.tag).filter(|&t| t != Tag::Unknown));
                 self.open.truncate(i);
-                self.doc.element_mut(id).end_span = Some(tag.span);
+                self.doc.element_mut(id).set_end(tag.span);
                 return;
             }
             if name.is_special() {
@@ -787,7 +787,7 @@ impl<'a> TreeBuilder<'a> {
             }
             Tok::Tag(tag) if tag.end => {
                 if let Some((id, _)) = self.open.pop() {
-                    self.doc.element_mut(id).end_span = Some(tag.span);
+                    self.doc.element_mut(id).set_end(tag.span);
                 }
                 self.mode = self.original_mode;
                 Done
@@ -947,7 +947,7 @@ impl<'a> TreeBuilder<'a> {
                 if let Some(id) = self.open.pop_until(Caption)
                     && end
                 {
-                    self.doc.element_mut(id).end_span = Some(tag.span);
+                    self.doc.element_mut(id).set_end(tag.span);
                 }
                 self.active.clear_to_last_marker();
                 self.mode = Mode::InTable;
@@ -987,7 +987,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Tag(tag) if tag.end && tag.tag == Colgroup => {
                 if self.open.current_is(Colgroup) {
                     if let Some((id, _)) = self.open.pop() {
-                        self.doc.element_mut(id).end_span = Some(tag.span);
+                        self.doc.element_mut(id).set_end(tag.span);
                     }
                     self.mode = Mode::InTable;
                 }
@@ -1027,7 +1027,7 @@ impl<'a> TreeBuilder<'a> {
                     if self.open.has_in_scope(tag.tag, Scope::Table) {
                         self.open.clear_back_to_table_body_context();
                         if let Some((id, _)) = self.open.pop() {
-                            self.doc.element_mut(id).end_span = Some(tag.span);
+                            self.doc.element_mut(id).set_end(tag.span);
                         }
                         self.mode = Mode::InTable;
                     }
@@ -1068,7 +1068,7 @@ impl<'a> TreeBuilder<'a> {
                     if self.open.has_in_scope(Tr, Scope::Table) {
                         self.open.clear_back_to_table_row_context();
                         if let Some((id, _)) = self.open.pop() {
-                            self.doc.element_mut(id).end_span = Some(tag.span);
+                            self.doc.element_mut(id).set_end(tag.span);
                         }
                         self.mode = Mode::InTableBody;
                     }
@@ -1202,7 +1202,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Html => {
                 if self.context.is_none() {
                     let html = self.open.get(0).0;
-                    self.doc.element_mut(html).end_span = Some(tag.span);
+                    self.doc.element_mut(html).set_end(tag.span);
                     self.mode = Mode::AfterAfterBody;
                 }
                 return Done;
@@ -1249,7 +1249,7 @@ impl<'a> TreeBuilder<'a> {
                     return Done;
                 }
                 if let Some((id, _)) = self.open.pop() {
-                    self.doc.element_mut(id).end_span = Some(tag.span);
+                    self.doc.element_mut(id).set_end(tag.span);
                 }
                 if self.context.is_none() && !self.open.current_is(Tag::Frameset) {
                     self.mode = Mode::AfterFrameset;
@@ -1281,7 +1281,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Html => self.in_body(tok),
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Html => {
                 let html = self.open.get(0).0;
-                self.doc.element_mut(html).end_span = Some(tag.span);
+                self.doc.element_mut(html).set_end(tag.span);
                 self.mode = Mode::AfterAfterFrameset;
                 Done
             }

@@ -190,8 +190,8 @@ impl<'a> Tok<'a> {
                         name: a.name(),
                         ns: AttrNs::None,
                         value: a.value(),
-                        name_span: a.name_span(),
-                        value_span: a.value_span(),
+                        name_span: a.name_span().into(),
+                        value_span: a.value_span().into(),
                     }));
                 }
                 Tok::Tag(TagTok {
