@@ -129,6 +129,15 @@ fn is_void(tag: Tag) -> bool {
     )
 }
 
+impl Document<'_> {
+    /// 13.3: the whole document serialized (for a fragment parse: the fragment).
+    pub fn outer_html(&self) -> String {
+        let mut out = String::new();
+        serialize(self, self.fragment_root.unwrap_or(0), false, &mut out);
+        out
+    }
+}
+
 impl NodeRef<'_, '_> {
     /// 13.3: the node's HTML serialization, itself included (`outerHTML`). Text inside
     /// `style`, `script`, `xmp`, `iframe`, `noembed`, `noframes` and `plaintext` is written

@@ -69,6 +69,17 @@ fn serialization() {
 }
 
 #[test]
+fn document_serialization() {
+    let doc = parse(b"<!doctype html><title>a&amp;b</title><p>x");
+    assert_eq!(
+        doc.outer_html(),
+        "<!DOCTYPE html><html><head><title>a&amp;b</title></head><body><p>x</p></body></html>"
+    );
+    let frag = parse_fragment(b"<td>1<td>2", &FragmentContext::html("tr"));
+    assert_eq!(frag.outer_html(), "<td>1</td><td>2</td>");
+}
+
+#[test]
 fn scripting_flag() {
     let html = b"<noscript><p>x</p></noscript>";
     let off = parse(html).to_test_format();
@@ -268,4 +279,66 @@ fn random_documents_keep_the_tree_consistent() {
         check_links(&frag);
         let _ = frag.to_test_format();
     }
+}
+
+#[test]
+fn end_spans_and_text_spans() {
+    let html = b"<p>a\r\nb</p><b>x<i>y</b>z</i><table>t<tr><td>c</table>";
+    let doc = parse(html);
+    let find = |name: &str| {
+        doc.root()
+            .descendants()
+            .find(|n| n.name() == Some(name))
+            .unwrap()
+    };
+    let p = find("p");
+    assert_eq!(p.end_span(), Some(Span::new(7, 11)), "</p>");
+    let text = p.first_child().unwrap();
+    assert_eq!(text.text(), "a\nb");
+    assert_eq!(
+        text.text_spans(),
+        [Span::new(3, 7)],
+        "the CR LF's bytes included"
+    );
+    // The adoption agency algorithm closes <b> at </b>; the <i> it re-creates is implied.
+    let b = find("b");
+    assert_eq!(b.end_span(), Some(Span::new(19, 23)));
+    let is: Vec<_> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.name() == Some("i"))
+        .collect();
+    assert_eq!(is.len(), 2);
+    assert_eq!(is[0].span(), Span::new(15, 18));
+    assert_eq!(
+        is[1].span(),
+        Span::new(15, 18),
+        "a copy keeps its token's span"
+    );
+    assert_eq!(is[1].end_span(), Some(Span::new(24, 28)));
+    // Foster-parented text before the table keeps its span.
+    let table = find("table");
+    let t = table.prev_sibling().unwrap();
+    assert_eq!(t.text(), "t");
+    assert_eq!(t.text_spans(), [Span::new(35, 36)]);
+    assert_eq!(table.end_span(), Some(Span::new(45, 53)));
+    // Implied elements have empty spans where they were implied.
+    let tbody = find("tbody");
+    assert!(tbody.span().is_empty());
+    assert_eq!(tbody.end_span(), None);
+}
+
+#[test]
+fn merged_text_keeps_every_span() {
+    // "a" and "b" are split by the ignored </x>: not contiguous, so the text is owned;
+    // its two spans are kept.
+    let doc = parse(b"<p>a</x>b");
+    let p = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("p"))
+        .unwrap();
+    let t = p.first_child().unwrap();
+    assert_eq!(t.text(), "ab");
+    assert_eq!(t.text_spans(), [Span::new(3, 4), Span::new(8, 9)]);
 }
