@@ -415,7 +415,49 @@ fn soup(n: usize) {
     println!("soup: {diffs} of {n} differ");
 }
 
+/// `bench FILE...`: parse time of both, same run, best of 3 rounds (html5ever into this
+/// file's simple DOM, which is close to RcDom in what it does per node).
+fn bench(files: &[String]) {
+    let docs: Vec<String> = files
+        .iter()
+        .map(|f| String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned())
+        .collect();
+    let bytes: usize = docs.iter().map(String::len).sum();
+    let (mut h5e, mut htt) = (f64::MAX, f64::MAX);
+    let mut sink = 0usize;
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        for d in &docs {
+            let dom = Dom {
+                hip: Default::default(),
+                n: RefCell::new(vec![]),
+                names: RefCell::new(vec![]),
+            };
+            dom.add(Data::Doc);
+            let dom = parse_document(dom, Default::default()).one(StrTendril::from_slice(d));
+            sink += dom.n.borrow().len();
+        }
+        h5e = h5e.min(t.elapsed().as_secs_f64());
+        let t = std::time::Instant::now();
+        for d in &docs {
+            sink += htmltok_tree::parse(d.as_bytes()).node_count();
+        }
+        htt = htt.min(t.elapsed().as_secs_f64());
+    }
+    let mb = bytes as f64 / 1e6;
+    println!(
+        "{mb:.1} MB: html5ever {:.1} MB/s, htmltok-tree {:.1} MB/s, {:.1}x ({sink})",
+        mb / h5e,
+        mb / htt,
+        h5e / htt
+    );
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("bench") {
+        bench(&std::env::args().skip(2).collect::<Vec<_>>());
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("soup") {
         soup(
             std::env::args()
