@@ -616,17 +616,24 @@ impl<'a> TreeBuilder<'a> {
 /// A hash of an element's name and attributes, the same for any order of the attributes
 /// (for the Noah's Ark clause's counts).
 fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
-    fn fnv(h: u64, bytes: &[u8]) -> u64 {
-        let mut h = h;
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    /// A multiply-xorshift over eight bytes at a time (attribute values can be long URLs).
+    fn mix(h: u64, bytes: &[u8]) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = h ^ (bytes.len() as u64).wrapping_mul(K);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+            h = (h ^ w).wrapping_mul(K);
+            h ^= h >> 29;
         }
-        h
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
+        h ^ (h >> 32)
     }
-    const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
     let e = doc.element(id);
-    let mut key = fnv(
-        BASIS,
+    let mut key = mix(
+        0,
         &[
             e.name.ns as u8,
             e.name.tag as u8,
@@ -634,10 +641,7 @@ fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
         ],
     );
     for a in doc.attrs_of(id) {
-        let h = fnv(
-            fnv(fnv(BASIS, a.name.as_bytes()), &[a.ns as u8, 0xff]),
-            a.value.as_bytes(),
-        );
+        let h = mix(mix(a.ns as u64 + 1, a.name.as_bytes()), a.value.as_bytes());
         key = key.wrapping_add(h);
     }
     key
