@@ -214,8 +214,8 @@ impl OpenElements {
         false
     }
 
-    /// Pops elements until an HTML element `tag` has been popped; returns the number
-    /// popped, and the popped element.
+    /// Pops elements until an HTML element `tag` has been popped; returns that element
+    /// (None when there was none: the stack is then empty).
     pub(crate) fn pop_until(&mut self, tag: Tag) -> Option<NodeId> {
         self.pop_until_matching(|n| n.is_html(tag))
     }
