@@ -557,6 +557,37 @@ impl<'a> Document<'a> {
     pub fn document_element(&self) -> Option<NodeRef<'_, 'a>> {
         self.root().children().find(|n| n.is_element())
     }
+
+    /// The `head` element: the first `head` child of the document element.
+    pub fn head(&self) -> Option<NodeRef<'_, 'a>> {
+        self.document_element()?
+            .children()
+            .find(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Head)))
+    }
+
+    /// The body element: the first `body` or `frameset` child of the document element.
+    pub fn body(&self) -> Option<NodeRef<'_, 'a>> {
+        self.document_element()?.children().find(|n| {
+            n.element_name()
+                .is_some_and(|e| e.is_html(Tag::Body) || e.is_html(Tag::Frameset))
+        })
+    }
+
+    /// The document's title as the DOM's `document.title` has it: the text of the first
+    /// HTML `title` element in tree order, ASCII whitespace stripped and collapsed to single
+    /// spaces. None when there is no `title` element.
+    pub fn title(&self) -> Option<String> {
+        let title = self
+            .root()
+            .descendants()
+            .find(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Title)))?;
+        let text = title.text();
+        let words: Vec<&str> = text
+            .split(['\t', '\n', '\x0c', '\r', ' '])
+            .filter(|w| !w.is_empty())
+            .collect();
+        Some(words.join(" "))
+    }
 }
 
 fn offset_in(input: &[u8], s: &str) -> usize {

@@ -80,6 +80,17 @@ fn document_serialization() {
 }
 
 #[test]
+fn head_body_title() {
+    let doc = parse(b"<title>\n  A  title\t</title><p>x<svg><title>no</title></svg>");
+    assert_eq!(doc.title().as_deref(), Some("A title"));
+    assert_eq!(doc.head().unwrap().children().count(), 1);
+    assert_eq!(doc.body().unwrap().name(), Some("body"));
+    let frames = parse(b"<frameset><frame></frameset>");
+    assert_eq!(frames.body().unwrap().name(), Some("frameset"));
+    assert_eq!(frames.title(), None);
+}
+
+#[test]
 fn scripting_flag() {
     let html = b"<noscript><p>x</p></noscript>";
     let off = parse(html).to_test_format();
