@@ -6,11 +6,17 @@
 //!
 //! 1 M nested `<div>`, and n (default 100,000) unclosed `<a>`, unclosed `<font>` with
 //! distinct attributes, `<b><p></b>`, nested `<table>`, nested `<template>`, and one tag
-//! with a million attributes. Each must stay linear: the time per unit is printed.
+//! with a million attributes. Each must stay linear: the time per unit is printed, and with
+//! `--check` the run fails when a shape's parse takes over 20 µs a unit (linear runs take
+//! under 1 µs on a loaded machine; a quadratic one thousands).
 
 use std::time::Instant;
 
-fn time(name: &str, units: usize, html: String) {
+/// The `--check` bound, in nanoseconds of parse time per unit.
+const BOUND_NS: f64 = 20_000.0;
+
+/// Parses, serializes and drops one shape; returns the parse time per unit in ns.
+fn time(name: &str, units: usize, html: String) -> f64 {
     let t = Instant::now();
     let doc = htmltok_tree::parse(html.as_bytes());
     let parse = t.elapsed();
@@ -28,32 +34,38 @@ fn time(name: &str, units: usize, html: String) {
         out.len(),
         dropped.as_secs_f64() * 1e3,
     );
+    parse.as_secs_f64() * 1e9 / units as f64
 }
 
 fn main() {
-    let n: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(100_000);
-    time("nested <div>", 1_000_000, "<div>".repeat(1_000_000));
-    time("unclosed <a>", n, "<a>x".repeat(n));
-    time("unclosed <font>", n, "<font>x".repeat(n));
-    time(
-        "unclosed <font a=i>",
-        n,
-        (0..n).map(|i| format!("<font a={i}>x")).collect(),
-    );
-    time("<b><p></b>", n, "<b><p></b>".repeat(n));
-    time("nested <table>", n, "<table><tr><td>".repeat(n));
-    time("nested <template>", n, "<template>".repeat(n));
-    time(
-        "1 M attributes on one tag",
-        1_000_000,
-        format!(
-            "<p {}>",
-            (0..1_000_000)
-                .map(|i| format!("a{i}=x "))
-                .collect::<String>()
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let check = args.iter().any(|a| a == "--check");
+    let n: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(100_000);
+    let many_attrs: String = (0..1_000_000).map(|i| format!("a{i}=x ")).collect();
+    let shapes: Vec<(&str, usize, String)> = vec![
+        ("nested <div>", 1_000_000, "<div>".repeat(1_000_000)),
+        ("unclosed <a>", n, "<a>x".repeat(n)),
+        ("unclosed <font>", n, "<font>x".repeat(n)),
+        (
+            "unclosed <font a=i>",
+            n,
+            (0..n).map(|i| format!("<font a={i}>x")).collect(),
         ),
-    );
+        ("<b><p></b>", n, "<b><p></b>".repeat(n)),
+        ("nested <table>", n, "<table><tr><td>".repeat(n)),
+        ("nested <template>", n, "<template>".repeat(n)),
+        (
+            "1 M attributes on one tag",
+            1_000_000,
+            format!("<p {many_attrs}>"),
+        ),
+    ];
+    let mut worst = 0f64;
+    for (name, units, html) in shapes {
+        worst = worst.max(time(name, units, html));
+    }
+    if check && worst > BOUND_NS {
+        eprintln!("the slowest shape took {worst:.0} ns a unit, over the {BOUND_NS:.0} ns bound");
+        std::process::exit(1);
+    }
 }
