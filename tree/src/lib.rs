@@ -23,6 +23,10 @@
 //! option). Declarative shadow roots (`<template shadowrootmode>`) are not attached: such
 //! a template is an ordinary template. Parse errors are not reported.
 //!
+//! The input is taken as UTF-8, as the tokenizer takes it (invalid sequences decode to
+//! U+FFFD; a leading byte order mark is skipped): decode other encodings first, with
+//! `htmltok_crawl::encoding::decode`. Spans are byte offsets into the input.
+//!
 //! Nothing recurses: parsing, walking, serializing and dropping a million nested elements
 //! take loops, not stack.
 

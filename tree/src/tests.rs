@@ -353,3 +353,11 @@ fn merged_text_keeps_every_span() {
     assert_eq!(t.text(), "ab");
     assert_eq!(t.text_spans(), [Span::new(3, 4), Span::new(8, 9)]);
 }
+
+#[test]
+fn bom_and_invalid_utf8() {
+    let doc = parse(b"\xEF\xBB\xBFx");
+    assert_eq!(doc.body().unwrap().text(), "x");
+    let doc = parse(b"<p>a\xffb</p>");
+    assert_eq!(doc.body().unwrap().text(), "a\u{FFFD}b");
+}
