@@ -1,6 +1,7 @@
 //! The DOM: every node of a document in one arena (`Vec<Node>`), linked by `u32` indices
-//! (parent, first and last child, previous and next sibling). Text, comment data and
-//! attribute values borrow the input (`Cow::Borrowed`) whenever decoding changes nothing;
+//! (parent, first and last child, previous and next sibling). Text and comment data borrow
+//! the input (`Cow::Borrowed`) whenever decoding changes nothing; attribute values are
+//! spans, decoded when read (borrowed too when nothing changes);
 //! element names are interned ([`Name`]) except for names outside the list, which keep
 //! their text.
 //!
@@ -21,8 +22,9 @@
 //! whose largest kinds are an element's (interned name, the attribute range, one `u32`
 //! for its contents or its uninterned name, and its start and end tag spans as `u32`
 //! pairs) and a text node's (a `Cow<str>` and its first span). Each attribute is an
-//! [`Attribute`] of 72 bytes in the document's attribute list (name and value as
-//! `Cow<str>`, their spans), shared by the copies the adoption agency algorithm makes.
+//! attribute record of 48 bytes in the document's attribute list (its name as a
+//! `Cow<str>`, the spans of name and value: values are decoded when read, by
+//! [`AttrRef::value`]), shared by the copies the adoption agency algorithm makes.
 //! Text decoded differently from the input (a character reference, CR LF, NUL) is an
 //! owned `String` beside that; a text node made of several tokens has a span list. Spans
 //! are stored as `u32`: in inputs over 4 GiB, offsets past 4 GiB saturate.
@@ -201,41 +203,67 @@ impl From<Option<Span>> for Sp {
     }
 }
 
-/// One attribute.
+/// One attribute as the document stores it: its name, and the spans of its name and
+/// value (the value is decoded when read: [`AttrRef::value`]).
 #[derive(Clone, Debug)]
-pub struct Attribute<'a> {
+pub(crate) struct Attribute<'a> {
+    /// The local name (lowercased; the SVG/MathML adjustments applied).
     pub(crate) name: Cow<'a, str>,
     pub(crate) ns: AttrNs,
-    pub(crate) value: Cow<'a, str>,
     pub(crate) name_span: Sp,
+    /// [`Sp::NONE`] when the attribute has no `=` (its value is empty).
     pub(crate) value_span: Sp,
 }
 
 impl<'a> Attribute<'a> {
+    /// The value, decoded from `input` (the document's input).
+    pub(crate) fn value(&self, input: &'a [u8]) -> Cow<'a, str> {
+        match self.value_span.get_opt() {
+            Some(span) => htmltok::decode_attribute_value(input, span),
+            None => Cow::Borrowed(""),
+        }
+    }
+}
+
+/// A handle on one attribute of an element.
+#[derive(Clone, Copy)]
+pub struct AttrRef<'d, 'a> {
+    attr: &'d Attribute<'a>,
+    input: &'a [u8],
+}
+
+impl std::fmt::Debug for AttrRef<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={:?}", self.attr.name, self.value())
+    }
+}
+
+impl<'d, 'a> AttrRef<'d, 'a> {
     /// The local name (lowercased; the SVG/MathML adjustments applied).
-    pub fn name(&self) -> &Cow<'a, str> {
-        &self.name
+    pub fn name(&self) -> &'d str {
+        &self.attr.name
     }
 
     /// The namespace (none except for adjusted foreign attributes: `xlink:href` on an SVG
     /// element is `href` in XLink).
     pub fn ns(&self) -> AttrNs {
-        self.ns
+        self.attr.ns
     }
 
-    /// The value, character references decoded (`Cow::Borrowed` when nothing changed).
-    pub fn value(&self) -> &Cow<'a, str> {
-        &self.value
+    /// The value, character references decoded, decoded now: `Cow::Borrowed` from the
+    /// input when decoding changes nothing.
+    pub fn value(&self) -> Cow<'a, str> {
+        self.attr.value(self.input)
     }
 
     /// The span of the name in the input.
     pub fn name_span(&self) -> Span {
-        self.name_span.get()
+        self.attr.name_span.get()
     }
 
     /// The span of the value in the input (without quotes); None when there was no `=`.
     pub fn value_span(&self) -> Option<Span> {
-        self.value_span.get_opt()
+        self.attr.value_span.get_opt()
     }
 }
 
@@ -259,8 +287,8 @@ impl<'a> Document<'a> {
     pub(crate) fn new(input: &'a [u8]) -> Document<'a> {
         let mut doc = Document {
             input,
-            nodes: Vec::with_capacity(input.len() / 32 + 8),
-            attrs: Vec::new(),
+            nodes: Vec::with_capacity(input.len() / 64 + 8),
+            attrs: Vec::with_capacity(input.len() / 160),
             names: Vec::new(),
             span_lists: std::collections::HashMap::new(),
             quirks: QuirksMode::NoQuirks,
@@ -298,10 +326,11 @@ impl<'a> Document<'a> {
         let html_integration_point = name.ns == Ns::MathMl
             && name.tag == Tag::AnnotationXml
             && attrs.iter().any(|a| {
-                a.ns == AttrNs::None
-                    && a.name == "encoding"
-                    && (a.value.eq_ignore_ascii_case("text/html")
-                        || a.value.eq_ignore_ascii_case("application/xhtml+xml"))
+                a.ns == AttrNs::None && a.name == "encoding" && {
+                    let v = a.value(self.input);
+                    v.eq_ignore_ascii_case("text/html")
+                        || v.eq_ignore_ascii_case("application/xhtml+xml")
+                }
             });
         self.attrs.append(attrs);
         let local = match local {
@@ -547,6 +576,47 @@ impl<'a> Document<'a> {
         self.input
     }
 
+    /// Gives back the arena's unused capacity (a shrinking `realloc`, which moves nothing
+    /// in practice).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.attrs.shrink_to_fit();
+    }
+
+    /// The bytes the document holds beside its input: the arena (as allocated), the
+    /// attribute records, the uninterned names and the text that decoding changed.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let owned = |c: &Cow<'_, str>| match c {
+            Cow::Owned(s) => s.capacity(),
+            Cow::Borrowed(_) => 0,
+        };
+        let mut bytes = self.nodes.capacity() * size_of::<Node<'_>>()
+            + self.attrs.capacity() * size_of::<Attribute<'_>>()
+            + self.names.capacity() * size_of::<Cow<'_, str>>()
+            + self.names.iter().map(owned).sum::<usize>()
+            + self.attrs.iter().map(|a| owned(&a.name)).sum::<usize>()
+            + self
+                .span_lists
+                .values()
+                .map(|v| v.capacity() * size_of::<Span>() + 32)
+                .sum::<usize>();
+        for n in &self.nodes {
+            bytes += match &n.data {
+                NodeData::Text(t) => owned(&t.text),
+                NodeData::Comment(c) => owned(&c.data),
+                NodeData::Doctype(d) => {
+                    size_of::<DoctypeData<'_>>()
+                        + owned(&d.name)
+                        + owned(&d.public_id)
+                        + owned(&d.system_id)
+                }
+                _ => 0,
+            };
+        }
+        bytes
+    }
+
     /// The number of nodes in the arena (including template contents and nodes the parser
     /// detached, such as a `<body>` replaced by a `<frameset>`).
     pub fn node_count(&self) -> usize {
@@ -736,20 +806,21 @@ impl<'d, 'a> NodeRef<'d, 'a> {
         self.element_name().map(|n| n.ns)
     }
 
-    /// The element's attributes (empty for other nodes).
-    pub fn attrs(&self) -> &'d [Attribute<'a>] {
-        match &self.node().data {
+    /// The element's attributes in source order (none for other nodes).
+    pub fn attrs(&self) -> impl ExactSizeIterator<Item = AttrRef<'d, 'a>> + use<'d, 'a> {
+        let attrs = match &self.node().data {
             NodeData::Element(_) => self.doc.attrs_of(self.id),
             _ => &[],
-        }
+        };
+        let input = self.doc.input;
+        attrs.iter().map(move |attr| AttrRef { attr, input })
     }
 
-    /// The value of the attribute named `name` (in no namespace).
-    pub fn attr(&self, name: &str) -> Option<&'d str> {
+    /// The value of the attribute named `name` (in no namespace), decoded.
+    pub fn attr(&self, name: &str) -> Option<Cow<'a, str>> {
         self.attrs()
-            .iter()
-            .find(|a| a.ns == AttrNs::None && a.name == name)
-            .map(|a| &*a.value)
+            .find(|a| a.ns() == AttrNs::None && a.name() == name)
+            .map(|a| a.value())
     }
 
     /// The text of a text node, the data of a comment; for an element or document, the
@@ -876,7 +947,7 @@ mod tests {
     #[test]
     fn node_size() {
         assert_eq!(std::mem::size_of::<Node<'_>>(), 64);
-        assert_eq!(std::mem::size_of::<Attribute<'_>>(), 72);
+        assert_eq!(std::mem::size_of::<Attribute<'_>>(), 48);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! let html = b"<p class=x>Hello <b>world</p>";
 //! let doc = htmltok_tree::parse(html);
 //! let p = doc.root().descendants().find(|n| n.name() == Some("p")).unwrap();
-//! assert_eq!(p.attr("class"), Some("x"));
+//! assert_eq!(p.attr("class").as_deref(), Some("x"));
 //! assert_eq!(p.text(), "Hello world");
 //! assert_eq!(p.span(), htmltok::Span::new(0, 11)); // the start tag's bytes
 //! assert_eq!(p.outer_html(), "<p class=\"x\">Hello <b>world</b></p>");
@@ -43,7 +43,7 @@ use std::borrow::Cow;
 use htmltok::{State, Tokenizer};
 
 pub use dom::{
-    Attribute, Children, CommentData, Descendants, DoctypeData, Document, ElementData, Node,
+    AttrRef, Children, CommentData, Descendants, DoctypeData, Document, ElementData, Node,
     NodeData, NodeId, NodeKind, NodeRef, QuirksMode, TextData,
 };
 pub use htmltok::Span;
@@ -123,6 +123,7 @@ impl Parser {
         let tokenizer = Tokenizer::builder().simulation(false).build(input);
         let mut doc = TreeBuilder::new(input, self.opts).run(tokenizer);
         select::update_selectedcontent(&mut doc);
+        doc.shrink_to_fit();
         doc
     }
 
@@ -174,6 +175,7 @@ impl Parser {
         b.reset_insertion_mode();
         let mut doc = b.run(tokenizer);
         select::update_selectedcontent(&mut doc);
+        doc.shrink_to_fit();
         doc
     }
 }

@@ -53,7 +53,7 @@ impl Document<'_> {
                     }
                     out.push_str(self.local_name(id));
                     out.push('>');
-                    let mut attrs: Vec<(String, &str)> = self
+                    let mut attrs: Vec<(String, std::borrow::Cow<'_, str>)> = self
                         .attrs_of(id)
                         .iter()
                         .map(|a| {
@@ -61,7 +61,7 @@ impl Document<'_> {
                                 Some(p) => format!("{p} {}", a.name),
                                 None => a.name.to_string(),
                             };
-                            (name, &*a.value)
+                            (name, a.value(self.input))
                         })
                         .collect();
                     attrs.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
@@ -218,7 +218,7 @@ fn serialize(doc: &Document<'_>, root: NodeId, include_root: bool, out: &mut Str
                     }
                     out.push_str(&a.name);
                     out.push_str("=\"");
-                    escape(&a.value, true, out);
+                    escape(&a.value(doc.input), true, out);
                     out.push('"');
                 }
                 out.push('>');

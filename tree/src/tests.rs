@@ -23,7 +23,8 @@ fn spans() {
         .unwrap();
     assert_eq!(div.span(), Span::new(0, 10));
     assert_eq!(div.end_span(), Some(Span::new(17, 23)));
-    let attr = &div.attrs()[0];
+    let attr = div.attrs().next().unwrap();
+    assert_eq!(attr.value(), "a");
     assert_eq!(attr.name_span(), Span::new(5, 7));
     assert_eq!(attr.value_span(), Some(Span::new(8, 9)));
     let text = div.first_child().unwrap();

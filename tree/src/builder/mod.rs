@@ -641,7 +641,10 @@ fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
         ],
     );
     for a in doc.attrs_of(id) {
-        let h = mix(mix(a.ns as u64 + 1, a.name.as_bytes()), a.value.as_bytes());
+        let h = mix(
+            mix(a.ns as u64 + 1, a.name.as_bytes()),
+            a.value(doc.input).as_bytes(),
+        );
         key = key.wrapping_add(h);
     }
     key
@@ -660,6 +663,6 @@ fn same_attrs(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
     let (xa, xb) = (doc.attrs_of(a), doc.attrs_of(b));
     xa.iter().all(|x| {
         xb.iter()
-            .any(|y| x.name == y.name && x.ns == y.ns && x.value == y.value)
+            .any(|y| x.name == y.name && x.ns == y.ns && x.value(doc.input) == y.value(doc.input))
     })
 }

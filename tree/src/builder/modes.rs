@@ -557,7 +557,7 @@ impl<'a> TreeBuilder<'a> {
                 }
                 self.reconstruct_active_formatting();
                 let hidden = tag
-                    .attr("type")
+                    .attr(self.doc.input, "type")
                     .is_some_and(|t| t.eq_ignore_ascii_case("hidden"));
                 self.insert_void(tag);
                 if !hidden {
@@ -858,7 +858,7 @@ impl<'a> TreeBuilder<'a> {
                 Style | Script | Template => self.in_head(tok),
                 Input
                     if tag
-                        .attr("type")
+                        .attr(self.doc.input, "type")
                         .is_some_and(|t| t.eq_ignore_ascii_case("hidden")) =>
                 {
                     self.insert_void(tag);

@@ -35,12 +35,12 @@ impl<'a> TagTok<'a> {
         }
     }
 
-    /// The value of attribute `name` (no namespace).
-    pub(crate) fn attr(&self, name: &str) -> Option<&str> {
+    /// The value of attribute `name` (no namespace), decoded from `input`.
+    pub(crate) fn attr(&self, input: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
         self.attrs
             .iter()
             .find(|a| a.ns == AttrNs::None && a.name == name)
-            .map(|a| &*a.value)
+            .map(|a| a.value(input))
     }
 
     /// True for a start tag named `tag`.
@@ -189,7 +189,6 @@ impl<'a> Tok<'a> {
                     attrs.extend(t.attrs().map(|a| Attribute {
                         name: a.name(),
                         ns: AttrNs::None,
-                        value: a.value(),
                         name_span: a.name_span().into(),
                         value_span: a.value_span().into(),
                     }));
