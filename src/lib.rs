@@ -87,6 +87,24 @@ pub use stream::{ReadTokenizer, StreamTokenizer};
 pub use tape::{AttrRecord, DoctypeRecord, Tape, TapeError, TokenRecord};
 pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 
+/// Decodes the bytes of an attribute value at `span` in `input` exactly as
+/// [`Attribute::value`] does (character references with the attribute value rule, NUL as
+/// U+FFFD, CR LF and CR as LF): `Cow::Borrowed` when nothing changes. For consumers that
+/// keep [`Attribute::value_span`] and decode later (htmltok-tree's DOM).
+///
+/// ```
+/// let html = b"<a href='x&amp;y'>";
+/// let mut tok = htmltok::Tokenizer::new(html);
+/// let Some(htmltok::Token::StartTag(tag)) = tok.next_token() else { unreachable!() };
+/// let href = tag.attr("href").unwrap();
+/// let later = htmltok::decode_attribute_value(html, href.value_span().unwrap());
+/// assert_eq!(later, "x&y");
+/// assert_eq!(later, href.value());
+/// ```
+pub fn decode_attribute_value(input: &[u8], span: Span) -> std::borrow::Cow<'_, str> {
+    decode::decode_span(input, span, decode::Context::AttributeValue)
+}
+
 /// The replacement text of one named character reference given exactly as it appears
 /// after the `&` (for example `"amp;"` or `"not"`), or None when it is not a name in the
 /// standard's table.

@@ -1,0 +1,112 @@
+//! Parse throughput over a folder of `.html` files (searched recursively), beside the
+//! tokenizer alone on the same bytes, in one run:
+//!
+//! ```sh
+//! cargo run --release -p htmltok-tree --example throughput -- ../shared/corpus [rounds]
+//! ```
+//!
+//! Prints MB/s for the tokenizer alone (simulation off, every token's text and
+//! attributes decoded) and for `htmltok_tree::parse`, their ratio, and the DOM's size
+//! beside the input (`Document::heap_bytes`: the arena as allocated included).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            html_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
+            out.push(path);
+        }
+    }
+}
+
+fn tokenize_all(input: &[u8]) -> usize {
+    let mut tok = htmltok::Tokenizer::builder().simulation(false).build(input);
+    let mut n = 0;
+    while let Some(t) = tok.next_token() {
+        n += match t {
+            htmltok::Token::Text(t) => t.text().len(),
+            htmltok::Token::StartTag(t) | htmltok::Token::EndTag(t) => {
+                t.name().len() + t.attrs().map(|a| a.value().len()).sum::<usize>()
+            }
+            htmltok::Token::Comment(c) => c.data().len(),
+            htmltok::Token::Doctype(_) => 1,
+        };
+    }
+    n
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = args.next().unwrap_or_else(|| "../shared/corpus".to_owned());
+    let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
+    // `tree` as a third argument: only the tree (for profiling).
+    let only_tree = args.next().is_some_and(|a| a == "tree");
+    let mut files = Vec::new();
+    html_files(Path::new(&dir), &mut files);
+    let docs: Vec<Vec<u8>> = files
+        .iter()
+        .map(|p| std::fs::read(p).expect("read"))
+        .collect();
+    let bytes: usize = docs.iter().map(Vec::len).sum();
+    println!(
+        "{} files, {:.1} MB, {rounds} rounds",
+        docs.len(),
+        bytes as f64 / 1e6
+    );
+
+    let mut best_tok = Duration::MAX;
+    let mut best_tree = Duration::MAX;
+    let mut sink = 0usize;
+    for _ in 0..rounds {
+        if !only_tree {
+            let t = Instant::now();
+            for d in &docs {
+                sink = sink.wrapping_add(tokenize_all(d));
+            }
+            best_tok = best_tok.min(t.elapsed());
+        }
+        let t = Instant::now();
+        for d in &docs {
+            let doc = htmltok_tree::parse(d);
+            sink = sink.wrapping_add(doc.node_count());
+        }
+        best_tree = best_tree.min(t.elapsed());
+    }
+    let mbs = |d: Duration| bytes as f64 / 1e6 / d.as_secs_f64();
+    if !only_tree {
+        println!("tokenizer alone (decoded): {:8.1} MB/s", mbs(best_tok));
+    }
+    println!("parse to a DOM:            {:8.1} MB/s", mbs(best_tree));
+    if !only_tree {
+        println!(
+            "tree / tokenizer:          {:8.2}x",
+            best_tok.as_secs_f64() / best_tree.as_secs_f64()
+        );
+    }
+
+    let (mut nodes, mut attrs, mut heap) = (0usize, 0usize, 0usize);
+    for d in &docs {
+        let doc = htmltok_tree::parse(d);
+        nodes += doc.node_count();
+        attrs += doc
+            .root()
+            .descendants()
+            .map(|n| n.attrs().len())
+            .sum::<usize>();
+        heap += doc.heap_bytes();
+    }
+    println!(
+        "DOM: {nodes} nodes, {attrs} attributes, {:.1} MB beside the input: {:.2}x the input",
+        heap as f64 / 1e6,
+        heap as f64 / bytes as f64
+    );
+    std::hint::black_box(sink);
+}

@@ -1,0 +1,198 @@
+//! 13.2.6.5 The rules for parsing tokens in foreign content, the dispatcher's test for
+//! them (13.2.6), and the attribute adjustments of 13.2.6.3.
+
+use std::borrow::Cow;
+
+use super::{Step, TagTok, TextTok, Tok, TreeBuilder};
+use crate::dom::NodeId;
+use crate::names::{AttrNs, Name, Ns, Tag, adjust_foreign_attribute, adjust_svg_attribute};
+
+impl<'a> TreeBuilder<'a> {
+    /// 13.2.6: true when the token goes to the rules for foreign content.
+    pub(super) fn is_foreign_token(&self, tok: &Tok<'a>) -> bool {
+        let Some((node, name)) = self.adjusted_current() else {
+            return false;
+        };
+        if name.ns == Ns::Html {
+            return false;
+        }
+        let start = match tok {
+            Tok::Tag(t) if !t.end => Some(t.tag),
+            _ => None,
+        };
+        let chars = matches!(tok, Tok::Text(_));
+        if name.is_mathml_text_integration_point()
+            && (chars || start.is_some_and(|t| t != Tag::Mglyph && t != Tag::Malignmark))
+        {
+            return false;
+        }
+        if name.ns == Ns::MathMl && name.tag == Tag::AnnotationXml && start == Some(Tag::Svg) {
+            return false;
+        }
+        if self.is_html_integration_point(node, name) && (chars || start.is_some()) {
+            return false;
+        }
+        !matches!(tok, Tok::Eof)
+    }
+
+    /// 13.2.6 "HTML integration point".
+    pub(super) fn is_html_integration_point(&self, node: NodeId, name: Name) -> bool {
+        name.is_svg_html_integration_point()
+            || (name.ns == Ns::MathMl
+                && name.tag == Tag::AnnotationXml
+                && self.doc.element(node).html_integration_point)
+    }
+
+    /// 13.2.6.3 "adjust MathML attributes" / "adjust SVG attributes", then "adjust foreign
+    /// attributes", for an element in `ns`.
+    pub(super) fn adjust_foreign_attrs(&mut self, tag: &mut TagTok<'a>, ns: Ns) {
+        for attr in &mut tag.attrs {
+            match ns {
+                Ns::MathMl if attr.name == "definitionurl" => {
+                    attr.name = Cow::Borrowed("definitionURL");
+                }
+                Ns::Svg => {
+                    if let Some(adjusted) = adjust_svg_attribute(&attr.name) {
+                        attr.name = Cow::Borrowed(adjusted);
+                    }
+                }
+                _ => {}
+            }
+            if let Some((attr_ns, local)) = adjust_foreign_attribute(&attr.name) {
+                attr.ns = attr_ns;
+                attr.name = Cow::Borrowed(local);
+            } else {
+                attr.ns = AttrNs::None;
+            }
+        }
+    }
+
+    // 13.2.6.5 The rules for parsing tokens in foreign content
+    pub(super) fn foreign_content(&mut self, tok: &mut Tok<'a>) -> Step {
+        use Tag::*;
+        match tok {
+            Tok::Text(text) => {
+                // U+0000 becomes U+FFFD without clearing frameset-ok.
+                if text.text.bytes().any(|c| c != 0 && !super::token::is_ws(c)) {
+                    self.frameset_ok = false;
+                }
+                let text = if text.text.contains('\0') {
+                    TextTok {
+                        text: Cow::Owned(text.text.replace('\0', "\u{FFFD}")),
+                        span: text.span,
+                        exact: false,
+                    }
+                } else {
+                    text.clone()
+                };
+                self.insert_text(&text);
+                Step::Done
+            }
+            Tok::Comment(data, span) => {
+                self.insert_comment(data.clone(), *span, None);
+                Step::Done
+            }
+            Tok::Doctype { .. } | Tok::Eof => Step::Done,
+            Tok::Tag(tag) => {
+                let breaks_out = if tag.end {
+                    matches!(tag.tag, Br | P)
+                } else {
+                    matches!(
+                        tag.tag,
+                        B | Big
+                            | Blockquote
+                            | Body
+                            | Br
+                            | Center
+                            | Code
+                            | Dd
+                            | Div
+                            | Dl
+                            | Dt
+                            | Em
+                            | Embed
+                            | H1
+                            | H2
+                            | H3
+                            | H4
+                            | H5
+                            | H6
+                            | Head
+                            | Hr
+                            | I
+                            | Img
+                            | Li
+                            | Listing
+                            | Menu
+                            | Meta
+                            | Nobr
+                            | Ol
+                            | P
+                            | Pre
+                            | Ruby
+                            | S
+                            | Small
+                            | Span
+                            | Strong
+                            | Strike
+                            | Sub
+                            | Sup
+                            | Table
+                            | Tt
+                            | U
+                            | Ul
+                            | Var
+                    ) || (tag.tag == Font
+                        && tag
+                            .attrs
+                            .iter()
+                            .any(|a| matches!(&*a.name, "color" | "face" | "size")))
+                };
+                if breaks_out {
+                    while let Some((node, name)) = self.open.current() {
+                        if name.ns == Ns::Html
+                            || name.is_mathml_text_integration_point()
+                            || self.is_html_integration_point(node, name)
+                        {
+                            break;
+                        }
+                        self.open.pop();
+                    }
+                    return Step::ReprocessHtml;
+                }
+                if !tag.end {
+                    let ns = self.adjusted_current().map_or(Ns::Html, |c| c.1.ns);
+                    self.adjust_foreign_attrs(tag, ns);
+                    self.insert_foreign_element(tag, ns);
+                    if tag.self_closing {
+                        self.open.pop();
+                    }
+                    return Step::Done;
+                }
+                self.foreign_end_tag(tag)
+            }
+        }
+    }
+
+    /// 13.2.6.5, an end tag in foreign content ("script" in SVG included: no script
+    /// runs, so it is popped like any other).
+    fn foreign_end_tag(&mut self, tag: &TagTok<'a>) -> Step {
+        let mut i = self.open.len() - 1;
+        loop {
+            if i == 0 {
+                return Step::Done;
+            }
+            let (node, name) = self.open.get(i);
+            if self.doc.local_name(node).eq_ignore_ascii_case(&tag.name) {
+                self.open.truncate(i);
+                self.doc.element_mut(node).set_end(tag.span);
+                return Step::Done;
+            }
+            i -= 1;
+            if self.open.get(i).1.ns == Ns::Html {
+                let _ = name;
+                return Step::ReprocessHtml;
+            }
+        }
+    }
+}

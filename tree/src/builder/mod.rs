@@ -1,0 +1,668 @@
+//! 13.2.6 Tree construction: the tree builder's state (13.2.4), the dispatcher, and the
+//! algorithms the insertion modes share (creating and inserting nodes, the adoption agency
+//! algorithm, reconstructing the active formatting elements, resetting the insertion
+//! mode). The insertion modes are in `modes.rs`, one function each; the rules for foreign
+//! content in `foreign.rs`.
+//!
+//! The builder drives htmltok's tokenizer (simulation off): after each token it tells the
+//! tokenizer the state a start tag switched it to (RCDATA after `<title>`, …) and whether
+//! the adjusted current node is foreign (which allows `<![CDATA[`).
+
+mod foreign;
+mod modes;
+mod quirks;
+mod token;
+
+use std::borrow::Cow;
+
+use htmltok::{Span, State, Tokenizer};
+
+use crate::dom::{CommentData, Document, NONE, NodeData, NodeId};
+use crate::formatting::{ActiveFormatting, Entry};
+use crate::names::{Name, Ns, Tag};
+use crate::stack::{OpenElements, Scope};
+
+pub(crate) use token::{TagTok, TextTok, Tok};
+
+/// 13.2.4.1 The insertion modes. The 2026 rules for `<select>` (which the html5lib tests
+/// follow) parse a select's content with the "in body" rules, so the old "in select" and
+/// "in select in table" modes are gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Initial,
+    BeforeHtml,
+    BeforeHead,
+    InHead,
+    InHeadNoscript,
+    AfterHead,
+    InBody,
+    Text,
+    InTable,
+    InTableText,
+    InCaption,
+    InColumnGroup,
+    InTableBody,
+    InRow,
+    InCell,
+    InTemplate,
+    AfterBody,
+    InFrameset,
+    AfterFrameset,
+    AfterAfterBody,
+    AfterAfterFrameset,
+}
+
+/// What an insertion mode did with a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Handled.
+    Done,
+    /// "Reprocess the token" in the (possibly new) current insertion mode.
+    Reprocess,
+    /// Reprocess with the current insertion mode's rules, not the foreign content rules
+    /// (13.2.6.5's "process the token according to the rules given in the section
+    /// corresponding to the current insertion mode in HTML content").
+    ReprocessHtml,
+}
+
+/// The parse options.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Options {
+    pub(crate) scripting: bool,
+}
+
+/// The tree builder.
+pub(crate) struct TreeBuilder<'a> {
+    pub(crate) doc: Document<'a>,
+    pub(crate) opts: Options,
+    pub(crate) mode: Mode,
+    pub(crate) original_mode: Mode,
+    pub(crate) template_modes: Vec<Mode>,
+    pub(crate) open: OpenElements,
+    pub(crate) active: ActiveFormatting,
+    pub(crate) head: NodeId,
+    pub(crate) form: NodeId,
+    pub(crate) frameset_ok: bool,
+    pub(crate) foster_parenting: bool,
+    /// Skip a leading newline in the next token (after `<pre>`, `<listing>`,
+    /// `<textarea>`).
+    pub(crate) skip_newline: bool,
+    pub(crate) pending_table_text: Vec<TextTok<'a>>,
+    /// The fragment parsing context element (13.4), not in the tree.
+    pub(crate) context: Option<(NodeId, Name)>,
+    /// The tokenizer state a token asked for, applied before the next token.
+    pub(crate) switch_to: Option<State>,
+    pub(crate) done: bool,
+}
+
+impl<'a> TreeBuilder<'a> {
+    pub(crate) fn new(input: &'a [u8], opts: Options) -> TreeBuilder<'a> {
+        TreeBuilder {
+            doc: Document::new(input),
+            opts,
+            mode: Mode::Initial,
+            original_mode: Mode::Initial,
+            template_modes: Vec::new(),
+            open: OpenElements::new(),
+            active: ActiveFormatting::default(),
+            head: NONE,
+            form: NONE,
+            frameset_ok: true,
+            foster_parenting: false,
+            skip_newline: false,
+            pending_table_text: Vec::new(),
+            context: None,
+            switch_to: None,
+            done: false,
+        }
+    }
+
+    /// Runs the tokenizer to the end, building the tree.
+    pub(crate) fn run(mut self, mut tokenizer: Tokenizer<'a>) -> Document<'a> {
+        let mut attrs = Vec::new();
+        loop {
+            tokenizer.set_foreign_content(self.adjusted_current_is_foreign());
+            let tok = match tokenizer.next_token() {
+                Some(t) => Tok::from_token(t, std::mem::take(&mut attrs)),
+                None => Tok::Eof,
+            };
+            let mut tok = tok;
+            if let Tok::Text(text) = &tok
+                && text.text.is_empty()
+            {
+                continue;
+            }
+            if self.skip_newline {
+                self.skip_newline = false;
+                if let Tok::Text(text) = &mut tok {
+                    text.skip_leading_newline();
+                    if text.text.is_empty() {
+                        continue;
+                    }
+                }
+            }
+            let eof = matches!(tok, Tok::Eof);
+            self.dispatch(&mut tok);
+            if let Tok::Tag(tag) = tok {
+                attrs = tag.attrs;
+                attrs.clear();
+            }
+            if let Some(state) = self.switch_to.take() {
+                tokenizer.set_state(state);
+            }
+            if eof || self.done {
+                break;
+            }
+        }
+        self.doc
+    }
+
+    /// 13.2.6 The tree construction dispatcher: the insertion mode's rules or the rules
+    /// for parsing tokens in foreign content, until the token is handled.
+    fn dispatch(&mut self, tok: &mut Tok<'a>) {
+        let mut step = Step::Reprocess;
+        while step != Step::Done {
+            step = if step == Step::Reprocess && self.is_foreign_token(tok) {
+                self.foreign_content(tok)
+            } else {
+                self.process_in_mode(tok)
+            };
+        }
+    }
+
+    /// Processes `tok` with the rules of the current insertion mode.
+    pub(crate) fn process_in_mode(&mut self, tok: &mut Tok<'a>) -> Step {
+        self.process_in(self.mode, tok)
+    }
+
+    /// Processes `tok` with the rules of `mode` (the spec's "using the rules for").
+    pub(crate) fn process_in(&mut self, mode: Mode, tok: &mut Tok<'a>) -> Step {
+        match mode {
+            Mode::Initial => self.initial(tok),
+            Mode::BeforeHtml => self.before_html(tok),
+            Mode::BeforeHead => self.before_head(tok),
+            Mode::InHead => self.in_head(tok),
+            Mode::InHeadNoscript => self.in_head_noscript(tok),
+            Mode::AfterHead => self.after_head(tok),
+            Mode::InBody => self.in_body(tok),
+            Mode::Text => self.text(tok),
+            Mode::InTable => self.in_table(tok),
+            Mode::InTableText => self.in_table_text(tok),
+            Mode::InCaption => self.in_caption(tok),
+            Mode::InColumnGroup => self.in_column_group(tok),
+            Mode::InTableBody => self.in_table_body(tok),
+            Mode::InRow => self.in_row(tok),
+            Mode::InCell => self.in_cell(tok),
+            Mode::InTemplate => self.in_template(tok),
+            Mode::AfterBody => self.after_body(tok),
+            Mode::InFrameset => self.in_frameset(tok),
+            Mode::AfterFrameset => self.after_frameset(tok),
+            Mode::AfterAfterBody => self.after_after_body(tok),
+            Mode::AfterAfterFrameset => self.after_after_frameset(tok),
+        }
+    }
+
+    // ----- 13.2.4 parse state -----
+
+    /// 13.2.4.2 The adjusted current node: the context element when parsing a fragment
+    /// with only the `html` element open, else the current node.
+    pub(crate) fn adjusted_current(&self) -> Option<(NodeId, Name)> {
+        match self.context {
+            Some(ctx) if self.open.len() == 1 => Some(ctx),
+            _ => self.open.current(),
+        }
+    }
+
+    pub(crate) fn adjusted_current_is_foreign(&self) -> bool {
+        self.adjusted_current()
+            .is_some_and(|(_, n)| n.ns != Ns::Html)
+    }
+
+    pub(crate) fn current_name(&self) -> Option<Name> {
+        self.open.current_name()
+    }
+
+    /// True when the stack has an HTML `template` element.
+    pub(crate) fn has_template(&self) -> bool {
+        self.open.contains_tag(Tag::Template)
+    }
+
+    /// Whether element `id` (with `name`) has the token's tag name: by id for interned
+    /// names, by text otherwise.
+    pub(crate) fn same_name(&self, id: NodeId, name: Name, tag: &TagTok<'a>) -> bool {
+        if name.tag != tag.tag {
+            return false;
+        }
+        name.tag != Tag::Unknown || self.doc.local_name(id) == tag.name
+    }
+
+    // ----- 13.2.6.1 creating and inserting nodes -----
+
+    /// The appropriate place for inserting a node: (parent, the node to insert before or
+    /// NONE for "after its last child").
+    pub(crate) fn insertion_place(&self, override_target: Option<NodeId>) -> (NodeId, NodeId) {
+        let (target, target_name) = match override_target {
+            Some(t) => (t, self.name_of(t)),
+            None => match self.open.current() {
+                Some(c) => c,
+                None => return (0, NONE),
+            },
+        };
+        let foster = self.foster_parenting
+            && target_name.ns == Ns::Html
+            && matches!(
+                target_name.tag,
+                Tag::Table | Tag::Tbody | Tag::Tfoot | Tag::Thead | Tag::Tr
+            );
+        let (parent, before) = if foster {
+            let items = self.open.items();
+            let last_template = items.iter().rposition(|e| e.1.is_html(Tag::Template));
+            let last_table = items.iter().rposition(|e| e.1.is_html(Tag::Table));
+            match (last_template, last_table) {
+                (Some(tp), Some(tb)) if tp > tb => (items[tp].0, NONE),
+                (Some(tp), None) => (items[tp].0, NONE),
+                (_, None) => (items[0].0, NONE),
+                (_, Some(tb)) => {
+                    let table = items[tb].0;
+                    let parent = self.doc.nodes[table as usize].parent;
+                    if parent != NONE {
+                        (parent, table)
+                    } else {
+                        (items[tb - 1].0, NONE)
+                    }
+                }
+            }
+        } else {
+            (target, NONE)
+        };
+        if let NodeData::Element(e) = &self.doc.nodes[parent as usize].data
+            && let Some(contents) = e.template_contents()
+        {
+            return (contents, NONE);
+        }
+        (parent, before)
+    }
+
+    pub(crate) fn name_of(&self, id: NodeId) -> Name {
+        self.doc.element(id).name
+    }
+
+    fn insert_at(&mut self, (parent, before): (NodeId, NodeId), child: NodeId) {
+        if before == NONE {
+            self.doc.append(parent, child);
+        } else {
+            self.doc.insert_before(before, child);
+        }
+    }
+
+    /// Creates an element for a tag token in `ns` (13.2.6.1 "create an element for the
+    /// token"), with the adjustments of foreign content already applied to the token.
+    pub(crate) fn create_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> (NodeId, Name) {
+        let mut tag_id = tag.tag;
+        let mut local = None;
+        if ns == Ns::Svg
+            && let Some(adjusted) = crate::names::adjust_svg_tag_name(&tag.name)
+        {
+            tag_id = Tag::Unknown;
+            local = Some(Cow::Borrowed(adjusted));
+        }
+        if tag_id == Tag::Unknown && local.is_none() {
+            local = Some(tag.name.clone());
+        }
+        let name = Name { ns, tag: tag_id };
+        let id = self.doc.new_element(name, local, &mut tag.attrs, tag.span);
+        (id, name)
+    }
+
+    /// 13.2.6.1 "insert an HTML element" for a start tag: at the appropriate place, and
+    /// pushed onto the stack of open elements.
+    pub(crate) fn insert_html_element(&mut self, tag: &mut TagTok<'a>) -> NodeId {
+        self.insert_foreign_element(tag, Ns::Html)
+    }
+
+    /// 13.2.6.1 "insert a foreign element".
+    pub(crate) fn insert_foreign_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> NodeId {
+        let place = self.insertion_place(None);
+        let (id, name) = self.create_element(tag, ns);
+        self.insert_at(place, id);
+        self.open.push(id, name);
+        id
+    }
+
+    /// Inserts an HTML element the parser implies (no token: `<html>`, `<head>`, `<body>`,
+    /// `<tbody>`, …), with an empty span at `at`.
+    pub(crate) fn insert_implied(&mut self, tag: Tag, at: usize) -> NodeId {
+        let mut t = TagTok::implied(tag, at);
+        self.insert_html_element(&mut t)
+    }
+
+    /// Inserts an element and pops it at once (void elements).
+    pub(crate) fn insert_void(&mut self, tag: &mut TagTok<'a>) -> NodeId {
+        let id = self.insert_html_element(tag);
+        self.open.pop();
+        id
+    }
+
+    /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place.
+    pub(crate) fn insert_text(&mut self, text: &TextTok<'a>) {
+        let (parent, before) = self.insertion_place(None);
+        if matches!(self.doc.nodes[parent as usize].data, NodeData::Document) {
+            return;
+        }
+        self.doc
+            .insert_text(parent, before, text.text.clone(), text.span);
+    }
+
+    /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of
+    /// `parent`.
+    pub(crate) fn insert_comment(
+        &mut self,
+        data: Cow<'a, str>,
+        span: Span,
+        parent: Option<NodeId>,
+    ) {
+        let place = match parent {
+            Some(p) => (p, NONE),
+            None => self.insertion_place(None),
+        };
+        let id = self.doc.new_node(NodeData::Comment(CommentData {
+            data,
+            span: span.into(),
+        }));
+        self.insert_at(place, id);
+    }
+
+    /// Inserts a formatting element and pushes it onto the list of active formatting
+    /// elements.
+    pub(crate) fn insert_formatting(&mut self, tag: &mut TagTok<'a>) {
+        let id = self.insert_html_element(tag);
+        let name = self.name_of(id);
+        let doc = &self.doc;
+        let key = attrs_key(doc, id);
+        self.active
+            .push(id, name, key, |other| same_attrs(doc, id, other));
+    }
+
+    // ----- 13.2.4.3 reconstructing the active formatting elements -----
+
+    pub(crate) fn reconstruct_active_formatting(&mut self) {
+        let len = self.active.len();
+        match self.active.last() {
+            None | Some(Entry::Marker) => return,
+            Some(Entry::Element(id, _)) if self.open.contains(id) => return,
+            _ => {}
+        }
+        let mut i = len - 1;
+        while i > 0 {
+            match self.active.get(i - 1) {
+                Entry::Marker => break,
+                Entry::Element(id, _) if self.open.contains(id) => break,
+                _ => i -= 1,
+            }
+        }
+        for j in i..len {
+            let Entry::Element(old, name) = self.active.get(j) else {
+                unreachable!("no marker after the rewind point")
+            };
+            let place = self.insertion_place(None);
+            let new = self.doc.clone_element(old);
+            self.insert_at(place, new);
+            self.open.push(new, name);
+            self.active.set(j, Entry::Element(new, name));
+        }
+    }
+
+    // ----- 13.2.6.4.7 the adoption agency algorithm -----
+
+    /// Runs the adoption agency algorithm for an end tag `tag`; false when the caller must
+    /// instead act as for "any other end tag".
+    pub(crate) fn adoption_agency(&mut self, tag: &TagTok<'a>) -> bool {
+        let subject = tag.tag;
+        // 2.
+        if let Some((cur, name)) = self.open.current()
+            && name.is_html(subject)
+            && self.active.position(cur).is_none()
+        {
+            self.open.pop();
+            self.doc.element_mut(cur).set_end(tag.span);
+            return true;
+        }
+        for _outer in 0..8 {
+            // 4.3
+            let Some((fe_index, fe)) = self.active.find_after_last_marker(subject) else {
+                return false;
+            };
+            // 4.4
+            if !self.open.contains(fe) {
+                self.active.remove(fe);
+                return true;
+            }
+            // 4.5
+            if !self.open.has_node_in_scope(fe, Scope::Default) {
+                return true;
+            }
+            // 4.7
+            let fe_stack = self.open.index_of(fe).expect("on the stack");
+            let furthest =
+                (fe_stack + 1..self.open.len()).find(|&i| self.open.get(i).1.is_special());
+            let Some(fb_stack) = furthest else {
+                // 4.8
+                self.open.truncate(fe_stack);
+                self.active.remove(fe);
+                self.doc.element_mut(fe).set_end(tag.span);
+                return true;
+            };
+            let furthest_block = self.open.get(fb_stack).0;
+            // 4.9, 4.10
+            let common_ancestor = self.open.get(fe_stack - 1).0;
+            let mut bookmark = fe_index;
+            // 4.11 - 4.13
+            let mut node_index = fb_stack;
+            let mut last_node = furthest_block;
+            let mut inner = 0;
+            loop {
+                inner += 1;
+                node_index -= 1;
+                let (node, node_name) = self.open.get(node_index);
+                if node == fe {
+                    break;
+                }
+                let mut in_list = self.active.position(node);
+                if inner > 3
+                    && let Some(p) = in_list
+                {
+                    self.active.remove(node);
+                    if p < bookmark {
+                        bookmark -= 1;
+                    }
+                    in_list = None;
+                }
+                let Some(list_index) = in_list else {
+                    self.open.remove(node);
+                    continue;
+                };
+                let new = self.doc.clone_element(node);
+                self.active.set(list_index, Entry::Element(new, node_name));
+                self.open.replace(node_index, new, node_name);
+                if last_node == furthest_block {
+                    bookmark = list_index + 1;
+                }
+                self.doc.detach(last_node);
+                self.doc.append(new, last_node);
+                last_node = new;
+            }
+            // 4.14
+            self.doc.detach(last_node);
+            let place = self.insertion_place(Some(common_ancestor));
+            self.insert_at(place, last_node);
+            // 4.15 - 4.17
+            let fe_name = self.name_of(fe);
+            let new = self.doc.clone_element(fe);
+            self.doc.reparent_children(furthest_block, new);
+            self.doc.append(furthest_block, new);
+            // 4.18
+            let fe_pos = self.active.position(fe).expect("in the list");
+            let key = self.active.key_at(fe_pos);
+            if fe_pos < bookmark {
+                bookmark -= 1;
+            }
+            self.active.remove(fe);
+            self.active.insert(
+                bookmark.min(self.active.len()),
+                Entry::Element(new, fe_name),
+                key,
+            );
+            // 4.19
+            self.open.remove(fe);
+            let fb_now = self.open.index_of(furthest_block).expect("on the stack");
+            self.open.insert(fb_now + 1, new, fe_name);
+        }
+        true
+    }
+
+    // ----- shared steps of the insertion modes -----
+
+    /// "Close a p element".
+    pub(crate) fn close_p(&mut self, end: Option<Span>) {
+        self.open.generate_implied_end_tags(Some(Tag::P));
+        if let Some(p) = self.open.pop_until(Tag::P)
+            && let Some(span) = end
+        {
+            self.doc.element_mut(p).set_end(span);
+        }
+    }
+
+    /// "If the stack of open elements has a p element in button scope, then close a p
+    /// element."
+    pub(crate) fn close_p_in_button_scope(&mut self) {
+        if self.open.has_in_scope(Tag::P, Scope::Button) {
+            self.close_p(None);
+        }
+    }
+
+    /// Pops until the HTML element `tag` is popped, recording `end` as its end tag.
+    pub(crate) fn pop_until_closing(&mut self, tag: Tag, end: Span) {
+        if let Some(id) = self.open.pop_until(tag) {
+            self.doc.element_mut(id).set_end(end);
+        }
+    }
+
+    /// 13.2.4.1 "Reset the insertion mode appropriately".
+    pub(crate) fn reset_insertion_mode(&mut self) {
+        let items = self.open.items();
+        for i in (0..items.len()).rev() {
+            let last = i == 0;
+            let name = match (last, self.context) {
+                (true, Some((_, ctx))) => ctx,
+                _ => items[i].1,
+            };
+            if name.ns != Ns::Html {
+                continue;
+            }
+            self.mode = match name.tag {
+                Tag::Td | Tag::Th if !last => Mode::InCell,
+                Tag::Tr => Mode::InRow,
+                Tag::Tbody | Tag::Thead | Tag::Tfoot => Mode::InTableBody,
+                Tag::Caption => Mode::InCaption,
+                Tag::Colgroup => Mode::InColumnGroup,
+                Tag::Table => Mode::InTable,
+                Tag::Template => *self.template_modes.last().unwrap_or(&Mode::InBody),
+                Tag::Head if !last => Mode::InHead,
+                Tag::Body => Mode::InBody,
+                Tag::Frameset => Mode::InFrameset,
+                Tag::Html => {
+                    if self.head == NONE {
+                        Mode::BeforeHead
+                    } else {
+                        Mode::AfterHead
+                    }
+                }
+                _ if last => Mode::InBody,
+                _ => continue,
+            };
+            return;
+        }
+        self.mode = Mode::InBody;
+    }
+
+    /// "Close the cell" (13.2.6.4.15).
+    pub(crate) fn close_cell(&mut self) {
+        self.open.generate_implied_end_tags(None);
+        self.open
+            .pop_until_matching(|n| n.ns == Ns::Html && matches!(n.tag, Tag::Td | Tag::Th));
+        self.active.clear_to_last_marker();
+        self.mode = Mode::InRow;
+    }
+
+    /// Asks the tokenizer to switch state after this token.
+    pub(crate) fn switch_tokenizer(&mut self, state: State) {
+        self.switch_to = Some(state);
+    }
+
+    /// 13.2.6.2 The generic raw text and RCDATA element parsing algorithms.
+    pub(crate) fn parse_raw_text(&mut self, tag: &mut TagTok<'a>, state: State) {
+        self.insert_html_element(tag);
+        self.switch_tokenizer(state);
+        self.original_mode = self.mode;
+        self.mode = Mode::Text;
+    }
+
+    /// Adds missing attributes to an element (a second `<html>` or `<body>`).
+    pub(crate) fn add_missing_attrs(&mut self, id: NodeId, tag: &mut TagTok<'a>) {
+        self.doc.add_missing_attrs(id, &mut tag.attrs);
+    }
+}
+
+/// A hash of an element's name and attributes, the same for any order of the attributes
+/// (for the Noah's Ark clause's counts).
+fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
+    /// A multiply-xorshift over eight bytes at a time (attribute values can be long URLs).
+    fn mix(h: u64, bytes: &[u8]) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = h ^ (bytes.len() as u64).wrapping_mul(K);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+            h = (h ^ w).wrapping_mul(K);
+            h ^= h >> 29;
+        }
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
+        h ^ (h >> 32)
+    }
+    let e = doc.element(id);
+    let mut key = mix(
+        0,
+        &[
+            e.name.ns as u8,
+            e.name.tag as u8,
+            (e.name.tag as u16 >> 8) as u8,
+        ],
+    );
+    for a in doc.attrs_of(id) {
+        let h = mix(
+            mix(a.ns as u64 + 1, a.name.as_bytes()),
+            a.value(doc.input).as_bytes(),
+        );
+        key = key.wrapping_add(h);
+    }
+    key
+}
+
+/// Whether two elements have the same attributes (names, namespaces and values), for the
+/// Noah's Ark clause.
+fn same_attrs(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
+    let (ea, eb) = (doc.element(a), doc.element(b));
+    if ea.attrs_start == eb.attrs_start && ea.attrs_len == eb.attrs_len {
+        return true;
+    }
+    if ea.attrs_len != eb.attrs_len {
+        return false;
+    }
+    let (xa, xb) = (doc.attrs_of(a), doc.attrs_of(b));
+    xa.iter().all(|x| {
+        xb.iter()
+            .any(|y| x.name == y.name && x.ns == y.ns && x.value(doc.input) == y.value(doc.input))
+    })
+}

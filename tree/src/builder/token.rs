@@ -1,0 +1,225 @@
+//! The tree builder's view of a token: htmltok's token with its tag name interned and its
+//! attributes decoded (lazily: `Cow::Borrowed` when nothing changes), owned by the builder
+//! so that it can be reprocessed and changed (`<image>` becomes `<img>`, a run of text
+//! loses its leading whitespace).
+
+use std::borrow::Cow;
+
+use htmltok::{Span, Token};
+
+use crate::dom::Attribute;
+use crate::names::{AttrNs, Tag};
+
+/// A start or end tag.
+#[derive(Debug)]
+pub(crate) struct TagTok<'a> {
+    pub(crate) end: bool,
+    pub(crate) tag: Tag,
+    /// The lowercase name.
+    pub(crate) name: Cow<'a, str>,
+    pub(crate) self_closing: bool,
+    pub(crate) span: Span,
+    pub(crate) attrs: Vec<Attribute<'a>>,
+}
+
+impl<'a> TagTok<'a> {
+    /// A start tag the parser implies (no attributes; an empty span at `at`).
+    pub(crate) fn implied(tag: Tag, at: usize) -> TagTok<'a> {
+        TagTok {
+            end: false,
+            tag,
+            name: Cow::Borrowed(tag.as_str()),
+            self_closing: false,
+            span: Span::new(at, at),
+            attrs: Vec::new(),
+        }
+    }
+
+    /// The value of attribute `name` (no namespace), decoded from `input`.
+    pub(crate) fn attr(&self, input: &'a [u8], name: &str) -> Option<Cow<'a, str>> {
+        self.attrs
+            .iter()
+            .find(|a| a.ns == AttrNs::None && a.name == name)
+            .map(|a| a.value(input))
+    }
+
+    /// True for a start tag named `tag`.
+    pub(crate) fn is_start(&self, tag: Tag) -> bool {
+        !self.end && self.tag == tag
+    }
+}
+
+/// A run of character tokens.
+#[derive(Clone, Debug)]
+pub(crate) struct TextTok<'a> {
+    pub(crate) text: Cow<'a, str>,
+    pub(crate) span: Span,
+    /// The text is the input's bytes at `span` (so a piece of it has an exact span).
+    pub(crate) exact: bool,
+}
+
+/// 13.2.6 "whitespace" for the tree builder: tab, LF, FF, CR, space.
+pub(crate) fn is_ws(c: u8) -> bool {
+    matches!(c, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+impl<'a> TextTok<'a> {
+    /// The piece of this text between byte offsets `from` and `to` of the text.
+    pub(crate) fn slice(&self, from: usize, to: usize) -> TextTok<'a> {
+        let text = match &self.text {
+            Cow::Borrowed(s) => Cow::Borrowed(&s[from..to]),
+            Cow::Owned(s) => Cow::Owned(s[from..to].to_owned()),
+        };
+        let span = if self.exact {
+            Span::new(self.span.start + from, self.span.start + to)
+        } else {
+            self.span
+        };
+        TextTok {
+            text,
+            span,
+            exact: self.exact,
+        }
+    }
+
+    /// Splits off the leading whitespace: returns it (None when there is none) and keeps
+    /// the rest.
+    pub(crate) fn split_leading_ws(&mut self) -> Option<TextTok<'a>> {
+        let n = self.text.bytes().take_while(|&c| is_ws(c)).count();
+        if n == 0 {
+            return None;
+        }
+        let head = self.slice(0, n);
+        let rest = self.slice(n, self.text.len());
+        *self = rest;
+        Some(head)
+    }
+
+    pub(crate) fn is_all_ws(&self) -> bool {
+        self.text.bytes().all(is_ws)
+    }
+
+    /// The text's whitespace characters only (the frameset modes ignore the others);
+    /// None when there are none.
+    pub(crate) fn whitespace_only(&self) -> Option<TextTok<'a>> {
+        if self.is_all_ws() {
+            return (!self.text.is_empty()).then(|| self.clone());
+        }
+        let ws: String = self
+            .text
+            .bytes()
+            .filter(|&c| is_ws(c))
+            .map(char::from)
+            .collect();
+        if ws.is_empty() {
+            return None;
+        }
+        Some(TextTok {
+            text: Cow::Owned(ws),
+            span: self.span,
+            exact: false,
+        })
+    }
+
+    pub(crate) fn skip_leading_newline(&mut self) {
+        if self.text.starts_with('\n') {
+            let exact = self.exact;
+            let mut rest = self.slice(1, self.text.len());
+            if !exact {
+                rest.span = self.span;
+            }
+            *self = rest;
+        }
+    }
+
+    /// The text without U+0000 (as the "in body" rules drop it), in pieces.
+    pub(crate) fn without_nul(&self) -> Vec<TextTok<'a>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (i, c) in self.text.bytes().enumerate() {
+            if c == 0 {
+                if i > start {
+                    out.push(self.slice(start, i));
+                }
+                start = i + 1;
+            }
+        }
+        if start < self.text.len() {
+            out.push(self.slice(start, self.text.len()));
+        }
+        out
+    }
+}
+
+/// A token as the tree builder handles it.
+#[derive(Debug)]
+pub(crate) enum Tok<'a> {
+    Doctype {
+        name: Option<Cow<'a, str>>,
+        public_id: Option<Cow<'a, str>>,
+        system_id: Option<Cow<'a, str>>,
+        force_quirks: bool,
+        span: Span,
+    },
+    Tag(TagTok<'a>),
+    Comment(Cow<'a, str>, Span),
+    Text(TextTok<'a>),
+    Eof,
+}
+
+impl<'a> Tok<'a> {
+    /// Converts a token of the tokenizer, reusing `attrs`' allocation.
+    pub(crate) fn from_token(token: Token<'a, '_>, mut attrs: Vec<Attribute<'a>>) -> Tok<'a> {
+        match token {
+            Token::Text(t) => {
+                let text = t.text();
+                let span = t.text_span();
+                let exact = match &text {
+                    Cow::Borrowed(s) => s.len() == span.len(),
+                    Cow::Owned(_) => false,
+                };
+                Tok::Text(TextTok { text, span, exact })
+            }
+            Token::StartTag(t) | Token::EndTag(t) => {
+                let end = matches!(token, Token::EndTag(_));
+                let name = t.name();
+                let tag = Tag::from_name(&name);
+                attrs.clear();
+                if !end {
+                    attrs.extend(t.attrs().map(|a| Attribute {
+                        name: a.name(),
+                        ns: AttrNs::None,
+                        name_span: a.name_span().into(),
+                        value_span: a.value_span().into(),
+                    }));
+                }
+                Tok::Tag(TagTok {
+                    end,
+                    tag,
+                    name,
+                    self_closing: t.self_closing(),
+                    span: t.span(),
+                    attrs,
+                })
+            }
+            Token::Comment(c) => Tok::Comment(c.data(), c.span()),
+            Token::Doctype(d) => Tok::Doctype {
+                name: d.name(),
+                public_id: d.public_id(),
+                system_id: d.system_id(),
+                force_quirks: d.force_quirks(),
+                span: d.span(),
+            },
+        }
+    }
+
+    /// The byte offset where this token starts (for the empty spans of implied elements).
+    pub(crate) fn offset(&self) -> usize {
+        match self {
+            Tok::Doctype { span, .. } | Tok::Comment(_, span) => span.start,
+            Tok::Tag(t) => t.span.start,
+            Tok::Text(t) => t.span.start,
+            Tok::Eof => usize::MAX,
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! 13.2.4.3 The list of active formatting elements: elements and markers, with the Noah's
+//! Ark clause (at most three identical elements after the last marker). Whether two
+//! elements are identical (same name, namespace and attributes) is the caller's answer,
+//! given as a closure with a hash of the name and attributes, so this list needs no DOM.
+//!
+//! Cost: the list can hold as many elements as a page opens (100,000 `<font>`s with
+//! distinct attributes), so nothing here scans it on every push. Per marker level, a count
+//! of entries per hash says when three identical elements may exist (only then is the list
+//! scanned, and the scan confirms with the exact comparison), and a count per formatting
+//! tag says when "the last `a` after the last marker" cannot exist.
+
+use std::collections::HashMap;
+
+use crate::dom::NodeId;
+use crate::names::{Name, Tag};
+
+/// One entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// A marker (pushed by applet, object, marquee, template, td, th, caption).
+    Marker,
+    /// A formatting element.
+    Element(NodeId, Name),
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// The counts of the entries between two markers (or after the last one).
+#[derive(Debug, Default)]
+struct Level {
+    by_key: HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
+    /// Per formatting tag ([`formatting_index`]), the number of entries.
+    by_tag: [u32; 15],
+}
+
+/// A small index for the formatting tags (14 of them; 14 for any other name).
+fn formatting_index(tag: Tag) -> usize {
+    use Tag::*;
+    match tag {
+        A => 0,
+        B => 1,
+        Big => 2,
+        Code => 3,
+        Em => 4,
+        Font => 5,
+        I => 6,
+        Nobr => 7,
+        S => 8,
+        Small => 9,
+        Strike => 10,
+        Strong => 11,
+        Tt => 12,
+        U => 13,
+        _ => 14,
+    }
+}
+
+/// The list of active formatting elements.
+#[derive(Debug)]
+pub(crate) struct ActiveFormatting {
+    entries: Vec<Entry>,
+    /// Per entry: the hash of its name and attributes, and its level (markers before it).
+    meta: Vec<(u64, u32)>,
+    levels: Vec<Level>,
+}
+
+impl Default for ActiveFormatting {
+    fn default() -> Self {
+        ActiveFormatting {
+            entries: Vec::new(),
+            meta: Vec::new(),
+            levels: vec![Level::default()],
+        }
+    }
+}
+
+impl ActiveFormatting {
+    fn level(&self) -> u32 {
+        (self.levels.len() - 1) as u32
+    }
+
+    fn count(&mut self, (key, level): (u64, u32), name: Name, delta: i32) {
+        let l = &mut self.levels[level as usize];
+        let k = l.by_key.entry(key).or_insert(0);
+        *k = k.wrapping_add_signed(delta);
+        let t = &mut l.by_tag[formatting_index(name.tag)];
+        *t = t.wrapping_add_signed(delta);
+    }
+
+    pub(crate) fn push_marker(&mut self) {
+        self.entries.push(Entry::Marker);
+        self.meta.push((0, self.level()));
+        self.levels.push(Level::default());
+    }
+
+    /// Pushes an element whose name and attributes hash to `key`, first applying the
+    /// Noah's Ark clause: when three elements after the last marker are `identical` to
+    /// it, the earliest of them is removed.
+    pub(crate) fn push(
+        &mut self,
+        id: NodeId,
+        name: Name,
+        key: u64,
+        identical: impl Fn(NodeId) -> bool,
+    ) {
+        let level = self.level();
+        let possible = self.levels[level as usize]
+            .by_key
+            .get(&key)
+            .copied()
+            .unwrap_or(0);
+        if possible >= 3 {
+            let mut same = 0;
+            let mut earliest = None;
+            for (i, e) in self.entries.iter().enumerate().rev() {
+                match *e {
+                    Entry::Marker => break,
+                    Entry::Element(other, other_name) => {
+                        if self.meta[i].0 == key && other_name == name && identical(other) {
+                            same += 1;
+                            earliest = Some(i);
+                            if same == 3 {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            if same >= 3
+                && let Some(i) = earliest
+            {
+                self.remove_at(i);
+            }
+        }
+        self.entries.push(Entry::Element(id, name));
+        self.meta.push((key, level));
+        self.count((key, level), name, 1);
+    }
+
+    /// "Clear the list of active formatting elements up to the last marker".
+    pub(crate) fn clear_to_last_marker(&mut self) {
+        loop {
+            match self.entries.pop() {
+                Some(Entry::Marker) => {
+                    self.meta.pop();
+                    self.levels.pop();
+                    return;
+                }
+                Some(Entry::Element(..)) => {
+                    self.meta.pop();
+                }
+                None => {
+                    self.levels = vec![Level::default()];
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The last HTML element `tag` after the last marker, with its index.
+    pub(crate) fn find_after_last_marker(&self, tag: Tag) -> Option<(usize, NodeId)> {
+        let level = &self.levels[self.levels.len() - 1];
+        if level.by_tag[formatting_index(tag)] == 0 {
+            return None;
+        }
+        for (i, e) in self.entries.iter().enumerate().rev() {
+            match *e {
+                Entry::Marker => return None,
+                Entry::Element(id, name) if name.is_html(tag) => return Some((i, id)),
+                Entry::Element(..) => {}
+            }
+        }
+        None
+    }
+
+    pub(crate) fn position(&self, id: NodeId) -> Option<usize> {
+        self.entries
+            .iter()
+            .rposition(|e| matches!(*e, Entry::Element(x, _) if x == id))
+    }
+
+    /// The hash an element's entry was pushed with.
+    pub(crate) fn key_at(&self, i: usize) -> u64 {
+        self.meta[i].0
+    }
+
+    fn remove_at(&mut self, i: usize) {
+        let Entry::Element(_, name) = self.entries.remove(i) else {
+            unreachable!("markers are removed by clear_to_last_marker")
+        };
+        let meta = self.meta.remove(i);
+        self.count(meta, name, -1);
+    }
+
+    pub(crate) fn remove(&mut self, id: NodeId) {
+        if let Some(i) = self.position(id) {
+            self.remove_at(i);
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub(crate) fn get(&self, i: usize) -> Entry {
+        self.entries[i]
+    }
+
+    pub(crate) fn last(&self) -> Option<Entry> {
+        self.entries.last().copied()
+    }
+
+    /// Replaces element entry `i` with another element of the same name and attributes.
+    pub(crate) fn set(&mut self, i: usize, entry: Entry) {
+        self.entries[i] = entry;
+    }
+
+    /// Inserts an element entry at `i`, after the last marker.
+    pub(crate) fn insert(&mut self, i: usize, entry: Entry, key: u64) {
+        let Entry::Element(_, name) = entry else {
+            unreachable!("only elements are inserted")
+        };
+        let level = self.level();
+        self.entries.insert(i, entry);
+        self.meta.insert(i, (key, level));
+        self.count((key, level), name, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noahs_ark() {
+        let mut list = ActiveFormatting::default();
+        let b = Name::html(Tag::B);
+        for id in 0..5 {
+            list.push(id, b, 7, |_| true);
+        }
+        assert_eq!(list.len(), 3);
+        assert_eq!(list.get(0), Entry::Element(2, b));
+        list.push_marker();
+        list.push(9, b, 7, |_| true);
+        assert_eq!(list.len(), 5, "the marker bounds the clause");
+        list.push(10, b, 7, |other| other != 9);
+        assert_eq!(list.len(), 6);
+        list.clear_to_last_marker();
+        assert_eq!(list.len(), 3);
+        list.push(11, b, 7, |_| true);
+        assert_eq!(list.len(), 3, "the counts of the outer level are back");
+    }
+
+    #[test]
+    fn same_hash_different_attributes() {
+        let mut list = ActiveFormatting::default();
+        let b = Name::html(Tag::B);
+        for id in 0..5 {
+            list.push(id, b, 7, |_| false);
+        }
+        assert_eq!(list.len(), 5, "a hash match alone removes nothing");
+    }
+
+    #[test]
+    fn markers() {
+        let mut list = ActiveFormatting::default();
+        list.push(1, Name::html(Tag::A), 1, |_| false);
+        list.push_marker();
+        list.push(2, Name::html(Tag::I), 2, |_| false);
+        assert_eq!(list.find_after_last_marker(Tag::A), None);
+        assert_eq!(list.find_after_last_marker(Tag::I), Some((2, 2)));
+        list.clear_to_last_marker();
+        assert_eq!(list.len(), 1);
+        assert_eq!(list.find_after_last_marker(Tag::A), Some((0, 1)));
+        list.remove(1);
+        assert_eq!(list.len(), 0);
+        assert_eq!(list.find_after_last_marker(Tag::A), None);
+    }
+}

@@ -1,0 +1,184 @@
+//! Exact WHATWG HTML tree construction (HTML § 13.2.6, fragments § 13.4) on htmltok's
+//! tokens, into a zero-copy arena DOM.
+//!
+//! ```
+//! let html = b"<p class=x>Hello <b>world</p>";
+//! let doc = htmltok_tree::parse(html);
+//! let p = doc.root().descendants().find(|n| n.name() == Some("p")).unwrap();
+//! assert_eq!(p.attr("class").as_deref(), Some("x"));
+//! assert_eq!(p.text(), "Hello world");
+//! assert_eq!(p.span(), htmltok::Span::new(0, 11)); // the start tag's bytes
+//! assert_eq!(p.outer_html(), "<p class=\"x\">Hello <b>world</b></p>");
+//! ```
+//!
+//! - [`parse`] and [`parse_fragment`], or [`Parser`] for the options (the scripting flag:
+//!   off by default, so `<noscript>` content is parsed as markup).
+//! - [`Document`]: the arena; [`NodeRef`]: a node handle with `children()`, `parent()`,
+//!   `descendants()`, `name()`, `attr()`, `text()`, `span()`, `outer_html()`.
+//! - [`Document::to_test_format`]: the html5lib tree-construction test format.
+//!
+//! The tree builder follows the html5lib tree-construction tests (2026-06) where they are
+//! newer than the 2021 text: the `search` element, the customizable `<select>` parsing
+//! rules (no "in select" insertion modes; `selectedcontent` gets a copy of the selected
+//! option). Declarative shadow roots (`<template shadowrootmode>`) are not attached: such
+//! a template is an ordinary template. Parse errors are not reported.
+//!
+//! The input is taken as UTF-8, as the tokenizer takes it (invalid sequences decode to
+//! U+FFFD; a leading byte order mark is skipped): decode other encodings first, with
+//! `htmltok_crawl::encoding::decode`. Spans are byte offsets into the input.
+//!
+//! Nothing recurses: parsing, walking, serializing and dropping a million nested elements
+//! take loops, not stack.
+
+mod builder;
+mod dom;
+mod formatting;
+mod names;
+mod select;
+mod serialize;
+mod stack;
+
+use std::borrow::Cow;
+
+use htmltok::{State, Tokenizer};
+
+pub use dom::{
+    AttrRef, Children, CommentData, Descendants, DoctypeData, Document, ElementData, Node,
+    NodeData, NodeId, NodeKind, NodeRef, QuirksMode, TextData,
+};
+pub use htmltok::Span;
+pub use names::{AttrNs, Name, Ns, Tag};
+
+use builder::{Mode, Options, TagTok, TreeBuilder};
+
+/// Parses a document with the default options (scripting off).
+pub fn parse(input: &[u8]) -> Document<'_> {
+    Parser::new().parse(input)
+}
+
+/// Parses a fragment in the context of an element (13.4), with the default options. The
+/// fragment's nodes are the children of [`Document::fragment_root`].
+pub fn parse_fragment<'a>(input: &'a [u8], context: &FragmentContext) -> Document<'a> {
+    Parser::new().parse_fragment(input, context)
+}
+
+/// The context element of a fragment parse: a namespace and a local name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FragmentContext {
+    /// The namespace.
+    pub ns: Ns,
+    /// The local name (`td`, `path`, `foreignObject`, `mi`).
+    pub name: String,
+}
+
+impl FragmentContext {
+    /// An HTML element context.
+    pub fn html(name: &str) -> FragmentContext {
+        FragmentContext {
+            ns: Ns::Html,
+            name: name.to_owned(),
+        }
+    }
+
+    /// A context as the html5lib tests write it: `td`, `svg path`, `math mi`.
+    pub fn from_test_string(s: &str) -> FragmentContext {
+        let s = s.trim();
+        if let Some(rest) = s.strip_prefix("svg ") {
+            FragmentContext {
+                ns: Ns::Svg,
+                name: rest.to_owned(),
+            }
+        } else if let Some(rest) = s.strip_prefix("math ") {
+            FragmentContext {
+                ns: Ns::MathMl,
+                name: rest.to_owned(),
+            }
+        } else {
+            FragmentContext::html(s)
+        }
+    }
+}
+
+/// The parser's options: `Parser::new().scripting(true).parse(&bytes)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Parser {
+    opts: Options,
+}
+
+impl Parser {
+    /// The default options: scripting off.
+    pub fn new() -> Parser {
+        Parser::default()
+    }
+
+    /// The scripting flag (13.2.4.5). Off (the default), `<noscript>` content is parsed
+    /// as markup, as a browser with scripts disabled does; on, as raw text.
+    pub fn scripting(mut self, on: bool) -> Parser {
+        self.opts.scripting = on;
+        self
+    }
+
+    /// Parses a document.
+    pub fn parse<'a>(&self, input: &'a [u8]) -> Document<'a> {
+        let tokenizer = Tokenizer::builder().simulation(false).build(input);
+        let mut doc = TreeBuilder::new(input, self.opts).run(tokenizer);
+        select::update_selectedcontent(&mut doc);
+        doc.shrink_to_fit();
+        doc
+    }
+
+    /// Parses a fragment in the context of an element (13.4).
+    pub fn parse_fragment<'a>(&self, input: &'a [u8], context: &FragmentContext) -> Document<'a> {
+        let lower = context.name.to_ascii_lowercase();
+        let tag = Tag::from_name(&lower);
+        let state = if context.ns == Ns::Html {
+            match tag {
+                Tag::Title | Tag::Textarea => State::Rcdata,
+                Tag::Style | Tag::Xmp | Tag::Iframe | Tag::Noembed | Tag::Noframes => {
+                    State::Rawtext
+                }
+                Tag::Script => State::ScriptData,
+                Tag::Noscript if self.opts.scripting => State::Rawtext,
+                Tag::Plaintext => State::Plaintext,
+                _ => State::Data,
+            }
+        } else {
+            State::Data
+        };
+        let tokenizer = Tokenizer::builder()
+            .simulation(false)
+            .state(state)
+            .build(input);
+        let mut b = TreeBuilder::new(input, self.opts);
+        // The context element: created, never inserted.
+        let mut ctx_tok = TagTok::implied(tag, 0);
+        ctx_tok.name = Cow::Owned(if context.ns == Ns::Html {
+            lower.clone()
+        } else {
+            context.name.clone()
+        });
+        if context.ns != Ns::Html {
+            // Keep the given case for foreign names (`foreignObject`), and intern by the
+            // lowercase name.
+            ctx_tok.tag = tag;
+        }
+        let ctx = b.create_element(&mut ctx_tok, context.ns);
+        b.context = Some(ctx);
+        let mut html_tok = TagTok::implied(Tag::Html, 0);
+        let (root, name) = b.create_element(&mut html_tok, Ns::Html);
+        b.doc.append(0, root);
+        b.open.push(root, name);
+        b.doc.fragment_root = Some(root);
+        if ctx.1.is_html(Tag::Template) {
+            b.template_modes.push(Mode::InTemplate);
+        }
+        b.reset_insertion_mode();
+        let mut doc = b.run(tokenizer);
+        select::update_selectedcontent(&mut doc);
+        doc.shrink_to_fit();
+        doc
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,520 @@
+//! Interned element names: [`Tag`], a `u16` enum of the names tree construction and
+//! common pages use (HTML, SVG and MathML), and [`Ns`], the three namespaces. The tree
+//! builder compares these ids, never strings; an element whose name is not in the list is
+//! [`Tag::Unknown`] and keeps its name as text in the document.
+//!
+//! Also here: the element sets of 13.2.4.2 ("special", the scopes) and the foreign-content
+//! adjustments of 13.2.6.3 (SVG tag names, SVG/MathML/foreign attributes). A leaf module.
+
+/// An element's namespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Ns {
+    /// The HTML namespace.
+    Html,
+    /// The SVG namespace.
+    Svg,
+    /// The MathML namespace.
+    MathMl,
+}
+
+/// An attribute's namespace: none for all but the adjusted foreign attributes (13.2.6.3
+/// "adjust foreign attributes": `xlink:href` on an SVG element is `href` in XLink).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum AttrNs {
+    /// No namespace (every HTML attribute).
+    #[default]
+    None,
+    /// The XLink namespace.
+    XLink,
+    /// The XML namespace.
+    Xml,
+    /// The XMLNS namespace.
+    Xmlns,
+}
+
+impl AttrNs {
+    /// The prefix the html5lib test format writes (`xlink`, `xml`, `xmlns`), or None.
+    pub fn prefix(self) -> Option<&'static str> {
+        match self {
+            AttrNs::None => None,
+            AttrNs::XLink => Some("xlink"),
+            AttrNs::Xml => Some("xml"),
+            AttrNs::Xmlns => Some("xmlns"),
+        }
+    }
+}
+
+macro_rules! tags {
+    ($($id:ident = $s:literal,)*) => {
+        /// An interned, lowercase element name. [`Tag::Unknown`] for names not listed.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u16)]
+        #[allow(missing_docs)]
+        pub enum Tag {
+            Unknown,
+            $($id,)*
+        }
+
+        /// Every interned tag, in declaration order (index = id - 1).
+        const ALL_TAGS: &[Tag] = &[$(Tag::$id,)*];
+
+        impl Tag {
+            /// The id of a lowercase tag name: one hash, one probe or two, one compare.
+            pub fn from_name(name: &str) -> Tag {
+                lookup(name.as_bytes())
+            }
+
+            /// The lowercase name ("" for [`Tag::Unknown`]).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    Tag::Unknown => "",
+                    $(Tag::$id => $s,)*
+                }
+            }
+        }
+    };
+}
+
+tags! {
+    A = "a", Abbr = "abbr", Address = "address", AnnotationXml = "annotation-xml",
+    Applet = "applet", Area = "area", Article = "article", Aside = "aside", Audio = "audio",
+    B = "b", Base = "base", Basefont = "basefont", Bdi = "bdi", Bdo = "bdo",
+    Bgsound = "bgsound", Big = "big", Blockquote = "blockquote", Body = "body", Br = "br",
+    Button = "button", Canvas = "canvas", Caption = "caption", Center = "center",
+    Cite = "cite", Code = "code", Col = "col", Colgroup = "colgroup", Data = "data",
+    Datalist = "datalist", Dd = "dd", Del = "del", Desc = "desc", Details = "details",
+    Dfn = "dfn", Dialog = "dialog", Dir = "dir", Div = "div", Dl = "dl", Dt = "dt",
+    Em = "em", Embed = "embed", Fieldset = "fieldset", Figcaption = "figcaption",
+    Figure = "figure", Font = "font", Footer = "footer", ForeignObject = "foreignobject",
+    Form = "form", Frame = "frame", Frameset = "frameset", G = "g", H1 = "h1", H2 = "h2",
+    H3 = "h3", H4 = "h4", H5 = "h5", H6 = "h6", Head = "head", Header = "header",
+    Hgroup = "hgroup", Hr = "hr", Html = "html", I = "i", Iframe = "iframe",
+    Image = "image", Img = "img", Input = "input", Ins = "ins", Kbd = "kbd",
+    Keygen = "keygen", Label = "label", Legend = "legend", Li = "li", Link = "link",
+    Listing = "listing", Main = "main", Malignmark = "malignmark", Map = "map",
+    Mark = "mark", Marquee = "marquee", Math = "math", Menu = "menu", Meta = "meta",
+    Meter = "meter", Mglyph = "mglyph", Mi = "mi", Mn = "mn", Mo = "mo", Ms = "ms",
+    Mtext = "mtext", Nav = "nav", Nobr = "nobr", Noembed = "noembed",
+    Noframes = "noframes", Noscript = "noscript", Object = "object", Ol = "ol",
+    Optgroup = "optgroup", Option = "option", Output = "output", P = "p",
+    Param = "param", Path = "path", Picture = "picture", Plaintext = "plaintext",
+    Pre = "pre", Progress = "progress", Q = "q", Rb = "rb", Rp = "rp", Rt = "rt",
+    Rtc = "rtc", Ruby = "ruby", S = "s", Samp = "samp", Script = "script",
+    Search = "search", Section = "section", Select = "select",
+    Selectedcontent = "selectedcontent", Slot = "slot", Small = "small",
+    Source = "source", Span = "span", Strike = "strike", Strong = "strong",
+    Style = "style", Sub = "sub", Summary = "summary", Sup = "sup", Svg = "svg",
+    Table = "table", Tbody = "tbody", Td = "td", Template = "template",
+    Textarea = "textarea", Tfoot = "tfoot", Th = "th", Thead = "thead", Time = "time",
+    Title = "title", Tr = "tr", Track = "track", Tt = "tt", U = "u", Ul = "ul",
+    Var = "var", Video = "video", Wbr = "wbr", Xmp = "xmp",
+}
+
+/// The size of the open-addressing table of tag names (a power of two, well above the
+/// number of names so that probes stay short).
+const TABLE_SIZE: usize = 1024;
+
+fn hash_name(name: &[u8]) -> usize {
+    // FNV-1a over the bytes; names are short.
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in name {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    (h as usize ^ (h as usize >> 10)) & (TABLE_SIZE - 1)
+}
+
+fn table() -> &'static [Tag; TABLE_SIZE] {
+    static TABLE: std::sync::OnceLock<Box<[Tag; TABLE_SIZE]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = Box::new([Tag::Unknown; TABLE_SIZE]);
+        for &tag in ALL_TAGS {
+            let mut i = hash_name(tag.as_str().as_bytes());
+            while t[i] != Tag::Unknown {
+                i = (i + 1) & (TABLE_SIZE - 1);
+            }
+            t[i] = tag;
+        }
+        t
+    })
+}
+
+fn lookup(name: &[u8]) -> Tag {
+    if name.is_empty() || name.len() > 16 {
+        return Tag::Unknown;
+    }
+    let t = table();
+    let mut i = hash_name(name);
+    loop {
+        let tag = t[i];
+        if tag == Tag::Unknown {
+            return Tag::Unknown;
+        }
+        if tag.as_str().as_bytes() == name {
+            return tag;
+        }
+        i = (i + 1) & (TABLE_SIZE - 1);
+    }
+}
+
+/// An element's expanded name as the tree builder compares it: namespace and interned
+/// tag. Four bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Name {
+    /// The namespace.
+    pub ns: Ns,
+    /// The interned local name ([`Tag::Unknown`] when not interned).
+    pub tag: Tag,
+}
+
+impl Name {
+    /// An HTML element's name.
+    pub const fn html(tag: Tag) -> Name {
+        Name { ns: Ns::Html, tag }
+    }
+
+    /// True for the HTML element `tag`.
+    #[inline]
+    pub fn is_html(self, tag: Tag) -> bool {
+        self.ns == Ns::Html && self.tag == tag
+    }
+
+    /// 13.2.4.2: the "special" category.
+    pub fn is_special(self) -> bool {
+        use Tag::*;
+        match self.ns {
+            Ns::Html => matches!(
+                self.tag,
+                Address
+                    | Applet
+                    | Area
+                    | Article
+                    | Aside
+                    | Base
+                    | Basefont
+                    | Bgsound
+                    | Blockquote
+                    | Body
+                    | Br
+                    | Button
+                    | Caption
+                    | Center
+                    | Col
+                    | Colgroup
+                    | Dd
+                    | Details
+                    | Dir
+                    | Div
+                    | Dl
+                    | Dt
+                    | Embed
+                    | Fieldset
+                    | Figcaption
+                    | Figure
+                    | Footer
+                    | Form
+                    | Frame
+                    | Frameset
+                    | H1
+                    | H2
+                    | H3
+                    | H4
+                    | H5
+                    | H6
+                    | Head
+                    | Header
+                    | Hgroup
+                    | Hr
+                    | Html
+                    | Iframe
+                    | Img
+                    | Input
+                    | Keygen
+                    | Li
+                    | Link
+                    | Listing
+                    | Main
+                    | Marquee
+                    | Menu
+                    | Meta
+                    | Nav
+                    | Noembed
+                    | Noframes
+                    | Noscript
+                    | Object
+                    | Ol
+                    | P
+                    | Param
+                    | Plaintext
+                    | Pre
+                    | Script
+                    | Search
+                    | Section
+                    | Select
+                    | Source
+                    | Style
+                    | Summary
+                    | Table
+                    | Tbody
+                    | Td
+                    | Template
+                    | Textarea
+                    | Tfoot
+                    | Th
+                    | Thead
+                    | Title
+                    | Tr
+                    | Track
+                    | Ul
+                    | Wbr
+                    | Xmp
+            ),
+            Ns::MathMl => matches!(self.tag, Mi | Mo | Mn | Ms | Mtext | AnnotationXml),
+            Ns::Svg => matches!(self.tag, ForeignObject | Desc | Title),
+        }
+    }
+
+    /// 13.2.4.3: the formatting elements.
+    pub fn is_formatting(self) -> bool {
+        use Tag::*;
+        self.ns == Ns::Html
+            && matches!(
+                self.tag,
+                A | B | Big | Code | Em | Font | I | Nobr | S | Small | Strike | Strong | Tt | U
+            )
+    }
+
+    /// 13.2.6 "MathML text integration point": MathML mi, mo, mn, ms, mtext.
+    pub fn is_mathml_text_integration_point(self) -> bool {
+        use Tag::*;
+        self.ns == Ns::MathMl && matches!(self.tag, Mi | Mo | Mn | Ms | Mtext)
+    }
+
+    /// The SVG elements that are HTML integration points (foreignObject, desc, title);
+    /// MathML annotation-xml depends on its `encoding` attribute, so it is decided when the
+    /// element is created.
+    pub fn is_svg_html_integration_point(self) -> bool {
+        self.ns == Ns::Svg && matches!(self.tag, Tag::ForeignObject | Tag::Desc | Tag::Title)
+    }
+
+    /// The element types of "has an element in scope" (13.2.4.2), which also bound the
+    /// list item and button scopes.
+    pub fn is_scope_boundary(self) -> bool {
+        use Tag::*;
+        match self.ns {
+            Ns::Html => matches!(
+                self.tag,
+                Applet | Caption | Html | Table | Td | Th | Marquee | Object | Select | Template
+            ),
+            Ns::MathMl => matches!(self.tag, Mi | Mo | Mn | Ms | Mtext | AnnotationXml),
+            Ns::Svg => matches!(self.tag, ForeignObject | Desc | Title),
+        }
+    }
+
+    /// The local name as the DOM has it for a known tag (SVG's camelCase names included),
+    /// or None for [`Tag::Unknown`].
+    pub fn known_local_name(self) -> Option<&'static str> {
+        match (self.ns, self.tag) {
+            (_, Tag::Unknown) => None,
+            (Ns::Svg, Tag::ForeignObject) => Some("foreignObject"),
+            (_, tag) => Some(tag.as_str()),
+        }
+    }
+}
+
+/// 13.2.6.3: the SVG element names whose case is adjusted ("adjust SVG tag name"), for
+/// names not interned; `name` is lowercase.
+pub fn adjust_svg_tag_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "altglyph" => "altGlyph",
+        "altglyphdef" => "altGlyphDef",
+        "altglyphitem" => "altGlyphItem",
+        "animatecolor" => "animateColor",
+        "animatemotion" => "animateMotion",
+        "animatetransform" => "animateTransform",
+        "clippath" => "clipPath",
+        "feblend" => "feBlend",
+        "fecolormatrix" => "feColorMatrix",
+        "fecomponenttransfer" => "feComponentTransfer",
+        "fecomposite" => "feComposite",
+        "feconvolvematrix" => "feConvolveMatrix",
+        "fediffuselighting" => "feDiffuseLighting",
+        "fedisplacementmap" => "feDisplacementMap",
+        "fedistantlight" => "feDistantLight",
+        "fedropshadow" => "feDropShadow",
+        "feflood" => "feFlood",
+        "fefunca" => "feFuncA",
+        "fefuncb" => "feFuncB",
+        "fefuncg" => "feFuncG",
+        "fefuncr" => "feFuncR",
+        "fegaussianblur" => "feGaussianBlur",
+        "feimage" => "feImage",
+        "femerge" => "feMerge",
+        "femergenode" => "feMergeNode",
+        "femorphology" => "feMorphology",
+        "feoffset" => "feOffset",
+        "fepointlight" => "fePointLight",
+        "fespecularlighting" => "feSpecularLighting",
+        "fespotlight" => "feSpotLight",
+        "fetile" => "feTile",
+        "feturbulence" => "feTurbulence",
+        "glyphref" => "glyphRef",
+        "lineargradient" => "linearGradient",
+        "radialgradient" => "radialGradient",
+        "textpath" => "textPath",
+        _ => return None,
+    })
+}
+
+/// 13.2.6.3 "adjust SVG attributes": the camelCase name of an SVG attribute.
+pub fn adjust_svg_attribute(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "attributename" => "attributeName",
+        "attributetype" => "attributeType",
+        "basefrequency" => "baseFrequency",
+        "baseprofile" => "baseProfile",
+        "calcmode" => "calcMode",
+        "clippathunits" => "clipPathUnits",
+        "diffuseconstant" => "diffuseConstant",
+        "edgemode" => "edgeMode",
+        "filterunits" => "filterUnits",
+        "glyphref" => "glyphRef",
+        "gradienttransform" => "gradientTransform",
+        "gradientunits" => "gradientUnits",
+        "kernelmatrix" => "kernelMatrix",
+        "kernelunitlength" => "kernelUnitLength",
+        "keypoints" => "keyPoints",
+        "keysplines" => "keySplines",
+        "keytimes" => "keyTimes",
+        "lengthadjust" => "lengthAdjust",
+        "limitingconeangle" => "limitingConeAngle",
+        "markerheight" => "markerHeight",
+        "markerunits" => "markerUnits",
+        "markerwidth" => "markerWidth",
+        "maskcontentunits" => "maskContentUnits",
+        "maskunits" => "maskUnits",
+        "numoctaves" => "numOctaves",
+        "pathlength" => "pathLength",
+        "patterncontentunits" => "patternContentUnits",
+        "patterntransform" => "patternTransform",
+        "patternunits" => "patternUnits",
+        "pointsatx" => "pointsAtX",
+        "pointsaty" => "pointsAtY",
+        "pointsatz" => "pointsAtZ",
+        "preservealpha" => "preserveAlpha",
+        "preserveaspectratio" => "preserveAspectRatio",
+        "primitiveunits" => "primitiveUnits",
+        "refx" => "refX",
+        "refy" => "refY",
+        "repeatcount" => "repeatCount",
+        "repeatdur" => "repeatDur",
+        "requiredextensions" => "requiredExtensions",
+        "requiredfeatures" => "requiredFeatures",
+        "specularconstant" => "specularConstant",
+        "specularexponent" => "specularExponent",
+        "spreadmethod" => "spreadMethod",
+        "startoffset" => "startOffset",
+        "stddeviation" => "stdDeviation",
+        "stitchtiles" => "stitchTiles",
+        "surfacescale" => "surfaceScale",
+        "systemlanguage" => "systemLanguage",
+        "tablevalues" => "tableValues",
+        "targetx" => "targetX",
+        "targety" => "targetY",
+        "textlength" => "textLength",
+        "viewbox" => "viewBox",
+        "viewtarget" => "viewTarget",
+        "xchannelselector" => "xChannelSelector",
+        "ychannelselector" => "yChannelSelector",
+        "zoomandpan" => "zoomAndPan",
+        _ => return None,
+    })
+}
+
+/// 13.2.6.3 "adjust foreign attributes": the namespace and local name of `xlink:*`,
+/// `xml:*` and `xmlns*` attributes on foreign elements.
+pub fn adjust_foreign_attribute(name: &str) -> Option<(AttrNs, &'static str)> {
+    Some(match name {
+        "xlink:actuate" => (AttrNs::XLink, "actuate"),
+        "xlink:arcrole" => (AttrNs::XLink, "arcrole"),
+        "xlink:href" => (AttrNs::XLink, "href"),
+        "xlink:role" => (AttrNs::XLink, "role"),
+        "xlink:show" => (AttrNs::XLink, "show"),
+        "xlink:title" => (AttrNs::XLink, "title"),
+        "xlink:type" => (AttrNs::XLink, "type"),
+        "xml:lang" => (AttrNs::Xml, "lang"),
+        "xml:space" => (AttrNs::Xml, "space"),
+        "xmlns" => (AttrNs::Xmlns, "xmlns"),
+        "xmlns:xlink" => (AttrNs::Xmlns, "xlink"),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_found() {
+        for &tag in ALL_TAGS {
+            assert_eq!(Tag::from_name(tag.as_str()), tag);
+        }
+        assert_eq!(Tag::from_name(""), Tag::Unknown);
+        assert_eq!(Tag::from_name("my-custom-element-name"), Tag::Unknown);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for name in [
+            "a",
+            "annotation-xml",
+            "foreignobject",
+            "xmp",
+            "selectedcontent",
+        ] {
+            assert_eq!(Tag::from_name(name).as_str(), name);
+        }
+        assert_eq!(Tag::from_name("blink"), Tag::Unknown);
+        assert_eq!(
+            Tag::from_name("DIV"),
+            Tag::Unknown,
+            "names are looked up lowercase"
+        );
+    }
+
+    #[test]
+    fn sets() {
+        assert!(Name::html(Tag::Search).is_special());
+        assert!(!Name::html(Tag::Span).is_special());
+        assert!(
+            Name {
+                ns: Ns::Svg,
+                tag: Tag::Title
+            }
+            .is_special()
+        );
+        assert!(
+            !Name {
+                ns: Ns::Svg,
+                tag: Tag::Div
+            }
+            .is_special()
+        );
+        assert!(Name::html(Tag::Nobr).is_formatting());
+        assert_eq!(
+            Name {
+                ns: Ns::Svg,
+                tag: Tag::ForeignObject
+            }
+            .known_local_name(),
+            Some("foreignObject")
+        );
+        assert_eq!(adjust_svg_tag_name("clippath"), Some("clipPath"));
+        assert_eq!(
+            adjust_foreign_attribute("xlink:href"),
+            Some((AttrNs::XLink, "href"))
+        );
+    }
+}

@@ -1,0 +1,364 @@
+//! Whole-parser tests: the API, spans, and the shapes that break recursive tree builders.
+
+use super::*;
+
+#[test]
+fn simple_document() {
+    let doc = parse(b"<!DOCTYPE html><title>T</title><p>a<b>b</p>");
+    assert_eq!(
+        doc.to_test_format(),
+        "| <!DOCTYPE html>\n| <html>\n|   <head>\n|     <title>\n|       \"T\"\n|   <body>\n|     <p>\n|       \"a\"\n|       <b>\n|         \"b\""
+    );
+    assert_eq!(doc.quirks_mode(), QuirksMode::NoQuirks);
+}
+
+#[test]
+fn spans() {
+    let html = b"<div id=a>x&amp;y</div>";
+    let doc = parse(html);
+    let div = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("div"))
+        .unwrap();
+    assert_eq!(div.span(), Span::new(0, 10));
+    assert_eq!(div.end_span(), Some(Span::new(17, 23)));
+    let attr = div.attrs().next().unwrap();
+    assert_eq!(attr.value(), "a");
+    assert_eq!(attr.name_span(), Span::new(5, 7));
+    assert_eq!(attr.value_span(), Some(Span::new(8, 9)));
+    let text = div.first_child().unwrap();
+    assert_eq!(text.text(), "x&y");
+    assert_eq!(text.text_spans(), [Span::new(10, 17)]);
+}
+
+#[test]
+fn borrowed_text() {
+    let html = b"<p>plain text</p>";
+    let doc = parse(html);
+    let p = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("p"))
+        .unwrap();
+    match p.first_child().unwrap().data() {
+        NodeData::Text(t) => assert!(matches!(t.text, Cow::Borrowed(_))),
+        _ => panic!("not text"),
+    }
+}
+
+#[test]
+fn fragment() {
+    let doc = parse_fragment(b"<td>x</td><tr>", &FragmentContext::html("tr"));
+    assert_eq!(doc.to_test_format(), "| <td>\n|   \"x\"");
+    let doc = parse_fragment(b"<path/>", &FragmentContext::from_test_string("svg svg"));
+    assert_eq!(doc.to_test_format(), "| <svg path>");
+}
+
+#[test]
+fn serialization() {
+    let doc = parse(b"<p title='a\"b'>1 &lt; 2<br><template><i>t</i></template>");
+    let body = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("body"))
+        .unwrap();
+    assert_eq!(
+        body.inner_html(),
+        "<p title=\"a&quot;b\">1 &lt; 2<br><template><i>t</i></template></p>"
+    );
+}
+
+#[test]
+fn document_serialization() {
+    let doc = parse(b"<!doctype html><title>a&amp;b</title><p>x");
+    assert_eq!(
+        doc.outer_html(),
+        "<!DOCTYPE html><html><head><title>a&amp;b</title></head><body><p>x</p></body></html>"
+    );
+    let frag = parse_fragment(b"<td>1<td>2", &FragmentContext::html("tr"));
+    assert_eq!(frag.outer_html(), "<td>1</td><td>2</td>");
+}
+
+#[test]
+fn head_body_title() {
+    let doc = parse(b"<title>\n  A  title\t</title><p>x<svg><title>no</title></svg>");
+    assert_eq!(doc.title().as_deref(), Some("A title"));
+    assert_eq!(doc.head().unwrap().children().count(), 1);
+    assert_eq!(doc.body().unwrap().name(), Some("body"));
+    let frames = parse(b"<frameset><frame></frameset>");
+    assert_eq!(frames.body().unwrap().name(), Some("frameset"));
+    assert_eq!(frames.title(), None);
+}
+
+#[test]
+fn scripting_flag() {
+    let html = b"<noscript><p>x</p></noscript>";
+    let off = parse(html).to_test_format();
+    assert!(off.contains("<p>"));
+    let on = Parser::new().scripting(true).parse(html).to_test_format();
+    assert!(on.contains("\"<p>x</p>\""));
+}
+
+/// A million nested elements parse, serialize, walk and drop without recursion.
+#[test]
+fn million_nested_divs() {
+    let n = 1_000_000;
+    let mut html = String::with_capacity(n * 11);
+    for _ in 0..n {
+        html.push_str("<div>");
+    }
+    for _ in 0..n {
+        html.push_str("</div>");
+    }
+    let doc = parse(html.as_bytes());
+    assert_eq!(doc.root().descendants().count(), n + 3);
+    let body = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("body"))
+        .unwrap();
+    let out = body.inner_html();
+    assert_eq!(out.len(), html.len());
+    // (Not the test format: its indentation makes it quadratic in the depth.)
+    drop(doc);
+}
+
+/// The shapes that make tree builders quadratic finish (their timings are in
+/// `examples/hostile.rs`; here only that they finish and the tree is whole).
+#[test]
+fn hostile_shapes() {
+    let n = 20_000;
+    let shapes: Vec<String> = vec![
+        "<a>x".repeat(n),
+        (0..n).map(|i| format!("<font a={i}>x")).collect(),
+        "<b><p></b>".repeat(n),
+        "<table><tr><td>".repeat(n),
+        "<template>".repeat(n),
+        format!(
+            "<p {}>",
+            (0..n).map(|i| format!("a{i}=x ")).collect::<String>()
+        ),
+    ];
+    for html in shapes {
+        let doc = parse(html.as_bytes());
+        assert!(doc.root().descendants().count() > 3);
+        let _ = doc.root().outer_html();
+    }
+}
+
+/// Checks every link of the arena: each child's parent, the sibling chains both ways, and
+/// the last child.
+fn check_links(doc: &Document<'_>) {
+    for id in 0..doc.node_count() as NodeId {
+        let node = doc.node(id);
+        let mut prev: Option<NodeRef<'_, '_>> = None;
+        for child in node.children() {
+            assert_eq!(child.parent(), Some(node), "parent of {child:?}");
+            assert_eq!(child.prev_sibling(), prev, "previous sibling of {child:?}");
+            prev = Some(child);
+        }
+        assert_eq!(node.last_child(), prev, "last child of {node:?}");
+    }
+}
+
+/// Random documents from a vocabulary of markup that reaches the tree builder's corners
+/// (tables, templates, foreign content, formatting elements, frames): no panic, and the
+/// links stay consistent.
+#[test]
+fn random_documents_keep_the_tree_consistent() {
+    const PIECES: &[&str] = &[
+        "<a>",
+        "</a>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<p>",
+        "</p>",
+        "<div>",
+        "</div>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "</tr>",
+        "<td>",
+        "</td>",
+        "<th>",
+        "<tbody>",
+        "<caption>",
+        "</caption>",
+        "<col>",
+        "<colgroup>",
+        "<template>",
+        "</template>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "</math>",
+        "<mi>",
+        "<mtext>",
+        "<foreignObject>",
+        "</foreignObject>",
+        "<annotation-xml encoding=text/html>",
+        "<desc>",
+        "<title>",
+        "</title>",
+        "<select>",
+        "</select>",
+        "<option>",
+        "<optgroup>",
+        "<li>",
+        "<dd>",
+        "<dt>",
+        "<h1>",
+        "</h2>",
+        "<form>",
+        "</form>",
+        "<button>",
+        "<nobr>",
+        "<font color=red>",
+        "<font>",
+        "<frameset>",
+        "<frame>",
+        "<noscript>",
+        "<script>",
+        "</script>",
+        "<style>",
+        "<textarea>",
+        "<pre>",
+        "\n",
+        "x",
+        " ",
+        "\0",
+        "&amp;",
+        "<!-- c -->",
+        "<!DOCTYPE html>",
+        "<![CDATA[x]]>",
+        "<html>",
+        "<head>",
+        "</head>",
+        "<body>",
+        "</body>",
+        "</html>",
+        "<plaintext>",
+        "<input type=hidden>",
+        "<br>",
+        "</br>",
+        "<image>",
+        "<xmp>",
+        "<object>",
+        "<applet>",
+        "<marquee>",
+        "</marquee>",
+        "<ruby>",
+        "<rt>",
+        "<rb>",
+        "<hr>",
+        "<selectedcontent>",
+        "<isindex>",
+        "<search>",
+        "<listing>",
+        "<keygen>",
+        "<custom-el a=1>",
+        "</custom-el>",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..3000 {
+        let len = (next() % 60) as usize;
+        let mut html = String::new();
+        for _ in 0..len {
+            html.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+        }
+        let scripting = round % 2 == 1;
+        let doc = Parser::new().scripting(scripting).parse(html.as_bytes());
+        check_links(&doc);
+        let _ = doc.to_test_format();
+        let _ = doc.root().outer_html();
+        let ctx = [
+            "td", "svg path", "math mi", "select", "template", "table", "title",
+        ];
+        let context = FragmentContext::from_test_string(ctx[round % ctx.len()]);
+        let frag = Parser::new()
+            .scripting(scripting)
+            .parse_fragment(html.as_bytes(), &context);
+        check_links(&frag);
+        let _ = frag.to_test_format();
+    }
+}
+
+#[test]
+fn end_spans_and_text_spans() {
+    let html = b"<p>a\r\nb</p><b>x<i>y</b>z</i><table>t<tr><td>c</table>";
+    let doc = parse(html);
+    let find = |name: &str| {
+        doc.root()
+            .descendants()
+            .find(|n| n.name() == Some(name))
+            .unwrap()
+    };
+    let p = find("p");
+    assert_eq!(p.end_span(), Some(Span::new(7, 11)), "</p>");
+    let text = p.first_child().unwrap();
+    assert_eq!(text.text(), "a\nb");
+    assert_eq!(
+        text.text_spans(),
+        [Span::new(3, 7)],
+        "the CR LF's bytes included"
+    );
+    // The adoption agency algorithm closes <b> at </b>; the <i> it re-creates is implied.
+    let b = find("b");
+    assert_eq!(b.end_span(), Some(Span::new(19, 23)));
+    let is: Vec<_> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.name() == Some("i"))
+        .collect();
+    assert_eq!(is.len(), 2);
+    assert_eq!(is[0].span(), Span::new(15, 18));
+    assert_eq!(
+        is[1].span(),
+        Span::new(15, 18),
+        "a copy keeps its token's span"
+    );
+    assert_eq!(is[1].end_span(), Some(Span::new(24, 28)));
+    // Foster-parented text before the table keeps its span.
+    let table = find("table");
+    let t = table.prev_sibling().unwrap();
+    assert_eq!(t.text(), "t");
+    assert_eq!(t.text_spans(), [Span::new(35, 36)]);
+    assert_eq!(table.end_span(), Some(Span::new(45, 53)));
+    // Implied elements have empty spans where they were implied.
+    let tbody = find("tbody");
+    assert!(tbody.span().is_empty());
+    assert_eq!(tbody.end_span(), None);
+}
+
+#[test]
+fn merged_text_keeps_every_span() {
+    // "a" and "b" are split by the ignored </x>: not contiguous, so the text is owned;
+    // its two spans are kept.
+    let doc = parse(b"<p>a</x>b");
+    let p = doc
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("p"))
+        .unwrap();
+    let t = p.first_child().unwrap();
+    assert_eq!(t.text(), "ab");
+    assert_eq!(t.text_spans(), [Span::new(3, 4), Span::new(8, 9)]);
+}
+
+#[test]
+fn bom_and_invalid_utf8() {
+    let doc = parse(b"\xEF\xBB\xBFx");
+    assert_eq!(doc.body().unwrap().text(), "x");
+    let doc = parse(b"<p>a\xffb</p>");
+    assert_eq!(doc.body().unwrap().text(), "a\u{FFFD}b");
+}
