@@ -12,9 +12,10 @@
 //!   flattened into each subcommand's own `Args`;
 //! - `output`: buffered standard output and [`Failure`], the one error type a subcommand
 //!   returns (its exit status is decided here, its one-line message is its `Display`);
-//! - one module per subcommand with an `Args` struct and a `run` function (`tokens`, and
-//!   the corpus subcommands `stats`, `links`, `text`, `extract`, which read many documents in
-//!   parallel through `htmltok_crawl::batch` with `args::Corpus`).
+//! - one module per subcommand with an `Args` struct and a `run` function (`tokens`;
+//!   `tree`, one document's tree from [`htmltok_tree`]; and the corpus subcommands
+//!   `stats`, `links`, `text`, `extract`, which read many documents in parallel through
+//!   `htmltok_crawl::batch` with `args::Corpus`).
 //!
 //! Exit status: 0 on success (also when standard output is closed early, as by `| head`),
 //! 1 when writing the output fails otherwise, 2 for bad arguments or unreadable input.
@@ -30,6 +31,7 @@ mod output;
 mod stats;
 mod text;
 mod tokens;
+mod tree;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -57,6 +59,7 @@ Examples:
   htmltok links --base https://example.org/ page.html
   htmltok text crawl.warc.gz | head
   htmltok extract --format parquet --output pages.parquet crawl/
+  htmltok tree --context td page-fragment.html
 
 Exit status: 0 on success, 1 if writing the output failed, 2 for bad arguments or
 unreadable input (with one line `htmltok: <what went wrong>` on standard error). stats,
@@ -84,6 +87,7 @@ enum Command {
     Links(links::Args),
     Text(text::Args),
     Extract(extract::Args),
+    Tree(tree::Args),
 }
 
 /// Runs the program and turns the outcome into an exit status.
@@ -98,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Links(args) => links::run(args),
         Command::Text(args) => text::run(args),
         Command::Extract(args) => extract::run(args),
+        Command::Tree(args) => tree::run(args).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,
