@@ -48,6 +48,9 @@ impl ElementSet {
     /// Every element of [`LINK_ATTRIBUTES`].
     pub const ALL: ElementSet = ElementSet((1 << LINK_ATTRIBUTES.len()) - 1);
 
+    /// No element (only the `<base href>` is read).
+    pub const NONE: ElementSet = ElementSet(0);
+
     /// The elements named (lowercase, as in [`LINK_ATTRIBUTES`]); names of other elements
     /// are ignored (they carry no links).
     pub fn of<'n>(names: impl IntoIterator<Item = &'n str>) -> ElementSet {
@@ -184,7 +187,33 @@ pub fn links_of_elements(
     while let Some(token) = tokenizer.next_token() {
         collector.token(&token);
     }
+    if collector.needs_tree() {
+        collector.set_base_href(super::by_tree::title_and_base(tokenizer.input()).1);
+    }
     collector.finish(document_url, encoding)
+}
+
+/// The document's base `href` as written: that of the first HTML `base` element with an
+/// `href` in tree order (HTML § 4.2.3), read from the tokens, or where they cannot tell,
+/// from the tree (see `extract::by_tree`). The base that [`links`] resolves against.
+///
+/// ```
+/// use htmltok_crawl::extract::base_href;
+///
+/// assert_eq!(base_href(b"<base target=_top><base href='/docs/'>").as_deref(), Some("/docs/"));
+/// // In a template's contents or in SVG, a <base> is no document base.
+/// assert_eq!(base_href(b"<template><base href=/t></template><svg><base href=/s>"), None);
+/// ```
+pub fn base_href(html: &[u8]) -> Option<String> {
+    let mut tokenizer = Tokenizer::new(html);
+    let mut collector = Collector::new(ElementSet::NONE);
+    while let Some(token) = tokenizer.next_token() {
+        collector.token(&token);
+    }
+    if collector.needs_tree() {
+        collector.set_base_href(super::by_tree::title_and_base(html).1);
+    }
+    collector.base_href
 }
 
 /// A link found, not resolved yet.
@@ -200,6 +229,8 @@ pub(crate) struct Collector {
     found: Vec<Found>,
     base_href: Option<String>,
     elements: ElementSet,
+    /// Whether tokens can tell the base (`extract::by_tree`).
+    watch: super::by_tree::Watch,
 }
 
 impl Default for Collector {
@@ -214,6 +245,7 @@ impl Collector {
             found: Vec::new(),
             base_href: None,
             elements,
+            watch: super::by_tree::Watch::default(),
         }
     }
 
@@ -239,15 +271,32 @@ impl Collector {
                 match link_attribute_index(lower) {
                     Some(index) => index,
                     None if lower == b"base" => return self.base(tag),
-                    None => return,
+                    None => return self.other(raw),
                 }
             }
             None if raw == b"base" => return self.base(tag),
-            None => return,
+            None => return self.other(raw),
         };
         if self.elements.0 & 1 << index != 0 {
             self.link_tag(index, tag);
         }
+    }
+
+    /// A start tag of no link element: after one that the tokens cannot see past (see
+    /// `extract::by_tree`), the base comes from the tree.
+    #[inline]
+    fn other(&mut self, raw: &[u8]) {
+        self.watch.start_tag(raw);
+    }
+
+    /// Whether the base must come from the tree (`extract::by_tree`).
+    pub(crate) fn needs_tree(&self) -> bool {
+        self.watch.needs_tree
+    }
+
+    /// The base `href`, as the tree has it.
+    pub(crate) fn set_base_href(&mut self, href: Option<String>) {
+        self.base_href = href;
     }
 
     /// A `<base>`: the first one with an `href` sets the document's base URL.
@@ -257,6 +306,7 @@ impl Collector {
             && let Some(href) = tag.attr("href")
         {
             self.base_href = Some(href.value().into_owned());
+            self.watch.found();
         }
     }
 

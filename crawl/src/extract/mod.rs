@@ -22,6 +22,7 @@
 //! assert_eq!(extract::stats(html).tags["a"], 1);
 //! ```
 
+mod by_tree;
 #[cfg(feature = "arrow")]
 pub mod columns;
 mod links;
@@ -30,8 +31,8 @@ mod stats;
 mod text;
 
 pub use links::{
-    ElementSet, LINK_ATTRIBUTES, Link, document_links, links, links_of_elements, links_with,
-    srcset_urls,
+    ElementSet, LINK_ATTRIBUTES, Link, base_href, document_links, links, links_of_elements,
+    links_with, srcset_urls,
 };
 pub use stats::{Stats, TokenCounts, stats};
 pub use text::{Text, text, text_with};
@@ -55,6 +56,11 @@ pub fn links_and_text(
     while let Some(token) = tokenizer.next_token() {
         links.token(&token);
         text.token(&token);
+    }
+    if links.needs_tree() || text.needs_tree() {
+        let (title, base) = by_tree::title_and_base(tokenizer.input());
+        links.set_base_href(base);
+        text.set_title(title);
     }
     (links.finish(document_url, encoding), text.finish())
 }

@@ -30,11 +30,16 @@ pub fn text(html: &[u8]) -> Text {
 /// included) is collapsed to single spaces (in `<pre>` too); block elements (`<p>`,
 /// `<div>`, `<li>`, `<h1>`, `<tr>`, `<br>`, …) start a new line, and table cells are
 /// separated by a space. Hidden content (CSS, the `hidden` attribute) is not detected.
-/// The title is the text of the first `<title>`, whitespace collapsed.
+/// The title is the text of the first HTML `title` element in tree order, whitespace
+/// collapsed: the first `<title>`'s, or where tokens cannot tell (an `<svg>`, `<math>`,
+/// `<template>` or `<frameset>` before it), the tree's (see `extract::by_tree`).
 pub fn text_with(tokenizer: &mut Tokenizer<'_>) -> Text {
     let mut collector = Collector::default();
     while let Some(token) = tokenizer.next_token() {
         collector.token(&token);
+    }
+    if collector.needs_tree() {
+        collector.set_title(super::by_tree::title_and_base(tokenizer.input()).0);
     }
     collector.finish()
 }
@@ -148,30 +153,37 @@ pub(crate) struct Collector {
     text: Collapsed,
     /// Inside one of HIDDEN (the name), until its end tag.
     hidden: Option<&'static str>,
-    /// In the first <title>, whose text is the title.
-    in_first_title: bool,
+    /// In the first <title>: its text so far, which is the title.
+    in_first_title: Option<String>,
     template_depth: u32,
     /// Whether the last start tag was <xmp>, to tell it (visible) from other RAWTEXT
     /// elements.
     opened_xmp: bool,
+    /// Whether tokens can tell the title (`extract::by_tree`).
+    watch: super::by_tree::Watch,
 }
 
 impl Collector {
     pub(crate) fn token(&mut self, token: &Token<'_, '_>) {
         match token {
             Token::StartTag(tag) => {
+                self.watch.start_tag(tag.raw_name());
                 let name = tag.name();
                 let class = classify(&name);
                 self.opened_xmp = class == Class::Xmp;
                 match class {
                     Class::Template => self.template_depth += 1,
                     Class::Hidden(h) => {
+                        // The first <title> is the title element (tokens after an <svg>,
+                        // <math>, <template> or <frameset> leave it to the tree), whatever
+                        // it is in (an HTML <desc> is no SVG one) and self-closing or not
+                        // (its RCDATA follows all the same).
+                        if h == "title" && self.title.is_none() && self.in_first_title.is_none() {
+                            self.in_first_title = Some(String::new());
+                            self.watch.found();
+                        }
                         if !tag.self_closing() && self.hidden.is_none() {
                             self.hidden = Some(h);
-                            if h == "title" && self.title.is_none() {
-                                self.title = Some(String::new());
-                                self.in_first_title = true;
-                            }
                         }
                     }
                     Class::Block | Class::Xmp => self.text.line_break(),
@@ -188,11 +200,13 @@ impl Collector {
                     }
                     Class::Hidden(h) if self.hidden == Some(h) => {
                         self.hidden = None;
-                        self.in_first_title = false;
+                        if h == "title" {
+                            self.end_title();
+                        }
                     }
+                    Class::Hidden("title") => self.end_title(),
                     Class::SvgOrMath => {
                         self.hidden = None;
-                        self.in_first_title = false;
                     }
                     Class::Block | Class::Xmp => self.text.line_break(),
                     Class::Cell => self.text.space(),
@@ -203,13 +217,10 @@ impl Collector {
                 let visible = match run.kind() {
                     TextKind::ScriptData => false,
                     TextKind::Rawtext => self.opened_xmp,
-                    TextKind::Rcdata if self.hidden == Some("title") => {
+                    TextKind::Rcdata if self.in_first_title.is_some() => {
                         // The document's title (only the first <title> is kept).
-                        if self.in_first_title {
-                            let mut collapsed = Collapsed::default();
-                            collapsed.push(&run.text());
-                            self.title = Some(collapsed.finish());
-                            self.in_first_title = false;
+                        if let Some(title) = &mut self.in_first_title {
+                            title.push_str(&run.text());
                         }
                         false
                     }
@@ -223,7 +234,31 @@ impl Collector {
         }
     }
 
-    pub(crate) fn finish(self) -> Text {
+    /// The end of the first <title>: its text, ASCII whitespace stripped and collapsed
+    /// (as `document.title` has it), is the title.
+    fn end_title(&mut self) {
+        if let Some(text) = self.in_first_title.take() {
+            let words: Vec<&str> = text
+                .split(['\t', '\n', '\x0c', '\r', ' '])
+                .filter(|w| !w.is_empty())
+                .collect();
+            self.title = Some(words.join(" "));
+        }
+    }
+
+    /// Whether the title must come from the tree (`extract::by_tree`).
+    pub(crate) fn needs_tree(&self) -> bool {
+        self.watch.needs_tree
+    }
+
+    /// The title, as the tree has it.
+    pub(crate) fn set_title(&mut self, title: Option<String>) {
+        self.in_first_title = None;
+        self.title = title;
+    }
+
+    pub(crate) fn finish(mut self) -> Text {
+        self.end_title();
         Text {
             title: self.title,
             text: self.text.finish(),

@@ -1,0 +1,126 @@
+//! The title and the `<base href>` as the tree has them, for the documents where tokens
+//! alone cannot tell.
+//!
+//! The title is the text of the first HTML `title` element in tree order (`document.title`),
+//! the base URL the first HTML `base` element with an `href` (HTML § 4.2.3). Read from
+//! tokens, the first `<title>` and `<base href>` start tags are those elements, except
+//! when one of them comes after an `<svg>` or `<math>` (a `title` or `base` there may be in
+//! the SVG or MathML namespace), a `<template>` (one there may be in the template's
+//! contents, not in the tree), a `<table>` (a later one may be foster-parented before the
+//! table, ahead of it in tree order) or a `<frameset>` (after which both are ignored), and
+//! when a `<frameset>` comes after them (it can take the body out of the tree, and them
+//! with it). Only then is the tree ([`htmltok_tree`], with the scripting flag on as the
+//! tokenizer's simulation has it by default) built, to decide; `crawl/tests/tree_agreement.rs`
+//! holds the two equal on the real corpus and on generated tag soup. Building the tree
+//! costs some three times the tokens, and such documents are few (most titles and bases
+//! are in the head, before any of those tags): 3 of the shared corpus's 191 pages have a
+//! `<title>` after one, 2 a `<base>`.
+
+use htmltok_tree::Tag;
+
+/// What a start tag (its raw name, as written, any case) means to the token paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Nothing.
+    No,
+    /// `svg`, `math`, `template`, `table`: a first `<title>` or `<base>` after it is left
+    /// to the tree.
+    Risky,
+    /// `frameset`: as risky, and a `<title>` or `<base>` before it is left to the tree too.
+    Frameset,
+}
+
+/// The [`Shape`] of a start tag's raw name.
+#[inline]
+pub(crate) fn shape(raw: &[u8]) -> Shape {
+    let risky = match raw.len() {
+        3 => raw.eq_ignore_ascii_case(b"svg"),
+        4 => raw.eq_ignore_ascii_case(b"math"),
+        5 => raw.eq_ignore_ascii_case(b"table"),
+        8 if raw.eq_ignore_ascii_case(b"frameset") => return Shape::Frameset,
+        8 => raw.eq_ignore_ascii_case(b"template"),
+        _ => false,
+    };
+    if risky { Shape::Risky } else { Shape::No }
+}
+
+/// What the token paths track to know when the tree must decide.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Watch {
+    /// A risky start tag was met.
+    risky: bool,
+    /// The first `<title>` (`<base href>`) was met.
+    known: bool,
+    /// The tree must decide.
+    pub(crate) needs_tree: bool,
+}
+
+impl Watch {
+    /// A start tag of this raw name (not the `<title>`/`<base>` watched).
+    #[inline]
+    pub(crate) fn start_tag(&mut self, raw: &[u8]) {
+        match shape(raw) {
+            Shape::No => {}
+            Shape::Risky => self.risky = true,
+            Shape::Frameset => {
+                self.risky = true;
+                self.needs_tree |= self.known;
+            }
+        }
+    }
+
+    /// The first `<title>` (`<base href>`).
+    pub(crate) fn found(&mut self) {
+        self.known = true;
+        self.needs_tree |= self.risky;
+    }
+}
+
+/// The title (whitespace stripped and collapsed) and the first base `href` of `html`, as
+/// its tree has them.
+pub(crate) fn title_and_base(html: &[u8]) -> (Option<String>, Option<String>) {
+    // Scripting on, as the tokenizer's simulation has it by default (a `<noscript>`'s
+    // content is text).
+    let doc = htmltok_tree::Parser::new().scripting(true).parse(html);
+    let base = doc
+        .root()
+        .descendants()
+        .find(|n| {
+            n.element_name().is_some_and(|e| e.is_html(Tag::Base)) && n.attr("href").is_some()
+        })
+        .and_then(|n| n.attr("href").map(|v| v.into_owned()));
+    (doc.title(), base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Shape, Watch, shape};
+
+    #[test]
+    fn tree_shapes() {
+        for name in ["svg", "SVG", "math", "Template", "table"] {
+            assert_eq!(shape(name.as_bytes()), Shape::Risky, "{name}");
+        }
+        assert_eq!(shape(b"FrameSet"), Shape::Frameset);
+        for name in ["sv", "svgx", "maths", "tables", "frame", "title", "base"] {
+            assert_eq!(shape(name.as_bytes()), Shape::No, "{name}");
+        }
+    }
+
+    #[test]
+    fn watch() {
+        let mut w = Watch::default();
+        w.found();
+        w.start_tag(b"table");
+        assert!(!w.needs_tree, "a table after the title changes nothing");
+        w.start_tag(b"frameset");
+        assert!(
+            w.needs_tree,
+            "a frameset after it may take it out of the tree"
+        );
+        let mut w = Watch::default();
+        w.start_tag(b"svg");
+        w.found();
+        assert!(w.needs_tree);
+    }
+}

@@ -1,0 +1,146 @@
+//! Where the crawl toolkit keeps its token fast paths (issue #25, item 6): the title and
+//! the `<base href>` that `extract` takes from tokens must be what the tree has (the
+//! first HTML `title` element in tree order, `document.title`'s whitespace rule; the first
+//! HTML `base` element with an `href`, 4.2.3), on every page of the real corpus (the
+//! bundled pages when it is absent, said loudly) and on crafted pages where a token
+//! reader could go wrong. They agree, so the token paths stay: the tree costs three times
+//! the tokens (ARCHITECTURE.md, "The tree").
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use htmltok_crawl::extract;
+use htmltok_tree::Tag;
+
+/// The title and base href by the tree.
+fn by_tree(html: &[u8]) -> (Option<String>, Option<String>) {
+    // Scripting on, as the tokenizer's simulation has it by default (a `<noscript>`'s
+    // content is text).
+    let doc = htmltok_tree::Parser::new().scripting(true).parse(html);
+    let base = doc
+        .root()
+        .descendants()
+        .find(|n| {
+            n.element_name().is_some_and(|e| e.is_html(Tag::Base)) && n.attr("href").is_some()
+        })
+        .and_then(|n| n.attr("href").map(|v| v.into_owned()));
+    (doc.title(), base)
+}
+
+/// The title and base href by the token paths `extract` uses.
+fn by_tokens(html: &[u8]) -> (Option<String>, Option<String>) {
+    let text = extract::text(html);
+    let base = extract::base_href(html);
+    (text.title, base)
+}
+
+fn check(label: &str, html: &[u8], problems: &mut Vec<String>) {
+    let (tree, tokens) = (by_tree(html), by_tokens(html));
+    if tree != tokens {
+        problems.push(format!("{label}: tree {tree:?}, tokens {tokens:?}"));
+    }
+}
+
+#[test]
+fn title_and_base_as_the_tree_has_them() {
+    let mut problems = Vec::new();
+    for (label, html) in [
+        ("two titles", &b"<title>one</title><title>two</title>"[..]),
+        (
+            "svg title first",
+            b"<svg><title>tip</title></svg><title>page</title>",
+        ),
+        ("title in body", b"<body><p>x<title> late  one </title>"),
+        ("no title", b"<p>none"),
+        ("empty title", b"<title></title>"),
+        ("title with markup", b"<title>a <b>b</b> &amp; c</title>"),
+        ("base in body", b"<p><base href=/b><base href=/c>"),
+        (
+            "base without href first",
+            b"<base target=_top><base href='/d/'>",
+        ),
+        ("svg base", b"<svg><base href=/svg></svg><base href=/html>"),
+        (
+            "template base",
+            b"<template><base href=/t></template><base href=/real>",
+        ),
+    ] {
+        check(label, html, &mut problems);
+    }
+    let dir =
+        common::real_or_bundled_corpus("the title and base differential over the real corpus");
+    let manifest = common::Manifest::read(&dir);
+    let mut pages = 0;
+    for path in manifest.paths() {
+        let bytes = std::fs::read(dir.join(&path)).unwrap();
+        let decoded = htmltok_crawl::encoding::decode(&bytes, None);
+        check(&path, decoded.text.as_bytes(), &mut problems);
+        pages += 1;
+    }
+    assert!(pages >= 10);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Tag soup from the pieces that decide where a `<title>` or `<base>` lands.
+#[test]
+fn title_and_base_agree_on_generated_tag_soup() {
+    const PIECES: [&str; 43] = [
+        "<title>",
+        "</title>",
+        "<title>t2</title>",
+        " a  b ",
+        "<base href=/x>",
+        "<BASE HREF=/y>",
+        "<base>",
+        "<svg>",
+        "</svg>",
+        "<math>",
+        "</math>",
+        "<template>",
+        "</template>",
+        "<frameset>",
+        "<frame>",
+        "<table>",
+        "<tr>",
+        "<td>",
+        "</table>",
+        "<select>",
+        "<option>",
+        "<noscript>",
+        "</noscript>",
+        "<head>",
+        "<body>",
+        "</body>",
+        "</html>",
+        "<p>",
+        "<foreignObject>",
+        "<desc>",
+        "<mi>",
+        "<annotation-xml encoding=text/html>",
+        "<!--c-->",
+        "<textarea>",
+        "&nbsp;x\u{a0}",
+        "<title/>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</p>",
+        "<a>",
+        "</a>",
+        "<caption>",
+    ];
+    fn prop(picks: Vec<u8>) -> bool {
+        let html: String = picks
+            .iter()
+            .map(|&p| PIECES[usize::from(p) % PIECES.len()])
+            .collect();
+        let (tree, tokens) = (by_tree(html.as_bytes()), by_tokens(html.as_bytes()));
+        if tree != tokens {
+            eprintln!("{html:?}: tree {tree:?}, tokens {tokens:?}");
+        }
+        tree == tokens
+    }
+    quickcheck::QuickCheck::new()
+        .tests(5000)
+        .quickcheck(prop as fn(Vec<u8>) -> bool);
+}
