@@ -1,12 +1,15 @@
-"""Throughput of htmltok's Python bindings against selectolax and Resiliparse, single
-threaded, on a folder of HTML pages (the shared corpus, else the bundled pages).
+"""Throughput of htmltok's Python bindings against selectolax, Resiliparse and turbohtml
+(each when installed), single threaded, on a folder of HTML pages (the shared corpus, else
+the bundled pages).
 
-    python bench.py [CORPUS_DIR] [--repeat N]
+    python bench.py [CORPUS_DIR] [--repeat N] [--task parse --task links ...]
 
 Prints one table: MB/s (10^6 bytes of input per second) and documents per second, best of
-N runs, for parse + every <a href> link, parse + visible text, tokenizing, and
+N runs, for parsing to a tree (htmltok.parse beside selectolax's LexborHTMLParser, Resiliparse
+and turbohtml.parse), parse + every <a href> link, parse + visible text, tokenizing, and
 htmltok.process with 1 and 2 threads (links as dicts, as URL strings, and as Arrow record
-batches). Each library is given the page's bytes.
+batches). Each library is given the page's bytes. `--task` (parse, links, text, tokens,
+batch; repeatable) measures only those rows.
 """
 
 import argparse
@@ -55,8 +58,13 @@ def htmltok_tokenize_only(data):
     return len(htmltok.tokenize(data))
 
 
+def htmltok_parse(data):
+    return htmltok.parse(data)
+
+
 def methods():
     out = [
+        ("parse", "htmltok parse(d) (the tree: decode + tree construction)", htmltok_parse),
         ("links", "htmltok Document(d).links() (dicts, a filtered in Python)", htmltok_links),
         ("links", "htmltok Document(d).links(elements=('a',), urls=True)", htmltok_links_a),
         ("text", "htmltok Document(d).text()", htmltok_text),
@@ -93,6 +101,12 @@ def methods():
         ]
     except ImportError as err:
         print(f"resiliparse is not installed ({err}): not measured", file=sys.stderr)
+    try:
+        import turbohtml
+
+        out += [("parse", f"turbohtml {version('turbohtml')} parse(d) (parse alone)", turbohtml.parse)]
+    except ImportError as err:
+        print(f"turbohtml is not installed ({err}): not measured", file=sys.stderr)
     return out
 
 
@@ -114,6 +128,8 @@ def main():
         default = here / "corpus"
     parser.add_argument("corpus", nargs="?", default=str(default))
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--task", action="append", choices=["parse", "links", "text", "tokens", "batch"],
+                        help="measure only these tasks (default: all)")
     args = parser.parse_args()
     paths, pages = pages_of(args.corpus)
     total = sum(map(len, pages))
@@ -121,6 +137,8 @@ def main():
           f"single thread, best of {args.repeat}; Python {sys.version.split()[0]}, htmltok {htmltok.__version__}\n")
     rows = []
     for task, name, fn in methods():
+        if args.task and task not in args.task:
+            continue
         fn(pages[0])
         seconds = measure(fn, pages, args.repeat)
         rows.append((task, name, total / seconds / 1e6, len(pages) / seconds))
@@ -145,7 +163,9 @@ def main():
             pass
 
     forms = [("process", "link dicts", dicts), ("process", "link_urls=True", urls)]
-    if arrow:
+    if args.task and "batch" not in args.task:
+        forms = []
+    elif arrow:
         forms.append(("process_arrow", "Arrow batches", batches))
     for name, form, fn in forms:
         for threads in (1, 2):

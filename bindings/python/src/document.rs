@@ -15,6 +15,7 @@ use url::Url;
 
 use crate::input_bytes;
 use crate::tokens::{Tokens, builder, tokens_of};
+use crate::tree::Tree;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Document>()?;
@@ -104,8 +105,39 @@ impl Document {
         }
     }
 
+    /// A `Document` of `data`: `bytes`, `bytearray` or `memoryview` decoded by
+    /// [`Document::decode`]; a `str` taken as it is (already Unicode: its UTF-8, encoding
+    /// 'UTF-8' by the rule 'transport', as if the caller's transport had declared it).
+    pub(crate) fn of_input(
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        http_charset: Option<&str>,
+        url: Option<String>,
+    ) -> PyResult<Document> {
+        if let Ok(text) = data.cast::<PyString>() {
+            if http_charset.is_some() {
+                return Err(PyValueError::new_err(
+                    "http_charset is for bytes: a str is decoded already",
+                ));
+            }
+            let utf8 = text.to_cow()?;
+            return Ok(Document {
+                html: Html {
+                    bytes: PyBytes::new(py, utf8.as_bytes()).unbind(),
+                    start: 0,
+                },
+                encoding: Encoding::for_label(b"utf-8").expect("UTF-8 is an encoding"),
+                rule: Rule::Transport,
+                had_replacements: false,
+                url,
+                text: OnceLock::new(),
+            });
+        }
+        Ok(Document::decode(py, input_bytes(data)?, http_charset, url))
+    }
+
     /// The decoded document, UTF-8.
-    fn html<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
+    pub(crate) fn html<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
         &self.html.bytes.bind(py).as_bytes()[self.html.start..]
     }
 
@@ -421,6 +453,14 @@ impl Document {
     ) -> PyResult<Tokens> {
         let builder = builder(errors, simulation, scripting, state, last_start_tag)?;
         tokens_of(py, self.html_bytes(py), builder)
+    }
+
+    /// The page's tree (WHATWG tree construction; see `htmltok.parse`), parsed from the
+    /// decoded page (the GIL released); `context` (as the html5lib tests write it: 'td',
+    /// 'svg path') parses it as a fragment in the context of that element.
+    #[pyo3(signature = (*, scripting = false, context = None))]
+    fn tree(slf: &Bound<'_, Self>, scripting: bool, context: Option<&str>) -> Tree {
+        Tree::build(slf.py(), slf.clone().unbind(), scripting, context)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

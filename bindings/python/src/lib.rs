@@ -16,6 +16,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 mod document;
 mod process;
 mod tokens;
+mod tree;
 mod warc;
 
 /// The input of `tokenize` and `Document` as a `bytes` object: the object itself for
@@ -86,5 +87,6 @@ fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
     document::register(m)?;
     warc::register(m)?;
     process::register(m)?;
+    tree::register(m)?;
     Ok(())
 }

@@ -15,6 +15,13 @@ Pages (decoded as a browser decodes them)::
     doc.text()    # what `htmltok text` gives
     doc.stats()   # what `htmltok stats` counts
 
+The tree (WHATWG tree construction; nodes are views over an arena)::
+
+    tree = htmltok.parse(data)            # bytes decoded as Document decodes them
+    tree.title, tree.body.children, tree.document.encoding
+    for node in tree.root.descendants():
+        node.name, node.attrs, node.span  # span: offsets into tree.document.html_bytes
+
 WARC and ARC files::
 
     for rec in htmltok.warc.ArchiveIterator("crawl.warc.gz"):
@@ -36,6 +43,8 @@ Contents:
 - ``Tokens``: a sequence of ``Token`` (lazy views; ``.errors`` with ``errors=True``)
 - ``Document(data, http_charset=None, url=None)``: ``links()``, ``text()``, ``stats()``,
   ``tokenize()``, ``title``, ``encoding``, ``encoding_rule``
+- ``parse(data, *, scripting, http_charset, url)`` -> ``Tree`` of ``Node`` views;
+  ``parse_fragment(data, context)``; ``Document.tree()``
 - ``warc.ArchiveIterator(path_or_file)`` -> ``warc.WarcRecord``
 - ``process(paths, links=True, text=True, threads=0)`` -> ``Pages`` of dicts
 - ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_batches(...)`` -> the
@@ -47,11 +56,16 @@ Every call that does real work releases the GIL, so threads run in parallel.
 
 from ._htmltok import (
     Document,
+    Node,
+    NodeIterator,
     Pages,
     Token,
     TokenIterator,
     Tokens,
+    Tree,
     __version__,
+    parse,
+    parse_fragment,
     process,
     process_batches,
     process_ipc,
@@ -118,12 +132,17 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
 
 __all__ = [
     "Document",
+    "Node",
+    "NodeIterator",
     "Pages",
     "Token",
     "TokenIterator",
     "Tokens",
+    "Tree",
     "__version__",
     "ArrowBatches",
+    "parse",
+    "parse_fragment",
     "process",
     "process_arrow",
     "process_batches",

@@ -155,6 +155,100 @@ class Document:
         state: Optional[State] = None,
         last_start_tag: Optional[str] = None,
     ) -> Tokens: ...
+    def tree(self, *, scripting: bool = False, context: Optional[str] = None) -> Tree:
+        """The page's tree (see parse); with context ('td', 'svg path'), a fragment."""
+
+NodeType = Literal["element", "text", "comment", "doctype", "document", "fragment"]
+
+class Node:
+    """A node of a Tree: a view (the tree and the node's id), made when asked for."""
+    @property
+    def id(self) -> int: ...
+    @property
+    def tree(self) -> Tree: ...
+    @property
+    def type(self) -> NodeType: ...
+    @property
+    def name(self) -> Optional[str]:
+        """An element's local name ('div', 'foreignObject'); None for other nodes."""
+    @property
+    def namespace(self) -> Optional[Literal["html", "svg", "math"]]: ...
+    @property
+    def attrs(self) -> Dict[str, str]:
+        """An element's attributes in source order, decoded ('xlink:href' for foreign ones)."""
+    def attr(self, name: str, default: Any = None) -> Any: ...
+    def text(self) -> str:
+        """A text node's text, a comment's data; for others their descendants' text."""
+    @property
+    def children(self) -> List[Node]: ...
+    @property
+    def parent(self) -> Optional[Node]: ...
+    @property
+    def next_sibling(self) -> Optional[Node]: ...
+    @property
+    def template_contents(self) -> Optional[Node]: ...
+    def descendants(self) -> NodeIterator:
+        """Every node below this one in document order (iterative at any depth)."""
+    @property
+    def span(self) -> Tuple[int, int]:
+        """Byte offsets in the decoded page (tree.document.html_bytes, UTF-8)."""
+    @property
+    def end_span(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def html(self) -> str:
+        """outerHTML (HTML 13.3), by the tree's serializer."""
+    @property
+    def inner_html(self) -> str: ...
+
+class NodeIterator(Iterator[Node]):
+    def __iter__(self) -> NodeIterator: ...
+    def __next__(self) -> Node: ...
+
+class Tree:
+    """A page's tree (WHATWG tree construction); nodes are Node views over its arena."""
+    @property
+    def document(self) -> Document:
+        """The decoded page the tree was parsed from (spans are offsets into its html_bytes)."""
+    @property
+    def root(self) -> Node: ...
+    @property
+    def fragment_root(self) -> Optional[Node]: ...
+    @property
+    def document_element(self) -> Optional[Node]: ...
+    @property
+    def head(self) -> Optional[Node]: ...
+    @property
+    def body(self) -> Optional[Node]: ...
+    @property
+    def title(self) -> Optional[str]: ...
+    @property
+    def quirks_mode(self) -> Literal["no-quirks", "limited-quirks", "quirks"]: ...
+    @property
+    def html(self) -> str: ...
+    def node(self, id: int) -> Node: ...
+    def to_test_format(self) -> str:
+        """The html5lib tree-construction test format (`| <html>` ...)."""
+    def __len__(self) -> int: ...
+
+def parse(
+    data: Union[_Bytes, str],
+    *,
+    scripting: bool = False,
+    http_charset: Optional[str] = None,
+    url: Optional[str] = None,
+) -> Tree:
+    """The page's tree; bytes decoded as Document decodes them (a str is taken as it is).
+    The GIL is released while parsing."""
+
+def parse_fragment(
+    data: Union[_Bytes, str],
+    context: str,
+    *,
+    scripting: bool = False,
+    http_charset: Optional[str] = None,
+    url: Optional[str] = None,
+) -> Tree:
+    """A fragment parsed in the context of an element ('td', 'svg path', 'math mi')."""
 
 class Page(TypedDict):
     warc_filename: str

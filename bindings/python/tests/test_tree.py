@@ -1,0 +1,207 @@
+"""htmltok.parse: the tree (WHATWG tree construction), its node views, the html5lib
+expected trees of a few adoption-agency and foster-parenting cases, depth, and the GIL."""
+
+import threading
+import time
+
+import pytest
+
+import htmltok
+from conftest import ROOT, missing
+
+PAGE = (
+    b"<!DOCTYPE html><html lang=en><head><title> Tides \n of  March</title>"
+    b"<meta charset=utf-8></head><body><p class='x y' id=first>Hello <b>world</b>"
+    b"<!--note--><a href='/a?x=1&amp;y=2' rel=next>link</a></p>"
+    b"<svg viewbox='0 0 1 1'><foreignObject/></svg></body></html>"
+)
+
+
+def find(tree, name):
+    return next(n for n in tree.root.descendants() if n.name == name)
+
+
+def test_document_accessors():
+    tree = htmltok.parse(PAGE)
+    assert isinstance(tree, htmltok.Tree)
+    assert tree.root.type == "document"
+    assert tree.root.name is None and tree.root.parent is None
+    assert tree.document_element.name == "html"
+    assert tree.document_element.attrs == {"lang": "en"}
+    assert tree.head.name == "head" and tree.body.name == "body"
+    assert tree.title == "Tides of March"
+    assert tree.quirks_mode == "no-quirks"
+    assert htmltok.parse(b"<p>x").quirks_mode == "quirks"
+    assert tree.fragment_root is None
+    assert [c.type for c in tree.root.children] == ["doctype", "element"]
+    # One decoding: the tree keeps the htmltok.Document it parsed.
+    assert isinstance(tree.document, htmltok.Document)
+    assert tree.document.encoding == "UTF-8" and tree.document.encoding_rule == "meta"
+
+
+def test_nodes():
+    tree = htmltok.parse(PAGE)
+    p = find(tree, "p")
+    assert p.type == "element" and p.namespace == "html"
+    assert p.attrs == {"class": "x y", "id": "first"}
+    assert list(p.attrs) == ["class", "id"]  # source order
+    assert p.attr("id") == "first"
+    assert p.attr("missing") is None and p.attr("missing", "d") == "d"
+    assert p.text() == "Hello worldlink"
+    assert [c.type for c in p.children] == ["text", "element", "comment", "element"]
+    assert p.children[0].text() == "Hello " and p.children[0].name is None
+    assert p.children[2].text() == "note"
+    a = find(tree, "a")
+    assert a.attr("href") == "/a?x=1&y=2"  # decoded
+    assert a.parent == p and a.parent is not p
+    assert hash(a.parent) == hash(p)
+    assert p.parent == tree.body
+    svg = find(tree, "svg")
+    assert svg.namespace == "svg" and svg.attrs == {"viewBox": "0 0 1 1"}
+    assert svg.children[0].name == "foreignObject"
+    assert tree.body.next_sibling is None
+    assert tree.node(p.id) == p
+    with pytest.raises(IndexError):
+        tree.node(len(tree))
+
+
+def test_spans_are_offsets_in_the_decoded_page():
+    tree = htmltok.parse(PAGE)
+    html = tree.document.html_bytes
+    p = find(tree, "p")
+    start, end = p.span
+    assert html[start:end] == b"<p class='x y' id=first>"
+    start, end = p.end_span
+    assert html[start:end] == b"</p>"
+    text = p.children[0]
+    assert html[slice(*text.span)] == b"Hello "
+    assert tree.body.parent.span == tree.document_element.span
+    assert tree.root.span == (0, len(html))
+    # An implied element has an empty span.
+    implied = htmltok.parse(b"<p>x")
+    assert implied.body.span[0] == implied.body.span[1]
+    # Decoded from windows-1252: offsets are into the UTF-8 page.
+    tree = htmltok.parse(b"<p>caf\xe9</p><b>x</b>", http_charset="windows-1252")
+    html = tree.document.html_bytes
+    b = find(tree, "b")
+    assert html[slice(*b.span)] == b"<b>" and html.startswith("<p>café".encode())
+
+
+def test_serialization():
+    tree = htmltok.parse(b"<p class=x>Hello <b>world</p><template><i>t</i></template>")
+    p = find(tree, "p")
+    assert p.html == '<p class="x">Hello <b>world</b></p>'
+    assert p.inner_html == "Hello <b>world</b>"
+    assert tree.html.startswith("<html><head>")
+    template = find(tree, "template")
+    assert template.children == []
+    contents = template.template_contents
+    assert contents.type == "fragment" and contents.children[0].name == "i"
+    assert tree.to_test_format().splitlines()[:2] == ["| <html>", "|   <head>"]
+
+
+def test_str_and_encodings():
+    tree = htmltok.parse("<p>Grüße</p>")
+    assert tree.document.encoding == "UTF-8" and tree.document.encoding_rule == "transport"
+    assert find(tree, "p").text() == "Grüße"
+    with pytest.raises(ValueError):
+        htmltok.parse("<p>x", http_charset="utf-8")
+    tree = htmltok.parse(b"<title>caf\xe9</title>", url="https://example.org/")
+    assert tree.title == "café" and tree.document.encoding == "windows-1252"
+    assert tree.document.url == "https://example.org/"
+    assert htmltok.parse(bytearray(b"<b>x")).body.text() == "x"
+    with pytest.raises(TypeError):
+        htmltok.parse(42)
+
+
+def test_document_tree_is_parse():
+    doc = htmltok.Document(PAGE)
+    tree = doc.tree()
+    assert tree.document is doc
+    assert tree.to_test_format() == htmltok.parse(PAGE).to_test_format()
+
+
+def test_scripting_flag():
+    page = b"<body><noscript><p>x</p></noscript>"
+    assert find(htmltok.parse(page), "noscript").children[0].name == "p"
+    on = find(htmltok.parse(page, scripting=True), "noscript").children[0]
+    assert on.type == "text" and on.text() == "<p>x</p>"
+
+
+def test_fragment():
+    tree = htmltok.parse_fragment(b"<td>a</td><td>b", "tr")
+    root = tree.fragment_root
+    assert [c.name for c in root.children] == ["td", "td"]
+    assert tree.to_test_format() == '| <td>\n|   "a"\n| <td>\n|   "b"'
+    assert tree.html == "<td>a</td><td>b</td>"
+    svg = htmltok.parse_fragment(b"<path/><foreignobject/>", "svg svg")
+    assert [(c.namespace, c.name) for c in svg.fragment_root.children] == [
+        ("svg", "path"),
+        ("svg", "foreignObject"),
+    ]
+    assert htmltok.Document(b"<td>a").tree(context="tr").to_test_format() == '| <td>\n|   "a"'
+
+
+def html5lib_cases():
+    path = ROOT.parent / "shared" / "html5lib-tests" / "tree-construction" / "tests1.dat"
+    if not path.is_file():
+        missing("the html5lib tree-construction cases", f"no {path}")
+    cases = {}
+    for block in path.read_text(encoding="utf-8").split("\n\n#data\n"):
+        block = block.removeprefix("#data\n")
+        data, _, rest = block.partition("\n#errors\n")
+        _, _, document = rest.partition("#document\n")
+        cases[data] = document.rstrip("\n")
+    return cases
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "<a><p>X<a>Y</a>Z</p></a>",  # adoption agency
+        "<font><p>hello<b>cruel</font>world",  # adoption agency, formatting reconstructed
+        "<!-----><font><div>hello<table>excite!<b>me!<th><i>please!</tr><!--X-->",  # foster parenting
+        "<a><table><td><a><table></table><a></tr><a></table><b>X</b>C<a>Y",  # both
+    ],
+)
+def test_html5lib_expected_trees(data):
+    cases = html5lib_cases()
+    assert data in cases
+    assert htmltok.parse(data.encode()).to_test_format() == cases[data]
+
+
+def test_deep_nesting_is_iterative():
+    depth = 100_000
+    tree = htmltok.parse(b"<div>" * depth + b"x")
+    n = sum(1 for _ in tree.root.descendants())
+    assert n == depth + 4  # html, head, body, the divs, the text
+    deepest = [n for n in tree.body.descendants()][-1]
+    assert deepest.type == "text" and deepest.text() == "x"
+    assert tree.root.text() == "x"
+    # (The test format indents two spaces a level: quadratic in size, so not here.)
+    assert tree.body.html.count("<div>") == depth
+    del tree  # dropping is iterative too
+
+
+def test_gil_released_while_parsing():
+    page = b"<div><p class=a>some <b>text</b> &amp; more</p>" * 100_000
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    time.sleep(0.01)
+    start = time.perf_counter()
+    tree = htmltok.parse(page)
+    end = time.perf_counter()
+    done.set()
+    t.join()
+    assert len(tree) > 500_000
+    during = [x for x in ticks if start < x < end]
+    # With the GIL held the whole time the other thread could not tick during the parse.
+    assert end - start < 0.05 or len(during) >= 3, (end - start, len(during))
