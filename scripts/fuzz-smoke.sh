@@ -15,13 +15,14 @@ cd "$(dirname "$0")/.."
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
 
 SECONDS_PER_TARGET=${FUZZ_SMOKE_SECONDS:-20}
-TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream warc_parallel http_body arc_reader)
+TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream warc_parallel http_body arc_reader tree)
 # Targets seeded with WARC files (corpus/*.warc.gz and fuzz/warc-seeds/*: the same
 # records as a .warc.zst and a .warc.lz4, made by crawl/examples/warc_recompress.rs; each
 # behind a first byte choosing the part size) instead of the HTML seeds.
 WARC_TARGETS=" warc_parallel "
-# Targets whose first input byte chooses the options (see fuzz/src/checks.rs).
-OPTION_TARGETS=" simulation writers scalar_vs_simd http_body "
+# Targets whose first input byte chooses the options (see fuzz/src/checks.rs; for tree,
+# fuzz/src/tree.rs).
+OPTION_TARGETS=" simulation writers scalar_vs_simd http_body tree "
 # Targets whose first bytes are a header: options, run sizes, chunk sizes (see
 # fuzz/fuzz_targets/stream.rs); the seeds get a header of defaults and 1-byte chunks.
 HEADER_TARGETS=" stream "

@@ -2,5 +2,6 @@
 
 pub mod checks;
 pub mod peers;
+pub mod tree;
 pub mod warc;
 pub mod writers;
