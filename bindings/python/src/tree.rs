@@ -16,7 +16,6 @@
 //! ids are the same in every parse of an input.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use htmltok::Span;
 use htmltok_tree::{FragmentContext, NodeData, NodeKind, NodeRef, Ns, Parser, QuirksMode};
@@ -55,11 +54,13 @@ impl Sp {
     }
 }
 
-/// Text (of a text node or comment, a DOCTYPE's name): a span of the input when the tree
-/// borrowed it from there, else an index into [`Arena::strings`].
+/// A string of the tree (text, a comment's data, a DOCTYPE's name, an element or attribute
+/// name): a span of the input when it is there as it is, a known name, else an index into
+/// [`Arena::strings`]. Nothing is hashed or allocated for the common cases.
 #[derive(Clone, Copy)]
 enum Str {
     Input(Sp),
+    Static(&'static str),
     Owned(u32),
 }
 
@@ -80,8 +81,8 @@ struct ANode {
     next_sibling: u32,
     kind: Kind,
     ns: Ns,
-    /// Element: its local name (an index into [`Arena::names`]).
-    name: u32,
+    /// Element: its local name.
+    name: Str,
     /// Element: `attrs_start..attrs_start + attrs_len` in [`Arena::attrs`]; template:
     /// `template` is its contents.
     attrs_start: u32,
@@ -94,8 +95,8 @@ struct ANode {
 }
 
 struct AAttr {
-    /// The qualified name (`href`, `xlink:href`): an index into [`Arena::names`].
-    name: u32,
+    /// The qualified name (`href`, `xlink:href`).
+    name: Str,
     value: Sp,
 }
 
@@ -103,7 +104,6 @@ struct AAttr {
 struct Arena {
     nodes: Vec<ANode>,
     attrs: Vec<AAttr>,
-    names: Vec<Box<str>>,
     strings: Vec<Box<str>>,
     quirks: QuirksMode,
     fragment_root: u32,
@@ -122,17 +122,6 @@ impl Arena {
     fn of(doc: &htmltok_tree::Document<'_>) -> Arena {
         let input = doc.input();
         let base = input.as_ptr() as usize;
-        let mut names: Vec<Box<str>> = Vec::new();
-        let mut name_ids: HashMap<Cow<'_, str>, u32> = HashMap::new();
-        let mut intern = |name: Cow<'_, str>, names: &mut Vec<Box<str>>| -> u32 {
-            if let Some(&id) = name_ids.get(&name) {
-                return id;
-            }
-            let id = names.len() as u32;
-            names.push(name.as_ref().into());
-            name_ids.insert(Cow::Owned(name.into_owned()), id);
-            id
-        };
         let mut strings: Vec<Box<str>> = Vec::new();
         let text_of = |text: &Cow<'_, str>, strings: &mut Vec<Box<str>>| -> Str {
             let at = (text.as_ptr() as usize).wrapping_sub(base);
@@ -155,7 +144,7 @@ impl Arena {
                 next_sibling: id_of(n.next_sibling()),
                 kind: Kind::Document,
                 ns: Ns::Html,
-                name: NONE,
+                name: Str::Static(""),
                 attrs_start: 0,
                 attrs_len: 0,
                 template: NONE,
@@ -181,16 +170,33 @@ impl Arena {
                 NodeData::Element(_) => {
                     a.kind = Kind::Element;
                     a.ns = n.namespace().unwrap_or(Ns::Html);
-                    a.name = intern(Cow::Borrowed(n.name().unwrap_or("")), &mut names);
+                    a.name = match n.element_name().and_then(|e| e.known_local_name()) {
+                        Some(known) => Str::Static(known),
+                        None => {
+                            strings.push(n.name().unwrap_or("").into());
+                            Str::Owned((strings.len() - 1) as u32)
+                        }
+                    };
                     a.template = id_of(n.template_contents());
                     a.attrs_start = attrs.len() as u32;
                     for attr in n.attrs() {
+                        let span = attr.name_span();
                         let name = match attr.ns().prefix() {
-                            Some(prefix) => Cow::Owned(format!("{prefix}:{}", attr.name())),
-                            None => Cow::Borrowed(attr.name()),
+                            None if input.get(span.start..span.end)
+                                == Some(attr.name().as_bytes()) =>
+                            {
+                                Str::Input(Sp::of(span))
+                            }
+                            prefix => {
+                                strings.push(match prefix {
+                                    Some(prefix) => format!("{prefix}:{}", attr.name()).into(),
+                                    None => attr.name().into(),
+                                });
+                                Str::Owned((strings.len() - 1) as u32)
+                            }
                         };
                         attrs.push(AAttr {
-                            name: intern(name, &mut names),
+                            name,
                             value: attr.value_span().map_or(Sp::NONE, Sp::of),
                         });
                     }
@@ -202,7 +208,6 @@ impl Arena {
         Arena {
             nodes,
             attrs,
-            names,
             strings,
             quirks: doc.quirks_mode(),
             fragment_root: id_of(doc.fragment_root()),
@@ -220,6 +225,7 @@ impl Arena {
                 Some((start, end)) => std::str::from_utf8(&input[start..end]).unwrap_or(""),
                 None => "",
             },
+            Str::Static(s) => s,
             Str::Owned(i) => &self.strings[i as usize],
         }
     }
@@ -496,8 +502,8 @@ impl Node {
     #[getter]
     fn name<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
         let a = self.a();
-        (a.kind == Kind::Element)
-            .then(|| PyString::new(py, &self.tree.get().arena.names[a.name as usize]))
+        let tree = self.tree.get();
+        (a.kind == Kind::Element).then(|| PyString::new(py, tree.arena.str(tree.input(py), a.name)))
     }
 
     /// An element's namespace: 'html', 'svg' or 'math'; None for other nodes.
@@ -522,7 +528,7 @@ impl Node {
         for attr in
             &tree.arena.attrs[a.attrs_start as usize..(a.attrs_start + a.attrs_len) as usize]
         {
-            dict.set_item(&*tree.arena.names[attr.name as usize], value(input, attr))?;
+            dict.set_item(tree.arena.str(input, attr.name), value(input, attr))?;
         }
         Ok(dict)
     }
@@ -539,11 +545,12 @@ impl Node {
         let a = self.a();
         let attrs =
             &tree.arena.attrs[a.attrs_start as usize..(a.attrs_start + a.attrs_len) as usize];
+        let input = tree.input(py);
         match attrs
             .iter()
-            .find(|attr| &*tree.arena.names[attr.name as usize] == name)
+            .find(|attr| tree.arena.str(input, attr.name) == name)
         {
-            Some(attr) => PyString::new(py, &value(tree.input(py), attr)).into_any(),
+            Some(attr) => PyString::new(py, &value(input, attr)).into_any(),
             None => default.unwrap_or_else(|| py.None().into_bound(py)),
         }
     }
@@ -655,10 +662,13 @@ impl Node {
 
     fn __repr__(&self, py: Python<'_>) -> String {
         match self.a().kind {
-            Kind::Element => format!(
-                "<htmltok.Node element {:?}>",
-                &*self.tree.get().arena.names[self.a().name as usize]
-            ),
+            Kind::Element => {
+                let tree = self.tree.get();
+                format!(
+                    "<htmltok.Node element '{}'>",
+                    tree.arena.str(tree.input(py), self.a().name)
+                )
+            }
             Kind::Text | Kind::Comment => {
                 let text = self.text(py);
                 let short: String = text.chars().take(30).collect();

@@ -65,6 +65,16 @@ def test_nodes():
         tree.node(len(tree))
 
 
+def test_names_as_written_or_adjusted():
+    tree = htmltok.parse(b"<DIV ID=a Data-X=1><my-el v=2></my-el><svg viewbox=v><a xlink:href=h></a></svg>")
+    div = find(tree, "div")
+    assert div.attrs == {"id": "a", "data-x": "1"}
+    assert div.children[0].name == "my-el" and div.children[0].attr("v") == "2"
+    assert find(tree, "svg").attrs == {"viewBox": "v"}
+    assert find(tree, "svg").children[0].attrs == {"xlink:href": "h"}
+    assert repr(div) == "<htmltok.Node element 'div'>"
+
+
 def test_spans_are_offsets_in_the_decoded_page():
     tree = htmltok.parse(PAGE)
     html = tree.document.html_bytes
