@@ -85,7 +85,7 @@ impl<'a> TreeBuilder<'a> {
                 } else {
                     text.clone()
                 };
-                self.insert_text(&text);
+                self.insert_text(text);
                 Step::Done
             }
             Tok::Comment(data, span) => {

@@ -122,11 +122,15 @@ impl<'a> TreeBuilder<'a> {
         let mut attrs = Vec::new();
         loop {
             tokenizer.set_foreign_content(self.adjusted_current_is_foreign());
-            let tok = match tokenizer.next_token() {
-                Some(t) => Tok::from_token(t, std::mem::take(&mut attrs)),
+            // The attribute list goes only to tags and comes back after each one: a text
+            // token would drop it, and the next tag would allocate it again.
+            let mut tok = match tokenizer.next_token() {
+                Some(t @ (htmltok::Token::StartTag(_) | htmltok::Token::EndTag(_))) => {
+                    Tok::from_token(t, std::mem::take(&mut attrs))
+                }
+                Some(t) => Tok::from_token(t, Vec::new()),
                 None => Tok::Eof,
             };
-            let mut tok = tok;
             if let Tok::Text(text) = &tok
                 && text.text.is_empty()
             {
@@ -343,14 +347,14 @@ impl<'a> TreeBuilder<'a> {
         id
     }
 
-    /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place.
-    pub(crate) fn insert_text(&mut self, text: &TextTok<'a>) {
+    /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place. Takes the
+    /// text by value: decoded text (an owned `String`) moves into the node, not copied.
+    pub(crate) fn insert_text(&mut self, text: TextTok<'a>) {
         let (parent, before) = self.insertion_place(None);
         if matches!(self.doc.nodes[parent as usize].data, NodeData::Document) {
             return;
         }
-        self.doc
-            .insert_text(parent, before, text.text.clone(), text.span);
+        self.doc.insert_text(parent, before, text.text, text.span);
     }
 
     /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of

@@ -36,7 +36,7 @@ impl<'a> TreeBuilder<'a> {
     /// left (the shape of "whitespace: insert the character; anything else: …").
     fn insert_leading_ws(&mut self, text: &mut TextTok<'a>) -> bool {
         if let Some(ws) = text.split_leading_ws() {
-            self.insert_text(&ws);
+            self.insert_text(ws);
         }
         text.text.is_empty()
     }
@@ -345,9 +345,9 @@ impl<'a> TreeBuilder<'a> {
 
     /// The characters rule of "in body": NULs dropped, the active formatting elements
     /// reconstructed, frameset-ok cleared by anything but whitespace.
-    pub(super) fn body_text(&mut self, text: &TextTok<'a>) {
+    pub(super) fn body_text(&mut self, text: TextTok<'a>) {
         if text.text.contains('\0') {
-            for piece in &text.without_nul() {
+            for piece in text.without_nul() {
                 self.body_text_piece(piece);
             }
         } else {
@@ -355,12 +355,12 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    fn body_text_piece(&mut self, text: &TextTok<'a>) {
+    fn body_text_piece(&mut self, text: TextTok<'a>) {
         self.reconstruct_active_formatting();
-        self.insert_text(text);
         if self.frameset_ok && !text.is_all_ws() {
             self.frameset_ok = false;
         }
+        self.insert_text(text);
     }
 
     // 13.2.6.4.7 The "in body" insertion mode
@@ -375,7 +375,7 @@ impl<'a> TreeBuilder<'a> {
                         exact: true,
                     },
                 );
-                self.body_text(&text);
+                self.body_text(text);
                 Done
             }
             Tok::Comment(data, span) => {
@@ -777,7 +777,7 @@ impl<'a> TreeBuilder<'a> {
         match tok {
             Tok::Text(text) => {
                 let text = text.clone();
-                self.insert_text(&text);
+                self.insert_text(text);
                 Done
             }
             Tok::Eof => {
@@ -913,12 +913,12 @@ impl<'a> TreeBuilder<'a> {
         let pending = std::mem::take(&mut self.pending_table_text);
         if pending.iter().any(|t| !t.is_all_ws()) {
             self.foster_parenting = true;
-            for piece in &pending {
+            for piece in pending {
                 self.body_text(piece);
             }
             self.foster_parenting = false;
         } else {
-            for piece in &pending {
+            for piece in pending {
                 self.insert_text(piece);
             }
         }
@@ -1190,7 +1190,7 @@ impl<'a> TreeBuilder<'a> {
         match tok {
             Tok::Text(text) => {
                 if let Some(ws) = text.split_leading_ws() {
-                    self.body_text(&ws);
+                    self.body_text(ws);
                 }
                 if text.text.is_empty() {
                     return Done;
@@ -1227,7 +1227,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Text(text) => {
                 // Only the whitespace characters are inserted; the others are ignored.
                 if let Some(ws) = text.whitespace_only() {
-                    self.insert_text(&ws);
+                    self.insert_text(ws);
                 }
                 Done
             }
@@ -1274,7 +1274,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Text(text) => {
                 // Only the whitespace characters are inserted; the others are ignored.
                 if let Some(ws) = text.whitespace_only() {
-                    self.insert_text(&ws);
+                    self.insert_text(ws);
                 }
                 Done
             }
@@ -1308,7 +1308,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Doctype { .. } => return self.in_body(tok),
             Tok::Text(text) => {
                 if let Some(ws) = text.split_leading_ws() {
-                    self.body_text(&ws);
+                    self.body_text(ws);
                 }
                 if text.text.is_empty() {
                     return Done;
@@ -1335,7 +1335,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Doctype { .. } => self.in_body(tok),
             Tok::Text(text) => {
                 if let Some(ws) = text.whitespace_only() {
-                    self.body_text(&ws);
+                    self.body_text(ws);
                 }
                 Done
             }
