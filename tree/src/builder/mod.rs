@@ -382,9 +382,12 @@ impl<'a> TreeBuilder<'a> {
         let id = self.insert_html_element(tag);
         let name = self.name_of(id);
         let doc = &self.doc;
-        let key = attrs_key(doc, id);
-        self.active
-            .push(id, name, key, |other| same_attrs(doc, id, other));
+        self.active.push(
+            id,
+            name,
+            |e| attrs_key(doc, e),
+            |other| same_attrs(doc, id, other),
+        );
     }
 
     // ----- 13.2.4.3 reconstructing the active formatting elements -----
