@@ -92,7 +92,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 Step::Done
             }
-            Tok::Doctype { .. } | Tok::Eof => Step::Done,
+            Tok::Doctype(_) | Tok::Eof => Step::Done,
             Tok::Tag(tag) => {
                 let breaks_out = if tag.end {
                     matches!(tag.tag, Br | P)

@@ -122,13 +122,8 @@ impl<'a> TreeBuilder<'a> {
         let mut attrs = Vec::new();
         loop {
             tokenizer.set_foreign_content(self.adjusted_current_is_foreign());
-            // The attribute list goes only to tags and comes back after each one: a text
-            // token would drop it, and the next tag would allocate it again.
             let mut tok = match tokenizer.next_token() {
-                Some(t @ (htmltok::Token::StartTag(_) | htmltok::Token::EndTag(_))) => {
-                    Tok::from_token(t, std::mem::take(&mut attrs))
-                }
-                Some(t) => Tok::from_token(t, Vec::new()),
+                Some(t) => Tok::from_token(t, &mut attrs),
                 None => Tok::Eof,
             };
             if let Tok::Text(text) = &tok

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use htmltok::State;
 
 use super::quirks::quirks_mode;
+use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE, NodeData};
 use crate::names::{Name, Ns, Tag};
@@ -63,13 +64,14 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(0));
                 return Done;
             }
-            Tok::Doctype {
-                name,
-                public_id,
-                system_id,
-                force_quirks,
-                span,
-            } => {
+            Tok::Doctype(doctype) => {
+                let DoctypeTok {
+                    name,
+                    public_id,
+                    system_id,
+                    force_quirks,
+                    span,
+                } = &**doctype;
                 let id = self.doc.new_node(NodeData::Doctype(Box::new(DoctypeData {
                     name: name.clone().unwrap_or(Cow::Borrowed("")),
                     public_id: public_id.clone().unwrap_or(Cow::Borrowed("")),
@@ -96,7 +98,7 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.2 The "before html" insertion mode
     pub(super) fn before_html(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Comment(data, span) => {
                 self.insert_comment(data.clone(), *span, Some(0));
                 return Done;
@@ -141,7 +143,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if tag.is_start(Tag::Html) => return self.in_body(tok),
             Tok::Tag(tag) if tag.is_start(Tag::Head) => {
                 self.head = self.insert_html_element(tag);
@@ -173,7 +175,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Tag::Html => return self.in_body(tok),
                 Tag::Base | Tag::Basefont | Tag::Bgsound | Tag::Link | Tag::Meta => {
@@ -244,7 +246,7 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.5 The "in head noscript" insertion mode
     pub(super) fn in_head_noscript(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if tag.is_start(Tag::Html) => return self.in_body(tok),
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Noscript => {
                 if let Some((id, _)) = self.open.pop() {
@@ -296,7 +298,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Tag::Html => return self.in_body(tok),
                 Tag::Body => {
@@ -382,7 +384,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 Done
             }
-            Tok::Doctype { .. } => Done,
+            Tok::Doctype(_) => Done,
             Tok::Eof => {
                 if !self.template_modes.is_empty() {
                     return self.in_template(tok);
@@ -814,7 +816,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 Done
             }
-            Tok::Doctype { .. } => Done,
+            Tok::Doctype(_) => Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Caption => {
                     self.open.clear_back_to_table_context();
@@ -978,7 +980,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end && tag.tag == Html => return self.in_body(tok),
             Tok::Tag(tag) if !tag.end && tag.tag == Col => {
                 self.insert_void(tag);
@@ -1148,7 +1150,7 @@ impl<'a> TreeBuilder<'a> {
     pub(super) fn in_template(&mut self, tok: &mut Tok<'a>) -> Step {
         use Tag::*;
         match tok {
-            Tok::Text(_) | Tok::Comment(..) | Tok::Doctype { .. } => self.in_body(tok),
+            Tok::Text(_) | Tok::Comment(..) | Tok::Doctype(_) => self.in_body(tok),
             Tok::Tag(tag) if !tag.end => {
                 let new_mode = match tag.tag {
                     Base | Basefont | Bgsound | Link | Meta | Noframes | Script | Style
@@ -1201,7 +1203,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(html));
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Html => return self.in_body(tok),
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Html => {
                 if self.context.is_none() {
@@ -1305,7 +1307,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(0));
                 return Done;
             }
-            Tok::Doctype { .. } => return self.in_body(tok),
+            Tok::Doctype(_) => return self.in_body(tok),
             Tok::Text(text) => {
                 if let Some(ws) = text.split_leading_ws() {
                     self.body_text(ws);
@@ -1332,7 +1334,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(0));
                 Done
             }
-            Tok::Doctype { .. } => self.in_body(tok),
+            Tok::Doctype(_) => self.in_body(tok),
             Tok::Text(text) => {
                 if let Some(ws) = text.whitespace_only() {
                     self.body_text(ws);
