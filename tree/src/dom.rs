@@ -303,6 +303,7 @@ impl<'a> Document<'a> {
         doc
     }
 
+    #[inline]
     pub(crate) fn new_node(&mut self, data: NodeData<'a>) -> NodeId {
         let id = self.nodes.len() as NodeId;
         assert!(id != NONE, "more than 2^32 - 1 nodes");
@@ -456,6 +457,7 @@ impl<'a> Document<'a> {
     }
 
     /// Appends `child` (detached) as the last child of `parent`.
+    #[inline]
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
         let last = self.nodes[parent as usize].last_child;
         {

@@ -245,7 +245,8 @@ impl ActiveFormatting {
         self.meta[i].0
     }
 
-    fn remove_at(&mut self, i: usize) {
+    /// Removes element entry `i`.
+    pub(crate) fn remove_at(&mut self, i: usize) {
         let Entry::Element(_, name) = self.entries.remove(i) else {
             unreachable!("markers are removed by clear_to_last_marker")
         };

@@ -85,6 +85,7 @@ impl OpenElements {
         (name.ns == Ns::Html).then_some(name.tag as usize)
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, id: NodeId, name: Name) {
         self.items.push((id, name));
         if let Some(slot) = Self::count_slot(name) {

@@ -239,6 +239,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// The appropriate place for inserting a node: (parent, the node to insert before or
     /// NONE for "after its last child").
+    #[inline]
     pub(crate) fn insertion_place(&self, override_target: Option<NodeId>) -> (NodeId, NodeId) {
         let (target, target_name) = match override_target {
             Some(t) => (t, self.name_of(t)),
@@ -253,27 +254,44 @@ impl<'a> TreeBuilder<'a> {
                 target_name.tag,
                 Tag::Table | Tag::Tbody | Tag::Tfoot | Tag::Thead | Tag::Tr
             );
-        let (parent, before) = if foster {
-            let items = self.open.items();
-            let last_template = items.iter().rposition(|e| e.1.is_html(Tag::Template));
-            let last_table = items.iter().rposition(|e| e.1.is_html(Tag::Table));
-            match (last_template, last_table) {
-                (Some(tp), Some(tb)) if tp > tb => (items[tp].0, NONE),
-                (Some(tp), None) => (items[tp].0, NONE),
-                (_, None) => (items[0].0, NONE),
-                (_, Some(tb)) => {
-                    let table = items[tb].0;
-                    let parent = self.doc.nodes[table as usize].parent;
-                    if parent != NONE {
-                        (parent, table)
-                    } else {
-                        (items[tb - 1].0, NONE)
-                    }
+        if !foster {
+            // The common case, answered from the target's name without reading the DOM:
+            // only a template has its contents as the place.
+            if !target_name.is_html(Tag::Template) {
+                return (target, NONE);
+            }
+            return self.template_contents_place(target, NONE);
+        }
+        let (parent, before) = self.foster_place();
+        self.template_contents_place(parent, before)
+    }
+
+    /// Foster parenting's place (13.2.6.1 step 2): before the last table, or in the last
+    /// template after it.
+    #[cold]
+    fn foster_place(&self) -> (NodeId, NodeId) {
+        let items = self.open.items();
+        let last_template = items.iter().rposition(|e| e.1.is_html(Tag::Template));
+        let last_table = items.iter().rposition(|e| e.1.is_html(Tag::Table));
+        match (last_template, last_table) {
+            (Some(tp), Some(tb)) if tp > tb => (items[tp].0, NONE),
+            (Some(tp), None) => (items[tp].0, NONE),
+            (_, None) => (items[0].0, NONE),
+            (_, Some(tb)) => {
+                let table = items[tb].0;
+                let parent = self.doc.nodes[table as usize].parent;
+                if parent != NONE {
+                    (parent, table)
+                } else {
+                    (items[tb - 1].0, NONE)
                 }
             }
-        } else {
-            (target, NONE)
-        };
+        }
+    }
+
+    /// "If the adjusted insertion location is inside a template element, let it instead
+    /// be inside the template element's template contents".
+    fn template_contents_place(&self, parent: NodeId, before: NodeId) -> (NodeId, NodeId) {
         if let NodeData::Element(e) = &self.doc.nodes[parent as usize].data
             && let Some(contents) = e.template_contents()
         {
@@ -286,6 +304,7 @@ impl<'a> TreeBuilder<'a> {
         self.doc.element(id).name
     }
 
+    #[inline]
     fn insert_at(&mut self, (parent, before): (NodeId, NodeId), child: NodeId) {
         if before == NONE {
             self.doc.append(parent, child);
@@ -434,6 +453,15 @@ impl<'a> TreeBuilder<'a> {
             let Some((fe_index, fe)) = self.active.find_after_last_marker(subject) else {
                 return false;
             };
+            // 4.4 - 4.8 when the formatting element is the current node (`<a>…</a>`, the
+            // common case): it is on the stack and in scope, no furthest block can be
+            // above it, so it is popped and removed from the list, without the scans.
+            if self.open.current().is_some_and(|(cur, _)| cur == fe) {
+                self.open.pop();
+                self.active.remove_at(fe_index);
+                self.doc.element_mut(fe).set_end(tag.span);
+                return true;
+            }
             // 4.4
             if !self.open.contains(fe) {
                 self.active.remove(fe);
