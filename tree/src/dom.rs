@@ -189,7 +189,7 @@ impl Sp {
 
 impl From<Span> for Sp {
     fn from(s: Span) -> Sp {
-        let clamp = |x: usize| u32::try_from(x).unwrap_or(u32::MAX - 1).min(u32::MAX - 1);
+        let clamp = |x: usize| x.min(u32::MAX as usize - 1) as u32;
         Sp {
             start: clamp(s.start),
             end: clamp(s.end),

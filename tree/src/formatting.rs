@@ -247,10 +247,16 @@ impl ActiveFormatting {
 
     /// Removes element entry `i`.
     pub(crate) fn remove_at(&mut self, i: usize) {
-        let Entry::Element(_, name) = self.entries.remove(i) else {
+        // The last entry (a formatting element closed where it was opened, the common
+        // case) is popped: `Vec::remove` would call `memmove` for nothing, twice.
+        let (entry, meta) = if i + 1 == self.entries.len() {
+            (self.entries.pop(), self.meta.pop())
+        } else {
+            (Some(self.entries.remove(i)), Some(self.meta.remove(i)))
+        };
+        let (Some(Entry::Element(_, name)), Some(meta)) = (entry, meta) else {
             unreachable!("markers are removed by clear_to_last_marker")
         };
-        let meta = self.meta.remove(i);
         self.count(meta, name, -1);
     }
 

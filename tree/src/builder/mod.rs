@@ -365,7 +365,9 @@ impl<'a> TreeBuilder<'a> {
     /// text by value: decoded text (an owned `String`) moves into the node, not copied.
     pub(crate) fn insert_text(&mut self, text: TextTok<'a>) {
         let (parent, before) = self.insertion_place(None);
-        if matches!(self.doc.nodes[parent as usize].data, NodeData::Document) {
+        // Text is never a child of the document, node 0 (the only `NodeData::Document`):
+        // compared by id, the parent's node is not read.
+        if parent == 0 {
             return;
         }
         self.doc.insert_text(parent, before, text.text, text.span);
