@@ -7,7 +7,11 @@
 //! distinct attributes), so nothing here scans it on every push. Per marker level, a count
 //! of entries per hash says when three identical elements may exist (only then is the list
 //! scanned, and the scan confirms with the exact comparison), and a count per formatting
-//! tag says when "the last `a` after the last marker" cannot exist.
+//! tag says when "the last `a` after the last marker" cannot exist. Real pages keep a few
+//! entries per level, so the hashes (which decode and hash every attribute value) and
+//! their counts are made only once a level holds more than [`SMALL`] entries; below that
+//! a push scans the level when three entries of its tag exist, at most [`SMALL`] of
+//! them. That took about 3% of a parse.
 
 use std::collections::HashMap;
 
@@ -44,8 +48,16 @@ impl std::hash::Hasher for KeyHasher {
 }
 
 /// The counts of the entries between two markers (or after the last one).
+/// Up to this many entries in a level, its entries are not hashed (see the module notes).
+const SMALL: u32 = 16;
+
 #[derive(Debug, Default)]
 struct Level {
+    /// The entries of this level.
+    len: u32,
+    /// Whether `by_key` counts this level's entries (and their `meta` holds their hashes):
+    /// set once the level grows past [`SMALL`] entries.
+    hashed: bool,
     by_key: HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>,
     /// Per formatting tag ([`formatting_index`]), the number of entries.
     by_tag: [u32; 15],
@@ -99,10 +111,32 @@ impl ActiveFormatting {
 
     fn count(&mut self, (key, level): (u64, u32), name: Name, delta: i32) {
         let l = &mut self.levels[level as usize];
-        let k = l.by_key.entry(key).or_insert(0);
-        *k = k.wrapping_add_signed(delta);
+        if l.hashed {
+            let k = l.by_key.entry(key).or_insert(0);
+            *k = k.wrapping_add_signed(delta);
+        }
+        l.len = l.len.wrapping_add_signed(delta);
         let t = &mut l.by_tag[formatting_index(name.tag)];
         *t = t.wrapping_add_signed(delta);
+    }
+
+    /// Starts counting the current level's entries by hash (it has grown past [`SMALL`]).
+    fn hash_level(&mut self, key_of: &impl Fn(NodeId) -> u64) {
+        let level = self.levels.len() - 1;
+        let mut by_key = HashMap::default();
+        for i in (0..self.entries.len()).rev() {
+            match self.entries[i] {
+                Entry::Marker => break,
+                Entry::Element(id, _) => {
+                    let key = key_of(id);
+                    self.meta[i].0 = key;
+                    *by_key.entry(key).or_insert(0) += 1;
+                }
+            }
+        }
+        let l = &mut self.levels[level];
+        l.by_key = by_key;
+        l.hashed = true;
     }
 
     pub(crate) fn push_marker(&mut self) {
@@ -111,22 +145,31 @@ impl ActiveFormatting {
         self.levels.push(Level::default());
     }
 
-    /// Pushes an element whose name and attributes hash to `key`, first applying the
-    /// Noah's Ark clause: when three elements after the last marker are `identical` to
-    /// it, the earliest of them is removed.
+    /// Pushes an element, first applying the Noah's Ark clause: when three elements after
+    /// the last marker are `identical` to it, the earliest of them is removed. `key_of`
+    /// gives an element's hash of name and attributes (equal for identical elements); it
+    /// is asked only on levels of more than [`SMALL`] entries.
     pub(crate) fn push(
         &mut self,
         id: NodeId,
         name: Name,
-        key: u64,
+        key_of: impl Fn(NodeId) -> u64,
         identical: impl Fn(NodeId) -> bool,
     ) {
         let level = self.level();
-        let possible = self.levels[level as usize]
-            .by_key
-            .get(&key)
-            .copied()
-            .unwrap_or(0);
+        let l = &self.levels[level as usize];
+        if !l.hashed && l.len >= SMALL {
+            self.hash_level(&key_of);
+        }
+        let l = &self.levels[level as usize];
+        // On a level that is not hashed, every entry's key is 0, so the scan below
+        // compares by name and `identical` alone (over at most `SMALL` entries).
+        let (key, possible) = if l.hashed {
+            let key = key_of(id);
+            (key, l.by_key.get(&key).copied().unwrap_or(0))
+        } else {
+            (0, l.by_tag[formatting_index(name.tag)])
+        };
         if possible >= 3 {
             let mut same = 0;
             let mut earliest = None;
@@ -197,16 +240,23 @@ impl ActiveFormatting {
             .rposition(|e| matches!(*e, Entry::Element(x, _) if x == id))
     }
 
-    /// The hash an element's entry was pushed with.
+    /// The hash an element's entry was pushed with (0 on a level that is not hashed).
     pub(crate) fn key_at(&self, i: usize) -> u64 {
         self.meta[i].0
     }
 
-    fn remove_at(&mut self, i: usize) {
-        let Entry::Element(_, name) = self.entries.remove(i) else {
+    /// Removes element entry `i`.
+    pub(crate) fn remove_at(&mut self, i: usize) {
+        // The last entry (a formatting element closed where it was opened, the common
+        // case) is popped: `Vec::remove` would call `memmove` for nothing, twice.
+        let (entry, meta) = if i + 1 == self.entries.len() {
+            (self.entries.pop(), self.meta.pop())
+        } else {
+            (Some(self.entries.remove(i)), Some(self.meta.remove(i)))
+        };
+        let (Some(Entry::Element(_, name)), Some(meta)) = (entry, meta) else {
             unreachable!("markers are removed by clear_to_last_marker")
         };
-        let meta = self.meta.remove(i);
         self.count(meta, name, -1);
     }
 
@@ -254,18 +304,18 @@ mod tests {
         let mut list = ActiveFormatting::default();
         let b = Name::html(Tag::B);
         for id in 0..5 {
-            list.push(id, b, 7, |_| true);
+            list.push(id, b, |_| 7, |_| true);
         }
         assert_eq!(list.len(), 3);
         assert_eq!(list.get(0), Entry::Element(2, b));
         list.push_marker();
-        list.push(9, b, 7, |_| true);
+        list.push(9, b, |_| 7, |_| true);
         assert_eq!(list.len(), 5, "the marker bounds the clause");
-        list.push(10, b, 7, |other| other != 9);
+        list.push(10, b, |_| 7, |other| other != 9);
         assert_eq!(list.len(), 6);
         list.clear_to_last_marker();
         assert_eq!(list.len(), 3);
-        list.push(11, b, 7, |_| true);
+        list.push(11, b, |_| 7, |_| true);
         assert_eq!(list.len(), 3, "the counts of the outer level are back");
     }
 
@@ -274,7 +324,7 @@ mod tests {
         let mut list = ActiveFormatting::default();
         let b = Name::html(Tag::B);
         for id in 0..5 {
-            list.push(id, b, 7, |_| false);
+            list.push(id, b, |_| 7, |_| false);
         }
         assert_eq!(list.len(), 5, "a hash match alone removes nothing");
     }
@@ -282,9 +332,9 @@ mod tests {
     #[test]
     fn markers() {
         let mut list = ActiveFormatting::default();
-        list.push(1, Name::html(Tag::A), 1, |_| false);
+        list.push(1, Name::html(Tag::A), |_| 1, |_| false);
         list.push_marker();
-        list.push(2, Name::html(Tag::I), 2, |_| false);
+        list.push(2, Name::html(Tag::I), |_| 2, |_| false);
         assert_eq!(list.find_after_last_marker(Tag::A), None);
         assert_eq!(list.find_after_last_marker(Tag::I), Some((2, 2)));
         list.clear_to_last_marker();
@@ -293,5 +343,27 @@ mod tests {
         list.remove(1);
         assert_eq!(list.len(), 0);
         assert_eq!(list.find_after_last_marker(Tag::A), None);
+    }
+
+    #[test]
+    fn noahs_ark_on_a_hashed_level() {
+        // Past `SMALL` entries a level counts by hash: elements with distinct hashes never
+        // scan, identical ones (equal hashes) still keep at most three.
+        let mut list = ActiveFormatting::default();
+        let font = Name::html(Tag::Font);
+        let key_of = |id: NodeId| if id >= 1000 { 7 } else { u64::from(id) + 100 };
+        let identical = |a: NodeId| move |b: NodeId| a >= 1000 && b >= 1000;
+        for id in 0..40 {
+            list.push(id, font, key_of, identical(id));
+        }
+        assert_eq!(list.len(), 40);
+        for id in 1000..1005 {
+            list.push(id, font, key_of, identical(id));
+        }
+        assert_eq!(list.len(), 43);
+        assert_eq!(list.get(40), Entry::Element(1002, font));
+        list.remove(1003);
+        list.push(1005, font, key_of, identical(1005));
+        assert_eq!(list.len(), 43, "the removal was counted");
     }
 }

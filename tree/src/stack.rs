@@ -42,11 +42,12 @@ impl Scope {
 }
 
 /// The stack of open elements.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct OpenElements {
     items: Vec<(NodeId, Name)>,
     /// How many HTML elements of each tag are on the stack.
-    counts: Vec<u32>,
+    /// (An array of 256: a tag's id is below 256, so indexing it needs no bounds check.)
+    counts: Box<[u32; 256]>,
     /// Whether each node is on the stack.
     member: Vec<bool>,
 }
@@ -76,7 +77,7 @@ impl OpenElements {
     pub(crate) fn new() -> OpenElements {
         OpenElements {
             items: Vec::new(),
-            counts: vec![0; 256],
+            counts: Box::new([0; 256]),
             member: Vec::new(),
         }
     }
@@ -85,6 +86,7 @@ impl OpenElements {
         (name.ns == Ns::Html).then_some(name.tag as usize)
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, id: NodeId, name: Name) {
         self.items.push((id, name));
         if let Some(slot) = Self::count_slot(name) {

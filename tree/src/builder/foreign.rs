@@ -85,14 +85,14 @@ impl<'a> TreeBuilder<'a> {
                 } else {
                     text.clone()
                 };
-                self.insert_text(&text);
+                self.insert_text(text);
                 Step::Done
             }
             Tok::Comment(data, span) => {
                 self.insert_comment(data.clone(), *span, None);
                 Step::Done
             }
-            Tok::Doctype { .. } | Tok::Eof => Step::Done,
+            Tok::Doctype(_) | Tok::Eof => Step::Done,
             Tok::Tag(tag) => {
                 let breaks_out = if tag.end {
                     matches!(tag.tag, Br | P)

@@ -122,11 +122,10 @@ impl<'a> TreeBuilder<'a> {
         let mut attrs = Vec::new();
         loop {
             tokenizer.set_foreign_content(self.adjusted_current_is_foreign());
-            let tok = match tokenizer.next_token() {
-                Some(t) => Tok::from_token(t, std::mem::take(&mut attrs)),
+            let mut tok = match tokenizer.next_token() {
+                Some(t) => Tok::from_token(t, &mut attrs),
                 None => Tok::Eof,
             };
-            let mut tok = tok;
             if let Tok::Text(text) = &tok
                 && text.text.is_empty()
             {
@@ -240,6 +239,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// The appropriate place for inserting a node: (parent, the node to insert before or
     /// NONE for "after its last child").
+    #[inline]
     pub(crate) fn insertion_place(&self, override_target: Option<NodeId>) -> (NodeId, NodeId) {
         let (target, target_name) = match override_target {
             Some(t) => (t, self.name_of(t)),
@@ -254,27 +254,44 @@ impl<'a> TreeBuilder<'a> {
                 target_name.tag,
                 Tag::Table | Tag::Tbody | Tag::Tfoot | Tag::Thead | Tag::Tr
             );
-        let (parent, before) = if foster {
-            let items = self.open.items();
-            let last_template = items.iter().rposition(|e| e.1.is_html(Tag::Template));
-            let last_table = items.iter().rposition(|e| e.1.is_html(Tag::Table));
-            match (last_template, last_table) {
-                (Some(tp), Some(tb)) if tp > tb => (items[tp].0, NONE),
-                (Some(tp), None) => (items[tp].0, NONE),
-                (_, None) => (items[0].0, NONE),
-                (_, Some(tb)) => {
-                    let table = items[tb].0;
-                    let parent = self.doc.nodes[table as usize].parent;
-                    if parent != NONE {
-                        (parent, table)
-                    } else {
-                        (items[tb - 1].0, NONE)
-                    }
+        if !foster {
+            // The common case, answered from the target's name without reading the DOM:
+            // only a template has its contents as the place.
+            if !target_name.is_html(Tag::Template) {
+                return (target, NONE);
+            }
+            return self.template_contents_place(target, NONE);
+        }
+        let (parent, before) = self.foster_place();
+        self.template_contents_place(parent, before)
+    }
+
+    /// Foster parenting's place (13.2.6.1 step 2): before the last table, or in the last
+    /// template after it.
+    #[cold]
+    fn foster_place(&self) -> (NodeId, NodeId) {
+        let items = self.open.items();
+        let last_template = items.iter().rposition(|e| e.1.is_html(Tag::Template));
+        let last_table = items.iter().rposition(|e| e.1.is_html(Tag::Table));
+        match (last_template, last_table) {
+            (Some(tp), Some(tb)) if tp > tb => (items[tp].0, NONE),
+            (Some(tp), None) => (items[tp].0, NONE),
+            (_, None) => (items[0].0, NONE),
+            (_, Some(tb)) => {
+                let table = items[tb].0;
+                let parent = self.doc.nodes[table as usize].parent;
+                if parent != NONE {
+                    (parent, table)
+                } else {
+                    (items[tb - 1].0, NONE)
                 }
             }
-        } else {
-            (target, NONE)
-        };
+        }
+    }
+
+    /// "If the adjusted insertion location is inside a template element, let it instead
+    /// be inside the template element's template contents".
+    fn template_contents_place(&self, parent: NodeId, before: NodeId) -> (NodeId, NodeId) {
         if let NodeData::Element(e) = &self.doc.nodes[parent as usize].data
             && let Some(contents) = e.template_contents()
         {
@@ -287,6 +304,7 @@ impl<'a> TreeBuilder<'a> {
         self.doc.element(id).name
     }
 
+    #[inline]
     fn insert_at(&mut self, (parent, before): (NodeId, NodeId), child: NodeId) {
         if before == NONE {
             self.doc.append(parent, child);
@@ -343,14 +361,16 @@ impl<'a> TreeBuilder<'a> {
         id
     }
 
-    /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place.
-    pub(crate) fn insert_text(&mut self, text: &TextTok<'a>) {
+    /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place. Takes the
+    /// text by value: decoded text (an owned `String`) moves into the node, not copied.
+    pub(crate) fn insert_text(&mut self, text: TextTok<'a>) {
         let (parent, before) = self.insertion_place(None);
-        if matches!(self.doc.nodes[parent as usize].data, NodeData::Document) {
+        // Text is never a child of the document, node 0 (the only `NodeData::Document`):
+        // compared by id, the parent's node is not read.
+        if parent == 0 {
             return;
         }
-        self.doc
-            .insert_text(parent, before, text.text.clone(), text.span);
+        self.doc.insert_text(parent, before, text.text, text.span);
     }
 
     /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of
@@ -378,9 +398,12 @@ impl<'a> TreeBuilder<'a> {
         let id = self.insert_html_element(tag);
         let name = self.name_of(id);
         let doc = &self.doc;
-        let key = attrs_key(doc, id);
-        self.active
-            .push(id, name, key, |other| same_attrs(doc, id, other));
+        self.active.push(
+            id,
+            name,
+            |e| attrs_key(doc, e),
+            |other| same_attrs(doc, id, other),
+        );
     }
 
     // ----- 13.2.4.3 reconstructing the active formatting elements -----
@@ -432,6 +455,15 @@ impl<'a> TreeBuilder<'a> {
             let Some((fe_index, fe)) = self.active.find_after_last_marker(subject) else {
                 return false;
             };
+            // 4.4 - 4.8 when the formatting element is the current node (`<a>…</a>`, the
+            // common case): it is on the stack and in scope, no furthest block can be
+            // above it, so it is popped and removed from the list, without the scans.
+            if self.open.current().is_some_and(|(cur, _)| cur == fe) {
+                self.open.pop();
+                self.active.remove_at(fe_index);
+                self.doc.element_mut(fe).set_end(tag.span);
+                return true;
+            }
             // 4.4
             if !self.open.contains(fe) {
                 self.active.remove(fe);

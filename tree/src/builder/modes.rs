@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use htmltok::State;
 
 use super::quirks::quirks_mode;
+use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE, NodeData};
 use crate::names::{Name, Ns, Tag};
@@ -36,7 +37,7 @@ impl<'a> TreeBuilder<'a> {
     /// left (the shape of "whitespace: insert the character; anything else: …").
     fn insert_leading_ws(&mut self, text: &mut TextTok<'a>) -> bool {
         if let Some(ws) = text.split_leading_ws() {
-            self.insert_text(&ws);
+            self.insert_text(ws);
         }
         text.text.is_empty()
     }
@@ -63,13 +64,14 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(0));
                 return Done;
             }
-            Tok::Doctype {
-                name,
-                public_id,
-                system_id,
-                force_quirks,
-                span,
-            } => {
+            Tok::Doctype(doctype) => {
+                let DoctypeTok {
+                    name,
+                    public_id,
+                    system_id,
+                    force_quirks,
+                    span,
+                } = &**doctype;
                 let id = self.doc.new_node(NodeData::Doctype(Box::new(DoctypeData {
                     name: name.clone().unwrap_or(Cow::Borrowed("")),
                     public_id: public_id.clone().unwrap_or(Cow::Borrowed("")),
@@ -96,7 +98,7 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.2 The "before html" insertion mode
     pub(super) fn before_html(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Comment(data, span) => {
                 self.insert_comment(data.clone(), *span, Some(0));
                 return Done;
@@ -141,7 +143,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if tag.is_start(Tag::Html) => return self.in_body(tok),
             Tok::Tag(tag) if tag.is_start(Tag::Head) => {
                 self.head = self.insert_html_element(tag);
@@ -173,7 +175,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Tag::Html => return self.in_body(tok),
                 Tag::Base | Tag::Basefont | Tag::Bgsound | Tag::Link | Tag::Meta => {
@@ -244,7 +246,7 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.5 The "in head noscript" insertion mode
     pub(super) fn in_head_noscript(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if tag.is_start(Tag::Html) => return self.in_body(tok),
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Noscript => {
                 if let Some((id, _)) = self.open.pop() {
@@ -296,7 +298,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Tag::Html => return self.in_body(tok),
                 Tag::Body => {
@@ -345,9 +347,9 @@ impl<'a> TreeBuilder<'a> {
 
     /// The characters rule of "in body": NULs dropped, the active formatting elements
     /// reconstructed, frameset-ok cleared by anything but whitespace.
-    pub(super) fn body_text(&mut self, text: &TextTok<'a>) {
+    pub(super) fn body_text(&mut self, text: TextTok<'a>) {
         if text.text.contains('\0') {
-            for piece in &text.without_nul() {
+            for piece in text.without_nul() {
                 self.body_text_piece(piece);
             }
         } else {
@@ -355,12 +357,12 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    fn body_text_piece(&mut self, text: &TextTok<'a>) {
+    fn body_text_piece(&mut self, text: TextTok<'a>) {
         self.reconstruct_active_formatting();
-        self.insert_text(text);
         if self.frameset_ok && !text.is_all_ws() {
             self.frameset_ok = false;
         }
+        self.insert_text(text);
     }
 
     // 13.2.6.4.7 The "in body" insertion mode
@@ -375,14 +377,14 @@ impl<'a> TreeBuilder<'a> {
                         exact: true,
                     },
                 );
-                self.body_text(&text);
+                self.body_text(text);
                 Done
             }
             Tok::Comment(data, span) => {
                 self.insert_comment(data.clone(), *span, None);
                 Done
             }
-            Tok::Doctype { .. } => Done,
+            Tok::Doctype(_) => Done,
             Tok::Eof => {
                 if !self.template_modes.is_empty() {
                     return self.in_template(tok);
@@ -777,7 +779,7 @@ impl<'a> TreeBuilder<'a> {
         match tok {
             Tok::Text(text) => {
                 let text = text.clone();
-                self.insert_text(&text);
+                self.insert_text(text);
                 Done
             }
             Tok::Eof => {
@@ -814,7 +816,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 Done
             }
-            Tok::Doctype { .. } => Done,
+            Tok::Doctype(_) => Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Caption => {
                     self.open.clear_back_to_table_context();
@@ -913,12 +915,12 @@ impl<'a> TreeBuilder<'a> {
         let pending = std::mem::take(&mut self.pending_table_text);
         if pending.iter().any(|t| !t.is_all_ws()) {
             self.foster_parenting = true;
-            for piece in &pending {
+            for piece in pending {
                 self.body_text(piece);
             }
             self.foster_parenting = false;
         } else {
-            for piece in &pending {
+            for piece in pending {
                 self.insert_text(piece);
             }
         }
@@ -978,7 +980,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, None);
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end && tag.tag == Html => return self.in_body(tok),
             Tok::Tag(tag) if !tag.end && tag.tag == Col => {
                 self.insert_void(tag);
@@ -1148,7 +1150,7 @@ impl<'a> TreeBuilder<'a> {
     pub(super) fn in_template(&mut self, tok: &mut Tok<'a>) -> Step {
         use Tag::*;
         match tok {
-            Tok::Text(_) | Tok::Comment(..) | Tok::Doctype { .. } => self.in_body(tok),
+            Tok::Text(_) | Tok::Comment(..) | Tok::Doctype(_) => self.in_body(tok),
             Tok::Tag(tag) if !tag.end => {
                 let new_mode = match tag.tag {
                     Base | Basefont | Bgsound | Link | Meta | Noframes | Script | Style
@@ -1190,7 +1192,7 @@ impl<'a> TreeBuilder<'a> {
         match tok {
             Tok::Text(text) => {
                 if let Some(ws) = text.split_leading_ws() {
-                    self.body_text(&ws);
+                    self.body_text(ws);
                 }
                 if text.text.is_empty() {
                     return Done;
@@ -1201,7 +1203,7 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(html));
                 return Done;
             }
-            Tok::Doctype { .. } => return Done,
+            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Html => return self.in_body(tok),
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Html => {
                 if self.context.is_none() {
@@ -1227,7 +1229,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Text(text) => {
                 // Only the whitespace characters are inserted; the others are ignored.
                 if let Some(ws) = text.whitespace_only() {
-                    self.insert_text(&ws);
+                    self.insert_text(ws);
                 }
                 Done
             }
@@ -1274,7 +1276,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Text(text) => {
                 // Only the whitespace characters are inserted; the others are ignored.
                 if let Some(ws) = text.whitespace_only() {
-                    self.insert_text(&ws);
+                    self.insert_text(ws);
                 }
                 Done
             }
@@ -1305,10 +1307,10 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(0));
                 return Done;
             }
-            Tok::Doctype { .. } => return self.in_body(tok),
+            Tok::Doctype(_) => return self.in_body(tok),
             Tok::Text(text) => {
                 if let Some(ws) = text.split_leading_ws() {
-                    self.body_text(&ws);
+                    self.body_text(ws);
                 }
                 if text.text.is_empty() {
                     return Done;
@@ -1332,10 +1334,10 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_comment(data.clone(), *span, Some(0));
                 Done
             }
-            Tok::Doctype { .. } => self.in_body(tok),
+            Tok::Doctype(_) => self.in_body(tok),
             Tok::Text(text) => {
                 if let Some(ws) = text.whitespace_only() {
-                    self.body_text(&ws);
+                    self.body_text(ws);
                 }
                 Done
             }

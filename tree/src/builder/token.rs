@@ -151,16 +151,21 @@ impl<'a> TextTok<'a> {
     }
 }
 
-/// A token as the tree builder handles it.
+/// A DOCTYPE token.
+#[derive(Debug)]
+pub(crate) struct DoctypeTok<'a> {
+    pub(crate) name: Option<Cow<'a, str>>,
+    pub(crate) public_id: Option<Cow<'a, str>>,
+    pub(crate) system_id: Option<Cow<'a, str>>,
+    pub(crate) force_quirks: bool,
+    pub(crate) span: Span,
+}
+
+/// A token as the tree builder handles it: 72 bytes, moved once per token. The rare
+/// DOCTYPE is boxed; inline it made every token 96 bytes.
 #[derive(Debug)]
 pub(crate) enum Tok<'a> {
-    Doctype {
-        name: Option<Cow<'a, str>>,
-        public_id: Option<Cow<'a, str>>,
-        system_id: Option<Cow<'a, str>>,
-        force_quirks: bool,
-        span: Span,
-    },
+    Doctype(Box<DoctypeTok<'a>>),
     Tag(TagTok<'a>),
     Comment(Cow<'a, str>, Span),
     Text(TextTok<'a>),
@@ -168,8 +173,12 @@ pub(crate) enum Tok<'a> {
 }
 
 impl<'a> Tok<'a> {
-    /// Converts a token of the tokenizer, reusing `attrs`' allocation.
-    pub(crate) fn from_token(token: Token<'a, '_>, mut attrs: Vec<Attribute<'a>>) -> Tok<'a> {
+    /// Converts a token of the tokenizer. A tag takes `attrs`' allocation, which the
+    /// caller puts back after the tag (a text token leaves it, so that the next tag does
+    /// not allocate again). Inlined into the parse loop: called out of line, the 112-byte
+    /// token was copied for the call.
+    #[inline(always)]
+    pub(crate) fn from_token(token: Token<'a, '_>, attrs: &mut Vec<Attribute<'a>>) -> Tok<'a> {
         match token {
             Token::Text(t) => {
                 let text = t.text();
@@ -184,6 +193,7 @@ impl<'a> Tok<'a> {
                 let end = matches!(token, Token::EndTag(_));
                 let name = t.name();
                 let tag = Tag::from_name(&name);
+                let mut attrs = std::mem::take(attrs);
                 attrs.clear();
                 if !end {
                     attrs.extend(t.attrs().map(|a| Attribute {
@@ -203,20 +213,21 @@ impl<'a> Tok<'a> {
                 })
             }
             Token::Comment(c) => Tok::Comment(c.data(), c.span()),
-            Token::Doctype(d) => Tok::Doctype {
+            Token::Doctype(d) => Tok::Doctype(Box::new(DoctypeTok {
                 name: d.name(),
                 public_id: d.public_id(),
                 system_id: d.system_id(),
                 force_quirks: d.force_quirks(),
                 span: d.span(),
-            },
+            })),
         }
     }
 
     /// The byte offset where this token starts (for the empty spans of implied elements).
     pub(crate) fn offset(&self) -> usize {
         match self {
-            Tok::Doctype { span, .. } | Tok::Comment(_, span) => span.start,
+            Tok::Doctype(d) => d.span.start,
+            Tok::Comment(_, span) => span.start,
             Tok::Tag(t) => t.span.start,
             Tok::Text(t) => t.span.start,
             Tok::Eof => usize::MAX,
