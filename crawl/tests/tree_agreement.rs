@@ -10,20 +10,13 @@
 mod common;
 
 use htmltok_crawl::extract;
-use htmltok_tree::Tag;
 
-/// The title and base href by the tree.
+/// The title and base href by the tree (`Document::title`, `Document::base_href`).
 fn by_tree(html: &[u8]) -> (Option<String>, Option<String>) {
     // Scripting on, as the tokenizer's simulation has it by default (a `<noscript>`'s
     // content is text).
     let doc = htmltok_tree::Parser::new().scripting(true).parse(html);
-    let base = doc
-        .root()
-        .descendants()
-        .find(|n| {
-            n.element_name().is_some_and(|e| e.is_html(Tag::Base)) && n.attr("href").is_some()
-        })
-        .and_then(|n| n.attr("href").map(|v| v.into_owned()));
+    let base = doc.base_href().map(|href| href.into_owned());
     (doc.title(), base)
 }
 

@@ -6,8 +6,21 @@
 
 use std::io::Write;
 
-use htmltok_crawl::warc::{ParallelReader, Reader};
+use htmltok_crawl::warc::{Error, ParallelReader, Reader, Record};
 use libfuzzer_sys::fuzz_target;
+
+/// One line per item: a record's offset, URL and body length, or the error.
+fn summary(item: Result<Record, Error>) -> String {
+    match item {
+        Ok(record) => format!(
+            "ok {} {:?} {}",
+            record.offset,
+            record.target_uri,
+            record.body.len()
+        ),
+        Err(error) => format!("err {error}"),
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -16,35 +29,17 @@ fuzz_target!(|data: &[u8]| {
     for input in [data, &gzipped[..]] {
         let sequential: Vec<String> = Reader::new(input)
             .every_record(true)
-            .map(|item| match item {
-                Ok(record) => {
-                    format!(
-                        "ok {} {:?} {}",
-                        record.offset,
-                        record.target_uri,
-                        record.body.len()
-                    )
-                }
-                Err(error) => {
+            .inspect(|item| {
+                if let Err(error) = item {
                     assert!(error.offset <= input.len() as u64, "{error}");
-                    format!("err {error}")
                 }
             })
+            .map(summary)
             .collect();
         let parallel: Vec<String> = ParallelReader::from_bytes(input.to_vec(), 2)
             .every_record(true)
             .part_size(64)
-            .map(|item| match item {
-                Ok(record) => {
-                    format!(
-                        "ok {} {:?} {}",
-                        record.offset,
-                        record.target_uri,
-                        record.body.len()
-                    )
-                }
-                Err(error) => format!("err {error}"),
-            })
+            .map(summary)
             .collect();
         assert_eq!(sequential, parallel);
     }

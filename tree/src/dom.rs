@@ -649,6 +649,17 @@ impl<'a> Document<'a> {
         })
     }
 
+    /// The `href` of the document's base element, as written: that of the first HTML
+    /// `base` element with an `href` attribute in tree order (HTML § 4.2.3; template
+    /// contents are not in the tree). None when there is none. Resolve it against the
+    /// document's URL to get the document base URL.
+    pub fn base_href(&self) -> Option<Cow<'a, str>> {
+        self.root()
+            .descendants()
+            .filter(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Base)))
+            .find_map(|n| n.attr("href"))
+    }
+
     /// The document's title as the DOM's `document.title` has it: the text of the first
     /// HTML `title` element in tree order, ASCII whitespace stripped and collapsed to single
     /// spaces. None when there is no `title` element.

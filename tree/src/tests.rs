@@ -362,3 +362,26 @@ fn bom_and_invalid_utf8() {
     let doc = parse(b"<p>a\xffb</p>");
     assert_eq!(doc.body().unwrap().text(), "a\u{FFFD}b");
 }
+
+#[test]
+fn base_href_is_the_first_html_base_with_an_href_in_tree_order() {
+    let href = |html: &str| {
+        crate::parse(html.as_bytes())
+            .base_href()
+            .map(|h| h.into_owned())
+    };
+    assert_eq!(
+        href("<base target=_top><base href='/d/'>").as_deref(),
+        Some("/d/")
+    );
+    // Template contents and SVG are not the document's base.
+    assert_eq!(
+        href("<template><base href=/t></template><svg><base href=/s></svg>"),
+        None
+    );
+    // Foster parenting puts the later one first in tree order.
+    assert_eq!(
+        href("<table><td><base href=/x><tr><base href=/y>").as_deref(),
+        Some("/y")
+    );
+}

@@ -16,8 +16,6 @@
 //! are in the head, before any of those tags): 3 of the shared corpus's 191 pages have a
 //! `<title>` after one, 2 a `<base>`.
 
-use htmltok_tree::Tag;
-
 /// What a start tag (its raw name, as written, any case) means to the token paths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Shape {
@@ -82,13 +80,7 @@ pub(crate) fn title_and_base(html: &[u8]) -> (Option<String>, Option<String>) {
     // Scripting on, as the tokenizer's simulation has it by default (a `<noscript>`'s
     // content is text).
     let doc = htmltok_tree::Parser::new().scripting(true).parse(html);
-    let base = doc
-        .root()
-        .descendants()
-        .find(|n| {
-            n.element_name().is_some_and(|e| e.is_html(Tag::Base)) && n.attr("href").is_some()
-        })
-        .and_then(|n| n.attr("href").map(|v| v.into_owned()));
+    let base = doc.base_href().map(|href| href.into_owned());
     (doc.title(), base)
 }
 
