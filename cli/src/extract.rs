@@ -1,7 +1,6 @@
 //! `htmltok extract`: one record per document (the columns of the Spark job,
 //! `htmltok.spark`), as JSON lines or Parquet.
 
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
@@ -201,10 +200,7 @@ pub(crate) fn report_counts<T>(finished: &Finished<T>) {
 /// `by reason: not documents R=N …; recovered R=N …; skipped R=N …`, the groups that are
 /// empty left out, each most frequent first; None when all are empty.
 pub(crate) fn counts_line<T>(result: &htmltok_crawl::batch::BatchResult<T>) -> Option<String> {
-    let mut failures = BTreeMap::new();
-    for failure in &result.failures {
-        *failures.entry(failure.kind.reason()).or_insert(0u64) += 1;
-    }
+    let failures = result.failures_by_reason();
     let groups: Vec<String> = [
         ("not documents", &result.skipped),
         ("recovered", &result.recovered),
@@ -213,10 +209,8 @@ pub(crate) fn counts_line<T>(result: &htmltok_crawl::batch::BatchResult<T>) -> O
     .into_iter()
     .filter(|(_, counts)| counts.values().any(|&n| n > 0))
     .map(|(name, counts)| {
-        let mut counts: Vec<(&str, u64)> = counts.iter().map(|(k, n)| (*k, *n)).collect();
-        counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
         let mut group = name.to_string();
-        for (reason, n) in counts {
+        for (reason, n) in crate::stats::reasons(counts) {
             group.push_str(&format!(" {reason}={n}"));
         }
         group

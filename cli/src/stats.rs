@@ -138,7 +138,7 @@ fn table(finished: &Finished<Stats>, errors: bool, threads: usize) -> String {
         "skipped       {:>14}",
         grouped(result.failures.len() as u64)
     );
-    for (reason, n) in failures_by_reason(result) {
+    for (reason, n) in reasons(&result.failures_by_reason()) {
         let _ = writeln!(out, "  {reason:<18}{:>10}", grouped(n));
     }
     if result.ignored > 0 {
@@ -211,22 +211,12 @@ fn table(finished: &Finished<Stats>, errors: bool, threads: usize) -> String {
 }
 
 /// Counts by reason, most frequent first, then by reason.
-fn reasons(map: &std::collections::BTreeMap<&'static str, u64>) -> Vec<(&'static str, u64)> {
+pub(crate) fn reasons(
+    map: &std::collections::BTreeMap<&'static str, u64>,
+) -> Vec<(&'static str, u64)> {
     let mut counts: Vec<_> = map.iter().map(|(k, n)| (*k, *n)).collect();
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     counts
-}
-
-/// The failures counted by [`FailureKind::reason`](htmltok_crawl::batch::FailureKind::reason),
-/// most frequent first.
-fn failures_by_reason<T>(
-    result: &htmltok_crawl::batch::BatchResult<T>,
-) -> Vec<(&'static str, u64)> {
-    let mut counts = std::collections::BTreeMap::new();
-    for failure in &result.failures {
-        *counts.entry(failure.kind.reason()).or_insert(0u64) += 1;
-    }
-    reasons(&counts)
 }
 
 /// A tag name fit for a table cell: control characters and spaces escaped.
@@ -253,7 +243,7 @@ fn json_report(finished: &Finished<Stats>, errors: bool, threads: usize) -> Stri
         threads
     );
     for (key, counts) in [
-        ("skipped_by_reason", failures_by_reason(result)),
+        ("skipped_by_reason", reasons(&result.failures_by_reason())),
         ("ignored_by_reason", reasons(&result.skipped)),
         ("recovered_by_reason", reasons(&result.recovered)),
     ] {

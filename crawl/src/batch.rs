@@ -527,6 +527,17 @@ pub struct BatchResult<T> {
     pub threads: usize,
 }
 
+impl<T> BatchResult<T> {
+    /// The [`BatchResult::failures`] counted by [`FailureKind::reason`].
+    pub fn failures_by_reason(&self) -> BTreeMap<&'static str, u64> {
+        let mut counts = BTreeMap::new();
+        for failure in &self.failures {
+            *counts.entry(failure.kind.reason()).or_default() += 1;
+        }
+        counts
+    }
+}
+
 /// How [`crate::encoding`] decided a document's encoding.
 #[derive(Clone, Copy, Debug)]
 pub struct DecodedAs {
@@ -563,8 +574,8 @@ impl<'a> Document<'a> {
     /// without parameters: Common Crawl's `content_mime_type`. None without one.
     pub fn content_mime_type(&self) -> Option<String> {
         let value = self.record?.content_type.as_deref()?;
-        let essence = value.split(';').next()?.trim().to_ascii_lowercase();
-        (!essence.is_empty()).then_some(essence)
+        let essence = crate::mime::essence(value);
+        (!essence.is_empty()).then(|| essence.to_ascii_lowercase())
     }
 
     /// The file (or buffer name) the document came from; for a WARC record, the WARC
@@ -810,10 +821,10 @@ struct Loaded {
 
 /// What an archive record says of itself, beyond its place and URL: the columns Common
 /// Crawl's index joins on.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RecordInfo {
     /// Which container the record came from.
-    pub format: Option<crate::warc::Format>,
+    pub format: crate::warc::Format,
     /// `WARC-Record-ID` (None in an ARC file).
     pub record_id: Option<String>,
     /// `WARC-Date` (an ARC record's date, in that form).
@@ -1087,7 +1098,7 @@ fn sniff_file(path: &Path) -> io::Result<FileKind> {
     Ok(match crate::warc::sniff(&head) {
         crate::warc::Sniffed::Archive => FileKind::Archive,
         crate::warc::Sniffed::Compressed(what) => FileKind::NotHtml(what),
-        crate::warc::Sniffed::Other if crate::http::is_text(&head) => FileKind::Html,
+        crate::warc::Sniffed::Other if crate::mime::is_text(&head) => FileKind::Html,
         crate::warc::Sniffed::Other => FileKind::NotHtml("binary data"),
     })
 }
@@ -1430,7 +1441,7 @@ impl WarcSource {
             notices.push((note.reason(), note.to_string()));
         }
         let info = RecordInfo {
-            format: Some(record.format),
+            format: record.format,
             record_id: record.record_id,
             date: record.date,
             http_status: record.http_status,

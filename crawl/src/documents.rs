@@ -70,9 +70,7 @@ pub(crate) fn classify_record(record: &Record, all_records: bool) -> Result<(), 
 /// Whether a body of this `Content-Type` is HTML, by the rules of the module
 /// documentation.
 pub fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
-    let essence = content_type
-        .and_then(|value| value.split(';').next())
-        .map_or("", str::trim);
+    let essence = content_type.map_or("", crate::mime::essence);
     let is = |names: &[&str]| names.iter().any(|name| essence.eq_ignore_ascii_case(name));
     if is(&[
         "text/html",
@@ -97,9 +95,6 @@ pub fn is_html(content_type: Option<&str>, body: &[u8]) -> bool {
         false
     }
 }
-
-/// The resource header MIME Sniffing reads: the first 1,445 bytes.
-const RESOURCE_HEADER: usize = 1445;
 
 /// MIME Sniffing § 7.1, "identifying a resource with an unknown MIME type", its HTML
 /// patterns: after whitespace, `<!DOCTYPE HTML`, `<HTML`, `<HEAD`, `<SCRIPT`, `<IFRAME`,
@@ -127,7 +122,7 @@ pub fn sniffs_as_html(body: &[u8]) -> bool {
         b"<P",
         b"<!--",
     ];
-    let header = &body[..body.len().min(RESOURCE_HEADER)];
+    let header = &body[..body.len().min(crate::mime::RESOURCE_HEADER)];
     let header = header.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(header);
     let start = header
         .iter()
@@ -147,7 +142,7 @@ pub fn sniffs_as_html(body: &[u8]) -> bool {
 /// Whether an XML body is XHTML: the XHTML namespace, or an `<html` tag, in its first
 /// 1,445 bytes.
 fn is_xhtml(body: &[u8]) -> bool {
-    let header = &body[..body.len().min(RESOURCE_HEADER)];
+    let header = &body[..body.len().min(crate::mime::RESOURCE_HEADER)];
     memchr::memmem::find(header, b"http://www.w3.org/1999/xhtml").is_some()
         || header.windows(5).any(|w| w.eq_ignore_ascii_case(b"<html"))
 }

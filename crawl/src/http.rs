@@ -39,7 +39,7 @@
 //! reader's record limit (a decompression bomb is an error, not an allocation).
 
 use std::fmt;
-use std::io::{self, Read};
+use std::io::Read;
 
 use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 
@@ -256,22 +256,20 @@ pub fn decode_body(
         let name = coding.to_ascii_lowercase();
         let step = match name.as_str() {
             "identity" => continue,
-            "chunked" => dechunk(current, &name),
+            "chunked" => dechunk(current),
             "gzip" | "x-gzip" if !current.starts_with(&[0x1f, 0x8b]) => Step::NotApplied,
             "gzip" | "x-gzip" => inflate(MultiGzDecoder::new(current), &name, limit),
             "zstd" if !current.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) => Step::NotApplied,
             "zstd" => inflate_zstd(current, &name, limit),
-            "deflate" if is_zlib_header(current) => {
-                match inflate(ZlibDecoder::new(current), &name, limit) {
-                    Step::Failed(_) => text_or(current, || {
-                        inflate(DeflateDecoder::new(current), &name, limit)
-                    }),
-                    step => step,
-                }
-            }
-            "deflate" => text_or(current, || {
-                inflate(DeflateDecoder::new(current), &name, limit)
-            }),
+            // HTTP's "deflate" is zlib; some servers send raw deflate.
+            "deflate" => match is_zlib_header(current)
+                .then(|| inflate(ZlibDecoder::new(current), &name, limit))
+            {
+                Some(Step::Failed(_)) | None => text_or(current, || {
+                    inflate(DeflateDecoder::new(current), &name, limit)
+                }),
+                Some(step) => step,
+            },
             "br" => text_or(current, || {
                 inflate(
                     brotli_decompressor::Decompressor::new(current, 64 << 10),
@@ -326,18 +324,10 @@ fn is_zlib_header(bytes: &[u8]) -> bool {
 /// were in the coding.
 fn text_or(bytes: &[u8], decode: impl FnOnce() -> Step) -> Step {
     match decode() {
-        Step::Failed(_) | Step::Truncated(_) if is_text(bytes) => Step::NotApplied,
+        Step::Failed(_) | Step::Truncated(_) if crate::mime::is_text(bytes) => Step::NotApplied,
         Step::Truncated(_) => Step::Failed("the data does not decode".to_string()),
         step => step,
     }
-}
-
-/// MIME Sniffing § 7.1's test for binary data: none of its binary data bytes in the first
-/// 1,445 bytes (the resource header it reads).
-pub(crate) fn is_text(bytes: &[u8]) -> bool {
-    bytes[..bytes.len().min(1445)]
-        .iter()
-        .all(|&b| !matches!(b, 0x00..=0x08 | 0x0b | 0x0e..=0x1a | 0x1c..=0x1f))
 }
 
 /// Reads `decoder` to its end within `limit` bytes. An error after some output is a
@@ -353,7 +343,7 @@ fn inflate(mut decoder: impl Read, coding: &str, limit: u64) -> Step {
     match result {
         Ok(_) => Step::Decoded(out),
         Err(_) if !out.is_empty() => Step::Truncated(out),
-        Err(error) => Step::Failed(format!("{coding}: {}", reason(&error))),
+        Err(error) => Step::Failed(format!("{coding}: {error}")),
     }
 }
 
@@ -361,17 +351,13 @@ fn inflate(mut decoder: impl Read, coding: &str, limit: u64) -> Step {
 fn inflate_zstd(bytes: &[u8], coding: &str, limit: u64) -> Step {
     match zstd::stream::read::Decoder::with_buffer(bytes) {
         Ok(decoder) => inflate(decoder, coding, limit),
-        Err(error) => Step::Failed(reason(&error)),
+        Err(error) => Step::Failed(error.to_string()),
     }
-}
-
-fn reason(error: &io::Error) -> String {
-    error.to_string()
 }
 
 /// Undoes `chunked` (RFC 9112 § 7.1): see the module documentation for bodies whose
 /// framing is not what it should be. Trailer fields after the last chunk are not body.
-fn dechunk(input: &[u8], _coding: &str) -> Step {
+fn dechunk(input: &[u8]) -> Step {
     if chunk_size_line(input).is_none() {
         return Step::NotApplied;
     }

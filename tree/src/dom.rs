@@ -668,13 +668,18 @@ impl<'a> Document<'a> {
             .root()
             .descendants()
             .find(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Title)))?;
-        let text = title.text();
-        let words: Vec<&str> = text
-            .split(['\t', '\n', '\x0c', '\r', ' '])
-            .filter(|w| !w.is_empty())
-            .collect();
-        Some(words.join(" "))
+        Some(strip_and_collapse_ascii_whitespace(&title.text()))
     }
+}
+
+/// Infra's "strip and collapse ASCII whitespace": runs of tab, LF, FF, CR and space become
+/// one space, none at either end (what `document.title` does to the title's text).
+pub fn strip_and_collapse_ascii_whitespace(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split(['\t', '\n', '\x0c', '\r', ' '])
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.join(" ")
 }
 
 fn offset_in(input: &[u8], s: &str) -> usize {

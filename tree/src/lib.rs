@@ -44,7 +44,7 @@ use htmltok::{State, Tokenizer};
 
 pub use dom::{
     AttrRef, Children, CommentData, Descendants, DoctypeData, Document, ElementData, Node,
-    NodeData, NodeId, NodeKind, NodeRef, QuirksMode, TextData,
+    NodeData, NodeId, NodeKind, NodeRef, QuirksMode, TextData, strip_and_collapse_ascii_whitespace,
 };
 pub use htmltok::Span;
 pub use names::{AttrNs, Name, Ns, Tag};

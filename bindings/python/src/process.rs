@@ -164,14 +164,11 @@ fn run(
         .iter()
         .map(|f| (f.source.clone(), f.offset, f.kind.to_string()))
         .collect();
-    let mut counts = Counts {
+    let counts = Counts {
+        failures: result.failures_by_reason(),
         skipped: result.skipped,
         recovered: result.recovered,
-        failures: BTreeMap::new(),
     };
-    for failure in &result.failures {
-        *counts.failures.entry(failure.kind.reason()).or_default() += 1;
-    }
     let _ = tx.send(Message::Done {
         failures,
         ignored: result.ignored,

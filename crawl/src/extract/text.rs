@@ -238,11 +238,7 @@ impl Collector {
     /// (as `document.title` has it), is the title.
     fn end_title(&mut self) {
         if let Some(text) = self.in_first_title.take() {
-            let words: Vec<&str> = text
-                .split(['\t', '\n', '\x0c', '\r', ' '])
-                .filter(|w| !w.is_empty())
-                .collect();
-            self.title = Some(words.join(" "));
+            self.title = Some(htmltok_tree::strip_and_collapse_ascii_whitespace(&text));
         }
     }
 

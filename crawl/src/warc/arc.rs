@@ -169,16 +169,11 @@ pub(crate) fn starts_record(bytes: &[u8]) -> bool {
     }
 }
 
-/// Whether `head`, a file's first bytes, begin an ARC file: a `filedesc://` record, or
-/// an ARC header line (some ARC files have no `filedesc://` record), plain or in a gzip
-/// member.
-pub(crate) fn is_arc_file(head: &[u8]) -> bool {
-    let plain = |bytes: &[u8]| bytes.starts_with(b"filedesc://") || starts_record(bytes);
-    if head.starts_with(&[0x1f, 0x8b]) {
-        super::stream::gzip_prefix(head, 4096).is_some_and(|out| plain(&out))
-    } else {
-        plain(head)
-    }
+/// Whether `bytes`, an ARC file's first (decompressed) bytes, begin an ARC file: a
+/// `filedesc://` record, or an ARC header line (some ARC files have no `filedesc://`
+/// record).
+pub(crate) fn starts_arc_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"filedesc://") || starts_record(bytes)
 }
 
 #[cfg(test)]

@@ -162,27 +162,41 @@ pub(crate) enum Sniffed {
 
 /// What `head`, a file's first bytes (up to [`SNIFF_LEN`]), say it is.
 pub(crate) fn sniff(head: &[u8]) -> Sniffed {
-    let plain = |bytes: &[u8]| {
-        let blank = bytes
-            .iter()
-            .take_while(|&&b| b == b'\r' || b == b'\n')
-            .count();
-        bytes[blank..].starts_with(b"WARC/") || arc::is_arc_file(&bytes[blank..])
-    };
-    if head.starts_with(GZIP_MAGIC) {
-        return match gzip_prefix(head, 4096) {
-            Some(out) if plain(&out) => Sniffed::Archive,
-            _ => Sniffed::Compressed("gzip data that does not begin a WARC or ARC record"),
-        };
-    }
     let skippable = head.len() >= 4 && head[0] & 0xf0 == 0x50 && head[1..4] == [0x2a, 0x4d, 0x18];
-    if head.starts_with(ZSTD_MAGIC) || head.starts_with(LZ4_MAGIC) || skippable {
-        return Sniffed::Archive;
+    match first_container(head) {
+        Some(_) => Sniffed::Archive,
+        None if head.starts_with(GZIP_MAGIC) => {
+            Sniffed::Compressed("gzip data that does not begin a WARC or ARC record")
+        }
+        None if head.starts_with(ZSTD_MAGIC) || head.starts_with(LZ4_MAGIC) || skippable => {
+            Sniffed::Archive
+        }
+        None => Sniffed::Other,
     }
-    if plain(head) {
-        Sniffed::Archive
+}
+
+/// The container whose record `head`, a file's first bytes (up to [`SNIFF_LEN`]),
+/// begins with, plain or in a gzip member, after line ends: None when neither (or when
+/// the bytes are zstd or LZ4 data, which this does not decode).
+pub(crate) fn first_container(head: &[u8]) -> Option<Format> {
+    let inflated;
+    let bytes = if head.starts_with(GZIP_MAGIC) {
+        inflated = gzip_prefix(head, 4096)?;
+        &inflated[..]
     } else {
-        Sniffed::Other
+        head
+    };
+    let blank = bytes
+        .iter()
+        .take_while(|&&b| b == b'\r' || b == b'\n')
+        .count();
+    let bytes = &bytes[blank..];
+    if bytes.starts_with(b"WARC/") {
+        Some(Format::Warc)
+    } else if arc::starts_arc_file(bytes) {
+        Some(Format::Arc)
+    } else {
+        None
     }
 }
 
@@ -436,38 +450,16 @@ impl std::error::Error for ContentLengthError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Truncation {
-    /// In the WARC header block.
+    /// In the record's header (a WARC header block, an ARC header line). A record cut off
+    /// in its block is no error: it is handed out with what was read, [`Record::damage`]
+    /// saying so.
     InHeader,
-    /// In the record's block. (The reader no longer reports this: such a record is
-    /// handed out with what was read, [`Record::damage`] saying so.)
-    InBlock {
-        /// The record's `Content-Length`.
-        length: u64,
-        /// How many bytes of block there were.
-        read: u64,
-        /// Whether it was the record's gzip member (or zstd frame) that ended (else the
-        /// input).
-        in_gzip_member: bool,
-    },
 }
 
 impl fmt::Display for Truncation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Truncation::InHeader => f.write_str("the input ends in the WARC header"),
-            Truncation::InBlock {
-                length,
-                read,
-                in_gzip_member,
-            } => write!(
-                f,
-                "Content-Length is {length} but the {} ends after {read} bytes of block",
-                if *in_gzip_member {
-                    "compressed member"
-                } else {
-                    "input"
-                },
-            ),
         }
     }
 }

@@ -60,18 +60,10 @@ use super::*;
 /// WARC record after line ends, plain or in a gzip member; a zstd or LZ4 file (always
 /// read as WARC) is taken to. Only such files are read in parts.
 fn starts_warc_file(head: &[u8]) -> bool {
-    let warc = |bytes: &[u8]| {
-        let blank = bytes
-            .iter()
-            .take_while(|&&b| b == b'\r' || b == b'\n')
-            .count();
-        bytes[blank..].starts_with(b"WARC/")
-    };
-    match Codec::of(&head[..head.len().min(4)]) {
-        Some(Codec::Gzip) => gzip_prefix(head, 4096).is_some_and(|out| warc(&out)),
-        Some(Codec::Zstd | Codec::Lz4) => true,
-        None => warc(head),
-    }
+    matches!(
+        Codec::of(&head[..head.len().min(4)]),
+        Some(Codec::Zstd | Codec::Lz4)
+    ) || first_container(head) == Some(Format::Warc)
 }
 
 /// The default for [`ParallelReader::part_size`].
@@ -712,7 +704,7 @@ impl Plan {
             reader.stream = Stream::part(reader.stream.take_input(), self.codec, start, limit);
             // Split files are WARC files (`is_split`), as the sequential reader decided on
             // the first record.
-            reader.format = Some(Format::Warc);
+            reader.stream.format = Some(Format::Warc);
             reader.stream.dictionary = self.dictionary.clone();
             reader.stream.zstd_context = self.zstd_contexts.take();
         }

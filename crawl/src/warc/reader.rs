@@ -13,8 +13,6 @@ pub struct Reader<R: Read> {
     pub(super) max_record_len: u64,
     /// Errors to hand out before reading on (found while resuming after damage).
     pub(super) pending: std::collections::VecDeque<Error>,
-    /// The container, once the file's first record has decided it (see `read_record`).
-    pub(super) format: Option<Format>,
     /// The ARC version the file's `filedesc://` record names (None: not known, or WARC).
     pub(super) arc_version: Option<arc::Version>,
     pub(super) done: bool,
@@ -45,7 +43,6 @@ impl<R: Read> Reader<R> {
             every_record: false,
             max_record_len: DEFAULT_MAX_RECORD,
             pending: std::collections::VecDeque::new(),
-            format: None,
             arc_version: None,
             done: false,
             pool: None,
@@ -119,27 +116,26 @@ impl<R: Read> Reader<R> {
         // (ARC comes plain or gzipped, so a zstd or LZ4 file is WARC). What a record start
         // is after damage depends on it, so deciding it again later would let a line in a
         // payload change how the rest of the file is read.
-        let may_be_arc = self.format != Some(Format::Warc)
+        let may_be_arc = self.stream.format != Some(Format::Warc)
             && !(self.stream.is_compressed() && self.stream.codec != Codec::Gzip);
-        let header = if line.starts_with(b"WARC/") && self.format != Some(Format::Arc) {
-            self.format = Some(Format::Warc);
+        let header = if line.starts_with(b"WARC/") && self.stream.format != Some(Format::Arc) {
+            self.stream.format = Some(Format::Warc);
             self.read_warc_fields(&mut line, &mut budget, offset)?
         } else if let Some(arc) = (complete && may_be_arc)
             .then(|| arc::parse_header(&line, self.arc_version))
             .flatten()
         {
-            self.format = Some(Format::Arc);
-            self.stream.arc = true;
+            self.stream.format = Some(Format::Arc);
             self.arc_header(arc, offset)?
         } else if !complete
-            && (self.format == Some(Format::Arc)
+            && (self.stream.format == Some(Format::Arc)
                 || b"WARC/".starts_with(&line[..line.len().min(5)]))
         {
             return Err(Error::new(
                 offset,
                 ErrorKind::Truncated(Truncation::InHeader),
             ));
-        } else if self.format == Some(Format::Arc) {
+        } else if self.stream.format == Some(Format::Arc) {
             return Err(Error::new(
                 offset,
                 ErrorKind::Header(HeaderError::NoArcHeaderLine {
@@ -310,7 +306,7 @@ impl<R: Read> Reader<R> {
             let rest = &block[at..];
             let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
             let line = &rest[..line_end];
-            let found = if self.stream.arc {
+            let found = if self.stream.format == Some(Format::Arc) {
                 line_end < rest.len() && arc::parse_header(line, self.arc_version).is_some()
             } else {
                 is_version_line(line)

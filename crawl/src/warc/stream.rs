@@ -563,10 +563,10 @@ pub(super) struct Stream<R: Read> {
     pub(super) codec: Codec,
     /// A `.warc.zst`'s dictionary, from the skippable frame it starts with.
     pub(super) dictionary: Option<std::sync::Arc<[u8]>>,
-    /// The file is an ARC file (its records start with ARC header lines, not `WARC/`):
-    /// set by the reader when it reads the first one; it decides what a record start is
-    /// when searching after damage.
-    pub(super) arc: bool,
+    /// The container, once the file's first record has decided it (set by the reader,
+    /// see `Reader::read_record`): it decides what a record start is when searching after
+    /// damage (an ARC header line in an ARC file, else a WARC version line).
+    pub(super) format: Option<Format>,
     /// The zstd context between frames (with the dictionary loaded).
     pub(super) zstd_context: Option<ZstdContext>,
 }
@@ -588,7 +588,7 @@ impl<R: Read> Stream<R> {
             codec: Codec::Gzip,
             dictionary: None,
             zstd_context: None,
-            arc: false,
+            format: None,
         }
     }
 
@@ -617,7 +617,7 @@ impl<R: Read> Stream<R> {
             codec: codec.unwrap_or(Codec::Gzip),
             dictionary: None,
             zstd_context: None,
-            arc: false,
+            format: None,
         }
     }
 
@@ -1024,7 +1024,7 @@ impl<R: Read> Stream<R> {
             Codec::Gzip => {
                 let mut head = [0u8; GZIP_PEEK];
                 let got = read_up_to(&mut raw, &mut head).unwrap_or(0);
-                let starts = if self.arc {
+                let starts = if self.format == Some(Format::Arc) {
                     gzip_starts_arc(&head[..got])
                 } else {
                     gzip_starts_warc(&head[..got])
@@ -1064,7 +1064,7 @@ impl<R: Read> Stream<R> {
             Source::Member(_) => {}
             _ => return Ok(()),
         }
-        if self.arc {
+        if self.format == Some(Format::Arc) {
             skip_to_arc_record_start(self)?;
         } else {
             skip_to_record_start(self)?;
