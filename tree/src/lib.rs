@@ -1,5 +1,6 @@
 //! Exact WHATWG HTML tree construction (HTML § 13.2.6, fragments § 13.4) on htmltok's
-//! tokens, into a zero-copy arena DOM.
+//! tokens, into a zero-copy arena DOM (text and names are spans of the input; only what
+//! decoding changed is copied).
 //!
 //! ```
 //! let html = b"<p class=x>Hello <b>world</p>";
@@ -13,8 +14,12 @@
 //!
 //! - [`parse`] and [`parse_fragment`], or [`Parser`] for the options (the scripting flag:
 //!   off by default, so `<noscript>` content is parsed as markup).
-//! - [`Document`]: the arena; [`NodeRef`]: a node handle with `children()`, `parent()`,
-//!   `descendants()`, `name()`, `attr()`, `text()`, `span()`, `outer_html()`.
+//! - [`Document`]: the tree, borrowing its input; [`OwnedDocument`] (from [`parse_owned`] or
+//!   [`Parser::parse_owned`]): the same tree owning its input (a `Vec<u8>`, an
+//!   `Arc<[u8]>`, …), to keep or move without a borrow. Both hand out the same
+//!   [`NodeRef`], a node handle with `children()`, `parent()`, `descendants()`, `name()`,
+//!   `attr()`, `text()`, `span()`, `outer_html()`, `inner_html()`; [`DocumentRef`] is the
+//!   view of either that a `NodeRef` carries.
 //! - [`Document::to_test_format`]: the html5lib tree-construction test format.
 //!
 //! The tree builder follows the html5lib tree-construction tests (2026-06) where they are
@@ -31,9 +36,11 @@
 //! take loops, not stack.
 
 mod builder;
+mod document;
 mod dom;
 mod formatting;
 mod names;
+mod node;
 mod select;
 mod serialize;
 mod stack;
@@ -42,18 +49,27 @@ use std::borrow::Cow;
 
 use htmltok::{State, Tokenizer};
 
+pub use document::{Document, DocumentRef, OwnedDocument};
 pub use dom::{
-    AttrRef, Children, CommentData, Descendants, DoctypeData, Document, ElementData, Node,
-    NodeData, NodeId, NodeKind, NodeRef, QuirksMode, TextData, strip_and_collapse_ascii_whitespace,
+    CommentData, DoctypeData, ElementData, Node, NodeData, NodeId, QuirksMode, TextData,
+    strip_and_collapse_ascii_whitespace,
 };
 pub use htmltok::Span;
 pub use names::{AttrNs, Name, Ns, Tag};
+pub use node::{AttrRef, Children, Descendants, NodeKind, NodeRef};
 
 use builder::{Mode, Options, TagTok, TreeBuilder};
+use dom::Dom;
 
 /// Parses a document with the default options (scripting off).
 pub fn parse(input: &[u8]) -> Document<'_> {
     Parser::new().parse(input)
+}
+
+/// Parses a document that owns its input (`Vec<u8>`, `Arc<[u8]>`, `String`, …), with the
+/// default options: see [`Parser::parse_owned`].
+pub fn parse_owned<I: AsRef<[u8]>>(input: I) -> OwnedDocument<I> {
+    Parser::new().parse_owned(input)
 }
 
 /// Parses a fragment in the context of an element (13.4), with the default options. The
@@ -120,15 +136,40 @@ impl Parser {
 
     /// Parses a document.
     pub fn parse<'a>(&self, input: &'a [u8]) -> Document<'a> {
-        let tokenizer = Tokenizer::builder().simulation(false).build(input);
-        let mut doc = TreeBuilder::new(input, self.opts).run(tokenizer);
-        select::update_selectedcontent(&mut doc);
-        doc.shrink_to_fit();
-        doc
+        Document::new(input, self.build(input))
+    }
+
+    /// Parses a document that owns its input, so that it can be kept without a borrow
+    /// (the same tree as [`Parser::parse`]: the arena names the input by spans).
+    pub fn parse_owned<I: AsRef<[u8]>>(&self, input: I) -> OwnedDocument<I> {
+        let dom = self.build(input.as_ref());
+        OwnedDocument::new(input, dom)
     }
 
     /// Parses a fragment in the context of an element (13.4).
     pub fn parse_fragment<'a>(&self, input: &'a [u8], context: &FragmentContext) -> Document<'a> {
+        Document::new(input, self.build_fragment(input, context))
+    }
+
+    /// Parses a fragment that owns its input (see [`Parser::parse_owned`]).
+    pub fn parse_fragment_owned<I: AsRef<[u8]>>(
+        &self,
+        input: I,
+        context: &FragmentContext,
+    ) -> OwnedDocument<I> {
+        let dom = self.build_fragment(input.as_ref(), context);
+        OwnedDocument::new(input, dom)
+    }
+
+    fn build(&self, input: &[u8]) -> Dom {
+        let tokenizer = Tokenizer::builder().simulation(false).build(input);
+        let mut dom = TreeBuilder::new(input, self.opts).run(tokenizer);
+        select::update_selectedcontent(&mut dom, input);
+        dom.shrink_to_fit();
+        dom
+    }
+
+    fn build_fragment(&self, input: &[u8], context: &FragmentContext) -> Dom {
         let lower = context.name.to_ascii_lowercase();
         let tag = Tag::from_name(&lower);
         let state = if context.ns == Ns::Html {
@@ -173,10 +214,10 @@ impl Parser {
             b.template_modes.push(Mode::InTemplate);
         }
         b.reset_insertion_mode();
-        let mut doc = b.run(tokenizer);
-        select::update_selectedcontent(&mut doc);
-        doc.shrink_to_fit();
-        doc
+        let mut dom = b.run(tokenizer);
+        select::update_selectedcontent(&mut dom, input);
+        dom.shrink_to_fit();
+        dom
     }
 }
 

@@ -9,10 +9,11 @@
 //! (an option's children are complete when it is popped). Selects with `multiple` have
 //! no enabled selectedcontent.
 
-use crate::dom::{Document, NONE, NodeData, NodeId};
+use crate::document::DocumentRef;
+use crate::dom::{Dom, NONE, NodeData, NodeId};
 use crate::names::Tag;
 
-pub(crate) fn update_selectedcontent(doc: &mut Document<'_>) {
+pub(crate) fn update_selectedcontent(doc: &mut Dom, input: &[u8]) {
     if !doc.has_selectedcontent {
         return;
     }
@@ -20,13 +21,14 @@ pub(crate) fn update_selectedcontent(doc: &mut Document<'_>) {
         .filter(|&id| matches!(&doc.nodes[id as usize].data, NodeData::Element(e) if e.name.is_html(Tag::Select)))
         .collect();
     for select in selects {
-        if doc.node(select).attr("multiple").is_some() {
+        let view = DocumentRef::new(input, doc);
+        if view.node(select).attr("multiple").is_some() {
             continue;
         }
         let mut selectedcontent = NONE;
         let mut first = NONE;
         let mut chosen = NONE;
-        for n in doc.node(select).descendants() {
+        for n in view.node(select).descendants() {
             let Some(name) = n.element_name() else {
                 continue;
             };
@@ -59,7 +61,7 @@ pub(crate) fn update_selectedcontent(doc: &mut Document<'_>) {
 }
 
 /// Appends deep copies of `from`'s children to `to`, iteratively.
-fn copy_children(doc: &mut Document<'_>, from: NodeId, to: NodeId) {
+fn copy_children(doc: &mut Dom, from: NodeId, to: NodeId) {
     let mut work = vec![(from, to)];
     while let Some((src, dst)) = work.pop() {
         let mut child = doc.nodes[src as usize].first_child;

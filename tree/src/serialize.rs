@@ -4,33 +4,37 @@
 
 use std::fmt::Write as _;
 
-use crate::dom::{Document, NONE, NodeData, NodeId, NodeRef};
+use crate::document::DocumentRef;
+use crate::dom::{Dom, NONE, NodeData, NodeId};
 use crate::names::{AttrNs, Ns, Tag};
+use crate::node::NodeRef;
 
-impl Document<'_> {
+impl DocumentRef<'_> {
     /// The tree in the html5lib tree-construction test format: one line per node, `| `
     /// then two spaces per level, elements as `<name>` (`<svg name>`, `<math name>`),
     /// attributes sorted by name under their element, text in quotes, a template's
     /// contents under a `content` line. For a fragment parse, the fragment's nodes are
     /// the top level. No trailing newline.
     pub fn to_test_format(&self) -> String {
+        let (dom, input) = (self.dom(), self.input());
         let mut out = String::new();
-        let top = self.fragment_root.unwrap_or(0);
+        let top = dom.fragment_root.unwrap_or(0);
         // (node, depth), in reverse order of output; a template's contents are pushed as
         // their fragment node, which prints as `content`.
         let mut stack: Vec<(NodeId, usize)> = Vec::new();
-        push_children_reversed(self, top, 0, &mut stack);
+        push_children_reversed(dom, top, 0, &mut stack);
         while let Some((id, depth)) = stack.pop() {
             if !out.is_empty() {
                 out.push('\n');
             }
             out.push_str("| ");
             indent(&mut out, depth);
-            let node = &self.nodes[id as usize];
+            let node = &dom.nodes[id as usize];
             match &node.data {
                 NodeData::Document => {}
                 NodeData::Fragment => out.push_str("content"),
-                NodeData::Doctype(d) => {
+                NodeData::Doctype(i) => {
+                    let d = &dom.doctypes[*i as usize];
                     out.push_str("<!DOCTYPE ");
                     out.push_str(&d.name);
                     if !d.public_id.is_empty() || !d.system_id.is_empty() {
@@ -39,10 +43,10 @@ impl Document<'_> {
                     out.push('>');
                 }
                 NodeData::Comment(c) => {
-                    let _ = write!(out, "<!-- {} -->", c.data);
+                    let _ = write!(out, "<!-- {} -->", dom.str(input, c.data));
                 }
                 NodeData::Text(t) => {
-                    let _ = write!(out, "\"{}\"", t.text);
+                    let _ = write!(out, "\"{}\"", dom.str(input, t.text));
                 }
                 NodeData::Element(e) => {
                     out.push('<');
@@ -51,17 +55,18 @@ impl Document<'_> {
                         Ns::Svg => out.push_str("svg "),
                         Ns::MathMl => out.push_str("math "),
                     }
-                    out.push_str(self.local_name(id));
+                    out.push_str(dom.local_name(input, id));
                     out.push('>');
-                    let mut attrs: Vec<(String, std::borrow::Cow<'_, str>)> = self
+                    let mut attrs: Vec<(String, std::borrow::Cow<'_, str>)> = dom
                         .attrs_of(id)
                         .iter()
                         .map(|a| {
+                            let local = dom.str(input, a.name);
                             let name = match a.ns.prefix() {
-                                Some(p) => format!("{p} {}", a.name),
-                                None => a.name.to_string(),
+                                Some(p) => format!("{p} {local}"),
+                                None => local.to_string(),
                             };
-                            (name, a.value(self.input))
+                            (name, a.value(input))
                         })
                         .collect();
                     attrs.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
@@ -71,14 +76,14 @@ impl Document<'_> {
                         let _ = write!(out, "{name}=\"{value}\"");
                     }
                     if let Some(contents) = e.template_contents() {
-                        push_children_reversed(self, id, depth + 1, &mut stack);
+                        push_children_reversed(dom, id, depth + 1, &mut stack);
                         stack.push((contents, depth + 1));
                         continue;
                     }
                 }
             }
             if matches!(node.data, NodeData::Fragment | NodeData::Element(_)) {
-                push_children_reversed(self, id, depth + 1, &mut stack);
+                push_children_reversed(dom, id, depth + 1, &mut stack);
             }
         }
         out
@@ -91,12 +96,7 @@ fn indent(out: &mut String, depth: usize) {
     }
 }
 
-fn push_children_reversed(
-    doc: &Document<'_>,
-    id: NodeId,
-    depth: usize,
-    stack: &mut Vec<(NodeId, usize)>,
-) {
+fn push_children_reversed(doc: &Dom, id: NodeId, depth: usize, stack: &mut Vec<(NodeId, usize)>) {
     let mut child = doc.nodes[id as usize].last_child;
     while child != NONE {
         stack.push((child, depth));
@@ -129,22 +129,24 @@ fn is_void(tag: Tag) -> bool {
     )
 }
 
-impl Document<'_> {
+impl DocumentRef<'_> {
     /// 13.3: the whole document serialized (for a fragment parse: the fragment).
     pub fn outer_html(&self) -> String {
         let mut out = String::new();
-        serialize(self, self.fragment_root.unwrap_or(0), false, &mut out);
+        let top = self.dom().fragment_root.unwrap_or(0);
+        serialize(self.dom(), self.input(), top, false, &mut out);
         out
     }
 }
 
-impl NodeRef<'_, '_> {
+impl NodeRef<'_> {
     /// 13.3: the node's HTML serialization, itself included (`outerHTML`). Text inside
     /// `style`, `script`, `xmp`, `iframe`, `noembed`, `noframes` and `plaintext` is written
     /// as it is; `noscript` content is escaped (scripting is off by default).
     pub fn outer_html(&self) -> String {
         let mut out = String::new();
-        serialize(self.document(), self.id(), true, &mut out);
+        let doc = self.document();
+        serialize(doc.dom(), doc.input(), self.id(), true, &mut out);
         out
     }
 
@@ -152,7 +154,8 @@ impl NodeRef<'_, '_> {
     /// contents for a template).
     pub fn inner_html(&self) -> String {
         let mut out = String::new();
-        serialize(self.document(), self.id(), false, &mut out);
+        let doc = self.document();
+        serialize(doc.dom(), doc.input(), self.id(), false, &mut out);
         out
     }
 }
@@ -162,7 +165,7 @@ enum Op {
     Close(NodeId),
 }
 
-fn serialize(doc: &Document<'_>, root: NodeId, include_root: bool, out: &mut String) {
+fn serialize(doc: &Dom, input: &[u8], root: NodeId, include_root: bool, out: &mut String) {
     let mut ops = Vec::new();
     if include_root {
         ops.push(Op::Open(root));
@@ -173,7 +176,7 @@ fn serialize(doc: &Document<'_>, root: NodeId, include_root: bool, out: &mut Str
         let id = match op {
             Op::Close(id) => {
                 out.push_str("</");
-                out.push_str(doc.local_name(id));
+                out.push_str(doc.local_name(input, id));
                 out.push('>');
                 continue;
             }
@@ -181,14 +184,14 @@ fn serialize(doc: &Document<'_>, root: NodeId, include_root: bool, out: &mut Str
         };
         match &doc.nodes[id as usize].data {
             NodeData::Document | NodeData::Fragment => push_child_ops(doc, id, &mut ops),
-            NodeData::Doctype(d) => {
+            NodeData::Doctype(i) => {
                 out.push_str("<!DOCTYPE ");
-                out.push_str(&d.name);
+                out.push_str(&doc.doctypes[*i as usize].name);
                 out.push('>');
             }
             NodeData::Comment(c) => {
                 out.push_str("<!--");
-                out.push_str(&c.data);
+                out.push_str(doc.str(input, c.data));
                 out.push_str("-->");
             }
             NodeData::Text(t) => {
@@ -198,27 +201,29 @@ fn serialize(doc: &Document<'_>, root: NodeId, include_root: bool, out: &mut Str
                         if e.name.ns == Ns::Html && matches!(e.name.tag,
                             Tag::Style | Tag::Script | Tag::Xmp | Tag::Iframe | Tag::Noembed
                                 | Tag::Noframes | Tag::Plaintext));
+                let text = doc.str(input, t.text);
                 if raw {
-                    out.push_str(&t.text);
+                    out.push_str(text);
                 } else {
-                    escape(&t.text, false, out);
+                    escape(text, false, out);
                 }
             }
             NodeData::Element(e) => {
                 out.push('<');
-                out.push_str(doc.local_name(id));
+                out.push_str(doc.local_name(input, id));
                 for a in doc.attrs_of(id) {
+                    let name = doc.str(input, a.name);
                     out.push(' ');
                     match a.ns {
                         AttrNs::None => {}
                         AttrNs::Xml => out.push_str("xml:"),
                         AttrNs::XLink => out.push_str("xlink:"),
-                        AttrNs::Xmlns if a.name == "xmlns" => {}
+                        AttrNs::Xmlns if name == "xmlns" => {}
                         AttrNs::Xmlns => out.push_str("xmlns:"),
                     }
-                    out.push_str(&a.name);
+                    out.push_str(name);
                     out.push_str("=\"");
-                    escape(&a.value(doc.input), true, out);
+                    escape(&a.value(input), true, out);
                     out.push('"');
                 }
                 out.push('>');
@@ -234,7 +239,7 @@ fn serialize(doc: &Document<'_>, root: NodeId, include_root: bool, out: &mut Str
 
 /// The node whose children an element's serialization holds: a template's contents, or
 /// the element itself.
-fn content_of(doc: &Document<'_>, id: NodeId) -> NodeId {
+fn content_of(doc: &Dom, id: NodeId) -> NodeId {
     match &doc.nodes[id as usize].data {
         NodeData::Element(e) if e.name.is_html(Tag::Template) => {
             e.template_contents().unwrap_or(id)
@@ -243,7 +248,7 @@ fn content_of(doc: &Document<'_>, id: NodeId) -> NodeId {
     }
 }
 
-fn push_child_ops(doc: &Document<'_>, id: NodeId, ops: &mut Vec<Op>) {
+fn push_child_ops(doc: &Dom, id: NodeId, ops: &mut Vec<Op>) {
     let mut child = doc.nodes[id as usize].last_child;
     while child != NONE {
         ops.push(Op::Open(child));

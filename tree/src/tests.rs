@@ -41,10 +41,44 @@ fn borrowed_text() {
         .descendants()
         .find(|n| n.name() == Some("p"))
         .unwrap();
-    match p.first_child().unwrap().data() {
-        NodeData::Text(t) => assert!(matches!(t.text, Cow::Borrowed(_))),
-        _ => panic!("not text"),
-    }
+    let text = p.first_child().unwrap().text();
+    assert_eq!(text, "plain text");
+    assert!(
+        matches!(text, Cow::Borrowed(t) if std::ptr::eq(t.as_bytes(), &html[3..13])),
+        "the text is the input's bytes, not a copy"
+    );
+    assert!(doc.view().dom().strings.is_empty(), "nothing owned");
+}
+
+/// A document that owns its input is the same tree, read through the same handles.
+#[test]
+fn owned_document() {
+    let html = "<!DOCTYPE html><title>T</title><p id=a class='x y'>a&amp;b<b>c</p><svg viewBox=0><foreignObject/></svg><!--c-->";
+    let borrowed = parse(html.as_bytes());
+    let owned = parse_owned(html.as_bytes().to_vec());
+    assert_eq!(owned.to_test_format(), borrowed.to_test_format());
+    assert_eq!(owned.outer_html(), borrowed.outer_html());
+    assert_eq!(owned.node_count(), borrowed.node_count());
+    assert_eq!(owned.title().as_deref(), Some("T"));
+    let p = owned.body().unwrap().first_child().unwrap();
+    assert_eq!(p.name(), Some("p"));
+    assert_eq!(p.attr("class").as_deref(), Some("x y"));
+    assert_eq!(p.text(), "a&bc");
+    assert_eq!(
+        p.outer_html(),
+        "<p id=\"a\" class=\"x y\">a&amp;b<b>c</b></p>"
+    );
+    assert_eq!(p.inner_html(), "a&amp;b<b>c</b>");
+    assert_eq!(p.document().node(p.id()), p);
+    // Kept and moved without a borrow.
+    let kept: Vec<OwnedDocument<String>> = vec![Parser::new().parse_owned(html.to_owned())];
+    let moved = std::thread::spawn(move || kept[0].body().unwrap().text().into_owned())
+        .join()
+        .unwrap();
+    assert_eq!(moved, "a&bc");
+    let frag = Parser::new().parse_fragment_owned(b"<td>x".to_vec(), &FragmentContext::html("tr"));
+    assert_eq!(frag.to_test_format(), "| <td>\n|   \"x\"");
+    assert_eq!(frag.into_input(), b"<td>x");
 }
 
 #[test]
@@ -152,7 +186,7 @@ fn hostile_shapes() {
 fn check_links(doc: &Document<'_>) {
     for id in 0..doc.node_count() as NodeId {
         let node = doc.node(id);
-        let mut prev: Option<NodeRef<'_, '_>> = None;
+        let mut prev: Option<NodeRef<'_>> = None;
         for child in node.children() {
             assert_eq!(child.parent(), Some(node), "parent of {child:?}");
             assert_eq!(child.prev_sibling(), prev, "previous sibling of {child:?}");

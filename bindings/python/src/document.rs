@@ -10,6 +10,7 @@ use htmltok_crawl::extract::{self, ElementSet, Link, Stats, Text};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use url::Url;
 
@@ -22,11 +23,29 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The decoded document's UTF-8 bytes: the input object itself (from `start`) when
-/// decoding changed nothing, else a new `bytes` object.
-struct Html {
-    bytes: Py<PyBytes>,
+/// The decoded document's UTF-8 bytes: the input object itself (from `start`, after a
+/// byte order mark) when decoding changed nothing, else a new `bytes` object. Held as a
+/// [`PyBackedBytes`], whose bytes can be read without the GIL, so that a tree can own a
+/// handle on them (`htmltok_tree::OwnedDocument<Html>`) and no copy is made.
+pub(crate) struct Html {
+    bytes: PyBackedBytes,
     start: usize,
+}
+
+impl Html {
+    /// Another handle on the same bytes.
+    pub(crate) fn clone_ref(&self, py: Python<'_>) -> Html {
+        Html {
+            bytes: self.bytes.clone_ref(py),
+            start: self.start,
+        }
+    }
+}
+
+impl AsRef<[u8]> for Html {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.get(self.start..).unwrap_or_default()
+    }
 }
 
 /// An HTML page decoded to Unicode as a browser decodes it (`htmltok_crawl::encoding`:
@@ -87,11 +106,11 @@ impl Document {
         });
         let html = match owned {
             None => Html {
-                bytes: bytes.unbind(),
+                bytes: PyBackedBytes::from(bytes),
                 start,
             },
             Some(text) => Html {
-                bytes: PyBytes::new(py, text.as_bytes()).unbind(),
+                bytes: PyBackedBytes::from(PyBytes::new(py, text.as_bytes())),
                 start: 0,
             },
         };
@@ -123,7 +142,7 @@ impl Document {
             let utf8 = text.to_cow()?;
             return Ok(Document {
                 html: Html {
-                    bytes: PyBytes::new(py, utf8.as_bytes()).unbind(),
+                    bytes: PyBackedBytes::from(PyBytes::new(py, utf8.as_bytes())),
                     start: 0,
                 },
                 encoding: Encoding::for_label(b"utf-8").expect("UTF-8 is an encoding"),
@@ -137,8 +156,13 @@ impl Document {
     }
 
     /// The decoded document, UTF-8.
-    pub(crate) fn html<'a>(&'a self, py: Python<'a>) -> &'a [u8] {
-        &self.html.bytes.bind(py).as_bytes()[self.html.start..]
+    pub(crate) fn html<'a>(&'a self, _py: Python<'a>) -> &'a [u8] {
+        self.html.as_ref()
+    }
+
+    /// A handle on the decoded document's bytes (no copy).
+    pub(crate) fn html_handle(&self, py: Python<'_>) -> Html {
+        self.html.clone_ref(py)
     }
 
     /// The title and text, extracted once (the GIL released).
@@ -330,7 +354,8 @@ impl Document {
     #[getter]
     fn html_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         if self.html.start == 0 {
-            self.html.bytes.bind(py).clone()
+            let Ok(bytes) = (&self.html.bytes).into_pyobject(py);
+            bytes
         } else {
             PyBytes::new(py, self.html(py))
         }

@@ -183,7 +183,11 @@ impl<'a> TreeBuilder<'a> {
                 return Step::Done;
             }
             let (node, name) = self.open.get(i);
-            if self.doc.local_name(node).eq_ignore_ascii_case(&tag.name) {
+            if self
+                .doc
+                .local_name(self.input, node)
+                .eq_ignore_ascii_case(&tag.name)
+            {
                 self.open.truncate(i);
                 self.doc.element_mut(node).set_end(tag.span);
                 return Step::Done;

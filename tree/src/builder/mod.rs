@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use htmltok::{Span, State, Tokenizer};
 
-use crate::dom::{CommentData, Document, NONE, NodeData, NodeId};
+use crate::dom::{Dom, NONE, NodeData, NodeId};
 use crate::formatting::{ActiveFormatting, Entry};
 use crate::names::{Name, Ns, Tag};
 use crate::stack::{OpenElements, Scope};
@@ -73,7 +73,9 @@ pub(crate) struct Options {
 
 /// The tree builder.
 pub(crate) struct TreeBuilder<'a> {
-    pub(crate) doc: Document<'a>,
+    /// The input, whose bytes the arena names by span.
+    pub(crate) input: &'a [u8],
+    pub(crate) doc: Dom,
     pub(crate) opts: Options,
     pub(crate) mode: Mode,
     pub(crate) original_mode: Mode,
@@ -98,7 +100,8 @@ pub(crate) struct TreeBuilder<'a> {
 impl<'a> TreeBuilder<'a> {
     pub(crate) fn new(input: &'a [u8], opts: Options) -> TreeBuilder<'a> {
         TreeBuilder {
-            doc: Document::new(input),
+            input,
+            doc: Dom::new(input.len()),
             opts,
             mode: Mode::Initial,
             original_mode: Mode::Initial,
@@ -118,7 +121,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Runs the tokenizer to the end, building the tree.
-    pub(crate) fn run(mut self, mut tokenizer: Tokenizer<'a>) -> Document<'a> {
+    pub(crate) fn run(mut self, mut tokenizer: Tokenizer<'a>) -> Dom {
         let mut attrs = Vec::new();
         loop {
             tokenizer.set_foreign_content(self.adjusted_current_is_foreign());
@@ -232,7 +235,7 @@ impl<'a> TreeBuilder<'a> {
         if name.tag != tag.tag {
             return false;
         }
-        name.tag != Tag::Unknown || self.doc.local_name(id) == tag.name
+        name.tag != Tag::Unknown || self.doc.local_name(self.input, id) == tag.name
     }
 
     // ----- 13.2.6.1 creating and inserting nodes -----
@@ -328,7 +331,9 @@ impl<'a> TreeBuilder<'a> {
             local = Some(tag.name.clone());
         }
         let name = Name { ns, tag: tag_id };
-        let id = self.doc.new_element(name, local, &mut tag.attrs, tag.span);
+        let id = self
+            .doc
+            .new_element(self.input, name, local, &mut tag.attrs, tag.span);
         (id, name)
     }
 
@@ -370,7 +375,8 @@ impl<'a> TreeBuilder<'a> {
         if parent == 0 {
             return;
         }
-        self.doc.insert_text(parent, before, text.text, text.span);
+        self.doc
+            .insert_text(self.input, parent, before, text.text, text.span);
     }
 
     /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of
@@ -385,10 +391,7 @@ impl<'a> TreeBuilder<'a> {
             Some(p) => (p, NONE),
             None => self.insertion_place(None),
         };
-        let id = self.doc.new_node(NodeData::Comment(CommentData {
-            data,
-            span: span.into(),
-        }));
+        let id = self.doc.new_comment(self.input, data, span);
         self.insert_at(place, id);
     }
 
@@ -397,12 +400,12 @@ impl<'a> TreeBuilder<'a> {
     pub(crate) fn insert_formatting(&mut self, tag: &mut TagTok<'a>) {
         let id = self.insert_html_element(tag);
         let name = self.name_of(id);
-        let doc = &self.doc;
+        let (doc, input) = (&self.doc, self.input);
         self.active.push(
             id,
             name,
-            |e| attrs_key(doc, e),
-            |other| same_attrs(doc, id, other),
+            |e| attrs_key(doc, input, e),
+            |other| same_attrs(doc, input, id, other),
         );
     }
 
@@ -641,13 +644,13 @@ impl<'a> TreeBuilder<'a> {
 
     /// Adds missing attributes to an element (a second `<html>` or `<body>`).
     pub(crate) fn add_missing_attrs(&mut self, id: NodeId, tag: &mut TagTok<'a>) {
-        self.doc.add_missing_attrs(id, &mut tag.attrs);
+        self.doc.add_missing_attrs(self.input, id, &mut tag.attrs);
     }
 }
 
 /// A hash of an element's name and attributes, the same for any order of the attributes
 /// (for the Noah's Ark clause's counts).
-fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
+fn attrs_key(doc: &Dom, input: &[u8], id: NodeId) -> u64 {
     /// A multiply-xorshift over eight bytes at a time (attribute values can be long URLs).
     fn mix(h: u64, bytes: &[u8]) -> u64 {
         const K: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -674,8 +677,8 @@ fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
     );
     for a in doc.attrs_of(id) {
         let h = mix(
-            mix(a.ns as u64 + 1, a.name.as_bytes()),
-            a.value(doc.input).as_bytes(),
+            mix(a.ns as u64 + 1, doc.bytes(input, a.name)),
+            a.value(input).as_bytes(),
         );
         key = key.wrapping_add(h);
     }
@@ -684,7 +687,7 @@ fn attrs_key(doc: &Document<'_>, id: NodeId) -> u64 {
 
 /// Whether two elements have the same attributes (names, namespaces and values), for the
 /// Noah's Ark clause.
-fn same_attrs(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
+fn same_attrs(doc: &Dom, input: &[u8], a: NodeId, b: NodeId) -> bool {
     let (ea, eb) = (doc.element(a), doc.element(b));
     if ea.attrs_start == eb.attrs_start && ea.attrs_len == eb.attrs_len {
         return true;
@@ -694,7 +697,10 @@ fn same_attrs(doc: &Document<'_>, a: NodeId, b: NodeId) -> bool {
     }
     let (xa, xb) = (doc.attrs_of(a), doc.attrs_of(b));
     xa.iter().all(|x| {
-        xb.iter()
-            .any(|y| x.name == y.name && x.ns == y.ns && x.value(doc.input) == y.value(doc.input))
+        xb.iter().any(|y| {
+            doc.bytes(input, x.name) == doc.bytes(input, y.name)
+                && x.ns == y.ns
+                && x.value(input) == y.value(input)
+        })
     })
 }

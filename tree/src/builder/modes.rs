@@ -13,7 +13,7 @@ use htmltok::State;
 use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
-use crate::dom::{DoctypeData, NONE, NodeData};
+use crate::dom::{DoctypeData, NONE};
 use crate::names::{Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -49,7 +49,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     fn implied_at(&self, tok: &Tok<'a>) -> usize {
-        tok.offset().min(self.doc.input.len())
+        tok.offset().min(self.input.len())
     }
 
     // 13.2.6.4.1 The "initial" insertion mode
@@ -72,12 +72,13 @@ impl<'a> TreeBuilder<'a> {
                     force_quirks,
                     span,
                 } = &**doctype;
-                let id = self.doc.new_node(NodeData::Doctype(Box::new(DoctypeData {
-                    name: name.clone().unwrap_or(Cow::Borrowed("")),
-                    public_id: public_id.clone().unwrap_or(Cow::Borrowed("")),
-                    system_id: system_id.clone().unwrap_or(Cow::Borrowed("")),
+                let text = |s: &Option<Cow<'_, str>>| s.as_deref().unwrap_or("").to_owned();
+                let id = self.doc.new_doctype(DoctypeData {
+                    name: text(name),
+                    public_id: text(public_id),
+                    system_id: text(system_id),
                     span: *span,
-                })));
+                });
                 self.doc.append(0, id);
                 self.doc.quirks = quirks_mode(
                     name.as_deref(),
@@ -559,7 +560,7 @@ impl<'a> TreeBuilder<'a> {
                 }
                 self.reconstruct_active_formatting();
                 let hidden = tag
-                    .attr(self.doc.input, "type")
+                    .attr(self.input, "type")
                     .is_some_and(|t| t.eq_ignore_ascii_case("hidden"));
                 self.insert_void(tag);
                 if !hidden {
@@ -860,7 +861,7 @@ impl<'a> TreeBuilder<'a> {
                 Style | Script | Template => self.in_head(tok),
                 Input
                     if tag
-                        .attr(self.doc.input, "type")
+                        .attr(self.input, "type")
                         .is_some_and(|t| t.eq_ignore_ascii_case("hidden")) =>
                 {
                     self.insert_void(tag);

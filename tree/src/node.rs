@@ -1,0 +1,346 @@
+//! Handles on a parsed document's nodes and attributes: [`NodeRef`] (a document view and a
+//! node id, cheap to copy), [`AttrRef`], and the iterators over children and descendants.
+//! The same handles serve a borrowing [`crate::Document`] and an
+//! [`crate::OwnedDocument`]: both lend a [`DocumentRef`], the arena and its input.
+
+use std::borrow::Cow;
+
+use htmltok::Span;
+
+use crate::document::DocumentRef;
+use crate::dom::{AttrRec, DoctypeData, NONE, Node, NodeData, NodeId};
+use crate::names::{AttrNs, Name, Ns, Tag};
+
+/// A node handle: a document and an index. Cheap to copy.
+#[derive(Clone, Copy)]
+pub struct NodeRef<'d> {
+    doc: DocumentRef<'d>,
+    id: NodeId,
+}
+
+impl std::fmt::Debug for NodeRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "NodeRef({}, {:?})", self.id, self.kind())
+    }
+}
+
+impl PartialEq for NodeRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.doc.same(&other.doc) && self.id == other.id
+    }
+}
+
+impl Eq for NodeRef<'_> {}
+
+/// What kind of node a [`NodeRef`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The document.
+    Document,
+    /// A document fragment (a template's contents).
+    Fragment,
+    /// A DOCTYPE.
+    Doctype,
+    /// An element.
+    Element,
+    /// Text.
+    Text,
+    /// A comment.
+    Comment,
+}
+
+impl<'d> NodeRef<'d> {
+    pub(crate) fn new(doc: DocumentRef<'d>, id: NodeId) -> NodeRef<'d> {
+        NodeRef { doc, id }
+    }
+
+    fn node(&self) -> &'d Node {
+        &self.doc.dom().nodes[self.id as usize]
+    }
+
+    fn link(&self, id: NodeId) -> Option<NodeRef<'d>> {
+        (id != NONE).then_some(NodeRef { doc: self.doc, id })
+    }
+
+    /// The node's index in the arena.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The document.
+    pub fn document(&self) -> DocumentRef<'d> {
+        self.doc
+    }
+
+    /// What kind of node this is.
+    pub fn kind(&self) -> NodeKind {
+        match &self.node().data {
+            NodeData::Document => NodeKind::Document,
+            NodeData::Fragment => NodeKind::Fragment,
+            NodeData::Doctype(_) => NodeKind::Doctype,
+            NodeData::Element(_) => NodeKind::Element,
+            NodeData::Text(_) => NodeKind::Text,
+            NodeData::Comment(_) => NodeKind::Comment,
+        }
+    }
+
+    /// The node's data.
+    pub fn data(&self) -> &'d NodeData {
+        &self.node().data
+    }
+
+    /// True for an element.
+    pub fn is_element(&self) -> bool {
+        matches!(self.node().data, NodeData::Element(_))
+    }
+
+    /// The parent, if any (template contents have none).
+    pub fn parent(&self) -> Option<NodeRef<'d>> {
+        self.link(self.node().parent)
+    }
+
+    /// The first child.
+    pub fn first_child(&self) -> Option<NodeRef<'d>> {
+        self.link(self.node().first_child)
+    }
+
+    /// The last child.
+    pub fn last_child(&self) -> Option<NodeRef<'d>> {
+        self.link(self.node().last_child)
+    }
+
+    /// The next sibling.
+    pub fn next_sibling(&self) -> Option<NodeRef<'d>> {
+        self.link(self.node().next_sibling)
+    }
+
+    /// The previous sibling.
+    pub fn prev_sibling(&self) -> Option<NodeRef<'d>> {
+        self.link(self.node().prev_sibling)
+    }
+
+    /// The children in order.
+    pub fn children(&self) -> Children<'d> {
+        Children {
+            doc: self.doc,
+            next: self.node().first_child,
+        }
+    }
+
+    /// Every node below this one in document order (not this one; template contents not
+    /// entered). Iterative.
+    pub fn descendants(&self) -> Descendants<'d> {
+        Descendants {
+            doc: self.doc,
+            root: self.id,
+            next: self.node().first_child,
+        }
+    }
+
+    /// The element's interned name (None for other nodes).
+    pub fn element_name(&self) -> Option<Name> {
+        match &self.node().data {
+            NodeData::Element(e) => Some(e.name),
+            _ => None,
+        }
+    }
+
+    /// The element's local name (`div`, `foreignObject`, `my-widget`); None for other
+    /// nodes.
+    pub fn name(&self) -> Option<&'d str> {
+        match &self.node().data {
+            NodeData::Element(_) => Some(self.doc.dom().local_name(self.doc.input(), self.id)),
+            _ => None,
+        }
+    }
+
+    /// The element's namespace.
+    pub fn namespace(&self) -> Option<Ns> {
+        self.element_name().map(|n| n.ns)
+    }
+
+    /// The element's attributes in source order (none for other nodes).
+    pub fn attrs(&self) -> impl ExactSizeIterator<Item = AttrRef<'d>> + use<'d> {
+        let attrs = match &self.node().data {
+            NodeData::Element(_) => self.doc.dom().attrs_of(self.id),
+            _ => &[],
+        };
+        let doc = self.doc;
+        attrs.iter().map(move |attr| AttrRef { attr, doc })
+    }
+
+    /// The value of the attribute named `name` (in no namespace), decoded.
+    pub fn attr(&self, name: &str) -> Option<Cow<'d, str>> {
+        let (dom, input) = (self.doc.dom(), self.doc.input());
+        self.attrs()
+            .find(|a| a.attr.ns == AttrNs::None && dom.bytes(input, a.attr.name) == name.as_bytes())
+            .map(|a| a.value())
+    }
+
+    /// The text of a text node, the data of a comment; for an element or document, the
+    /// concatenated text of its descendant text nodes (its `textContent`).
+    pub fn text(&self) -> Cow<'d, str> {
+        let (dom, input) = (self.doc.dom(), self.doc.input());
+        match &self.node().data {
+            NodeData::Text(t) => Cow::Borrowed(dom.str(input, t.text)),
+            NodeData::Comment(c) => Cow::Borrowed(dom.str(input, c.data)),
+            NodeData::Doctype(_) => Cow::Borrowed(""),
+            _ => {
+                let mut out = String::new();
+                for n in self.descendants() {
+                    if let NodeData::Text(t) = &n.node().data {
+                        out.push_str(dom.str(input, t.text));
+                    }
+                }
+                Cow::Owned(out)
+            }
+        }
+    }
+
+    /// A DOCTYPE's name and identifiers (None for other nodes).
+    pub fn doctype(&self) -> Option<&'d DoctypeData> {
+        match &self.node().data {
+            NodeData::Doctype(i) => self.doc.dom().doctypes.get(*i as usize),
+            _ => None,
+        }
+    }
+
+    /// The node's span in the input: an element's start tag (empty when the parser
+    /// implied it), a text node's first token, a comment or DOCTYPE token.
+    pub fn span(&self) -> Span {
+        match &self.node().data {
+            NodeData::Element(e) => e.start_span.get(),
+            NodeData::Text(t) => t.span.get(),
+            NodeData::Comment(c) => c.span.get(),
+            NodeData::Doctype(_) => self.doctype().map_or(Span::default(), |d| d.span),
+            NodeData::Document | NodeData::Fragment => Span::new(0, self.doc.input().len()),
+        }
+    }
+
+    /// The span of the end tag that closed this element, when one did.
+    pub fn end_span(&self) -> Option<Span> {
+        match &self.node().data {
+            NodeData::Element(e) => e.end_span.get_opt(),
+            _ => None,
+        }
+    }
+
+    /// The spans of the character tokens a text node was made from.
+    pub fn text_spans(&self) -> Vec<Span> {
+        match &self.node().data {
+            NodeData::Text(t) => match self.doc.dom().span_lists.get(&self.id) {
+                Some(spans) => spans.clone(),
+                None => vec![t.span.get()],
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// A `template` element's contents (a fragment node).
+    pub fn template_contents(&self) -> Option<NodeRef<'d>> {
+        match &self.node().data {
+            NodeData::Element(e) if e.name.is_html(Tag::Template) => self.link(e.extra),
+            _ => None,
+        }
+    }
+}
+
+/// A handle on one attribute of an element.
+#[derive(Clone, Copy)]
+pub struct AttrRef<'d> {
+    attr: &'d AttrRec,
+    doc: DocumentRef<'d>,
+}
+
+impl std::fmt::Debug for AttrRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={:?}", self.name(), self.value())
+    }
+}
+
+impl<'d> AttrRef<'d> {
+    /// The local name (lowercased; the SVG/MathML adjustments applied).
+    pub fn name(&self) -> &'d str {
+        self.doc.dom().str(self.doc.input(), self.attr.name)
+    }
+
+    /// The namespace (none except for adjusted foreign attributes: `xlink:href` on an SVG
+    /// element is `href` in XLink).
+    pub fn ns(&self) -> AttrNs {
+        self.attr.ns
+    }
+
+    /// The value, character references decoded, decoded now: `Cow::Borrowed` from the
+    /// input when decoding changes nothing.
+    pub fn value(&self) -> Cow<'d, str> {
+        self.attr.value(self.doc.input())
+    }
+
+    /// The span of the name in the input.
+    pub fn name_span(&self) -> Span {
+        self.attr.name_span.get()
+    }
+
+    /// The span of the value in the input (without quotes); None when there was no `=`.
+    pub fn value_span(&self) -> Option<Span> {
+        self.attr.value_span.get_opt()
+    }
+}
+
+/// The children of a node.
+pub struct Children<'d> {
+    doc: DocumentRef<'d>,
+    next: NodeId,
+}
+
+impl<'d> Iterator for Children<'d> {
+    type Item = NodeRef<'d>;
+
+    fn next(&mut self) -> Option<NodeRef<'d>> {
+        if self.next == NONE {
+            return None;
+        }
+        let id = self.next;
+        self.next = self.doc.dom().nodes[id as usize].next_sibling;
+        Some(NodeRef { doc: self.doc, id })
+    }
+}
+
+/// The descendants of a node in document order.
+pub struct Descendants<'d> {
+    doc: DocumentRef<'d>,
+    root: NodeId,
+    next: NodeId,
+}
+
+impl<'d> Iterator for Descendants<'d> {
+    type Item = NodeRef<'d>;
+
+    fn next(&mut self) -> Option<NodeRef<'d>> {
+        if self.next == NONE {
+            return None;
+        }
+        let id = self.next;
+        let nodes = &self.doc.dom().nodes;
+        let n = &nodes[id as usize];
+        self.next = if n.first_child != NONE {
+            n.first_child
+        } else {
+            let mut cur = id;
+            loop {
+                if cur == self.root {
+                    break NONE;
+                }
+                let c = &nodes[cur as usize];
+                if c.next_sibling != NONE {
+                    break c.next_sibling;
+                }
+                cur = c.parent;
+                if cur == NONE || cur == self.root {
+                    break NONE;
+                }
+            }
+        };
+        Some(NodeRef { doc: self.doc, id })
+    }
+}
