@@ -72,6 +72,27 @@ pub(crate) fn decode_span(input: &[u8], span: Span, context: Context) -> Cow<'_,
     }
 }
 
+/// [`decode_span`], and whether the decoded text may hold U+0000 (which the tree builder
+/// drops or replaces in data-state text and CDATA, the two contexts that keep it). For
+/// plain ASCII text, the common case, the answer (no) comes from the same one pass, with
+/// NUL among the bytes it looks for; else the bytes after the plain prefix are searched.
+/// A character reference never decodes to U+0000, so the input's bytes tell.
+#[inline(always)]
+pub(crate) fn decode_span_nul(input: &[u8], span: Span, context: Context) -> (Cow<'_, str>, bool) {
+    if context.replaces_nul() {
+        return (decode_span(input, span, context), false);
+    }
+    let specials = context.specials() | crate::scan::special::NUL;
+    match crate::scan::plain_ascii_span(input, span.start, span.end, specials) {
+        Ok(s) => (Cow::Borrowed(s), false),
+        Err(plain_prefix) => {
+            let bytes = span.of(input);
+            let nul = memchr::memchr(0, &bytes[plain_prefix..]).is_some();
+            (decode_general(bytes, context, plain_prefix), nul)
+        }
+    }
+}
+
 /// Decodes `bytes`, whose first `plain_prefix` bytes are ASCII and need no transform.
 #[inline(never)]
 fn decode_general(bytes: &[u8], context: Context, plain_prefix: usize) -> Cow<'_, str> {
@@ -226,6 +247,39 @@ mod tests {
             decode(b"a&b", Context::Verbatim),
             Cow::Borrowed("a&b")
         ));
+    }
+
+    #[test]
+    fn tells_whether_text_keeps_nul() {
+        let check = |bytes: &[u8], context, text: &str, nul: bool| {
+            let (decoded, may_have_nul) =
+                decode_span_nul(bytes, Span::new(0, bytes.len()), context);
+            assert_eq!((decoded.as_ref(), may_have_nul), (text, nul), "{bytes:?}");
+        };
+        let long = "plain ascii text, long enough for the block search ".repeat(3);
+        check(long.as_bytes(), Context::DataText, &long, false);
+        check(b"a\0b", Context::DataText, "a\0b", true);
+        check(
+            format!("{long}\0").as_bytes(),
+            Context::DataText,
+            &format!("{long}\0"),
+            true,
+        );
+        check(
+            "caf\u{e9}\0 &amp;".as_bytes(),
+            Context::DataText,
+            "caf\u{e9}\0 &",
+            true,
+        );
+        check(
+            "caf\u{e9} &amp;".as_bytes(),
+            Context::DataText,
+            "caf\u{e9} &",
+            false,
+        );
+        check(b"a\0b", Context::Cdata, "a\0b", true);
+        check(b"a\0b", Context::RcdataText, "a\u{FFFD}b", false);
+        check(b"a\0b", Context::Verbatim, "a\u{FFFD}b", false);
     }
 
     #[test]

@@ -104,6 +104,15 @@ impl<'a> Text<'a> {
         decode_span(self.input, self.content, self.kind.context())
     }
 
+    /// [`Text::text`], and whether it may hold U+0000 (false: it holds none), answered in
+    /// the same pass for plain ASCII text: for a tree builder, whose "in body" rules drop
+    /// U+0000 from data-state text and whose foreign content rules replace it, so that it
+    /// need not search every text again. Only data-state text and CDATA keep U+0000.
+    #[inline]
+    pub fn text_and_nul(&self) -> (Cow<'a, str>, bool) {
+        crate::decode::decode_span_nul(self.input, self.content, self.kind.context())
+    }
+
     /// The undecoded bytes of the text (for CDATA, without `<![CDATA[` and `]]>`).
     pub fn raw_text(&self) -> &'a [u8] {
         self.content.of(self.input)

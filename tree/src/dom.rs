@@ -331,15 +331,23 @@ impl Dom {
             .unwrap_or_default()
     }
 
-    /// Stores a string: as its span when it is a slice of `input`, else owned.
-    #[inline]
+    /// Stores a string: as its span when it is a slice of `input`, else owned. The span
+    /// case inlined, the rest out of line.
+    #[inline(always)]
     pub(crate) fn store(&mut self, input: &[u8], s: Cow<'_, str>) -> Str {
+        if let Cow::Borrowed(b) = &s
+            && let Some(str) = Str::of_input(input, b)
+        {
+            return str;
+        }
+        self.store_copy(s)
+    }
+
+    #[inline(never)]
+    fn store_copy(&mut self, s: Cow<'_, str>) -> Str {
         match s {
-            Cow::Borrowed(b) => match Str::of_input(input, b) {
-                Some(str) => str,
-                None if b.is_empty() => Str { start: 0, end: 0 },
-                None => self.own(b.to_owned()),
-            },
+            Cow::Borrowed("") => Str { start: 0, end: 0 },
+            Cow::Borrowed(b) => self.own(b.to_owned()),
             Cow::Owned(o) => self.own(o),
         }
     }

@@ -76,11 +76,12 @@ impl<'a> TreeBuilder<'a> {
                 if text.text.bytes().any(|c| c != 0 && !super::token::is_ws(c)) {
                     self.frameset_ok = false;
                 }
-                let text = if text.text.contains('\0') {
+                let text = if text.has_nul() {
                     TextTok {
                         text: Cow::Owned(text.text.replace('\0', "\u{FFFD}")),
                         span: text.span,
                         exact: false,
+                        may_have_nul: false,
                     }
                 } else {
                     text.clone()

@@ -349,7 +349,7 @@ impl<'a> TreeBuilder<'a> {
     /// The characters rule of "in body": NULs dropped, the active formatting elements
     /// reconstructed, frameset-ok cleared by anything but whitespace.
     pub(super) fn body_text(&mut self, text: TextTok<'a>) {
-        if text.text.contains('\0') {
+        if text.has_nul() {
             for piece in text.without_nul() {
                 self.body_text_piece(piece);
             }
@@ -376,6 +376,7 @@ impl<'a> TreeBuilder<'a> {
                         text: Cow::Borrowed(""),
                         span: text.span,
                         exact: true,
+                        may_have_nul: false,
                     },
                 );
                 self.body_text(text);
@@ -906,7 +907,7 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.10 The "in table text" insertion mode
     pub(super) fn in_table_text(&mut self, tok: &mut Tok<'a>) -> Step {
         if let Tok::Text(text) = tok {
-            if text.text.contains('\0') {
+            if text.has_nul() {
                 self.pending_table_text.extend(text.without_nul());
             } else {
                 self.pending_table_text.push(text.clone());

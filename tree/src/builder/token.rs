@@ -56,6 +56,9 @@ pub(crate) struct TextTok<'a> {
     pub(crate) span: Span,
     /// The text is the input's bytes at `span` (so a piece of it has an exact span).
     pub(crate) exact: bool,
+    /// The text may hold U+0000 (false: it holds none; the tokenizer tells, so that the
+    /// "in body" and "in table text" rules, which drop it, need not search every text).
+    pub(crate) may_have_nul: bool,
 }
 
 /// 13.2.6 "whitespace" for the tree builder: tab, LF, FF, CR, space.
@@ -79,6 +82,7 @@ impl<'a> TextTok<'a> {
             text,
             span,
             exact: self.exact,
+            may_have_nul: self.may_have_nul,
         }
     }
 
@@ -118,6 +122,7 @@ impl<'a> TextTok<'a> {
             text: Cow::Owned(ws),
             span: self.span,
             exact: false,
+            may_have_nul: false,
         })
     }
 
@@ -132,20 +137,30 @@ impl<'a> TextTok<'a> {
         }
     }
 
+    /// Whether the text holds U+0000.
+    pub(crate) fn has_nul(&self) -> bool {
+        self.may_have_nul && self.text.contains('\0')
+    }
+
     /// The text without U+0000 (as the "in body" rules drop it), in pieces.
     pub(crate) fn without_nul(&self) -> Vec<TextTok<'a>> {
         let mut out = Vec::new();
         let mut start = 0;
+        let mut piece = |from: usize, to: usize| {
+            let mut p = self.slice(from, to);
+            p.may_have_nul = false;
+            out.push(p);
+        };
         for (i, c) in self.text.bytes().enumerate() {
             if c == 0 {
                 if i > start {
-                    out.push(self.slice(start, i));
+                    piece(start, i);
                 }
                 start = i + 1;
             }
         }
         if start < self.text.len() {
-            out.push(self.slice(start, self.text.len()));
+            piece(start, self.text.len());
         }
         out
     }
@@ -181,13 +196,18 @@ impl<'a> Tok<'a> {
     pub(crate) fn from_token(token: Token<'a, '_>, attrs: &mut Vec<Attribute<'a>>) -> Tok<'a> {
         match token {
             Token::Text(t) => {
-                let text = t.text();
+                let (text, may_have_nul) = t.text_and_nul();
                 let span = t.text_span();
                 let exact = match &text {
                     Cow::Borrowed(s) => s.len() == span.len(),
                     Cow::Owned(_) => false,
                 };
-                Tok::Text(TextTok { text, span, exact })
+                Tok::Text(TextTok {
+                    text,
+                    span,
+                    exact,
+                    may_have_nul,
+                })
             }
             Token::StartTag(t) | Token::EndTag(t) => {
                 let end = matches!(token, Token::EndTag(_));
