@@ -387,13 +387,14 @@ impl Dom {
         }))
     }
 
-    /// Creates an element (not inserted). `local` is its local name when not interned.
-    /// Takes the attributes out of `attrs` (which keeps its allocation).
+    /// Creates an element (not inserted). `local` is its local name when not interned
+    /// (stored with [`Dom::store`]). Takes the attributes out of `attrs` (which keeps its
+    /// allocation).
     pub(crate) fn new_element(
         &mut self,
         input: &[u8],
         name: Name,
-        local: Option<Cow<'_, str>>,
+        local: Option<Str>,
         attrs: &mut Vec<Attribute<'_>>,
         start_span: Span,
     ) -> NodeId {
@@ -418,8 +419,7 @@ impl Dom {
             });
         }
         let local = match local {
-            Some(text) => {
-                let s = self.store(input, text);
+            Some(s) => {
                 self.names.push(s);
                 (self.names.len() - 1) as u32
             }

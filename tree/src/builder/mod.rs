@@ -325,10 +325,10 @@ impl<'a> TreeBuilder<'a> {
             && let Some(adjusted) = crate::names::adjust_svg_tag_name(&tag.name)
         {
             tag_id = Tag::Unknown;
-            local = Some(Cow::Borrowed(adjusted));
+            local = Some(self.doc.store(self.input, Cow::Borrowed(adjusted)));
         }
         if tag_id == Tag::Unknown && local.is_none() {
-            local = Some(tag.name.clone());
+            local = Some(self.doc.store(self.input, tag.name.clone()));
         }
         let name = Name { ns, tag: tag_id };
         let id = self
