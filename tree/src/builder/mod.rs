@@ -124,7 +124,8 @@ impl<'a> TreeBuilder<'a> {
     pub(crate) fn run(mut self, mut tokenizer: Tokenizer<'a>) -> Dom {
         let mut attrs = Vec::new();
         loop {
-            tokenizer.set_foreign_content(self.adjusted_current_is_foreign());
+            let foreign = self.adjusted_current_is_foreign();
+            tokenizer.set_foreign_content(foreign);
             let mut tok = match tokenizer.next_token() {
                 Some(t) => Tok::from_token(t, &mut attrs),
                 None => Tok::Eof,
@@ -144,7 +145,7 @@ impl<'a> TreeBuilder<'a> {
                 }
             }
             let eof = matches!(tok, Tok::Eof);
-            self.dispatch(&mut tok);
+            self.dispatch(&mut tok, foreign);
             if let Tok::Tag(tag) = tok {
                 attrs = tag.attrs;
                 attrs.clear();
@@ -161,10 +162,16 @@ impl<'a> TreeBuilder<'a> {
 
     /// 13.2.6 The tree construction dispatcher: the insertion mode's rules or the rules
     /// for parsing tokens in foreign content, until the token is handled.
-    fn dispatch(&mut self, tok: &mut Tok<'a>) {
+    /// `foreign`: whether the adjusted current node is foreign now (the loop knows it
+    /// already; when it is not, the token is not for the foreign content rules).
+    #[inline(always)]
+    fn dispatch(&mut self, tok: &mut Tok<'a>, mut foreign: bool) {
         let mut step = Step::Reprocess;
         while step != Step::Done {
-            step = if step == Step::Reprocess && self.is_foreign_token(tok) {
+            let for_foreign = step == Step::Reprocess && foreign && self.is_foreign_token(tok);
+            // After the first step the adjusted current node may have changed.
+            foreign = true;
+            step = if for_foreign {
                 self.foreign_content(tok)
             } else {
                 self.process_in_mode(tok)
