@@ -173,6 +173,9 @@ impl<'a> TreeBuilder<'a> {
             foreign = true;
             step = if for_foreign {
                 self.foreign_content(tok)
+            } else if self.mode == Mode::InBody {
+                // Most tokens of a page: called here, without `process_in`'s frame.
+                self.in_body(tok)
             } else {
                 self.process_in_mode(tok)
             };
