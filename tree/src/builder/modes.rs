@@ -348,6 +348,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// The characters rule of "in body": NULs dropped, the active formatting elements
     /// reconstructed, frameset-ok cleared by anything but whitespace.
+    #[inline(always)]
     pub(super) fn body_text(&mut self, text: TextTok<'a>) {
         if text.has_nul() {
             for piece in text.without_nul() {
