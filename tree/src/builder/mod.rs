@@ -328,6 +328,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// Creates an element for a tag token in `ns` (13.2.6.1 "create an element for the
     /// token"), with the adjustments of foreign content already applied to the token.
+    #[inline(always)]
     pub(crate) fn create_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> (NodeId, Name) {
         let mut tag_id = tag.tag;
         let mut local = None;
