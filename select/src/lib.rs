@@ -1,0 +1,246 @@
+//! CSS selectors over [`htmltok_tree`]'s DOM, and field extraction in one walk.
+//!
+//! ```
+//! use htmltok_select::{Select, Selector};
+//!
+//! let doc = htmltok_tree::parse(b"<ul><li><a href=/a>A</a><li><a>B</a></ul>");
+//! let links = Selector::parse("li > a[href]").unwrap(); // compile once, reuse
+//! let found: Vec<_> = doc.select(&links).map(|a| a.attr("href").unwrap()).collect();
+//! assert_eq!(found, ["/a"]);
+//! ```
+//!
+//! - [`Selector::parse`] compiles a selector list once (an error says where it fails and
+//!   what was expected; nothing panics) to match any number of documents.
+//! - [`Select`] (implemented for [`Document`] and [`NodeRef`]): `select` iterates the
+//!   matching elements in document order, `select_first` gives the first.
+//! - [`Fields`]: named selectors with parsel's `::text` and `::attr(name)`
+//!   pseudo-elements, compiled once, all matched in one walk of a document, giving one
+//!   column of strings per field.
+//!
+//! Matching is Servo's `selectors` crate (what scraper and Firefox's Stylo use): Selectors
+//! Level 3 in full, and of Level 4 `:is`, `:where`, `:not` and `:nth-child(An+B of S)`
+//! with selector lists, `:has`, and the `i` / `s` attribute flags. The case rules are an
+//! HTML document's: see the `element` module. Nothing recurses per level of the tree
+//! (`:has` is matched with loops, see the `has` module); the selector itself may nest
+//! [`MAX_NESTING`] levels of brackets.
+
+mod css;
+mod element;
+mod error;
+mod fields;
+mod has;
+
+use std::borrow::Cow;
+
+use htmltok_tree::{Descendants, Document, NodeRef};
+use selectors::Element as _;
+use selectors::SelectorList;
+use selectors::context::{
+    MatchingContext, MatchingForInvalidation, MatchingMode, NeedsSelectorFlags, QuirksMode,
+    SelectorCaches,
+};
+
+pub use css::PseudoElement;
+pub use element::Element;
+pub use error::{MAX_NESTING, SelectError};
+pub use fields::{Field, Fields};
+
+/// A compiled selector list, with what it gives: elements, or with `::text` / `::attr()`
+/// strings taken from them.
+#[derive(Clone, Debug)]
+pub struct Selector {
+    list: SelectorList<css::Impl>,
+    pseudo: Option<PseudoElement>,
+    source: Box<str>,
+}
+
+impl Selector {
+    /// Compiles a selector list (`a[href], link[rel~=canonical i]`). Every selector of the
+    /// list ends in the same pseudo-element, or none.
+    pub fn parse(css: &str) -> Result<Selector, SelectError> {
+        error::check_nesting(css)?;
+        let mut input = cssparser::ParserInput::new(css);
+        let mut parser = cssparser::Parser::new(&mut input);
+        let list = parser
+            .parse_entirely(|p| {
+                SelectorList::parse(
+                    &css::Parser::default(),
+                    p,
+                    selectors::parser::ParseRelative::No,
+                )
+            })
+            .map_err(|e| SelectError::from_parse(css, e))?;
+        let mut pseudos = list.slice().iter().map(|s| s.pseudo_element().cloned());
+        let pseudo = pseudos.next().flatten();
+        if pseudos.any(|p| p != pseudo) {
+            return Err(SelectError::new(
+                css,
+                0,
+                "every selector of a list must end in the same pseudo-element (::text, \
+                 ::attr(name)) or none",
+            ));
+        }
+        Ok(Selector {
+            list,
+            pseudo,
+            source: css.into(),
+        })
+    }
+
+    /// The selector as written.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The pseudo-element every selector of the list ends in, if any.
+    pub fn pseudo_element(&self) -> Option<&PseudoElement> {
+        self.pseudo.as_ref()
+    }
+
+    /// Whether `node` is an element that matches (for a selector ending in `::text` or
+    /// `::attr()`: the element the strings are taken from).
+    pub fn matches(&self, node: NodeRef<'_, '_>) -> bool {
+        let mut caches = SelectorCaches::default();
+        self.matches_with(node, None, &mut caches)
+    }
+
+    /// [`Selector::matches`] with a scoping element (`:scope`) and caches to share.
+    fn matches_with(
+        &self,
+        node: NodeRef<'_, '_>,
+        scope: Option<NodeRef<'_, '_>>,
+        caches: &mut SelectorCaches,
+    ) -> bool {
+        let Some(el) = Element::of(node) else {
+            return false;
+        };
+        let mode = if self.pseudo.is_some() {
+            // `a::text` matches `a`, the pseudo-element consumed by the matching mode.
+            MatchingMode::ForStatelessPseudoElement
+        } else {
+            MatchingMode::Normal
+        };
+        let mut ctx = MatchingContext::new(
+            mode,
+            None,
+            caches,
+            quirks(node.document()),
+            NeedsSelectorFlags::No,
+            MatchingForInvalidation::No,
+        );
+        ctx.scope_element = scope.and_then(Element::of).map(|s| s.opaque());
+        self.list
+            .slice()
+            .iter()
+            .any(|s| selectors::matching::matches_selector(s, 0, None, &el, &mut ctx))
+    }
+
+    /// The strings the selector gives for a matching element, in order: with `::text`, the
+    /// element's own text-node children (not its descendants'), one string each, as
+    /// decoded, whitespace kept; with `::attr(name)`, the attribute's value if the
+    /// element has it (`name` ASCII-lowercased on HTML elements); with no pseudo-element,
+    /// the element's outer HTML (what parsel's `getall()` gives for an element).
+    pub fn values<'d>(&self, node: NodeRef<'d, '_>, mut out: impl FnMut(Cow<'d, str>)) {
+        match &self.pseudo {
+            Some(PseudoElement::Text) => {
+                for child in node.children() {
+                    if child.kind() == htmltok_tree::NodeKind::Text {
+                        out(child.text());
+                    }
+                }
+            }
+            Some(PseudoElement::Attr(name)) => {
+                let html = node.namespace() == Some(htmltok_tree::Ns::Html);
+                let value = node.attrs().find(|a| {
+                    a.ns() == htmltok_tree::AttrNs::None
+                        && if html {
+                            a.name().eq_ignore_ascii_case(name)
+                        } else {
+                            a.name() == &**name
+                        }
+                });
+                if let Some(a) = value {
+                    out(a.value());
+                }
+            }
+            None => out(Cow::Owned(node.outer_html())),
+        }
+    }
+}
+
+impl std::str::FromStr for Selector {
+    type Err = SelectError;
+
+    fn from_str(css: &str) -> Result<Selector, SelectError> {
+        Selector::parse(css)
+    }
+}
+
+/// `selectors`' name for the document's quirks mode.
+fn quirks(doc: &Document<'_>) -> QuirksMode {
+    match doc.quirks_mode() {
+        htmltok_tree::QuirksMode::NoQuirks => QuirksMode::NoQuirks,
+        htmltok_tree::QuirksMode::LimitedQuirks => QuirksMode::LimitedQuirks,
+        htmltok_tree::QuirksMode::Quirks => QuirksMode::Quirks,
+    }
+}
+
+/// Selection on a document or below a node: an extension trait, implemented for
+/// `&Document` and [`NodeRef`] (`use htmltok_select::Select;`, then `doc.select(&sel)`).
+pub trait Select<'d, 'a>: Sized {
+    /// The matching elements in document order: for a document, all of them; for a node,
+    /// its matching descendants (the node itself excluded, `:scope` being the node), the
+    /// selector matched against the whole tree, as the DOM's `querySelectorAll` does.
+    /// Template contents are not searched.
+    fn select(self, selector: &Selector) -> Matches<'_, 'd, 'a>;
+
+    /// The first matching element.
+    fn select_first(self, selector: &Selector) -> Option<NodeRef<'d, 'a>> {
+        self.select(selector).next()
+    }
+}
+
+impl<'d, 'a> Select<'d, 'a> for &'d Document<'a> {
+    fn select(self, selector: &Selector) -> Matches<'_, 'd, 'a> {
+        Matches {
+            selector,
+            scope: None,
+            walk: self.root().descendants(),
+            caches: SelectorCaches::default(),
+        }
+    }
+}
+
+impl<'d, 'a> Select<'d, 'a> for NodeRef<'d, 'a> {
+    fn select(self, selector: &Selector) -> Matches<'_, 'd, 'a> {
+        Matches {
+            selector,
+            scope: Some(self),
+            walk: self.descendants(),
+            caches: SelectorCaches::default(),
+        }
+    }
+}
+
+/// The elements a selector matches, in document order (see [`Select::select`]).
+pub struct Matches<'s, 'd, 'a> {
+    selector: &'s Selector,
+    scope: Option<NodeRef<'d, 'a>>,
+    walk: Descendants<'d, 'a>,
+    caches: SelectorCaches,
+}
+
+impl<'d, 'a> Iterator for Matches<'_, 'd, 'a> {
+    type Item = NodeRef<'d, 'a>;
+
+    fn next(&mut self) -> Option<NodeRef<'d, 'a>> {
+        let (selector, scope) = (self.selector, self.scope);
+        let caches = &mut self.caches;
+        self.walk
+            .by_ref()
+            .find(|n| selector.matches_with(*n, scope, caches))
+    }
+}
+
+#[cfg(test)]
+mod tests;
