@@ -23,7 +23,7 @@
 use htmltok_tree::Document;
 use selectors::context::SelectorCaches;
 
-use crate::{SelectError, Selector};
+use crate::{SelectError, Selector, Subject};
 
 /// One named selector.
 #[derive(Clone, Debug)]
@@ -92,11 +92,11 @@ impl Fields {
         }
         let mut caches = SelectorCaches::default();
         for node in doc.root().descendants() {
-            if !node.is_element() {
+            let Some(subject) = Subject::of(node) else {
                 continue;
-            }
+            };
             for (field, column) in self.fields.iter().zip(&mut columns) {
-                if field.selector.matches_with(node, None, &mut caches) {
+                if field.selector.matches_subject(&subject, None, &mut caches) {
                     field.selector.values(node, |v| column.push(v.into_owned()));
                 }
             }

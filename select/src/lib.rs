@@ -52,6 +52,43 @@ pub struct Selector {
     list: SelectorList<css::Impl>,
     pseudo: Option<PseudoElement>,
     source: Box<str>,
+    /// When every selector of the list names the element's type (`a[href]`, `h1::text`):
+    /// those names, as written and lowercased, to reject other elements before
+    /// `selectors` is asked (see [`subject_names`]).
+    names: Option<Box<[TypeName]>>,
+}
+
+/// A type selector's name as written and lowercased.
+type TypeName = (Box<str>, Box<str>);
+
+/// The type selectors of the subjects of `list` (`a` in `div > a[href]`, in
+/// `a::attr(href)`), as written and lowercased; None when some selector of the list has
+/// none (`.x`, `:is(a, b)`), so any element may match. Matching then starts with a string
+/// comparison instead of a call into `selectors` for every element and field: half the
+/// cost of the ten-field extraction on the corpus (see ARCHITECTURE.md, "Selectors").
+fn subject_names(list: &SelectorList<css::Impl>) -> Option<Box<[TypeName]>> {
+    use selectors::parser::{Combinator, Component};
+    let mut names = Vec::new();
+    for sel in list.slice() {
+        let mut comps = sel.iter_raw_match_order().peekable();
+        // A pseudo-element comes first in match order, then its combinator.
+        if let Some(Component::PseudoElement(_)) = comps.peek() {
+            comps.next();
+            if let Some(Component::Combinator(Combinator::PseudoElement)) = comps.peek() {
+                comps.next();
+            }
+        }
+        let name = comps
+            .take_while(|c| !matches!(c, Component::Combinator(_)))
+            .find_map(|c| match c {
+                Component::LocalName(n) => {
+                    Some((n.name.as_str().into(), n.lower_name.as_str().into()))
+                }
+                _ => None,
+            })?;
+        names.push(name);
+    }
+    Some(names.into())
 }
 
 impl Selector {
@@ -81,6 +118,7 @@ impl Selector {
             ));
         }
         Ok(Selector {
+            names: subject_names(&list),
             list,
             pseudo,
             source: css.into(),
@@ -111,9 +149,30 @@ impl Selector {
         scope: Option<NodeRef<'_, '_>>,
         caches: &mut SelectorCaches,
     ) -> bool {
-        let Some(el) = Element::of(node) else {
-            return false;
-        };
+        match Subject::of(node) {
+            Some(subject) => self.matches_subject(&subject, scope, caches),
+            None => false,
+        }
+    }
+
+    /// Whether the element `subject` matches: first its name against the subjects'
+    /// type selectors, then `selectors`.
+    fn matches_subject(
+        &self,
+        subject: &Subject<'_, '_>,
+        scope: Option<NodeRef<'_, '_>>,
+        caches: &mut SelectorCaches,
+    ) -> bool {
+        if let Some(names) = &self.names {
+            // As `selectors` compares type selectors: lowercased for HTML elements.
+            let name = subject.name;
+            if !names
+                .iter()
+                .any(|(n, lower)| name == if subject.html { &**lower } else { &**n })
+            {
+                return false;
+            }
+        }
         let mode = if self.pseudo.is_some() {
             // `a::text` matches `a`, the pseudo-element consumed by the matching mode.
             MatchingMode::ForStatelessPseudoElement
@@ -124,7 +183,7 @@ impl Selector {
             mode,
             None,
             caches,
-            quirks(node.document()),
+            quirks(subject.el.0.document()),
             NeedsSelectorFlags::No,
             MatchingForInvalidation::No,
         );
@@ -132,7 +191,7 @@ impl Selector {
         self.list
             .slice()
             .iter()
-            .any(|s| selectors::matching::matches_selector(s, 0, None, &el, &mut ctx))
+            .any(|s| selectors::matching::matches_selector(s, 0, None, &subject.el, &mut ctx))
     }
 
     /// The strings the selector gives for a matching element, in order: with `::text`, the
@@ -165,6 +224,23 @@ impl Selector {
             }
             None => out(Cow::Owned(node.outer_html())),
         }
+    }
+}
+
+/// An element about to be matched against several selectors, its name looked up once.
+struct Subject<'d, 'a> {
+    el: Element<'d, 'a>,
+    name: &'d str,
+    html: bool,
+}
+
+impl<'d, 'a> Subject<'d, 'a> {
+    fn of(node: NodeRef<'d, 'a>) -> Option<Subject<'d, 'a>> {
+        Some(Subject {
+            el: Element::of(node)?,
+            name: node.name()?,
+            html: node.namespace() == Some(htmltok_tree::Ns::Html),
+        })
     }
 }
 
