@@ -60,17 +60,21 @@ impl PartialEq for Ident {
 
 impl Eq for Ident {}
 
+/// The hash of a name (FNV-1a): what `selectors` puts in and looks up in the ancestor
+/// Bloom filter (`ancestors.rs`), so the element side must hash the same way.
+pub(crate) fn hash(text: &str) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for b in text.bytes() {
+        hash = (hash ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
 impl From<&str> for Ident {
     fn from(text: &str) -> Ident {
-        // FNV-1a: the hash only feeds `selectors`' Bloom filters, which we do not use for
-        // ancestors (see `element.rs`), so any cheap hash does.
-        let mut hash: u32 = 0x811c_9dc5;
-        for b in text.bytes() {
-            hash = (hash ^ u32::from(b)).wrapping_mul(0x0100_0193);
-        }
         Ident {
             text: text.into(),
-            hash,
+            hash: hash(text),
         }
     }
 }

@@ -230,8 +230,9 @@ impl selectors::Element for Element<'_, '_> {
     }
 
     fn add_element_unique_hashes(&self, _filter: &mut BloomFilter) -> bool {
-        // No Bloom filters: `selectors` would fill one for `:has()` by recursing over the
-        // subtree, a stack frame per level (`:has` is matched in `has.rs` instead).
+        // Only `selectors`' own `:has` asks, to fill a filter of the subtree by recursing
+        // over it, a stack frame per level; `:has` is matched in `has.rs` instead. (The
+        // ancestor filter is kept by `ancestors.rs`.)
         false
     }
 }

@@ -19,10 +19,13 @@
 //! elements' own text-node children (parsel's `::text`: `title::text` is the title's
 //! text, `p::text` leaves out the text inside the paragraph's `<b>`), `::attr(name)` the
 //! attribute's value, no pseudo-element the outer HTML. Values come in document order.
+//! The walk keeps the ancestor Bloom filter (see `ancestors.rs`) when a field tests
+//! ancestors.
 
 use htmltok_tree::Document;
 use selectors::context::SelectorCaches;
 
+use crate::ancestors::Ancestors;
 use crate::{SelectError, Selector, Subject};
 
 /// One named selector.
@@ -91,14 +94,29 @@ impl Fields {
             return columns;
         }
         let mut caches = SelectorCaches::default();
+        // The ancestor filter only when a field tests ancestors (`ancestors.rs`).
+        let mut ancestors = self
+            .fields
+            .iter()
+            .any(|f| f.selector.uses_ancestors())
+            .then(|| Ancestors::new(None));
         for node in doc.root().descendants() {
-            let Some(subject) = Subject::of(node) else {
-                continue;
-            };
-            for (field, column) in self.fields.iter().zip(&mut columns) {
-                if field.selector.matches_subject(&subject, None, &mut caches) {
-                    field.selector.values(node, |v| column.push(v.into_owned()));
+            if let Some(a) = &mut ancestors {
+                a.enter(node);
+            }
+            if let Some(subject) = Subject::of(node) {
+                let filter = ancestors.as_ref().map(|a| a.filter());
+                for (field, column) in self.fields.iter().zip(&mut columns) {
+                    if field
+                        .selector
+                        .matches_subject(&subject, None, filter, &mut caches)
+                    {
+                        field.selector.values(node, |v| column.push(v.into_owned()));
+                    }
                 }
+            }
+            if let Some(a) = &mut ancestors {
+                a.push(node);
             }
         }
         columns

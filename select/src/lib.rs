@@ -24,6 +24,7 @@
 //! (`:has` is matched with loops, see the `has` module); the selector itself may nest
 //! [`MAX_NESTING`] levels of brackets.
 
+mod ancestors;
 mod css;
 mod element;
 mod error;
@@ -35,11 +36,14 @@ use std::borrow::Cow;
 use htmltok_tree::{Descendants, Document, NodeRef};
 use selectors::Element as _;
 use selectors::SelectorList;
+use selectors::bloom::BloomFilter;
 use selectors::context::{
     MatchingContext, MatchingForInvalidation, MatchingMode, NeedsSelectorFlags, QuirksMode,
     SelectorCaches,
 };
+use selectors::parser::AncestorHashes;
 
+use ancestors::Ancestors;
 pub use css::PseudoElement;
 pub use element::Element;
 pub use error::{MAX_NESTING, SelectError};
@@ -56,6 +60,10 @@ pub struct Selector {
     /// those names, as written and lowercased, to reject other elements before
     /// `selectors` is asked (see [`subject_names`]).
     names: Option<Box<[TypeName]>>,
+    /// Each selector's ancestor hashes for the Bloom filter (`ancestors.rs`), computed
+    /// for no-quirks and for quirks mode (where ids and classes are left out); None when
+    /// no selector has any (`a[href]`), so no filter need be kept.
+    ancestor_hashes: Option<[Box<[AncestorHashes]>; 2]>,
 }
 
 /// A type selector's name as written and lowercased.
@@ -117,8 +125,20 @@ impl Selector {
                  ::attr(name)) or none",
             ));
         }
+        let hashes = |mode| {
+            list.slice()
+                .iter()
+                .map(|s| AncestorHashes::new(s, mode))
+                .collect::<Box<[_]>>()
+        };
+        let no_quirks = hashes(QuirksMode::NoQuirks);
+        let ancestor_hashes = no_quirks
+            .iter()
+            .any(|h| h.packed_hashes[0] != 0)
+            .then(|| [no_quirks, hashes(QuirksMode::Quirks)]);
         Ok(Selector {
             names: subject_names(&list),
+            ancestor_hashes,
             list,
             pseudo,
             source: css.into(),
@@ -150,17 +170,19 @@ impl Selector {
         caches: &mut SelectorCaches,
     ) -> bool {
         match Subject::of(node) {
-            Some(subject) => self.matches_subject(&subject, scope, caches),
+            Some(subject) => self.matches_subject(&subject, scope, None, caches),
             None => false,
         }
     }
 
     /// Whether the element `subject` matches: first its name against the subjects'
-    /// type selectors, then `selectors`.
+    /// type selectors, then `selectors`, with `ancestors` (a Bloom filter of the
+    /// subject's ancestors' names) to reject early when given.
     fn matches_subject(
         &self,
         subject: &Subject<'_, '_>,
         scope: Option<NodeRef<'_, '_>>,
+        ancestors: Option<&BloomFilter>,
         caches: &mut SelectorCaches,
     ) -> bool {
         if let Some(names) = &self.names {
@@ -179,19 +201,32 @@ impl Selector {
         } else {
             MatchingMode::Normal
         };
+        let quirks = quirks(subject.el.0.document());
+        let (filter, hashes) = match (&self.ancestor_hashes, ancestors) {
+            (Some(hashes), Some(filter)) => {
+                let i = usize::from(quirks == QuirksMode::Quirks);
+                (Some(filter), Some(&hashes[i]))
+            }
+            _ => (None, None),
+        };
         let mut ctx = MatchingContext::new(
             mode,
-            None,
+            filter,
             caches,
-            quirks(subject.el.0.document()),
+            quirks,
             NeedsSelectorFlags::No,
             MatchingForInvalidation::No,
         );
         ctx.scope_element = scope.and_then(Element::of).map(|s| s.opaque());
-        self.list
-            .slice()
-            .iter()
-            .any(|s| selectors::matching::matches_selector(s, 0, None, &subject.el, &mut ctx))
+        self.list.slice().iter().enumerate().any(|(i, s)| {
+            let hashes = hashes.map(|h| &h[i]);
+            selectors::matching::matches_selector(s, 0, hashes, &subject.el, &mut ctx)
+        })
+    }
+
+    /// Whether matching gains from an ancestor filter (some selector tests ancestors).
+    fn uses_ancestors(&self) -> bool {
+        self.ancestor_hashes.is_some()
     }
 
     /// The strings the selector gives for a matching element, in order: with `::text`, the
@@ -278,23 +313,13 @@ pub trait Select<'d, 'a>: Sized {
 
 impl<'d, 'a> Select<'d, 'a> for &'d Document<'a> {
     fn select(self, selector: &Selector) -> Matches<'_, 'd, 'a> {
-        Matches {
-            selector,
-            scope: None,
-            walk: self.root().descendants(),
-            caches: SelectorCaches::default(),
-        }
+        Matches::new(selector, self.root(), None)
     }
 }
 
 impl<'d, 'a> Select<'d, 'a> for NodeRef<'d, 'a> {
     fn select(self, selector: &Selector) -> Matches<'_, 'd, 'a> {
-        Matches {
-            selector,
-            scope: Some(self),
-            walk: self.descendants(),
-            caches: SelectorCaches::default(),
-        }
+        Matches::new(selector, self, Some(self))
     }
 }
 
@@ -303,18 +328,50 @@ pub struct Matches<'s, 'd, 'a> {
     selector: &'s Selector,
     scope: Option<NodeRef<'d, 'a>>,
     walk: Descendants<'d, 'a>,
+    ancestors: Option<Ancestors<'d, 'a>>,
     caches: SelectorCaches,
+}
+
+impl<'s, 'd, 'a> Matches<'s, 'd, 'a> {
+    fn new(
+        selector: &'s Selector,
+        below: NodeRef<'d, 'a>,
+        scope: Option<NodeRef<'d, 'a>>,
+    ) -> Matches<'s, 'd, 'a> {
+        Matches {
+            selector,
+            scope,
+            walk: below.descendants(),
+            ancestors: selector.uses_ancestors().then(|| Ancestors::new(scope)),
+            caches: SelectorCaches::default(),
+        }
+    }
 }
 
 impl<'d, 'a> Iterator for Matches<'_, 'd, 'a> {
     type Item = NodeRef<'d, 'a>;
 
     fn next(&mut self) -> Option<NodeRef<'d, 'a>> {
-        let (selector, scope) = (self.selector, self.scope);
-        let caches = &mut self.caches;
-        self.walk
-            .by_ref()
-            .find(|n| selector.matches_with(*n, scope, caches))
+        for node in self.walk.by_ref() {
+            if let Some(a) = &mut self.ancestors {
+                a.enter(node);
+            }
+            let matched = Subject::of(node).is_some_and(|subject| {
+                self.selector.matches_subject(
+                    &subject,
+                    self.scope,
+                    self.ancestors.as_ref().map(|a| a.filter()),
+                    &mut self.caches,
+                )
+            });
+            if let Some(a) = &mut self.ancestors {
+                a.push(node);
+            }
+            if matched {
+                return Some(node);
+            }
+        }
+        None
     }
 }
 

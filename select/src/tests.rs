@@ -262,4 +262,58 @@ fn million_nested() {
     assert_eq!(doc.select(&has).count(), 1);
     let fields = Fields::new([("p", "div > p::attr(class)")]).unwrap();
     assert_eq!(fields.extract(&doc), [vec!["x"]]);
+    // Each `div` would walk all its ancestors looking for a `span` (quadratic: hours
+    // here) but for the ancestor Bloom filter.
+    assert_eq!(doc.select(&Selector::parse("span div").unwrap()).count(), 0);
+    let fields = Fields::new([("d", "span div::text"), ("q", "p :is(div) ~ x")]).unwrap();
+    assert_eq!(fields.extract(&doc), [Vec::<String>::new(), vec![]]);
+}
+
+/// The ancestor filter never rejects a match: below a node (whose ancestors are in the
+/// filter from the start), in quirks mode (ids and classes left out of it), through
+/// pseudo-elements and sibling combinators.
+#[test]
+fn ancestor_filter_keeps_every_match() {
+    for html in [
+        "<!DOCTYPE html><main id=m class='a b'><section><div><p class=x>1</p><p>2</p>\
+         </div></section><aside><p>3</p></aside></main><p>4</p>",
+        "<main id=M class='A b'><section><div><p class=x>1</p><p>2</p></div></section>\
+         <aside><p>3</p></aside></main><p>4</p>",
+    ] {
+        let doc = htmltok_tree::parse(html.as_bytes());
+        for css in [
+            "main p",
+            "#m p, #M p",
+            ".a p, .A p",
+            "main > section p.x",
+            "section div > p + p",
+            "body > main ~ p",
+            "main p::text",
+            "html main aside > p",
+            ":is(main, nav) p",
+            "svg|* p, p",
+        ] {
+            let sel = Selector::parse(css).unwrap();
+            let walked: Vec<_> = doc
+                .root()
+                .descendants()
+                .filter(|n| sel.matches(*n))
+                .collect();
+            assert!(!walked.is_empty(), "{css}");
+            assert_eq!(
+                doc.select(&sel).collect::<Vec<_>>(),
+                walked,
+                "{css} in {html}"
+            );
+            let section = doc
+                .select_first(&Selector::parse("section").unwrap())
+                .unwrap();
+            let below: Vec<_> = walked
+                .iter()
+                .copied()
+                .filter(|n| section.descendants().any(|d| d == *n))
+                .collect();
+            assert_eq!(section.select(&sel).collect::<Vec<_>>(), below, "{css}");
+        }
+    }
 }
