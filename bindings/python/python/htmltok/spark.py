@@ -79,7 +79,6 @@ SCHEMA = (
 )
 
 
-
 def schema(fields: Optional[Dict[str, str]] = None) -> str:
     """``SCHEMA``, and after it one ``array<string>`` column per field of `fields` (a
     dict of names to CSS selectors), named as the field (backquoted)."""
@@ -306,7 +305,11 @@ def warc_dataframe(
     if fields:
         import htmltok
 
-        htmltok.Fields(fields)  # a bad selector fails here, on the driver
+        # A bad selector or name fails here, on the driver, not in every task.
+        htmltok.Fields(fields)
+        taken = [name for name in fields if name in COLUMNS]
+        if taken:
+            raise ValueError(f"warc_dataframe: field name {taken[0]!r} is one of the columns {COLUMNS}")
     ddl = schema(fields)
 
     if method == "arrow":
