@@ -317,3 +317,101 @@ fn ancestor_filter_keeps_every_match() {
         }
     }
 }
+
+/// Any text: `Selector::parse` answers (never panics), and what compiles matches a page
+/// with foreign content, a template, quirks and forms without panicking, agreeing with
+/// itself between `select` and `matches`.
+#[test]
+fn any_selector_text_parses_or_errs_and_matches_without_panic() {
+    const PIECES: &[&str] = &[
+        "a",
+        "div",
+        "p",
+        "svg",
+        "math",
+        "foreignObject",
+        "*",
+        "|",
+        "svg|",
+        "xlink|",
+        "*|",
+        ".",
+        "#",
+        "x",
+        "[",
+        "]",
+        "=",
+        "~=",
+        "^=",
+        "$=",
+        "*=",
+        "|=",
+        "\"v\"",
+        "'",
+        " i",
+        " s",
+        "(",
+        ")",
+        ",",
+        " ",
+        ">",
+        "+",
+        "~",
+        ":",
+        "::",
+        "text",
+        "attr(href)",
+        ":has(",
+        ":is(",
+        ":where(",
+        ":not(",
+        ":nth-child(2n+1",
+        " of ",
+        ":lang(en",
+        ":scope",
+        ":root",
+        ":empty",
+        ":checked",
+        ":disabled",
+        ":link",
+        "\\",
+        "-",
+        "1",
+        "n",
+    ];
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COMPILED: AtomicUsize = AtomicUsize::new(0);
+    fn check(picks: Vec<u8>) -> bool {
+        let css: String = picks
+            .iter()
+            .map(|&i| PIECES[i as usize % PIECES.len()])
+            .collect();
+        let doc = htmltok_tree::parse(
+            b"<p class=x id=a>t<svg><a xlink:href=h><foreignObject><div>d</div></foreignObject>\
+              </a></svg><math><mi>m</mi></math><template><a href=t></a></template>\
+              <fieldset disabled><input checked type=radio></fieldset><a href=y lang=en>",
+        );
+        match Selector::parse(&css) {
+            Err(e) => e.offset <= css.len() && !e.message.is_empty(),
+            Ok(sel) => {
+                COMPILED.fetch_add(1, Ordering::Relaxed);
+                let all: Vec<_> = doc
+                    .root()
+                    .descendants()
+                    .filter(|n| sel.matches(*n))
+                    .collect();
+                let selected: Vec<_> = doc.select(&sel).collect();
+                let mut values = 0;
+                for n in &selected {
+                    sel.values(*n, |_| values += 1);
+                }
+                all == selected
+            }
+        }
+    }
+    quickcheck::QuickCheck::new()
+        .tests(3000)
+        .quickcheck(check as fn(Vec<u8>) -> bool);
+    // Some of the random texts compile, so matching was exercised too.
+    assert!(COMPILED.load(Ordering::Relaxed) > 30);
+}
