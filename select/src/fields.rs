@@ -26,6 +26,7 @@ use htmltok_tree::Document;
 use selectors::context::SelectorCaches;
 
 use crate::ancestors::Ancestors;
+use crate::has::HasCache;
 use crate::{SelectError, Selector, Subject};
 
 /// One named selector.
@@ -94,6 +95,7 @@ impl Fields {
             return columns;
         }
         let mut caches = SelectorCaches::default();
+        let has = HasCache::default();
         // The ancestor filter only when a field tests ancestors (`ancestors.rs`).
         let mut ancestors = self
             .fields
@@ -107,10 +109,13 @@ impl Fields {
             if let Some(subject) = Subject::of(node) {
                 let filter = ancestors.as_ref().map(|a| a.filter());
                 for (field, column) in self.fields.iter().zip(&mut columns) {
-                    if field
-                        .selector
-                        .matches_subject(&subject, None, filter, &mut caches)
-                    {
+                    if field.selector.matches_subject(
+                        &subject,
+                        None,
+                        filter,
+                        Some(&has),
+                        &mut caches,
+                    ) {
                         field.selector.values(node, |v| column.push(v.into_owned()));
                     }
                 }

@@ -48,6 +48,7 @@ pub use css::PseudoElement;
 pub use element::Element;
 pub use error::{MAX_NESTING, SelectError};
 pub use fields::{Field, Fields};
+use has::HasCache;
 
 /// A compiled selector list, with what it gives: elements, or with `::text` / `::attr()`
 /// strings taken from them.
@@ -170,7 +171,7 @@ impl Selector {
         caches: &mut SelectorCaches,
     ) -> bool {
         match Subject::of(node) {
-            Some(subject) => self.matches_subject(&subject, scope, None, caches),
+            Some(subject) => self.matches_subject(&subject, scope, None, None, caches),
             None => false,
         }
     }
@@ -183,6 +184,7 @@ impl Selector {
         subject: &Subject<'_, '_>,
         scope: Option<NodeRef<'_, '_>>,
         ancestors: Option<&BloomFilter>,
+        has: Option<&HasCache>,
         caches: &mut SelectorCaches,
     ) -> bool {
         if let Some(names) = &self.names {
@@ -218,6 +220,7 @@ impl Selector {
             MatchingForInvalidation::No,
         );
         ctx.scope_element = scope.and_then(Element::of).map(|s| s.opaque());
+        ctx.extra_data = has;
         self.list.slice().iter().enumerate().any(|(i, s)| {
             let hashes = hashes.map(|h| &h[i]);
             selectors::matching::matches_selector(s, 0, hashes, &subject.el, &mut ctx)
@@ -329,6 +332,7 @@ pub struct Matches<'s, 'd, 'a> {
     scope: Option<NodeRef<'d, 'a>>,
     walk: Descendants<'d, 'a>,
     ancestors: Option<Ancestors<'d, 'a>>,
+    has: HasCache,
     caches: SelectorCaches,
 }
 
@@ -343,6 +347,7 @@ impl<'s, 'd, 'a> Matches<'s, 'd, 'a> {
             scope,
             walk: below.descendants(),
             ancestors: selector.uses_ancestors().then(|| Ancestors::new(scope)),
+            has: HasCache::default(),
             caches: SelectorCaches::default(),
         }
     }
@@ -361,6 +366,7 @@ impl<'d, 'a> Iterator for Matches<'_, 'd, 'a> {
                     &subject,
                     self.scope,
                     self.ancestors.as_ref().map(|a| a.filter()),
+                    Some(&self.has),
                     &mut self.caches,
                 )
             });

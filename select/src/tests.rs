@@ -98,6 +98,8 @@ fn has() {
     assert_eq!(ids(LIST, "li:has(+ li b)"), ["l1"]);
     assert_eq!(ids(LIST, ":has(#b):not(html, body)"), ["u", "l2"]);
     assert_eq!(ids(LIST, "li:not(:has(b))"), ["l1", "l3"]);
+    assert_eq!(ids(LIST, ":has(li.x):not(html, body)"), ["u"]);
+    assert_eq!(ids(LIST, "li:has(b) b, ul:has(#b)"), ["u", "b"]);
     // :has does not nest (Selectors 4 § 4.5).
     assert!(Selector::parse("a:has(b:has(c))").is_err());
 }
@@ -267,6 +269,20 @@ fn million_nested() {
     assert_eq!(doc.select(&Selector::parse("span div").unwrap()).count(), 0);
     let fields = Fields::new([("d", "span div::text"), ("q", "p :is(div) ~ x")]).unwrap();
     assert_eq!(fields.extract(&doc), [Vec::<String>::new(), vec![]]);
+    // `:has` tested on every `div`: each would walk its subtree (quadratic) but for the
+    // one pass that marks every element with a matching descendant.
+    assert_eq!(
+        doc.select(&Selector::parse("div:has(p.x)").unwrap())
+            .count(),
+        n
+    );
+    assert_eq!(
+        doc.select(&Selector::parse("div:has(span)").unwrap())
+            .count(),
+        0
+    );
+    let fields = Fields::new([("d", "div:has(p)::attr(id)")]).unwrap();
+    assert_eq!(fields.extract(&doc), [Vec::<String>::new()]);
 }
 
 /// The ancestor filter never rejects a match: below a node (whose ancestors are in the
