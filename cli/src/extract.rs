@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 use htmltok::Tokenizer;
-use htmltok_crawl::extract::Page;
+use htmltok_crawl::extract::{Fields, Page};
 use url::Url;
 
 use crate::json;
@@ -40,6 +40,8 @@ const LONG_ABOUT: &str = r#"Write one record per document of the given files, di
   links               the resolved URLs of the links, in document order (as `htmltok links`
                       gives them, data: URLs left out); null with --no-links
   text                the visible text (as `htmltok text`); null with --no-text
+  NAME                for each --field NAME=SELECTOR, in the order given: the strings the
+                      CSS selector gives on the document's tree, a list in document order
 
 --format jsonl (the default) writes one JSON object per line with these keys; --format
 parquet writes a Parquet file (snappy-compressed; links a list of strings, offsets and
@@ -48,6 +50,16 @@ from warc_filename to content_mime_type are named as Common Crawl's columnar ind
 its columns (warc_record_id in that style); the index joins on warc_filename,
 warc_record_offset and warc_record_length. ARC records
 (.arc, .arc.gz) fill them as WARC records do.
+
+--field NAME=SELECTOR (repeatable) adds a column: the selector is a CSS selector list as
+`htmltok select` takes it, ending in ::text (the matched elements' own text nodes, one
+string each: title::text is the title), ::attr(NAME) (the attribute's value: a[href]::attr(href))
+or nothing (the element's outer HTML). All fields are matched in one walk of the
+document's tree (built only when a field is given). A field may not take the name of a
+column above; a selector that does not parse is one error line and exit status 2 before
+any document is read. For example:
+
+  htmltok extract --field h1='h1::text' --field og_title='meta[property="og:title"]::attr(content)' crawl/
 
 Documents are processed in parallel, so records come in no fixed order (-j 1 keeps the
 order of the paths). An unreadable document is reported on standard error with its file
@@ -97,6 +109,31 @@ pub struct Args {
     /// Leave the text out (null)
     #[arg(long)]
     no_text: bool,
+
+    /// Add a column NAME: the strings the CSS selector gives on each document (ending in
+    /// ::text, ::attr(NAME) or nothing; see above). Repeatable
+    #[arg(long = "field", value_name = "NAME=SELECTOR", value_parser = parse_field)]
+    fields: Vec<(String, String)>,
+}
+
+/// `NAME=SELECTOR`: a name (not empty, no `=`) and a selector that compiles.
+fn parse_field(value: &str) -> Result<(String, String), String> {
+    let Some((name, css)) = value.split_once('=') else {
+        return Err("expected NAME=SELECTOR (title='title::text')".to_owned());
+    };
+    if name.is_empty() {
+        return Err("expected NAME=SELECTOR: the name is empty".to_owned());
+    }
+    htmltok_select::Selector::parse(css).map_err(|e| e.to_string())?;
+    Ok((name.to_owned(), css.to_owned()))
+}
+
+/// The fields of the `--field` arguments, compiled (before any document is read).
+pub(crate) fn fields(args: &Args) -> Result<Fields, Failure> {
+    let fields = Fields::new(args.fields.iter().map(|(n, c)| (n.as_str(), c.as_str())))
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    htmltok_crawl::extract::check_field_names(&fields).map_err(Failure::Usage)?;
+    Ok(fields)
 }
 
 fn parse_base(value: &str) -> Result<Url, String> {
@@ -119,14 +156,21 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
 }
 
 /// The page of a document, data: URLs left out of its links (as `htmltok links` and
-/// `htmltok.process` leave them out); with `--no-links`, no link is looked for.
-pub(crate) fn page(args: &Args, document: &htmltok_crawl::batch::Document<'_>) -> Page {
-    if args.no_links {
-        return Page::without_links(document);
-    }
-    let mut page = Page::of(document, args.base.as_ref());
-    page.links.retain(|link| !link.is_data_url());
-    page
+/// `htmltok.process` leave them out); with `--no-links`, no link is looked for. The
+/// fields' columns filled.
+pub(crate) fn page(
+    args: &Args,
+    fields: &Fields,
+    document: &htmltok_crawl::batch::Document<'_>,
+) -> Page {
+    let page = if args.no_links {
+        Page::without_links(document)
+    } else {
+        let mut page = Page::of(document, args.base.as_ref());
+        page.links.retain(|link| !link.is_data_url());
+        page
+    };
+    page.with_fields(document, fields)
 }
 
 pub(crate) fn create(path: &PathBuf) -> Result<File, Failure> {
@@ -140,6 +184,8 @@ pub(crate) fn create(path: &PathBuf) -> Result<File, Failure> {
 }
 
 fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
+    let fields = fields(args)?;
+    let names: Vec<&str> = fields.fields().iter().map(|f| f.name.as_str()).collect();
     let file = match &args.output {
         Some(path) => Some(Mutex::new(BufWriter::with_capacity(
             256 * 1024,
@@ -154,9 +200,9 @@ fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
         Tokenizer::builder(),
         stop.clone(),
         |document| {
-            let page = page(args, &document);
+            let page = page(args, &fields, &document);
             let mut line = String::with_capacity(page.text.len() + 256);
-            write_json(&mut line, &page, !args.no_links, !args.no_text);
+            write_json(&mut line, &page, !args.no_links, !args.no_text, &names);
             match &file {
                 Some(file) => {
                     if stop.load(Ordering::Relaxed) {
@@ -219,8 +265,9 @@ pub(crate) fn counts_line<T>(result: &htmltok_crawl::batch::BatchResult<T>) -> O
     (!groups.is_empty()).then(|| format!("by reason: {}", groups.join("; ")))
 }
 
-/// Appends one JSON line (with its newline) for `page`.
-pub fn write_json(line: &mut String, page: &Page, links: bool, text: bool) {
+/// Appends one JSON line (with its newline) for `page`, the field columns
+/// ([`Page::fields`]) after the page's, under `names` (a field the page lacks is null).
+pub fn write_json(line: &mut String, page: &Page, links: bool, text: bool, names: &[&str]) {
     let opt = |line: &mut String, value: Option<&str>| match value {
         Some(value) => json::write_str(line, value),
         None => line.push_str("null"),
@@ -266,5 +313,23 @@ pub fn write_json(line: &mut String, page: &Page, links: bool, text: bool) {
     }
     line.push_str(",\"text\":");
     opt(line, text.then_some(page.text.as_str()));
+    for (i, name) in names.iter().enumerate() {
+        line.push(',');
+        json::write_str(line, name);
+        line.push(':');
+        match page.fields.get(i) {
+            Some(values) => {
+                line.push('[');
+                for (j, v) in values.iter().enumerate() {
+                    if j > 0 {
+                        line.push(',');
+                    }
+                    json::write_str(line, v);
+                }
+                line.push(']');
+            }
+            None => line.push_str("null"),
+        }
+    }
     line.push_str("}\n");
 }

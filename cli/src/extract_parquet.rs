@@ -15,7 +15,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use super::{Args, create, page, report_counts};
+use super::{Args, create, fields, page, report_counts};
 use crate::Failure;
 
 /// Rows gathered before they become a record batch…
@@ -73,7 +73,9 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
             "--format parquet needs --output PATH".to_string(),
         ));
     };
-    let schema = htmltok_crawl::extract::columns::schema();
+    let fields = fields(args)?;
+    let names: Vec<&str> = fields.fields().iter().map(|f| f.name.as_str()).collect();
+    let schema = htmltok_crawl::extract::columns::schema_with_fields(&names);
     let properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .build();
@@ -82,7 +84,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
         .map_err(|err| Failure::Output(std::io::Error::other(err)))?;
     let stop = Arc::new(AtomicBool::new(false));
     let out = ParquetOut {
-        rows: Mutex::new(PageColumns::new()),
+        rows: Mutex::new(PageColumns::with_fields(&names)),
         writer: Mutex::new(Some(writer)),
         error: Mutex::new(None),
         stop: stop.clone(),
@@ -91,7 +93,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
         Tokenizer::builder(),
         stop,
         |document| {
-            let page = page(args, &document);
+            let page = page(args, &fields, &document);
             out.push(&page, !args.no_links, !args.no_text);
         },
         |(), ()| (),

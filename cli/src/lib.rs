@@ -14,8 +14,9 @@
 //!   returns (its exit status is decided here, its one-line message is its `Display`);
 //! - one module per subcommand with an `Args` struct and a `run` function (`tokens`;
 //!   `tree`, one document's tree from [`htmltok_tree`]; and the corpus subcommands
-//!   `stats`, `links`, `text`, `extract`, which read many documents in parallel through
-//!   `htmltok_crawl::batch` with `args::Corpus`).
+//!   `stats`, `links`, `text`, `extract`, `select` (CSS selectors, [`htmltok_select`]),
+//!   which read many documents in parallel through `htmltok_crawl::batch` with
+//!   `args::Corpus`).
 //!
 //! Exit status: 0 on success (also when standard output is closed early, as by `| head`),
 //! 1 when writing the output fails otherwise, 2 for bad arguments or unreadable input.
@@ -28,6 +29,7 @@ mod extract;
 pub mod json;
 mod links;
 mod output;
+mod select;
 mod stats;
 mod text;
 mod tokens;
@@ -60,10 +62,12 @@ Examples:
   htmltok text crawl.warc.gz | head
   htmltok extract --format parquet --output pages.parquet crawl/
   htmltok tree --context td page-fragment.html
+  htmltok select 'a[href]::attr(href)' crawl.warc.gz
+  htmltok extract --field h1='h1::text' --field canonical='link[rel=canonical]::attr(href)' crawl/
 
 Exit status: 0 on success, 1 if writing the output failed, 2 for bad arguments or
 unreadable input (with one line `htmltok: <what went wrong>` on standard error). stats,
-links, text and extract skip documents they cannot read (one line each on standard error) and exit
+links, text, extract and select skip documents they cannot read (one line each on standard error) and exit
 with 1 at the end if they skipped any.";
 
 #[derive(Parser, Debug)]
@@ -88,6 +92,7 @@ enum Command {
     Text(text::Args),
     Extract(extract::Args),
     Tree(tree::Args),
+    Select(select::Args),
 }
 
 /// Runs the program and turns the outcome into an exit status.
@@ -103,6 +108,7 @@ pub fn main() -> ExitCode {
         Command::Text(args) => text::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Tree(args) => tree::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Select(args) => select::run(args),
     };
     match result {
         Ok(code) => code,

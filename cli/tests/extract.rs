@@ -37,15 +37,15 @@ fn rows(batch: &RecordBatch) -> Vec<Value> {
                     Value::Null
                 } else {
                     match field.name().as_str() {
-                        "warc_record_offset" | "warc_record_length" => {
-                            json!(column.as_primitive::<Int64Type>().value(i))
-                        }
-                        "fetch_status" => json!(column.as_primitive::<Int32Type>().value(i)),
-                        "links" => {
+                        _ if column.as_list_opt::<i32>().is_some() => {
                             let list = column.as_list::<i32>().value(i);
                             let urls = list.as_string::<i32>();
                             json!((0..urls.len()).map(|j| urls.value(j)).collect::<Vec<_>>())
                         }
+                        "warc_record_offset" | "warc_record_length" => {
+                            json!(column.as_primitive::<Int64Type>().value(i))
+                        }
+                        "fetch_status" => json!(column.as_primitive::<Int32Type>().value(i)),
                         _ => json!(column.as_string::<i32>().value(i)),
                     }
                 };
@@ -401,5 +401,70 @@ fn counts_by_reason_end_the_run_on_standard_error() {
         .find(|l| l.starts_with("htmltok: by reason: "))
         .unwrap_or_else(|| panic!("{stderr}"));
     assert!(line.contains("; skipped bad-gzip-member=1"), "{line}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--field NAME=SELECTOR` columns: the same in Parquet (lists of strings, after the
+/// page's columns) and in JSON lines.
+#[test]
+fn fields_in_parquet_equal_json_lines() {
+    let corpus = corpus();
+    let corpus = corpus.to_str().unwrap();
+    let dir = std::env::temp_dir().join(format!("htmltok-fields-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let parquet = dir.join("pages.parquet");
+    let fields = [
+        "--field",
+        "title_text=html|title::text",
+        "--field",
+        "hrefs=a[href]::attr(href)",
+        "--field",
+        "h1=h1",
+    ];
+    let mut args = vec![
+        "extract",
+        "--format",
+        "parquet",
+        "-o",
+        parquet.to_str().unwrap(),
+    ];
+    args.extend(fields);
+    args.push(corpus);
+    htmltok(&args);
+    let mut args = vec!["extract", "-j", "1"];
+    args.extend(fields);
+    args.push(corpus);
+    let stdout = htmltok(&args).stdout;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&parquet).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut from_parquet: Vec<Value> = reader.flat_map(|b| rows(&b.unwrap())).collect();
+    let mut from_jsonl: Vec<Value> = std::str::from_utf8(&stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(from_parquet.len(), 17);
+    from_parquet.sort_by_key(key);
+    from_jsonl.sort_by_key(key);
+    assert_eq!(from_parquet, from_jsonl);
+    for row in &from_parquet {
+        // title::text is the title element's text, which `title` strips and collapses.
+        let texts = row["title_text"].as_array().unwrap();
+        match row["title"].as_str() {
+            Some(title) if !title.is_empty() => {
+                let joined: String = texts.iter().map(|t| t.as_str().unwrap()).collect();
+                assert_eq!(
+                    joined.split_whitespace().collect::<Vec<_>>().join(" "),
+                    title
+                );
+            }
+            _ => {}
+        }
+        for h1 in row["h1"].as_array().unwrap() {
+            assert!(h1.as_str().unwrap().starts_with("<h1"), "{h1}");
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

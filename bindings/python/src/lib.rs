@@ -15,6 +15,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 
 mod document;
 mod process;
+mod select;
 mod tokens;
 mod tree;
 mod warc;
@@ -88,5 +89,6 @@ fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
     warc::register(m)?;
     process::register(m)?;
     tree::register(m)?;
+    select::register(m)?;
     Ok(())
 }

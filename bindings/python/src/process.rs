@@ -71,15 +71,47 @@ struct Counts {
 }
 
 /// What to extract.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Want {
     links: bool,
     text: bool,
+    /// The `fields` argument, compiled (empty: none).
+    fields: Arc<htmltok_select::Fields>,
+}
+
+impl Want {
+    /// The field names, for the columns and the dicts.
+    fn field_names(&self) -> Vec<&str> {
+        self.fields
+            .fields()
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect()
+    }
+
+    /// Empty columns for the pages (the page's and the fields').
+    fn columns(&self) -> PageColumns {
+        PageColumns::with_fields(&self.field_names())
+    }
+}
+
+/// Compiles the `fields` argument (a dict of names to selectors, or a `Fields`), refusing
+/// names of the page's columns; ValueError for a selector that does not parse.
+fn compile_fields(fields: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<htmltok_select::Fields>> {
+    let Some(fields) = fields.filter(|f| !f.is_none()) else {
+        return Ok(Arc::default());
+    };
+    let compiled = match fields.cast::<crate::select::Fields>() {
+        Ok(f) => f.get().inner.clone(),
+        Err(_) => crate::select::compile(fields)?,
+    };
+    htmltok_crawl::extract::check_field_names(&compiled).map_err(PyValueError::new_err)?;
+    Ok(Arc::new(compiled))
 }
 
 /// The page of one document: [`Page::of`] when links are wanted, else
 /// [`Page::without_links`] (no link resolution). The title is always there.
-fn page(document: &Document<'_>, want: Want, base: Option<&Url>) -> Page {
+fn page(document: &Document<'_>, want: &Want, base: Option<&Url>) -> Page {
     let mut page = if want.links {
         Page::of(document, base)
     } else {
@@ -88,7 +120,7 @@ fn page(document: &Document<'_>, want: Want, base: Option<&Url>) -> Page {
     if !want.text {
         page.text = String::new();
     }
-    page
+    page.with_fields(document, &want.fields)
 }
 
 /// An encoding's name as an interned `str` for the usual ones.
@@ -136,14 +168,14 @@ fn run(
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let mut page = page(&document, want, base.as_ref());
+            let mut page = page(&document, &want, base.as_ref());
             let Some((rows, bytes)) = limits else {
                 send(Message::Page(Box::new(page)));
                 return;
             };
             page.links.retain(|link| form.keeps(link));
             let taken = spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
-            let mut columns = taken.unwrap_or_default();
+            let mut columns = taken.unwrap_or_else(|| want.columns());
             columns.push(&page, want.links, want.text);
             if columns.rows() >= rows || columns.bytes() >= bytes {
                 send(Message::Batch(columns.finish()));
@@ -193,7 +225,12 @@ fn run(
 /// - `title`; `links`: a list of link dicts as `Document.links()` gives them, or with
 ///   `link_urls=True` a list of their resolved URLs (`str`), the column the Spark job and
 ///   `htmltok extract` write, and much cheaper: no dict per link (None with `links=False`);
-///   `text`: the visible text as `Document.text()` (None with `text=False`).
+///   `text`: the visible text as `Document.text()` (None with `text=False`);
+/// - with `fields` (a dict of names to CSS selectors, or an `htmltok.Fields`), one more key
+///   per field: the list of strings its selector gives on the page's tree, as
+///   `htmltok.extract` gives it (the tree is built only when fields are given). A name may
+///   not be one of the keys above; a selector that does not parse raises ValueError
+///   before the run starts.
 ///
 /// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
 /// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` and ARC (`.arc`/`.arc.gz`) files (every HTML `response`/`resource` record is a document;
@@ -215,7 +252,7 @@ fn run(
 /// that could not be read). Dropping the iterator, or calling its `close()`, stops the
 /// run.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None))]
 #[allow(clippy::too_many_arguments)]
 fn process(
     paths: &Bound<'_, PyAny>,
@@ -227,9 +264,14 @@ fn process(
     link_urls: bool,
     all_files: bool,
     all_records: bool,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Pages> {
     let run = Run {
-        want: Want { links, text },
+        want: Want {
+            links,
+            text,
+            fields: compile_fields(fields)?,
+        },
         threads,
         all_files,
         all_records,
@@ -248,7 +290,8 @@ fn process(
 /// `htmltok.spark.SCHEMA` and of `htmltok extract --format parquet`: `warc_filename`,
 /// `warc_record_offset`, `warc_record_length`, `warc_record_id`, `url`, `fetch_time`,
 /// `fetch_status` (int32), `content_mime_type`, `encoding`, `encoding_rule`, `title`,
-/// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`).
+/// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`),
+/// then one list-of-strings column per field of `fields` (as for `process`).
 ///
 /// A batch holds `batch_rows` pages, or fewer when their strings reach `batch_bytes`
 /// (default 4 MiB; and the last one). Batches stay well under glibc's largest heap block
@@ -258,7 +301,7 @@ fn process(
 /// `pyarrow.RecordBatch` objects. The other arguments, `errors`, `documents` (pages, not
 /// batches), `ignored`, `counts` and `close()` are as for `process`.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None))]
 #[allow(clippy::too_many_arguments)]
 fn process_ipc(
     paths: &Bound<'_, PyAny>,
@@ -271,9 +314,14 @@ fn process_ipc(
     all_records: bool,
     batch_rows: usize,
     batch_bytes: usize,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Pages> {
     let run = Run {
-        want: Want { links, text },
+        want: Want {
+            links,
+            text,
+            fields: compile_fields(fields)?,
+        },
         threads,
         all_files,
         all_records,
@@ -292,7 +340,7 @@ fn process_ipc(
 /// polars, DuckDB, nanoarrow) takes over without a copy and without encoding: the
 /// columns built in Rust are handed over as they are. `htmltok.process_arrow` uses it.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None))]
 #[allow(clippy::too_many_arguments)]
 fn process_batches(
     paths: &Bound<'_, PyAny>,
@@ -305,9 +353,14 @@ fn process_batches(
     all_records: bool,
     batch_rows: usize,
     batch_bytes: usize,
+    fields: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Pages> {
     let run = Run {
-        want: Want { links, text },
+        want: Want {
+            links,
+            text,
+            fields: compile_fields(fields)?,
+        },
         threads,
         all_files,
         all_records,
@@ -431,20 +484,21 @@ fn start(
     });
     let batch_stop = stop.clone();
     let batch_form = form.clone();
+    let batch_want = want.clone();
     std::thread::Builder::new()
         .name("htmltok-process".to_string())
         .spawn(move || {
             run(
-                sources, options, want, base, tx, batch_stop, output, batch_form,
+                sources, options, batch_want, base, tx, batch_stop, output, batch_form,
             )
         })?;
     Ok(Pages {
         rx: Mutex::new(Some(rx)),
         stop,
+        columns: Mutex::new(want.columns()),
         want,
         form,
         output,
-        columns: Mutex::new(PageColumns::new()),
         errors: Mutex::new(Vec::new()),
         documents: AtomicU64::new(0),
         ignored: AtomicU64::new(0),
@@ -505,6 +559,9 @@ impl Pages {
             dict.set_item(intern!(py, "text"), &page.text)?;
         } else {
             dict.set_item(intern!(py, "text"), py.None())?;
+        }
+        for (field, values) in self.want.fields.fields().iter().zip(&page.fields) {
+            dict.set_item(&field.name, values)?;
         }
         Ok(dict)
     }

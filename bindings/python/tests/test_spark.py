@@ -181,3 +181,23 @@ def test_expand_inputs_takes_warc_and_arc_files(tmp_path):
     for name in names:
         (tmp_path / name).write_bytes(b"")
     assert expand_inputs([str(tmp_path)]) == [str(tmp_path / n) for n in names[:4]]
+
+
+@pytest.mark.parametrize("method", ["rows", "arrow"])
+def test_fields_add_columns(spark, warcs, method):
+    if method == "arrow":
+        need("pyarrow")
+        need("pandas")
+    from htmltok.spark import COLUMNS, warc_dataframe
+
+    fields = {"heading": "h1::text", "hrefs": "a[href]::attr(href)"}
+    df = warc_dataframe(spark, [str(p) for p in warcs[:2]], method=method, fields=fields)
+    assert df.columns == COLUMNS + list(fields)
+    got = sorted((r.warc_filename, r.warc_record_offset, r.heading, r.hrefs) for r in df.collect())
+    pages = htmltok.process([str(p) for p in warcs[:2]], threads=1, fields=fields)
+    want = sorted((p["warc_filename"], p["warc_record_offset"], p["heading"], p["hrefs"]) for p in pages)
+    assert got == want and any(h for _, _, h, _ in got)
+    with pytest.raises(ValueError, match="invalid selector"):
+        warc_dataframe(spark, [str(warcs[0])], fields={"x": "a["})
+    with pytest.raises(ValueError, match="one of the columns"):
+        warc_dataframe(spark, [str(warcs[0])], fields={"title": "h1"})

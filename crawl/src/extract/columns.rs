@@ -38,22 +38,8 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use super::Page;
 
-/// The column names, in order.
-pub const COLUMNS: [&str; 13] = [
-    "warc_filename",
-    "warc_record_offset",
-    "warc_record_length",
-    "warc_record_id",
-    "url",
-    "fetch_time",
-    "fetch_status",
-    "content_mime_type",
-    "encoding",
-    "encoding_rule",
-    "title",
-    "links",
-    "text",
-];
+/// The column names, in order (then one per field, see [`PageColumns::with_fields`]).
+pub const COLUMNS: [&str; 13] = super::PAGE_COLUMNS;
 
 /// The schema: strings, the offset and length as 64-bit integers, `fetch_status` a 32-bit
 /// integer, `fetch_time` the `WARC-Date` as written (a string: `2024-02-29T12:00:00Z`),
@@ -61,24 +47,39 @@ pub const COLUMNS: [&str; 13] = [
 /// Spark name them); every column nullable (an HTML file has no WARC offset, record ID or
 /// URL; an ARC record has no record ID; `links`/`text` are null when not extracted).
 pub fn schema() -> SchemaRef {
+    schema_with_fields(&[])
+}
+
+/// [`schema`] and after it one column per field named in `fields`, each a list of strings
+/// ([`Page::fields`]).
+pub fn schema_with_fields(fields: &[&str]) -> SchemaRef {
     let string = |name: &str| Field::new(name, DataType::Utf8, true);
     let long = |name: &str| Field::new(name, DataType::Int64, true);
     let int = |name: &str| Field::new(name, DataType::Int32, true);
-    Arc::new(Schema::new(vec![
-        string(COLUMNS[0]),
-        long(COLUMNS[1]),
-        long(COLUMNS[2]),
-        string(COLUMNS[3]),
-        string(COLUMNS[4]),
-        string(COLUMNS[5]),
-        int(COLUMNS[6]),
-        string(COLUMNS[7]),
-        string(COLUMNS[8]),
-        string(COLUMNS[9]),
-        string(COLUMNS[10]),
-        Field::new(COLUMNS[11], DataType::List(link_field()), true),
-        string(COLUMNS[12]),
-    ]))
+    Arc::new(Schema::new(
+        vec![
+            string(COLUMNS[0]),
+            long(COLUMNS[1]),
+            long(COLUMNS[2]),
+            string(COLUMNS[3]),
+            string(COLUMNS[4]),
+            string(COLUMNS[5]),
+            int(COLUMNS[6]),
+            string(COLUMNS[7]),
+            string(COLUMNS[8]),
+            string(COLUMNS[9]),
+            string(COLUMNS[10]),
+            Field::new(COLUMNS[11], DataType::List(link_field()), true),
+            string(COLUMNS[12]),
+        ]
+        .into_iter()
+        .chain(
+            fields
+                .iter()
+                .map(|name| Field::new(*name, DataType::List(link_field()), true)),
+        )
+        .collect::<Vec<_>>(),
+    ))
 }
 
 fn link_field() -> Arc<Field> {
@@ -101,6 +102,7 @@ pub struct PageColumns {
     title: StringBuilder,
     links: ListBuilder<StringBuilder>,
     text: StringBuilder,
+    fields: Vec<ListBuilder<StringBuilder>>,
     rows: usize,
     bytes: usize,
 }
@@ -114,8 +116,14 @@ impl Default for PageColumns {
 impl PageColumns {
     /// No rows yet.
     pub fn new() -> PageColumns {
+        PageColumns::with_fields(&[])
+    }
+
+    /// No rows yet; after the page's columns, one per field (see
+    /// [`schema_with_fields`]).
+    pub fn with_fields(fields: &[&str]) -> PageColumns {
         PageColumns {
-            schema: schema(),
+            schema: schema_with_fields(fields),
             filename: StringBuilder::new(),
             offset: Int64Builder::new(),
             length: Int64Builder::new(),
@@ -129,13 +137,18 @@ impl PageColumns {
             title: StringBuilder::new(),
             links: ListBuilder::new(StringBuilder::new()).with_field(link_field()),
             text: StringBuilder::new(),
+            fields: fields
+                .iter()
+                .map(|_| ListBuilder::new(StringBuilder::new()).with_field(link_field()))
+                .collect(),
             rows: 0,
             bytes: 0,
         }
     }
 
     /// Adds `page` as a row: its links' URLs (all of `page.links`: filter them first)
-    /// when `links`, else a null list; its text when `text`, else null.
+    /// when `links`, else a null list; its text when `text`, else null; its field columns
+    /// ([`Page::fields`]; a field the page lacks is null).
     pub fn push(&mut self, page: &Page, links: bool, text: bool) {
         self.filename.append_value(&page.source);
         // Offsets past i64::MAX (files of 8 EiB) cannot occur; null rather than wrap.
@@ -174,6 +187,18 @@ impl PageColumns {
         } else {
             self.text.append_null();
         }
+        for (i, column) in self.fields.iter_mut().enumerate() {
+            match page.fields.get(i) {
+                Some(values) => {
+                    for v in values {
+                        column.values().append_value(v);
+                        bytes += v.len();
+                    }
+                    column.append(true);
+                }
+                None => column.append_null(),
+            }
+        }
         self.rows += 1;
         self.bytes += bytes;
     }
@@ -195,7 +220,7 @@ impl PageColumns {
 
     /// The rows gathered as a record batch; the builder starts over, empty.
     pub fn finish(&mut self) -> RecordBatch {
-        let columns: Vec<ArrayRef> = vec![
+        let mut columns: Vec<ArrayRef> = vec![
             Arc::new(self.filename.finish()),
             Arc::new(self.offset.finish()),
             Arc::new(self.length.finish()),
@@ -210,6 +235,9 @@ impl PageColumns {
             Arc::new(self.links.finish()),
             Arc::new(self.text.finish()),
         ];
+        for column in &mut self.fields {
+            columns.push(Arc::new(column.finish()));
+        }
         self.rows = 0;
         self.bytes = 0;
         RecordBatch::try_new(self.schema.clone(), columns)

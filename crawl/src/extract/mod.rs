@@ -39,6 +39,7 @@ pub use text::{Text, text, text_with};
 
 use encoding_rs::Encoding;
 use htmltok::Tokenizer;
+pub use htmltok_select::Fields;
 use url::Url;
 
 use crate::batch::Document;
@@ -63,6 +64,41 @@ pub fn links_and_text(
         text.set_title(title);
     }
     (links.finish(document_url, encoding), text.finish())
+}
+
+/// The names of [`Page`]'s columns as the JSON lines, Arrow and Parquet outputs write them
+/// (`columns::COLUMNS`); a field may not take one of them.
+pub const PAGE_COLUMNS: [&str; 13] = [
+    "warc_filename",
+    "warc_record_offset",
+    "warc_record_length",
+    "warc_record_id",
+    "url",
+    "fetch_time",
+    "fetch_status",
+    "content_mime_type",
+    "encoding",
+    "encoding_rule",
+    "title",
+    "links",
+    "text",
+];
+
+/// Refuses fields that would take the name of one of the page's columns
+/// ([`PAGE_COLUMNS`]): the message names it.
+pub fn check_field_names(fields: &Fields) -> Result<(), String> {
+    match fields
+        .fields()
+        .iter()
+        .find(|f| PAGE_COLUMNS.contains(&f.name.as_str()))
+    {
+        Some(f) => Err(format!(
+            "field name {:?} is one of the page's columns ({}): choose another",
+            f.name,
+            PAGE_COLUMNS.join(", ")
+        )),
+        None => Ok(()),
+    }
 }
 
 /// One record per document of a batch: where it came from (for an archive record, its
@@ -118,6 +154,9 @@ pub struct Page {
     pub links: Vec<Link>,
     /// The visible text ([`Text::text`]).
     pub text: String,
+    /// The columns of the [`Fields`] given to [`Page::with_fields`], in their order: the
+    /// strings each field's selector gives on the document's tree. Empty otherwise.
+    pub fields: Vec<Vec<String>>,
 }
 
 impl Page {
@@ -157,7 +196,20 @@ impl Page {
             title: text.title,
             links,
             text: text.text,
+            fields: Vec::new(),
         }
+    }
+
+    /// Fills [`Page::fields`]: builds the document's tree ([`htmltok_tree::parse`],
+    /// scripting off) and extracts `fields` from it in one walk
+    /// ([`Fields::extract`]). With no fields, the tree is not built.
+    pub fn with_fields(mut self, document: &Document<'_>, fields: &Fields) -> Page {
+        self.fields = if fields.is_empty() {
+            Vec::new()
+        } else {
+            fields.extract(&htmltok_tree::parse(document.html()))
+        };
+        self
     }
 }
 

@@ -22,6 +22,12 @@ The tree (WHATWG tree construction; nodes are views over an arena)::
     for node in tree.root.descendants():
         node.name, node.attrs, node.span  # span: offsets into tree.document.html_bytes
 
+Named CSS selectors, all matched in one walk of the tree (parsel's ``::text`` and
+``::attr(name)``)::
+
+    htmltok.extract(data, {"title": "title::text", "links": "a[href]::attr(href)"})
+    # {"title": ["..."], "links": ["/a", "/b"]}; htmltok.Fields({...}) compiles once
+
 WARC and ARC files::
 
     for rec in htmltok.warc.ArchiveIterator("crawl.warc.gz"):
@@ -45,6 +51,7 @@ Contents:
   ``tokenize()``, ``title``, ``encoding``, ``encoding_rule``
 - ``parse(data, *, scripting, http_charset, url)`` -> ``Tree`` of ``Node`` views;
   ``parse_fragment(data, context)``; ``Document.tree()``
+- ``extract(data, fields, *, http_charset)`` -> ``dict[str, list[str]]``; ``Fields(dict)``
 - ``warc.ArchiveIterator(path_or_file)`` -> ``warc.WarcRecord``
 - ``process(paths, links=True, text=True, threads=0)`` -> ``Pages`` of dicts
 - ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_batches(...)`` -> the
@@ -56,6 +63,7 @@ Every call that does real work releases the GIL, so threads run in parallel.
 
 from ._htmltok import (
     Document,
+    Fields,
     Node,
     NodeIterator,
     Pages,
@@ -64,6 +72,7 @@ from ._htmltok import (
     Tokens,
     Tree,
     __version__,
+    extract,
     parse,
     parse_fragment,
     process,
@@ -132,6 +141,7 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
 
 __all__ = [
     "Document",
+    "Fields",
     "Node",
     "NodeIterator",
     "Pages",
@@ -141,6 +151,7 @@ __all__ = [
     "Tree",
     "__version__",
     "ArrowBatches",
+    "extract",
     "parse",
     "parse_fragment",
     "process",

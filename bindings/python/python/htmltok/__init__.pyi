@@ -250,6 +250,27 @@ def parse_fragment(
 ) -> Tree:
     """A fragment parsed in the context of an element ('td', 'svg path', 'math mi')."""
 
+class Fields:
+    """Named CSS selectors compiled once: ``Fields({"title": "title::text", "links":
+    "a[href]::attr(href)"})``. Each ends in ``::text`` (the matched elements' own text
+    nodes, one string each), ``::attr(name)`` (the attribute's value) or nothing (the
+    element's outer HTML). ValueError for a selector that does not parse (where it fails,
+    what was expected)."""
+    def __init__(self, fields: Dict[str, str]) -> None: ...
+    @property
+    def names(self) -> List[str]: ...
+    def __len__(self) -> int: ...
+
+def extract(
+    data: Union[_Bytes, str],
+    fields: Union[Dict[str, str], Fields],
+    *,
+    http_charset: Optional[str] = None,
+) -> Dict[str, List[str]]:
+    """One list of strings per field, in document order, every field matched in one walk
+    of the page's tree (bytes decoded as Document decodes them; a str taken as it is).
+    The GIL is released."""
+
 class Page(TypedDict):
     warc_filename: str
     warc_record_offset: Optional[int]
@@ -299,6 +320,7 @@ def process(
     link_urls: bool = False,
     all_files: bool = False,
     all_records: bool = False,
+    fields: Optional[Union[Dict[str, str], Fields]] = None,
 ) -> Pages:
     """Tokenize files, folders and WARC files in parallel; one dict per document."""
 
@@ -314,6 +336,7 @@ def process_ipc(
     all_records: bool = False,
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
+    fields: Optional[Union[Dict[str, str], Fields]] = None,
 ) -> Pages:
     """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
 
@@ -335,6 +358,7 @@ def process_batches(
     all_records: bool = False,
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
+    fields: Optional[Union[Dict[str, str], Fields]] = None,
 ) -> Pages:
     """As process_ipc(), but each item is an ArrowBatch (Arrow PyCapsule interface)."""
 
@@ -366,5 +390,6 @@ def process_arrow(
     all_records: bool = False,
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
+    fields: Optional[Union[Dict[str, str], Fields]] = None,
 ) -> ArrowBatches:
     """As process(), but yields pyarrow.RecordBatch objects (columns: htmltok.spark.SCHEMA)."""

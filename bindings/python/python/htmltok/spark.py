@@ -22,7 +22,9 @@ string, ``links`` array<string> (the resolved link URLs, in document order; null
 ``links=False``), ``text`` string (null with ``text=False``). The first eight are named as
 Common Crawl's columnar index names its columns (``warc_record_id`` in that style; null
 for an ARC record); the index joins on ``warc_filename``, ``warc_record_offset`` and
-``warc_record_length``.
+``warc_record_length``. With ``fields`` (a dict of names to CSS selectors, as
+``htmltok.extract`` takes it), one ``array<string>`` column per field follows
+(``schema(fields)``): the strings the selector gives on each page's tree.
 
 A record (or a whole file) that cannot be read never fails the job: it is counted in
 Spark accumulators (``Counters``), with the first reasons kept for the report; so are
@@ -34,6 +36,7 @@ As a job, in the shape of cc-pyspark's (inputs: WARC files, folders of them, or
 manifests listing one path per line; output: Parquet)::
 
     python -m htmltok.spark --output pages.parquet crawl/*.warc.gz
+    python -m htmltok.spark --field h1='h1::text' --output pages.parquet crawl/*.warc.gz
     spark-submit --master spark://host:7077 bindings/python/python/htmltok/spark.py \\
         --output s3a://bucket/pages.parquet warc.paths
 
@@ -55,6 +58,7 @@ from htmltok._htmltok import COLUMNS as _COLUMNS
 __all__ = [
     "COLUMNS",
     "SCHEMA",
+    "schema",
     "Counters",
     "read_manifest",
     "expand_inputs",
@@ -73,6 +77,14 @@ SCHEMA = (
     "content_mime_type string, encoding string, encoding_rule string, title string, "
     "links array<string>, text string"
 )
+
+
+def schema(fields: Optional[Dict[str, str]] = None) -> str:
+    """``SCHEMA``, and after it one ``array<string>`` column per field of `fields` (a
+    dict of names to CSS selectors), named as the field (backquoted)."""
+    extra = "".join(f", `{name.replace('`', '``')}` array<string>" for name in (fields or {}))
+    return SCHEMA + extra
+
 
 # How many failure reasons each task reports (the counts are always exact).
 MAX_REASONS_PER_TASK = 100
@@ -162,7 +174,7 @@ def _local_path(path: str) -> str:
 
 
 def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters: Counters,
-           arrow: bool = False):
+           arrow: bool = False, fields: Optional[Dict[str, str]] = None):
     """The pages of `paths` (dicts of `htmltok.process`, or with `arrow` the
     `pyarrow.RecordBatch` objects of `htmltok.process_arrow`), counting what fails."""
     import htmltok
@@ -187,9 +199,11 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
     try:
         if readable:
             if arrow:
-                pages = htmltok.process_arrow(readable, links=links, text=text, threads=threads)
+                pages = htmltok.process_arrow(readable, links=links, text=text, threads=threads,
+                                              fields=fields)
             else:
-                pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True)
+                pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True,
+                                        fields=fields)
             with pages:
                 try:
                     yield from pages
@@ -214,7 +228,7 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
             counters.failures_by_reason.add(counts["failures"])
 
 
-def _row(page) -> tuple:
+def _row(page, fields: Optional[Dict[str, str]] = None) -> tuple:
     return (
         page["warc_filename"],
         page["warc_record_offset"],
@@ -229,7 +243,7 @@ def _row(page) -> tuple:
         page["title"],
         page["links"],
         page["text"],
-    )
+    ) + tuple(page[name] for name in fields or ())
 
 
 def _threads_per_task(spark, partitions: int) -> int:
@@ -253,6 +267,7 @@ def warc_dataframe(
     threads: Optional[int] = None,
     method: str = "arrow",
     counters: Optional[Counters] = None,
+    fields: Optional[Dict[str, str]] = None,
 ):
     """A DataFrame of the HTML response records of the WARC files `paths` (one row per
     record; columns ``COLUMNS``, schema ``SCHEMA``).
@@ -269,6 +284,10 @@ def warc_dataframe(
     Failures (unreadable records, truncated files, missing paths) are not raised: they
     are counted in `counters` (a ``Counters``; one is made when None), which is also the
     returned DataFrame's ``htmltok_counters`` attribute.
+
+    `fields` (a dict of names to CSS selectors) adds one ``array<string>`` column per
+    field (``schema(fields)``); the selectors are compiled here first, so that one that
+    does not parse raises ValueError on the driver, before any task runs.
     """
     from pyspark.sql import DataFrame  # noqa: F401  (pyspark must be importable)
 
@@ -282,21 +301,32 @@ def warc_dataframe(
     if counters is None:
         counters = Counters(spark)
     want_links, want_text = bool(links), bool(text)
+    fields = dict(fields or {})
+    if fields:
+        import htmltok
+
+        # A bad selector or name fails here, on the driver, not in every task.
+        htmltok.Fields(fields)
+        taken = [name for name in fields if name in COLUMNS]
+        if taken:
+            raise ValueError(f"warc_dataframe: field name {taken[0]!r} is one of the columns {COLUMNS}")
+    ddl = schema(fields)
 
     if method == "arrow":
         def task(batches):
             mine = [p for batch in batches for p in batch.column(0).to_pylist()]
-            yield from _pages(mine, want_links, want_text, threads, counters, arrow=True)
+            yield from _pages(mine, want_links, want_text, threads, counters, arrow=True,
+                              fields=fields)
 
         inputs = spark.createDataFrame(sc.parallelize([(p,) for p in paths], partitions), "path string")
-        df = inputs.mapInArrow(task, SCHEMA)
+        df = inputs.mapInArrow(task, ddl)
     elif method == "rows":
         def task_rows(mine):
-            for page in _pages(list(mine), want_links, want_text, threads, counters):
-                yield _row(page)
+            for page in _pages(list(mine), want_links, want_text, threads, counters, fields=fields):
+                yield _row(page, fields)
 
         rdd = sc.parallelize(paths, partitions).mapPartitions(task_rows)
-        df = spark.createDataFrame(rdd, SCHEMA)
+        df = spark.createDataFrame(rdd, ddl)
     else:
         raise ValueError(f"warc_dataframe: method must be 'arrow' or 'rows', not {method!r}")
     df.htmltok_counters = counters
@@ -355,6 +385,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, help="Rust threads per task (default: see warc_dataframe)")
     p.add_argument("--no-links", action="store_true", help="leave the links column null")
     p.add_argument("--no-text", action="store_true", help="leave the text column null")
+    p.add_argument("--field", action="append", default=[], metavar="NAME=SELECTOR",
+                   help="add a column NAME: the strings the CSS selector gives on each page "
+                        "(::text, ::attr(name) or the element's HTML); repeatable")
     p.add_argument("--method", choices=("arrow", "rows"), default="arrow",
                    help="mapInArrow of Arrow batches built in Rust (default) or mapPartitions of rows")
     p.add_argument("--mode", default="errorifexists", choices=("errorifexists", "overwrite", "append", "ignore"),
@@ -366,7 +399,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    fields = {}
+    for spec in args.field:
+        name, eq, css = spec.partition("=")
+        if not eq or not name:
+            parser.error(f"--field {spec!r}: expected NAME=SELECTOR")
+        fields[name] = css
+    if fields:
+        import htmltok
+
+        try:
+            htmltok.Fields(fields)
+        except ValueError as err:
+            parser.error(str(err))
     paths = expand_inputs(args.inputs)
     if not paths:
         print("htmltok.spark: no WARC files in the inputs", file=sys.stderr)
@@ -390,6 +437,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             partitions=args.partitions,
             threads=args.threads,
             method=args.method,
+            fields=fields,
         )
         if args.output_partitions:
             df = df.coalesce(args.output_partitions)

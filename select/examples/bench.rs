@@ -1,0 +1,87 @@
+//! Speed of selection on real pages: the tree alone, the tree and `a[href]`'s hrefs, and
+//! the tree and ten fields extracted in one walk (the issue's ten: title, description,
+//! canonical, robots, og:title, h1 text, every `a[href]`, every `img[src]`, `html[lang]`,
+//! hreflang alternates).
+//!
+//! ```text
+//! cargo run --release -p htmltok-select --example bench -- [parse|href|fields] [REPS] [CORPUS]
+//! ```
+//!
+//! Pages are read as UTF-8 as they are (no decoding), from the shared corpus by default.
+//! For instruction counts, run one mode under `valgrind --tool=callgrind` and subtract
+//! `parse`'s count from the others': that is the cost of selecting.
+
+use std::time::Instant;
+
+use htmltok_select::{Fields, Select as _, Selector};
+
+/// The issue's ten fields.
+pub const TEN_FIELDS: [(&str, &str); 10] = [
+    ("title", "title::text"),
+    ("description", "meta[name=description]::attr(content)"),
+    ("canonical", "link[rel=canonical]::attr(href)"),
+    ("robots", "meta[name=robots]::attr(content)"),
+    ("og_title", "meta[property=\"og:title\"]::attr(content)"),
+    ("h1", "h1::text"),
+    ("links", "a[href]::attr(href)"),
+    ("images", "img[src]::attr(src)"),
+    ("lang", "html[lang]::attr(lang)"),
+    ("hreflang", "link[rel=alternate][hreflang]::attr(href)"),
+];
+
+fn pages(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            pages(&path, out);
+        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
+            out.push(std::fs::read(&path).unwrap());
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = args.first().map_or("fields", String::as_str).to_owned();
+    let reps: usize = args
+        .get(1)
+        .map_or(3, |r| r.parse().expect("REPS: a number"));
+    let corpus = args.get(2).map_or_else(
+        || concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").to_owned(),
+        Clone::clone,
+    );
+    let mut docs = Vec::new();
+    pages(std::path::Path::new(&corpus), &mut docs);
+    let bytes: usize = docs.iter().map(Vec::len).sum();
+    let href = Selector::parse("a[href]").unwrap();
+    let fields = Fields::new(TEN_FIELDS).unwrap();
+    let mut found = 0usize;
+    let start = Instant::now();
+    for _ in 0..reps {
+        for d in &docs {
+            let doc = htmltok_tree::parse(d);
+            found += match mode.as_str() {
+                "parse" => doc.node_count(),
+                "href" => doc
+                    .select(&href)
+                    .filter_map(|a| a.attr("href"))
+                    .map(|h| h.len())
+                    .sum::<usize>(),
+                "fields" => fields.extract(&doc).iter().map(Vec::len).sum(),
+                other => panic!("unknown mode {other:?}: parse, href or fields"),
+            };
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{mode}: {} pages, {:.1} MB, {reps} reps: {:.3} s, {:.1} MB/s ({found} results: node count, href bytes or strings)",
+        docs.len(),
+        bytes as f64 / 1e6,
+        secs,
+        (bytes * reps) as f64 / 1e6 / secs
+    );
+}

@@ -1,0 +1,397 @@
+//! CSS selectors over [`htmltok_tree`]'s DOM, and field extraction in one walk.
+//!
+//! ```
+//! use htmltok_select::{Select, Selector};
+//!
+//! let doc = htmltok_tree::parse(b"<ul><li><a href=/a>A</a><li><a>B</a></ul>");
+//! let links = Selector::parse("li > a[href]").unwrap(); // compile once, reuse
+//! let found: Vec<_> = doc.select(&links).map(|a| a.attr("href").unwrap()).collect();
+//! assert_eq!(found, ["/a"]);
+//! ```
+//!
+//! - [`Selector::parse`] compiles a selector list once (an error says where it fails and
+//!   what was expected; nothing panics) to match any number of documents.
+//! - [`Select`] (implemented for [`Document`] and [`NodeRef`]): `select` iterates the
+//!   matching elements in document order, `select_first` gives the first.
+//! - [`Fields`]: named selectors with parsel's `::text` and `::attr(name)`
+//!   pseudo-elements, compiled once, all matched in one walk of a document, giving one
+//!   column of strings per field.
+//!
+//! Matching is Servo's `selectors` crate (what scraper and Firefox's Stylo use): Selectors
+//! Level 3 in full, and of Level 4 `:is`, `:where`, `:not` and `:nth-child(An+B of S)`
+//! with selector lists, `:has`, and the `i` / `s` attribute flags. The case rules are an
+//! HTML document's: see the `element` module. Nothing recurses per level of the tree
+//! (`:has` is matched with loops, see the `has` module); the selector itself may nest
+//! [`MAX_NESTING`] levels of brackets.
+
+mod ancestors;
+mod css;
+mod element;
+mod error;
+mod fields;
+mod has;
+
+use std::borrow::Cow;
+
+use htmltok_tree::{Descendants, Document, DocumentRef, NodeRef, OwnedDocument};
+use selectors::Element as _;
+use selectors::SelectorList;
+use selectors::bloom::BloomFilter;
+use selectors::context::{
+    MatchingContext, MatchingForInvalidation, MatchingMode, NeedsSelectorFlags, QuirksMode,
+    SelectorCaches,
+};
+use selectors::parser::AncestorHashes;
+
+use ancestors::Ancestors;
+pub use css::PseudoElement;
+pub use element::Element;
+pub use error::{MAX_NESTING, SelectError};
+pub use fields::{Field, Fields};
+use has::HasCache;
+
+/// A compiled selector list, with what it gives: elements, or with `::text` / `::attr()`
+/// strings taken from them.
+#[derive(Clone, Debug)]
+pub struct Selector {
+    list: SelectorList<css::Impl>,
+    pseudo: Option<PseudoElement>,
+    source: Box<str>,
+    /// When every selector of the list names the element's type (`a[href]`, `h1::text`):
+    /// those names, as written and lowercased, to reject other elements before
+    /// `selectors` is asked (see [`subject_names`]).
+    names: Option<Box<[TypeName]>>,
+    /// Each selector's ancestor hashes for the Bloom filter (`ancestors.rs`), computed
+    /// for no-quirks and for quirks mode (where ids and classes are left out); None when
+    /// no selector has any (`a[href]`), so no filter need be kept.
+    ancestor_hashes: Option<[Box<[AncestorHashes]>; 2]>,
+}
+
+/// A type selector's name as written and lowercased.
+type TypeName = (Box<str>, Box<str>);
+
+/// The type selectors of the subjects of `list` (`a` in `div > a[href]`, in
+/// `a::attr(href)`), as written and lowercased; None when some selector of the list has
+/// none (`.x`, `:is(a, b)`), so any element may match. Matching then starts with a string
+/// comparison instead of a call into `selectors` for every element and field: half the
+/// cost of the ten-field extraction on the corpus (see ARCHITECTURE.md, "Selectors").
+fn subject_names(list: &SelectorList<css::Impl>) -> Option<Box<[TypeName]>> {
+    use selectors::parser::{Combinator, Component};
+    let mut names = Vec::new();
+    for sel in list.slice() {
+        let mut comps = sel.iter_raw_match_order().peekable();
+        // A pseudo-element comes first in match order, then its combinator.
+        if let Some(Component::PseudoElement(_)) = comps.peek() {
+            comps.next();
+            if let Some(Component::Combinator(Combinator::PseudoElement)) = comps.peek() {
+                comps.next();
+            }
+        }
+        let name = comps
+            .take_while(|c| !matches!(c, Component::Combinator(_)))
+            .find_map(|c| match c {
+                Component::LocalName(n) => {
+                    Some((n.name.as_str().into(), n.lower_name.as_str().into()))
+                }
+                _ => None,
+            })?;
+        names.push(name);
+    }
+    Some(names.into())
+}
+
+impl Selector {
+    /// Compiles a selector list (`a[href], link[rel~=canonical i]`). Every selector of the
+    /// list ends in the same pseudo-element, or none.
+    pub fn parse(css: &str) -> Result<Selector, SelectError> {
+        error::check_nesting(css)?;
+        let mut input = cssparser::ParserInput::new(css);
+        let mut parser = cssparser::Parser::new(&mut input);
+        let list = parser
+            .parse_entirely(|p| {
+                SelectorList::parse(
+                    &css::Parser::default(),
+                    p,
+                    selectors::parser::ParseRelative::No,
+                )
+            })
+            .map_err(|e| SelectError::from_parse(css, e))?;
+        let mut pseudos = list.slice().iter().map(|s| s.pseudo_element().cloned());
+        let pseudo = pseudos.next().flatten();
+        if pseudos.any(|p| p != pseudo) {
+            return Err(SelectError::new(
+                css,
+                0,
+                "every selector of a list must end in the same pseudo-element (::text, \
+                 ::attr(name)) or none",
+            ));
+        }
+        let hashes = |mode| {
+            list.slice()
+                .iter()
+                .map(|s| AncestorHashes::new(s, mode))
+                .collect::<Box<[_]>>()
+        };
+        let no_quirks = hashes(QuirksMode::NoQuirks);
+        let ancestor_hashes = no_quirks
+            .iter()
+            .any(|h| h.packed_hashes[0] != 0)
+            .then(|| [no_quirks, hashes(QuirksMode::Quirks)]);
+        Ok(Selector {
+            names: subject_names(&list),
+            ancestor_hashes,
+            list,
+            pseudo,
+            source: css.into(),
+        })
+    }
+
+    /// The selector as written.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The pseudo-element every selector of the list ends in, if any.
+    pub fn pseudo_element(&self) -> Option<&PseudoElement> {
+        self.pseudo.as_ref()
+    }
+
+    /// Whether `node` is an element that matches (for a selector ending in `::text` or
+    /// `::attr()`: the element the strings are taken from).
+    pub fn matches(&self, node: NodeRef<'_>) -> bool {
+        let mut caches = SelectorCaches::default();
+        self.matches_with(node, None, &mut caches)
+    }
+
+    /// [`Selector::matches`] with a scoping element (`:scope`) and caches to share.
+    fn matches_with(
+        &self,
+        node: NodeRef<'_>,
+        scope: Option<NodeRef<'_>>,
+        caches: &mut SelectorCaches,
+    ) -> bool {
+        match Subject::of(node) {
+            Some(subject) => self.matches_subject(&subject, scope, None, None, caches),
+            None => false,
+        }
+    }
+
+    /// Whether the element `subject` matches: first its name against the subjects'
+    /// type selectors, then `selectors`, with `ancestors` (a Bloom filter of the
+    /// subject's ancestors' names) to reject early when given.
+    fn matches_subject(
+        &self,
+        subject: &Subject<'_>,
+        scope: Option<NodeRef<'_>>,
+        ancestors: Option<&BloomFilter>,
+        has: Option<&HasCache>,
+        caches: &mut SelectorCaches,
+    ) -> bool {
+        if let Some(names) = &self.names {
+            // As `selectors` compares type selectors: lowercased for HTML elements.
+            let name = subject.name;
+            if !names
+                .iter()
+                .any(|(n, lower)| name == if subject.html { &**lower } else { &**n })
+            {
+                return false;
+            }
+        }
+        let mode = if self.pseudo.is_some() {
+            // `a::text` matches `a`, the pseudo-element consumed by the matching mode.
+            MatchingMode::ForStatelessPseudoElement
+        } else {
+            MatchingMode::Normal
+        };
+        let quirks = quirks(subject.el.0.document());
+        let (filter, hashes) = match (&self.ancestor_hashes, ancestors) {
+            (Some(hashes), Some(filter)) => {
+                let i = usize::from(quirks == QuirksMode::Quirks);
+                (Some(filter), Some(&hashes[i]))
+            }
+            _ => (None, None),
+        };
+        let mut ctx = MatchingContext::new(
+            mode,
+            filter,
+            caches,
+            quirks,
+            NeedsSelectorFlags::No,
+            MatchingForInvalidation::No,
+        );
+        ctx.scope_element = scope.and_then(Element::of).map(|s| s.opaque());
+        ctx.extra_data = has;
+        self.list.slice().iter().enumerate().any(|(i, s)| {
+            let hashes = hashes.map(|h| &h[i]);
+            selectors::matching::matches_selector(s, 0, hashes, &subject.el, &mut ctx)
+        })
+    }
+
+    /// Whether matching gains from an ancestor filter (some selector tests ancestors).
+    fn uses_ancestors(&self) -> bool {
+        self.ancestor_hashes.is_some()
+    }
+
+    /// The strings the selector gives for a matching element, in order: with `::text`, the
+    /// element's own text-node children (not its descendants'), one string each, as
+    /// decoded, whitespace kept; with `::attr(name)`, the attribute's value if the
+    /// element has it (`name` ASCII-lowercased on HTML elements); with no pseudo-element,
+    /// the element's outer HTML (what parsel's `getall()` gives for an element).
+    pub fn values<'d>(&self, node: NodeRef<'d>, mut out: impl FnMut(Cow<'d, str>)) {
+        match &self.pseudo {
+            Some(PseudoElement::Text) => {
+                for child in node.children() {
+                    if child.kind() == htmltok_tree::NodeKind::Text {
+                        out(child.text());
+                    }
+                }
+            }
+            Some(PseudoElement::Attr(name)) => {
+                let html = node.namespace() == Some(htmltok_tree::Ns::Html);
+                let value = node.attrs().find(|a| {
+                    a.ns() == htmltok_tree::AttrNs::None
+                        && if html {
+                            a.name().eq_ignore_ascii_case(name)
+                        } else {
+                            a.name() == &**name
+                        }
+                });
+                if let Some(a) = value {
+                    out(a.value());
+                }
+            }
+            None => out(Cow::Owned(node.outer_html())),
+        }
+    }
+}
+
+/// An element about to be matched against several selectors, its name looked up once.
+struct Subject<'d> {
+    el: Element<'d>,
+    name: &'d str,
+    html: bool,
+}
+
+impl<'d> Subject<'d> {
+    fn of(node: NodeRef<'d>) -> Option<Subject<'d>> {
+        Some(Subject {
+            el: Element::of(node)?,
+            name: node.name()?,
+            html: node.namespace() == Some(htmltok_tree::Ns::Html),
+        })
+    }
+}
+
+impl std::str::FromStr for Selector {
+    type Err = SelectError;
+
+    fn from_str(css: &str) -> Result<Selector, SelectError> {
+        Selector::parse(css)
+    }
+}
+
+/// `selectors`' name for the document's quirks mode.
+fn quirks(doc: DocumentRef<'_>) -> QuirksMode {
+    match doc.quirks_mode() {
+        htmltok_tree::QuirksMode::NoQuirks => QuirksMode::NoQuirks,
+        htmltok_tree::QuirksMode::LimitedQuirks => QuirksMode::LimitedQuirks,
+        htmltok_tree::QuirksMode::Quirks => QuirksMode::Quirks,
+    }
+}
+
+/// Selection on a document or below a node: an extension trait, implemented for
+/// `&Document`, `&OwnedDocument`, [`DocumentRef`] and [`NodeRef`] (`use htmltok_select::Select;`, then `doc.select(&sel)`).
+pub trait Select<'d>: Sized {
+    /// The matching elements in document order: for a document, all of them; for a node,
+    /// its matching descendants (the node itself excluded, `:scope` being the node), the
+    /// selector matched against the whole tree, as the DOM's `querySelectorAll` does.
+    /// Template contents are not searched.
+    fn select(self, selector: &Selector) -> Matches<'_, 'd>;
+
+    /// The first matching element.
+    fn select_first(self, selector: &Selector) -> Option<NodeRef<'d>> {
+        self.select(selector).next()
+    }
+}
+
+impl<'d> Select<'d> for DocumentRef<'d> {
+    fn select(self, selector: &Selector) -> Matches<'_, 'd> {
+        Matches::new(selector, self.root(), None)
+    }
+}
+
+impl<'d> Select<'d> for &'d Document<'_> {
+    fn select(self, selector: &Selector) -> Matches<'_, 'd> {
+        self.view().select(selector)
+    }
+}
+
+impl<'d, I: AsRef<[u8]>> Select<'d> for &'d OwnedDocument<I> {
+    fn select(self, selector: &Selector) -> Matches<'_, 'd> {
+        self.view().select(selector)
+    }
+}
+
+impl<'d> Select<'d> for NodeRef<'d> {
+    fn select(self, selector: &Selector) -> Matches<'_, 'd> {
+        Matches::new(selector, self, Some(self))
+    }
+}
+
+/// The elements a selector matches, in document order (see [`Select::select`]).
+pub struct Matches<'s, 'd> {
+    selector: &'s Selector,
+    scope: Option<NodeRef<'d>>,
+    walk: Descendants<'d>,
+    ancestors: Option<Ancestors<'d>>,
+    has: HasCache,
+    caches: SelectorCaches,
+}
+
+impl<'s, 'd> Matches<'s, 'd> {
+    fn new(
+        selector: &'s Selector,
+        below: NodeRef<'d>,
+        scope: Option<NodeRef<'d>>,
+    ) -> Matches<'s, 'd> {
+        Matches {
+            selector,
+            scope,
+            walk: below.descendants(),
+            ancestors: selector.uses_ancestors().then(|| Ancestors::new(scope)),
+            has: HasCache::default(),
+            caches: SelectorCaches::default(),
+        }
+    }
+}
+
+impl<'d> Iterator for Matches<'_, 'd> {
+    type Item = NodeRef<'d>;
+
+    fn next(&mut self) -> Option<NodeRef<'d>> {
+        for node in self.walk.by_ref() {
+            if let Some(a) = &mut self.ancestors {
+                a.enter(node);
+            }
+            let matched = Subject::of(node).is_some_and(|subject| {
+                self.selector.matches_subject(
+                    &subject,
+                    self.scope,
+                    self.ancestors.as_ref().map(|a| a.filter()),
+                    Some(&self.has),
+                    &mut self.caches,
+                )
+            });
+            if let Some(a) = &mut self.ancestors {
+                a.push(node);
+            }
+            if matched {
+                return Some(node);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,433 @@
+//! Unit tests: each selector feature, the case rules, quirks, foreign content, `:has`,
+//! pseudo-elements, fields and errors.
+
+use super::*;
+
+/// The `id` attributes (or else the names) of the elements `css` matches in `html`.
+fn ids(html: &str, css: &str) -> Vec<String> {
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let sel = Selector::parse(css).unwrap_or_else(|e| panic!("{e}"));
+    let found: Vec<String> = doc
+        .select(&sel)
+        .map(|n| {
+            n.attr("id")
+                .map(|s| s.into_owned())
+                .unwrap_or_else(|| n.name().unwrap().to_owned())
+        })
+        .collect();
+    // Selector::matches agrees with the walk.
+    let by_matches = doc.root().descendants().filter(|n| sel.matches(*n)).count();
+    assert_eq!(by_matches, found.len(), "{css}");
+    found
+}
+
+const LIST: &str = "<!DOCTYPE html><ul id=u class='a B'>\
+    <li id=l1 class=x>one</li><li id=l2 lang=en-GB>two <b id=b>b</b></li>\
+    <li id=l3 class='x y' data-k=Value>three</li></ul><p id=p></p><p id=q><!--c--></p>";
+
+#[test]
+fn type_universal_class_id() {
+    assert_eq!(ids(LIST, "li"), ["l1", "l2", "l3"]);
+    assert_eq!(ids(LIST, ".x"), ["l1", "l3"]);
+    assert_eq!(ids(LIST, ".x.y"), ["l3"]);
+    assert_eq!(ids(LIST, "#l2"), ["l2"]);
+    assert_eq!(ids(LIST, "ul *").len(), 4);
+    assert_eq!(ids(LIST, "li, p"), ["l1", "l2", "l3", "p", "q"]);
+}
+
+#[test]
+fn combinators() {
+    assert_eq!(ids(LIST, "ul b"), ["b"]);
+    assert_eq!(ids(LIST, "ul > b"), Vec::<String>::new());
+    assert_eq!(ids(LIST, "#l1 + li"), ["l2"]);
+    assert_eq!(ids(LIST, "#l1 ~ li"), ["l2", "l3"]);
+    assert_eq!(ids(LIST, "ul + p"), ["p"]);
+}
+
+#[test]
+fn attribute_operators_and_flags() {
+    assert_eq!(ids(LIST, "[data-k]"), ["l3"]);
+    assert_eq!(ids(LIST, "[data-k=Value]"), ["l3"]);
+    assert_eq!(ids(LIST, "[data-k=value]"), Vec::<String>::new());
+    assert_eq!(ids(LIST, "[data-k=value i]"), ["l3"]);
+    assert_eq!(ids(LIST, "[data-k=Value s]"), ["l3"]);
+    assert_eq!(ids(LIST, "[class~=y]"), ["l3"]);
+    assert_eq!(ids(LIST, "[lang|=en]"), ["l2"]);
+    assert_eq!(ids(LIST, "[data-k^=Va]"), ["l3"]);
+    assert_eq!(ids(LIST, "[data-k$=ue]"), ["l3"]);
+    assert_eq!(ids(LIST, "[data-k*=alu]"), ["l3"]);
+    assert_eq!(ids(LIST, "[data-k^='']"), Vec::<String>::new());
+    // HTML attribute names are lowercase in the DOM; the selector's are lowercased.
+    assert_eq!(ids(LIST, "[DATA-K]"), ["l3"]);
+}
+
+#[test]
+fn structural_pseudo_classes() {
+    assert_eq!(ids(LIST, "li:first-child"), ["l1"]);
+    assert_eq!(ids(LIST, "li:last-child"), ["l3"]);
+    assert_eq!(ids(LIST, "li:nth-child(2n+1)"), ["l1", "l3"]);
+    assert_eq!(ids(LIST, "li:nth-last-child(1)"), ["l3"]);
+    assert_eq!(ids(LIST, "p:first-of-type"), ["p"]);
+    assert_eq!(ids(LIST, "p:nth-last-of-type(1)"), ["q"]);
+    assert_eq!(ids(LIST, "b:only-child"), ["b"]);
+    assert_eq!(ids(LIST, "p:only-of-type"), Vec::<String>::new());
+    assert_eq!(ids(LIST, "li:nth-child(odd of .x)"), ["l1"]);
+    // :empty ignores comments.
+    assert_eq!(ids(LIST, "p:empty"), ["p", "q"]);
+    assert_eq!(ids(LIST, ":root"), ["html"]);
+}
+
+#[test]
+fn logical_pseudo_classes() {
+    assert_eq!(ids(LIST, "li:not(.x)"), ["l2"]);
+    assert_eq!(ids(LIST, "li:not(.x, #l2)"), Vec::<String>::new());
+    assert_eq!(ids(LIST, ":is(#l1, #b)"), ["l1", "b"]);
+    assert_eq!(ids(LIST, ":where(ul) > .y"), ["l3"]);
+    // :is is forgiving: the bad selector in the list is dropped (a pseudo-element too).
+    assert_eq!(ids(LIST, ":is(#l1, ..bad)"), ["l1"]);
+    assert_eq!(ids(LIST, ":is(li::text)"), Vec::<String>::new());
+}
+
+#[test]
+fn has() {
+    assert_eq!(ids(LIST, "li:has(b)"), ["l2"]);
+    assert_eq!(ids(LIST, "ul:has(> li > b)"), ["u"]);
+    assert_eq!(ids(LIST, "ul:has(> b)"), Vec::<String>::new());
+    assert_eq!(ids(LIST, "li:has(+ #l3)"), ["l2"]);
+    assert_eq!(ids(LIST, "li:has(~ .y)"), ["l1", "l2"]);
+    assert_eq!(ids(LIST, "li:has(+ li b)"), ["l1"]);
+    assert_eq!(ids(LIST, ":has(#b):not(html, body)"), ["u", "l2"]);
+    assert_eq!(ids(LIST, "li:not(:has(b))"), ["l1", "l3"]);
+    assert_eq!(ids(LIST, ":has(li.x):not(html, body)"), ["u"]);
+    assert_eq!(ids(LIST, "li:has(b) b, ul:has(#b)"), ["u", "b"]);
+    // :has does not nest (Selectors 4 § 4.5).
+    assert!(Selector::parse("a:has(b:has(c))").is_err());
+}
+
+#[test]
+fn lang_link_and_form_states() {
+    assert_eq!(ids(LIST, ":lang(en)"), ["l2", "b"]);
+    assert_eq!(ids(LIST, "b:lang(EN-gb)"), ["b"]);
+    assert_eq!(ids(LIST, ":lang(fr)"), Vec::<String>::new());
+    let html = "<a id=a href=x></a><a id=n></a><area id=r href=y>\
+        <fieldset id=f disabled><legend><input id=i1></legend><input id=i2></fieldset>\
+        <input id=c type=checkbox checked><input id=t checked><select><option id=o selected>\
+        <optgroup disabled><option id=o2></select>";
+    assert_eq!(ids(html, ":link"), ["a", "r"]);
+    assert_eq!(ids(html, ":any-link"), ["a", "r"]);
+    assert_eq!(ids(html, ":visited, :hover, :focus"), Vec::<String>::new());
+    assert_eq!(ids(html, ":disabled"), ["f", "i2", "optgroup", "o2"]);
+    assert_eq!(ids(html, "input:enabled"), ["i1", "c", "t"]);
+    assert_eq!(ids(html, ":checked"), ["c", "o"]);
+}
+
+#[test]
+fn case_rules_html() {
+    // Type selectors match HTML elements ASCII case-insensitively.
+    assert_eq!(ids(LIST, "LI#l1"), ["l1"]);
+    // Class and id are case-sensitive in no-quirks mode...
+    assert_eq!(ids(LIST, ".b"), Vec::<String>::new());
+    assert_eq!(ids(LIST, ".B"), ["u"]);
+    assert_eq!(ids(LIST, "#L1"), Vec::<String>::new());
+    // ...and ASCII case-insensitive in quirks mode (no DOCTYPE).
+    let quirks = "<ul id=u class='a B'><li id=l1>";
+    assert_eq!(ids(quirks, ".b"), ["u"]);
+    assert_eq!(ids(quirks, "#L1"), ["l1"]);
+    // Limited quirks mode is case-sensitive.
+    let limited = "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\">\
+        <p class=A id=x>";
+    assert_eq!(ids(limited, ".a"), Vec::<String>::new());
+}
+
+#[test]
+fn foreign_content() {
+    let html = "<!DOCTYPE html><svg id=s viewBox='0 0 1 1'><foreignObject id=fo>\
+        <p id=p></p></foreignObject><a id=l xlink:href=#x></a></svg>\
+        <math id=m><mi id=i></mi></math>";
+    // SVG names are compared as the DOM has them (adjusted camelCase).
+    assert_eq!(ids(html, "foreignObject"), ["fo"]);
+    assert_eq!(ids(html, "foreignobject"), Vec::<String>::new());
+    assert_eq!(ids(html, "[viewBox]"), ["s"]);
+    assert_eq!(ids(html, "[viewbox]"), Vec::<String>::new());
+    // Namespaces: the usual prefixes.
+    assert_eq!(ids(html, "svg|a"), ["l"]);
+    assert_eq!(ids(html, "html|a"), Vec::<String>::new());
+    assert_eq!(ids(html, "math|*"), ["m", "i"]);
+    assert_eq!(ids(html, "svg|* > html|p"), ["p"]);
+    // Namespaced attributes.
+    assert_eq!(ids(html, "[xlink|href]"), ["l"]);
+    assert_eq!(ids(html, "[*|href='#x']"), ["l"]);
+    assert_eq!(ids(html, "[href]"), Vec::<String>::new());
+    // :link is for HTML a and area only.
+    assert_eq!(ids(html, ":link"), Vec::<String>::new());
+}
+
+#[test]
+fn node_select_and_scope() {
+    let doc = htmltok_tree::parse(LIST.as_bytes());
+    let ul = doc.select_first(&Selector::parse("ul").unwrap()).unwrap();
+    let li = Selector::parse("li").unwrap();
+    assert_eq!(ul.select(&li).count(), 3);
+    let l2 = doc.select_first(&Selector::parse("#l2").unwrap()).unwrap();
+    // Below a node, the selector still matches against the whole tree.
+    let b = Selector::parse("ul b").unwrap();
+    assert_eq!(l2.select(&b).count(), 1);
+    // The node itself is not a result; `:scope` is the node.
+    assert_eq!(l2.select(&li).count(), 0);
+    assert_eq!(
+        ul.select(&Selector::parse(":scope > li").unwrap()).count(),
+        3
+    );
+    assert_eq!(
+        l2.select(&Selector::parse(":scope > li").unwrap()).count(),
+        0
+    );
+}
+
+#[test]
+fn pseudo_elements_and_fields() {
+    let html = "<title> My  page </title><meta name=ROBOTS content='noindex'>\
+        <p>one <b>two</b> three</p><a HREF=/a>A</a><a>B</a><svg><a xlink:href=/s></a></svg>";
+    let fields = Fields::new([
+        ("title", "title::text"),
+        ("p", "p::text"),
+        ("links", "a::attr(href)"),
+        ("robots", "meta[name=robots i]::attr(CONTENT)"),
+        ("b", "b"),
+    ])
+    .unwrap();
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let cols = fields.extract(&doc);
+    assert_eq!(cols[0], [" My  page "]);
+    assert_eq!(cols[1], ["one ", " three"]);
+    // The SVG `a`'s href is in the XLink namespace: not `::attr(href)`.
+    assert_eq!(cols[2], ["/a"]);
+    assert_eq!(cols[3], ["noindex"]);
+    assert_eq!(cols[4], ["<b>two</b>"]);
+    // A selector ending in a pseudo-element selects the elements it is taken from.
+    let sel = Selector::parse("a::attr(href)").unwrap();
+    assert_eq!(
+        sel.pseudo_element(),
+        Some(&PseudoElement::Attr("href".into()))
+    );
+    assert_eq!(doc.select(&sel).count(), 3);
+    assert!(Fields::new([("x", "a"), ("x", "b")]).is_err());
+    let err = Fields::new([("x", "a["), ("y", "b")]).unwrap_err();
+    assert!(err.message.contains("field \"x\""), "{err}");
+}
+
+#[test]
+fn errors_say_where_and_what() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("a[", 2, "ends too soon"),
+        ("a >", 3, "after the combinator"),
+        ("", 0, "expected a selector"),
+        ("a,", 2, "expected a selector"),
+        ("a..b", 2, "class name"),
+        ("a:nope", 2, "`nope`"),
+        ("foo|a", 3, "namespace prefix `foo`"),
+        ("a::before", 2, "`before`"),
+        ("a::text b", 7, "unexpected `b`"),
+        ("a::text, b", 0, "same pseudo-element"),
+        (":not(a::text)", 12, "may only end a selector"),
+        ("a:has(::text)", 7, "inside :has()"),
+        ("a:has(b:has(c))", 12, "nested"),
+        ("a[x=1=2]", 4, "attribute value"),
+        (":nth-child(x)", 12, "unexpected `x`"),
+        ("a::attr(1)", 8, "unexpected `1`"),
+    ];
+    for &(css, offset, words) in cases {
+        let e = Selector::parse(css).expect_err(css);
+        assert_eq!(e.selector, css);
+        assert_eq!(e.offset, offset, "{e}");
+        assert!(e.message.contains(words), "{css:?}: {e}");
+    }
+    // Deep nesting is refused before parsing.
+    let deep = ":is(".repeat(10_000) + "a" + &")".repeat(10_000);
+    let e = Selector::parse(&deep).unwrap_err();
+    assert!(e.message.contains("nest"), "{e}");
+    let ok = ":is(".repeat(MAX_NESTING) + "a" + &")".repeat(MAX_NESTING);
+    assert!(Selector::parse(&ok).is_ok());
+}
+
+/// A million nested elements: matching and `:has` use loops, not the stack.
+#[test]
+fn million_nested() {
+    let n = 1_000_000;
+    let html = "<div>".repeat(n) + "<p class=x>" + &"</div>".repeat(n);
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let sel = Selector::parse("div > div p.x").unwrap();
+    assert_eq!(doc.select(&sel).count(), 1);
+    let has = Selector::parse("body:has(p.x)").unwrap();
+    assert_eq!(doc.select(&has).count(), 1);
+    let has = Selector::parse("body > div:has(> div)").unwrap();
+    assert_eq!(doc.select(&has).count(), 1);
+    let fields = Fields::new([("p", "div > p::attr(class)")]).unwrap();
+    assert_eq!(fields.extract(&doc), [vec!["x"]]);
+    // Each `div` would walk all its ancestors looking for a `span` (quadratic: hours
+    // here) but for the ancestor Bloom filter.
+    assert_eq!(doc.select(&Selector::parse("span div").unwrap()).count(), 0);
+    let fields = Fields::new([("d", "span div::text"), ("q", "p :is(div) ~ x")]).unwrap();
+    assert_eq!(fields.extract(&doc), [Vec::<String>::new(), vec![]]);
+    // `:has` tested on every `div`: each would walk its subtree (quadratic) but for the
+    // one pass that marks every element with a matching descendant.
+    assert_eq!(
+        doc.select(&Selector::parse("div:has(p.x)").unwrap())
+            .count(),
+        n
+    );
+    assert_eq!(
+        doc.select(&Selector::parse("div:has(span)").unwrap())
+            .count(),
+        0
+    );
+    let fields = Fields::new([("d", "div:has(p)::attr(id)")]).unwrap();
+    assert_eq!(fields.extract(&doc), [Vec::<String>::new()]);
+}
+
+/// The ancestor filter never rejects a match: below a node (whose ancestors are in the
+/// filter from the start), in quirks mode (ids and classes left out of it), through
+/// pseudo-elements and sibling combinators.
+#[test]
+fn ancestor_filter_keeps_every_match() {
+    for html in [
+        "<!DOCTYPE html><main id=m class='a b'><section><div><p class=x>1</p><p>2</p>\
+         </div></section><aside><p>3</p></aside></main><p>4</p>",
+        "<main id=M class='A b'><section><div><p class=x>1</p><p>2</p></div></section>\
+         <aside><p>3</p></aside></main><p>4</p>",
+    ] {
+        let doc = htmltok_tree::parse(html.as_bytes());
+        for css in [
+            "main p",
+            "#m p, #M p",
+            ".a p, .A p",
+            "main > section p.x",
+            "section div > p + p",
+            "body > main ~ p",
+            "main p::text",
+            "html main aside > p",
+            ":is(main, nav) p",
+            "svg|* p, p",
+        ] {
+            let sel = Selector::parse(css).unwrap();
+            let walked: Vec<_> = doc
+                .root()
+                .descendants()
+                .filter(|n| sel.matches(*n))
+                .collect();
+            assert!(!walked.is_empty(), "{css}");
+            assert_eq!(
+                doc.select(&sel).collect::<Vec<_>>(),
+                walked,
+                "{css} in {html}"
+            );
+            let section = doc
+                .select_first(&Selector::parse("section").unwrap())
+                .unwrap();
+            let below: Vec<_> = walked
+                .iter()
+                .copied()
+                .filter(|n| section.descendants().any(|d| d == *n))
+                .collect();
+            assert_eq!(section.select(&sel).collect::<Vec<_>>(), below, "{css}");
+        }
+    }
+}
+
+/// Any text: `Selector::parse` answers (never panics), and what compiles matches a page
+/// with foreign content, a template, quirks and forms without panicking, agreeing with
+/// itself between `select` and `matches`.
+#[test]
+fn any_selector_text_parses_or_errs_and_matches_without_panic() {
+    const PIECES: &[&str] = &[
+        "a",
+        "div",
+        "p",
+        "svg",
+        "math",
+        "foreignObject",
+        "*",
+        "|",
+        "svg|",
+        "xlink|",
+        "*|",
+        ".",
+        "#",
+        "x",
+        "[",
+        "]",
+        "=",
+        "~=",
+        "^=",
+        "$=",
+        "*=",
+        "|=",
+        "\"v\"",
+        "'",
+        " i",
+        " s",
+        "(",
+        ")",
+        ",",
+        " ",
+        ">",
+        "+",
+        "~",
+        ":",
+        "::",
+        "text",
+        "attr(href)",
+        ":has(",
+        ":is(",
+        ":where(",
+        ":not(",
+        ":nth-child(2n+1",
+        " of ",
+        ":lang(en",
+        ":scope",
+        ":root",
+        ":empty",
+        ":checked",
+        ":disabled",
+        ":link",
+        "\\",
+        "-",
+        "1",
+        "n",
+    ];
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COMPILED: AtomicUsize = AtomicUsize::new(0);
+    fn check(picks: Vec<u8>) -> bool {
+        let css: String = picks
+            .iter()
+            .map(|&i| PIECES[i as usize % PIECES.len()])
+            .collect();
+        let doc = htmltok_tree::parse(
+            b"<p class=x id=a>t<svg><a xlink:href=h><foreignObject><div>d</div></foreignObject>\
+              </a></svg><math><mi>m</mi></math><template><a href=t></a></template>\
+              <fieldset disabled><input checked type=radio></fieldset><a href=y lang=en>",
+        );
+        match Selector::parse(&css) {
+            Err(e) => e.offset <= css.len() && !e.message.is_empty(),
+            Ok(sel) => {
+                COMPILED.fetch_add(1, Ordering::Relaxed);
+                let all: Vec<_> = doc
+                    .root()
+                    .descendants()
+                    .filter(|n| sel.matches(*n))
+                    .collect();
+                let selected: Vec<_> = doc.select(&sel).collect();
+                let mut values = 0;
+                for n in &selected {
+                    sel.values(*n, |_| values += 1);
+                }
+                all == selected
+            }
+        }
+    }
+    quickcheck::QuickCheck::new()
+        .tests(3000)
+        .quickcheck(check as fn(Vec<u8>) -> bool);
+    // Some of the random texts compile, so matching was exercised too.
+    assert!(COMPILED.load(Ordering::Relaxed) > 30);
+}
