@@ -2,6 +2,8 @@
 //! checking pages by hand: `cargo run -p htmltok-content --example metadata -- FILE
 //! [URL]`. Without a URL, relative URLs stay unresolved.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -28,35 +30,40 @@ fn main() -> ExitCode {
     let text = String::from_utf8_lossy(&bytes);
     let doc = htmltok_tree::parse(text.as_bytes());
     let m = htmltok_content::metadata(&doc, url.as_ref());
+    let mut out = String::new();
     // One line per field that has something, for reading beside the page's source.
-    println!("title: {:?}", m.title);
-    println!("base_url: {:?}", m.base_url);
-    println!("canonical: {:?}", m.canonical);
+    let _ = writeln!(out, "title: {:?}", m.title);
+    let _ = writeln!(out, "base_url: {:?}", m.base_url);
+    let _ = writeln!(out, "canonical: {:?}", m.canonical);
     for (agent, robots) in [("robots", &m.robots), ("googlebot", &m.googlebot)] {
         if robots.present {
-            println!("{agent}: {robots:?}");
+            let _ = writeln!(out, "{agent}: {robots:?}");
         }
     }
-    println!("description: {:?}", m.description);
+    let _ = writeln!(out, "description: {:?}", m.description);
     for (key, value) in m.open_graph.iter().chain(&m.twitter) {
-        println!("{key}: {value:?}");
+        let _ = writeln!(out, "{key}: {value:?}");
     }
-    println!(
+    let _ = writeln!(
+        out,
         "lang: {:?}, content_language: {:?}",
         m.lang, m.content_language
     );
     for a in &m.alternates {
-        println!("alternate {}: {:?}", a.hreflang, a.href);
+        let _ = writeln!(out, "alternate {}: {:?}", a.hreflang, a.href);
     }
-    println!("refresh: {:?}", m.refresh);
+    let _ = writeln!(out, "refresh: {:?}", m.refresh);
     for block in &m.json_ld {
-        println!("json-ld: {} bytes", block.len());
+        let _ = writeln!(out, "json-ld: {} bytes", block.len());
     }
     for link in &m.qualified_links {
-        println!(
+        let _ = writeln!(
+            out,
             "qualified {} at {}: {:?} nofollow={} ugc={} sponsored={}",
             link.element, link.offset, link.href.raw, link.nofollow, link.ugc, link.sponsored
         );
     }
+    // A closed pipe (`| head`) is no error worth a panic.
+    let _ = std::io::stdout().write_all(out.as_bytes());
     ExitCode::SUCCESS
 }
