@@ -127,8 +127,9 @@ struct Writer {
     breaks: u8,
     /// A collapsed space owed before the next text on the same line.
     space: bool,
-    /// A tab owed before the next text (a table cell's).
-    tab: bool,
+    /// Tabs owed before the next text (one per table cell passed since the last text
+    /// in the row, so that an empty cell keeps its column).
+    tabs: usize,
     /// How many whitespace-keeping elements (`pre`, …) are open.
     pre: usize,
 }
@@ -137,6 +138,8 @@ impl Writer {
     fn line_break(&mut self, count: u8) {
         self.breaks = self.breaks.max(count);
         self.space = false;
+        // Cells left empty at a row's end leave no trailing tabs.
+        self.tabs = 0;
     }
 
     fn flush(&mut self) {
@@ -161,9 +164,11 @@ impl Writer {
             self.breaks = 0;
             self.space = false;
         }
-        if self.tab {
-            self.out.push('\t');
-            self.tab = false;
+        if self.tabs > 0 {
+            for _ in 0..self.tabs {
+                self.out.push('\t');
+            }
+            self.tabs = 0;
             self.space = false;
         }
         if self.space {
@@ -271,7 +276,7 @@ fn enter(node: &NodeRef<'_, '_>, options: Options, w: &mut Writer) -> Enter {
                                 .is_some_and(|n| n.is_html(Tag::Td) || n.is_html(Tag::Th))
                         });
                     if !first {
-                        w.tab = true;
+                        w.tabs += 1;
                         w.space = false;
                     }
                 }

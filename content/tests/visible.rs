@@ -75,6 +75,8 @@ fn tables_go_cell_by_cell_and_row_by_row() {
         text("<table><caption>Cap</caption><tr><th>h1<th>h2<tr><td>a<td> b <td>c</table>x"),
         "Cap\nh1\th2\na\tb\tc\n\nx"
     );
+    // An empty cell keeps its column; empty cells at a row's end leave no tabs.
+    assert_eq!(text("<table><tr><td>a<td><td>c<td></table>"), "a\t\tc");
 }
 
 #[test]
