@@ -19,6 +19,7 @@ DIR holds one or both data sets, each in the layout its repository has:
 import argparse
 import gzip
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -160,6 +161,27 @@ def justext_extractor():
 
 
 def htmltok_extractor():
+    # Before the Python package has main_text(): the Rust example program, kept running
+    # and fed one page at a time (HTMLTOK_MAIN_TEXT_BIN=target/release/examples/main_text).
+    # Its speed here includes the pipe and JSON; the Rust-side cost is measured with
+    # content/examples/throughput.
+    binary = os.environ.get("HTMLTOK_MAIN_TEXT_BIN")
+    if binary:
+        import subprocess
+
+        proc = subprocess.Popen([binary, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+        def run(html):
+            data = html.encode("utf-8", errors="surrogatepass")
+            proc.stdin.write(len(data).to_bytes(4, "little") + data)
+            proc.stdin.flush()
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError("htmltok main_text program ended")
+            return json.loads(line)["text"]
+
+        return "htmltok main_text (Rust example)", run
+
     import htmltok
 
     # Where issue #27 puts it: on the tree (`htmltok.parse(html).main_text()`) or on the

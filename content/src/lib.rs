@@ -11,8 +11,10 @@
 //! Nothing here recurses: every walk is the tree's iterative `descendants()`.
 
 pub mod base;
+pub mod main_text;
 pub mod metadata;
 pub mod visible;
 
 pub use base::document_base_url;
+pub use main_text::{MainText, main_text};
 pub use metadata::{Metadata, metadata};

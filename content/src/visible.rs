@@ -34,7 +34,7 @@ pub struct Options {
 
 /// How an element lays out, from the user agent style sheet (HTML § 15.3).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Layout {
+pub(crate) enum Layout {
     /// Not rendered.
     None,
     /// Inline: no line break of its own.
@@ -51,7 +51,7 @@ enum Layout {
     Break,
 }
 
-fn layout(tag: Tag) -> Layout {
+pub(crate) fn layout(tag: Tag) -> Layout {
     use Tag::*;
     match tag {
         Area | Base | Basefont | Datalist | Head | Link | Meta | Noembed | Noframes | Param
@@ -101,7 +101,7 @@ fn style_hides(style: &str) -> bool {
 
 /// Whether an element (by its attributes) is hidden: `hidden` (not `until-found`),
 /// `aria-hidden="true"`, or an inline style that hides it.
-fn attributes_hide(node: &NodeRef<'_, '_>) -> bool {
+pub(crate) fn attributes_hide(node: &NodeRef<'_, '_>) -> bool {
     if let Some(hidden) = node.attr("hidden")
         && !hidden
             .trim_matches(is_ascii_whitespace)
@@ -121,7 +121,7 @@ fn attributes_hide(node: &NodeRef<'_, '_>) -> bool {
 /// The text being laid out: pending line breaks and spaces are written only when more
 /// text follows, so no blank lines or spaces pile up at block edges.
 #[derive(Default)]
-struct Writer {
+pub(crate) struct Writer {
     out: String,
     /// Line breaks owed before the next text (0, 1 or 2: a blank line).
     breaks: u8,
@@ -135,7 +135,7 @@ struct Writer {
 }
 
 impl Writer {
-    fn line_break(&mut self, count: u8) {
+    pub(crate) fn line_break(&mut self, count: u8) {
         self.breaks = self.breaks.max(count);
         self.space = false;
         // Cells left empty at a row's end leave no trailing tabs.
@@ -196,7 +196,7 @@ impl Writer {
         }
     }
 
-    fn finish(mut self) -> String {
+    pub(crate) fn finish(mut self) -> String {
         let end = self.out.trim_end_matches(is_ascii_whitespace).len();
         self.out.truncate(end);
         let start = self.out.len() - self.out.trim_start_matches('\n').len();
@@ -324,41 +324,65 @@ fn leave(node: &NodeRef<'_, '_>, layout: Layout, w: &mut Writer) {
 pub fn visible_text(doc: &Document<'_>, options: Options) -> String {
     let mut w = Writer::default();
     let root = doc.root();
-    // The layouts of the elements the walk is inside, innermost last (on the heap, not
-    // the call stack), so that leaving one knows its closing break.
+    let mut child = root.first_child();
+    while let Some(node) = child {
+        render(node, options, &mut w, &mut |_| false);
+        child = node.next_sibling();
+    }
+    w.finish()
+}
+
+/// Lays out `start` and its descendants into `w` by the module's rules, leaving out the
+/// elements `skip` says to (with their descendants) besides the hidden ones. Iterative:
+/// the layouts of the open elements are kept on the heap, not the call stack. (Main
+/// text renders its selected blocks with it.)
+pub(crate) fn render(
+    start: NodeRef<'_, '_>,
+    options: Options,
+    w: &mut Writer,
+    skip: &mut dyn FnMut(&NodeRef<'_, '_>) -> bool,
+) {
+    // The layouts of the elements the walk is inside, innermost last, so that leaving
+    // one knows its closing break.
     let mut open: Vec<Layout> = Vec::new();
-    let Some(mut node) = root.first_child() else {
-        return String::new();
-    };
+    let mut node = start;
     'walk: loop {
         let mut descend = None;
-        if let Enter::Children(layout) = enter(&node, options, &mut w) {
+        let entered = if node.is_element() && skip(&node) {
+            Enter::Skip
+        } else {
+            enter(&node, options, w)
+        };
+        if let Enter::Children(layout) = entered {
             open.push(layout);
             descend = node.first_child();
             if descend.is_none() {
                 open.pop();
-                leave(&node, layout, &mut w);
+                leave(&node, layout, w);
             }
         }
         if let Some(child) = descend {
             node = child;
             continue;
         }
-        // Climb: the next sibling, else leave the parent and try its sibling.
+        // Climb: the next sibling, else leave the parent and try its sibling; never
+        // past `start`.
         loop {
+            if node.id() == start.id() {
+                break 'walk;
+            }
             if let Some(sibling) = node.next_sibling() {
                 node = sibling;
                 continue 'walk;
             }
             match node.parent() {
-                Some(parent) if parent.id() != root.id() => {
+                Some(parent) => {
                     let layout = open.pop().unwrap_or(Layout::Inline);
-                    leave(&parent, layout, &mut w);
+                    leave(&parent, layout, w);
                     node = parent;
                 }
-                _ => break 'walk,
+                None => break 'walk,
             }
         }
     }
-    w.finish()
 }

@@ -1,0 +1,223 @@
+//! What an element's tag, `class`, `id` and `role` say about it before any text is
+//! counted: boilerplate to drop outright, a likely article container, a likely side
+//! block. These are the hints Readability and trafilatura rely on; the words below are
+//! this crate's own lists (English class names dominate the web whatever the page's
+//! language, so they stay useful on CJK, Cyrillic or Arabic pages).
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use htmltok_tree::{NodeRef, Ns, Tag};
+
+/// What a `class` or `id` word suggests.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hint {
+    /// A block no article is made of (comments, sharing buttons, cookie banners, menus):
+    /// dropped in the first, strict pass unless a [`Hint::Maybe`] word is there too.
+    Unlikely,
+    /// Overrides [`Hint::Unlikely`] (`article-comments` is not dropped outright: its
+    /// text decides).
+    Maybe,
+    /// Counts for the element as an article container.
+    Positive,
+    /// Counts against it.
+    Negative,
+    /// Both unlikely and negative.
+    UnlikelyNegative,
+}
+
+/// The words (matched anywhere in the attribute, ASCII case-insensitively).
+const WORDS: &[(&str, Hint)] = &[
+    // Unlikely and negative: side blocks whose name says so.
+    ("comment", Hint::UnlikelyNegative),
+    ("disqus", Hint::UnlikelyNegative),
+    ("footer", Hint::UnlikelyNegative),
+    ("sidebar", Hint::UnlikelyNegative),
+    ("related", Hint::UnlikelyNegative),
+    ("share", Hint::UnlikelyNegative),
+    ("sharing", Hint::UnlikelyNegative),
+    ("social", Hint::UnlikelyNegative),
+    ("sponsor", Hint::UnlikelyNegative),
+    ("promo", Hint::UnlikelyNegative),
+    ("banner", Hint::UnlikelyNegative),
+    ("cookie", Hint::UnlikelyNegative),
+    ("consent", Hint::UnlikelyNegative),
+    ("gdpr", Hint::UnlikelyNegative),
+    ("newsletter", Hint::UnlikelyNegative),
+    ("subscribe", Hint::UnlikelyNegative),
+    ("advert", Hint::UnlikelyNegative),
+    ("-ad-", Hint::UnlikelyNegative),
+    ("skyscraper", Hint::UnlikelyNegative),
+    ("shoutbox", Hint::UnlikelyNegative),
+    ("masthead", Hint::UnlikelyNegative),
+    ("outbrain", Hint::UnlikelyNegative),
+    ("taboola", Hint::UnlikelyNegative),
+    ("widget", Hint::UnlikelyNegative),
+    // Unlikely only: names that some article containers carry too.
+    ("breadcrumb", Hint::Unlikely),
+    ("combx", Hint::Unlikely),
+    ("community", Hint::Unlikely),
+    ("header", Hint::Unlikely),
+    ("menu", Hint::Unlikely),
+    ("navbar", Hint::Unlikely),
+    ("pagination", Hint::Unlikely),
+    ("pager", Hint::Unlikely),
+    ("popup", Hint::Unlikely),
+    ("modal", Hint::Unlikely),
+    ("remark", Hint::Unlikely),
+    ("replies", Hint::Unlikely),
+    ("rss", Hint::Unlikely),
+    ("signup", Hint::Unlikely),
+    ("supplemental", Hint::Unlikely),
+    ("legends", Hint::Unlikely),
+    ("agegate", Hint::Unlikely),
+    // Negative only.
+    ("contact", Hint::Negative),
+    ("foot", Hint::Negative),
+    ("hidden", Hint::Negative),
+    ("media", Hint::Negative),
+    ("meta", Hint::Negative),
+    ("scroll", Hint::Negative),
+    ("shopping", Hint::Negative),
+    ("tags", Hint::Negative),
+    ("tool", Hint::Negative),
+    ("byline", Hint::Negative),
+    ("author", Hint::Negative),
+    ("caption", Hint::Negative),
+    // Overriding unlikely, and positive.
+    ("article", Hint::Maybe),
+    ("body", Hint::Maybe),
+    ("content", Hint::Maybe),
+    ("main", Hint::Maybe),
+    ("column", Hint::Maybe),
+    ("entry", Hint::Positive),
+    ("post", Hint::Positive),
+    ("story", Hint::Positive),
+    ("text", Hint::Positive),
+    ("blog", Hint::Positive),
+    ("page", Hint::Positive),
+];
+
+/// One automaton over all the words: an attribute is read once, however many words
+/// there are (measured: a word-by-word search cost more than the rest of the walk).
+static MATCHER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .build(WORDS.iter().map(|(w, _)| w))
+        .expect("the word list is a valid automaton")
+});
+
+/// What an element's `class` and `id` say.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Names {
+    /// Readability's class weight: +25 for each of `class` and `id` holding a positive
+    /// word, -25 for each holding a negative one.
+    pub(crate) weight: i32,
+    /// An unlikely word and no overriding one.
+    pub(crate) unlikely: bool,
+}
+
+fn read(value: &str, weight: &mut i32, unlikely: &mut bool, maybe: &mut bool) {
+    let (mut positive, mut negative) = (false, false);
+    for m in MATCHER.find_overlapping_iter(value) {
+        match WORDS[m.pattern().as_usize()].1 {
+            Hint::Unlikely => *unlikely = true,
+            Hint::UnlikelyNegative => {
+                *unlikely = true;
+                negative = true;
+            }
+            Hint::Negative => negative = true,
+            Hint::Maybe => {
+                *maybe = true;
+                positive = true;
+            }
+            Hint::Positive => positive = true,
+        }
+    }
+    *weight += 25 * i32::from(positive) - 25 * i32::from(negative);
+}
+
+/// What the element's `class` and `id` say.
+pub(crate) fn names(node: &NodeRef<'_, '_>) -> Names {
+    let (mut weight, mut unlikely, mut maybe) = (0, false, false);
+    for attr in node.attrs() {
+        let name = attr.name();
+        if name == "class" || name == "id" {
+            read(&attr.value(), &mut weight, &mut unlikely, &mut maybe);
+        }
+    }
+    Names {
+        weight,
+        unlikely: unlikely && !maybe,
+    }
+}
+
+/// Whether the element's `role` marks it as navigation or a side block (ARIA landmark
+/// and widget roles no article has).
+pub(crate) fn role_is_boilerplate(node: &NodeRef<'_, '_>) -> bool {
+    node.attr("role").is_some_and(|role| {
+        role.split_ascii_whitespace().any(|r| {
+            [
+                "navigation",
+                "menu",
+                "menubar",
+                "complementary",
+                "banner",
+                "contentinfo",
+                "search",
+                "alert",
+                "alertdialog",
+                "dialog",
+            ]
+            .iter()
+            .any(|b| r.eq_ignore_ascii_case(b))
+        })
+    })
+}
+
+/// How the tag treats an element, before its names are read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagKind {
+    /// Never main text: scripts, forms' controls, embedded objects, navigation, asides,
+    /// page footers (trafilatura drops these whatever their content).
+    Drop,
+    /// A page or section header: dropped in the strict pass (it holds the headline,
+    /// which the article body does not repeat, and the site's masthead).
+    Header,
+    /// Anything else.
+    Keep,
+}
+
+pub(crate) fn tag_kind(node: &NodeRef<'_, '_>) -> TagKind {
+    let Some(name) = node.element_name() else {
+        return TagKind::Keep;
+    };
+    if name.ns == Ns::Svg {
+        return TagKind::Drop;
+    }
+    if name.ns != Ns::Html {
+        return TagKind::Keep;
+    }
+    use Tag::*;
+    match name.tag {
+        Script | Style | Noscript | Template | Head | Title | Iframe | Object | Embed | Applet
+        | Canvas | Button | Select | Input | Textarea | Nav | Aside | Footer | Datalist
+        | Noembed | Noframes | Frameset | Dialog | Menu => TagKind::Drop,
+        Header => TagKind::Header,
+        _ => TagKind::Keep,
+    }
+}
+
+/// Readability's starting score of a candidate container, by tag: a `div` is the usual
+/// article wrapper; list parts, forms and headings rarely are.
+pub(crate) fn tag_score(tag: Tag) -> f32 {
+    use Tag::*;
+    match tag {
+        Div | Article | Main => 5.0,
+        Pre | Td | Blockquote => 3.0,
+        Address | Ol | Ul | Dl | Dd | Dt | Li | Form => -3.0,
+        H1 | H2 | H3 | H4 | H5 | H6 | Th => -5.0,
+        _ => 0.0,
+    }
+}
