@@ -1,8 +1,8 @@
-//! Time of metadata and visible text beside the parse alone, over every `*.htm*` file
+//! Time of metadata, visible text and main text beside the parse alone, over every `*.htm*` file
 //! under a folder (the shared corpus), one thread: `cargo run --release -p
 //! htmltok-content --example throughput -- ../shared/corpus`. Files are read as UTF-8
 //! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
-//! argument, `parse`, `metadata` or `visible`, runs that one alone (for instruction counts
+//! argument, `parse`, `metadata`, `visible` or `main_text`, runs that one alone (for instruction counts
 //! under `valgrind --tool=callgrind`).
 
 use std::path::{Path, PathBuf};
@@ -32,7 +32,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() -> ExitCode {
     let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: throughput DIR [parse|metadata|visible]");
+        eprintln!("usage: throughput DIR [parse|metadata|visible|main_text]");
         return ExitCode::from(2);
     };
     let only = std::env::args().nth(2);
@@ -68,6 +68,13 @@ fn main() -> ExitCode {
     if runs("visible") {
         time("parse + visible_text", &|doc| {
             htmltok_content::visible::visible_text(doc, Default::default()).len()
+        });
+    }
+    if runs("main_text") {
+        time("parse + main_text", &|doc| {
+            htmltok_content::main_text(doc, &Default::default())
+                .text
+                .len()
         });
     }
     ExitCode::SUCCESS

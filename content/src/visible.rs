@@ -22,7 +22,7 @@
 //! The walk is iterative (first child, next sibling, parent): a million nested elements
 //! take no stack.
 
-use htmltok_tree::{Document, NodeData, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrNs, Document, NodeData, NodeRef, Ns, Tag};
 
 /// What [`visible_text`] includes beyond the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -100,22 +100,28 @@ fn style_hides(style: &str) -> bool {
 }
 
 /// Whether an element (by its attributes) is hidden: `hidden` (not `until-found`),
-/// `aria-hidden="true"`, or an inline style that hides it.
+/// `aria-hidden="true"`, or an inline style that hides it. One scan of the attributes.
 pub(crate) fn attributes_hide(node: &NodeRef<'_, '_>) -> bool {
-    if let Some(hidden) = node.attr("hidden")
-        && !hidden
+    node.attrs().any(|a| {
+        a.ns() == AttrNs::None
+            && matches!(a.name(), "hidden" | "aria-hidden" | "style")
+            && attribute_hides(a.name(), &a.value())
+    })
+}
+
+/// Whether one attribute (`hidden`, `aria-hidden` or `style`, in no namespace) hides its
+/// element; any other attribute does not.
+pub(crate) fn attribute_hides(name: &str, value: &str) -> bool {
+    match name {
+        "hidden" => !value
             .trim_matches(is_ascii_whitespace)
-            .eq_ignore_ascii_case("until-found")
-    {
-        return true;
+            .eq_ignore_ascii_case("until-found"),
+        "aria-hidden" => value
+            .trim_matches(is_ascii_whitespace)
+            .eq_ignore_ascii_case("true"),
+        "style" => style_hides(value),
+        _ => false,
     }
-    if node.attr("aria-hidden").is_some_and(|v| {
-        v.trim_matches(is_ascii_whitespace)
-            .eq_ignore_ascii_case("true")
-    }) {
-        return true;
-    }
-    node.attr("style").is_some_and(|s| style_hides(&s))
 }
 
 /// The text being laid out: pending line breaks and spaces are written only when more
@@ -185,14 +191,35 @@ impl Writer {
             }
             return;
         }
-        for (i, word) in text.split(is_ascii_whitespace).enumerate() {
-            if i > 0 && !self.out.is_empty() && !self.out.ends_with('\n') {
-                self.space = true;
+        // Whitespace runs collapse to one space. Words that one space already separates
+        // are copied as one stretch (most text is such stretches), and the scan is over
+        // bytes: ASCII whitespace bytes are always character boundaries in UTF-8.
+        let bytes = text.as_bytes();
+        let is_space = |b: u8| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ');
+        let mut i = 0;
+        while i < bytes.len() {
+            if is_space(bytes[i]) {
+                while i < bytes.len() && is_space(bytes[i]) {
+                    i += 1;
+                }
+                if !self.out.is_empty() && !self.out.ends_with('\n') {
+                    self.space = true;
+                }
+                continue;
             }
-            if !word.is_empty() {
-                self.flush();
-                self.out.push_str(word);
+            let start = i;
+            loop {
+                while i < bytes.len() && !is_space(bytes[i]) {
+                    i += 1;
+                }
+                if i + 1 < bytes.len() && bytes[i] == b' ' && !is_space(bytes[i + 1]) {
+                    i += 1;
+                } else {
+                    break;
+                }
             }
+            self.flush();
+            self.out.push_str(&text[start..i]);
         }
     }
 
@@ -234,7 +261,7 @@ enum Enter {
     Children(Layout),
 }
 
-fn enter(node: &NodeRef<'_, '_>, options: Options, w: &mut Writer) -> Enter {
+fn enter(node: &NodeRef<'_, '_>, options: Options, check_hidden: bool, w: &mut Writer) -> Enter {
     if in_closed_details(node) {
         return Enter::Skip;
     }
@@ -247,7 +274,7 @@ fn enter(node: &NodeRef<'_, '_>, options: Options, w: &mut Writer) -> Enter {
             let Some(name) = node.element_name() else {
                 return Enter::Skip;
             };
-            if attributes_hide(node) {
+            if check_hidden && attributes_hide(node) {
                 return Enter::Skip;
             }
             let layout = match name.ns {
@@ -326,20 +353,23 @@ pub fn visible_text(doc: &Document<'_>, options: Options) -> String {
     let root = doc.root();
     let mut child = root.first_child();
     while let Some(node) = child {
-        render(node, options, &mut w, &mut |_| false);
+        render(node, options, &mut w, true, &mut |_| false);
         child = node.next_sibling();
     }
     w.finish()
 }
 
 /// Lays out `start` and its descendants into `w` by the module's rules, leaving out the
-/// elements `skip` says to (with their descendants) besides the hidden ones. Iterative:
+/// elements `skip` says to (with their descendants) besides the hidden ones (whose
+/// attributes are read only with `check_hidden`: a caller whose `skip` already leaves
+/// them out saves reading them twice). Iterative:
 /// the layouts of the open elements are kept on the heap, not the call stack. (Main
 /// text renders its selected blocks with it.)
 pub(crate) fn render(
     start: NodeRef<'_, '_>,
     options: Options,
     w: &mut Writer,
+    check_hidden: bool,
     skip: &mut dyn FnMut(&NodeRef<'_, '_>) -> bool,
 ) {
     // The layouts of the elements the walk is inside, innermost last, so that leaving
@@ -351,7 +381,7 @@ pub(crate) fn render(
         let entered = if node.is_element() && skip(&node) {
             Enter::Skip
         } else {
-            enter(&node, options, w)
+            enter(&node, options, check_hidden, w)
         };
         if let Enter::Children(layout) = entered {
             open.push(layout);

@@ -6,8 +6,10 @@
 
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use htmltok_tree::{NodeRef, Ns, Tag};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use htmltok_tree::{AttrNs, NodeRef, Ns, Tag};
+
+use crate::visible;
 
 /// What a `class` or `id` word suggests.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -104,6 +106,8 @@ static MATCHER: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::Standard)
+        // A full DFA: the fastest search, and small for these few words.
+        .kind(Some(AhoCorasickKind::DFA))
         .build(WORDS.iter().map(|(w, _)| w))
         .expect("the word list is a valid automaton")
 });
@@ -116,6 +120,9 @@ pub(crate) struct Names {
     pub(crate) weight: i32,
     /// An unlikely word and no overriding one.
     pub(crate) unlikely: bool,
+    /// Hidden (as [`crate::visible`] hides elements) or given a role of navigation or a
+    /// side block: dropped in every pass.
+    pub(crate) dropped: bool,
 }
 
 fn read(value: &str, weight: &mut i32, unlikely: &mut bool, maybe: &mut bool) {
@@ -138,41 +145,48 @@ fn read(value: &str, weight: &mut i32, unlikely: &mut bool, maybe: &mut bool) {
     *weight += 25 * i32::from(positive) - 25 * i32::from(negative);
 }
 
-/// What the element's `class` and `id` say.
+/// What the element's attributes say: `class` and `id` words, and whether `hidden`,
+/// `aria-hidden`, `style` or `role` drop it. One scan of the attributes.
 pub(crate) fn names(node: &NodeRef<'_, '_>) -> Names {
-    let (mut weight, mut unlikely, mut maybe) = (0, false, false);
+    let (mut weight, mut unlikely, mut maybe, mut dropped) = (0, false, false, false);
     for attr in node.attrs() {
-        let name = attr.name();
-        if name == "class" || name == "id" {
-            read(&attr.value(), &mut weight, &mut unlikely, &mut maybe);
+        if attr.ns() != AttrNs::None {
+            continue;
+        }
+        match attr.name() {
+            "class" | "id" => read(&attr.value(), &mut weight, &mut unlikely, &mut maybe),
+            "role" => dropped |= role_is_boilerplate(&attr.value()),
+            name @ ("hidden" | "aria-hidden" | "style") => {
+                dropped |= visible::attribute_hides(name, &attr.value());
+            }
+            _ => {}
         }
     }
     Names {
         weight,
         unlikely: unlikely && !maybe,
+        dropped,
     }
 }
 
-/// Whether the element's `role` marks it as navigation or a side block (ARIA landmark
-/// and widget roles no article has).
-pub(crate) fn role_is_boilerplate(node: &NodeRef<'_, '_>) -> bool {
-    node.attr("role").is_some_and(|role| {
-        role.split_ascii_whitespace().any(|r| {
-            [
-                "navigation",
-                "menu",
-                "menubar",
-                "complementary",
-                "banner",
-                "contentinfo",
-                "search",
-                "alert",
-                "alertdialog",
-                "dialog",
-            ]
-            .iter()
-            .any(|b| r.eq_ignore_ascii_case(b))
-        })
+/// Whether a `role` marks navigation or a side block (ARIA landmark and widget roles no
+/// article has).
+fn role_is_boilerplate(role: &str) -> bool {
+    role.split_ascii_whitespace().any(|r| {
+        [
+            "navigation",
+            "menu",
+            "menubar",
+            "complementary",
+            "banner",
+            "contentinfo",
+            "search",
+            "alert",
+            "alertdialog",
+            "dialog",
+        ]
+        .iter()
+        .any(|b| r.eq_ignore_ascii_case(b))
     })
 }
 

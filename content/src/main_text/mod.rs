@@ -55,7 +55,17 @@ mod select;
 
 use htmltok_tree::Document;
 
-use blocks::Pass;
+/// How strict a pass is (the first is the strictest; Readability relaxes the same three
+/// things, in this order, when a pass finds too little text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pass {
+    /// Drop elements whose `class`/`id` say unlikely (comments, menus, …) and `header`s.
+    strip_unlikely: bool,
+    /// Count `class`/`id` words for and against a container.
+    weigh_classes: bool,
+    /// Drop link lists, image galleries and forms inside the article (see `output`).
+    clean: bool,
+}
 
 /// What [`main_text`] can be asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,24 +140,52 @@ const PASSES: [Pass; 4] = [
 /// ```
 pub fn main_text(doc: &Document<'_>, options: &Options) -> MainText {
     let fields = fields::fields(doc);
-    let mut best = String::new();
-    let mut best_chars = 0;
-    for pass in PASSES {
-        let mut b = blocks::segment(doc, pass);
-        let selection = select::select(doc, &mut b);
-        let text = output::render(doc, &b, &selection, pass, fields.title.as_deref());
-        let chars = blocks::measure(&text).0;
+    let title = output::normalized_title(fields.title.as_deref());
+    // A pass reuses what the one before computed when it differs only later: the walk
+    // depends on `strip_unlikely` alone, the selection on `weigh_classes` too. Each pass
+    // counts its output's characters from the walk's counts; only the pass kept lays its
+    // text out.
+    let mut walks: Vec<blocks::Blocks> = Vec::with_capacity(2);
+    let mut selections: Vec<select::Selection> = Vec::with_capacity(3);
+    // (walk, selection, pass, characters) of the longest output so far.
+    let mut best: Option<(usize, usize, Pass, u32)> = None;
+    for (i, pass) in PASSES.into_iter().enumerate() {
+        if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
+            walks.push(blocks::segment(doc, pass.strip_unlikely));
+        }
+        let b = walks.len() - 1;
+        if i == 0
+            || pass.strip_unlikely != PASSES[i - 1].strip_unlikely
+            || pass.weigh_classes != PASSES[i - 1].weigh_classes
+        {
+            selections.push(select::select(doc, &walks[b], pass.weigh_classes));
+        }
+        let s = selections.len() - 1;
+        let out = output::Output {
+            blocks: &walks[b],
+            selection: &selections[s],
+            pass,
+            title: &title,
+        };
+        let chars = out.chars(doc);
+        if best.is_none_or(|(.., most)| chars > most) {
+            best = Some((b, s, pass, chars));
+        }
         if chars >= options.min_chars {
-            best = text;
             break;
         }
-        if chars > best_chars || best.is_empty() {
-            best_chars = chars;
-            best = text;
-        }
     }
+    let text = best.map_or_else(String::new, |(b, s, pass, _)| {
+        output::Output {
+            blocks: &walks[b],
+            selection: &selections[s],
+            pass,
+            title: &title,
+        }
+        .text(doc)
+    });
     MainText {
-        text: best,
+        text,
         title: fields.title,
         byline: fields.byline,
         date: fields.date,

@@ -5,7 +5,8 @@
 
 use htmltok_tree::{Document, NodeRef, Ns, Tag};
 
-use super::blocks::{Blocks, Pass, REMOVED};
+use super::Pass;
+use super::blocks::{Blocks, REMOVED};
 use super::select::{MIN_PARAGRAPH, Selection};
 use crate::visible::{self, Writer};
 
@@ -14,13 +15,17 @@ use crate::visible::{self, Writer};
 /// ten commas of prose, more images than paragraphs can caption, more list items than
 /// paragraphs (a hundred spare), a form's controls, almost no text, or too many of its
 /// characters in links.
-fn clean_out(tag: Tag, b: &Blocks, sel: &Selection, id: usize) -> bool {
+fn clean_out(tag: Tag, b: &Blocks, sel: &Selection, weigh_classes: bool, id: usize) -> bool {
     use Tag::*;
     if !matches!(tag, Form | Fieldset | Table | Ul | Ol | Div | Section) {
         return false;
     }
     let block = &b.blocks[id];
-    let weight = f32::from(block.weight);
+    let weight = if weigh_classes {
+        f32::from(block.weight)
+    } else {
+        0.0
+    };
     if weight + sel.scores[id] < 0.0 {
         return true;
     }
@@ -62,39 +67,98 @@ fn repeats_title(node: &NodeRef<'_, '_>, size: u32, title: &str) -> bool {
     !heading.is_empty() && (heading == title || (heading.len() >= 10 && title.contains(&heading)))
 }
 
-/// The text of the selection.
-pub(crate) fn render(
-    doc: &Document<'_>,
-    b: &Blocks,
-    sel: &Selection,
-    pass: Pass,
-    title: Option<&str>,
-) -> String {
-    let title = title.map(normalize).unwrap_or_default();
-    let mut w = Writer::default();
-    for &id in &sel.nodes {
-        let start = doc.node(id);
-        let mut skip = |n: &NodeRef<'_, '_>| {
-            let i = n.id() as usize;
-            let block = &b.blocks[i];
-            if block.flags & REMOVED != 0 {
-                return true;
-            }
-            if i == id as usize {
-                return false;
-            }
-            let Some(tag) = n.element_name().filter(|n| n.ns == Ns::Html).map(|n| n.tag) else {
-                return false;
-            };
-            if matches!(tag, Tag::H1 | Tag::H2)
-                && (block.weight < 0 || repeats_title(n, block.size, &title))
-            {
-                return true;
-            }
-            pass.clean && clean_out(tag, b, sel, i)
+/// What output needs of a pass: its walk, its selection, its settings and the page
+/// title (normalized).
+pub(crate) struct Output<'p> {
+    pub(crate) blocks: &'p Blocks,
+    pub(crate) selection: &'p Selection,
+    pub(crate) pass: Pass,
+    pub(crate) title: &'p str,
+}
+
+impl Output<'_> {
+    /// Whether the output leaves out element `n` (inside the chosen container `start`).
+    fn skips(&self, n: &NodeRef<'_, '_>, start: u32) -> bool {
+        let i = n.id() as usize;
+        let block = &self.blocks.blocks[i];
+        if block.flags & REMOVED != 0 {
+            return true;
+        }
+        if i == start as usize {
+            return false;
+        }
+        let Some(tag) = n.element_name().filter(|n| n.ns == Ns::Html).map(|n| n.tag) else {
+            return false;
         };
-        w.line_break(2);
-        visible::render(start, visible::Options::default(), &mut w, &mut skip);
+        let pass = self.pass;
+        if matches!(tag, Tag::H1 | Tag::H2)
+            && ((pass.weigh_classes && block.weight < 0)
+                || repeats_title(n, block.size, self.title))
+        {
+            return true;
+        }
+        pass.clean && clean_out(tag, self.blocks, self.selection, pass.weigh_classes, i)
     }
-    w.finish()
+
+    /// How many characters (as the walk counts them) the output has, from the walk's
+    /// counts: the chosen containers' less the subtrees left out, found by a walk over
+    /// elements that does not descend into them. Cheaper than laying the text out, which
+    /// only the pass kept does.
+    pub(crate) fn chars(&self, doc: &Document<'_>) -> u32 {
+        let mut total = 0u32;
+        for &id in &self.selection.nodes {
+            let start = doc.node(id);
+            if self.skips(&start, id) {
+                continue;
+            }
+            total += self.blocks.blocks[id as usize].chars;
+            let mut next = start.first_child();
+            while let Some(node) = next {
+                let mut descend = false;
+                if node.is_element() {
+                    if self.skips(&node, id) {
+                        total -= self.blocks.blocks[node.id() as usize].chars;
+                    } else {
+                        descend = true;
+                    }
+                }
+                next = if descend { node.first_child() } else { None };
+                let mut at = node;
+                while next.is_none() {
+                    if let Some(sibling) = at.next_sibling() {
+                        next = Some(sibling);
+                    } else {
+                        match at.parent() {
+                            Some(p) if p.id() != id => at = p,
+                            _ => break,
+                        }
+                    }
+                }
+            }
+        }
+        total
+    }
+
+    /// The text of the selection.
+    pub(crate) fn text(&self, doc: &Document<'_>) -> String {
+        let mut w = Writer::default();
+        for &id in &self.selection.nodes {
+            let mut skip = |n: &NodeRef<'_, '_>| self.skips(n, id);
+            w.line_break(2);
+            // The walk dropped the hidden elements already (`REMOVED`).
+            visible::render(
+                doc.node(id),
+                visible::Options::default(),
+                &mut w,
+                false,
+                &mut skip,
+            );
+        }
+        w.finish()
+    }
+}
+
+/// The page title as headings are compared with it.
+pub(crate) fn normalized_title(title: Option<&str>) -> String {
+    title.map(normalize).unwrap_or_default()
 }

@@ -7,7 +7,7 @@
 
 use htmltok_tree::{Document, Ns, Tag};
 
-use super::blocks::{BLOCK, Blocks, CANDIDATE, HAS_BLOCK_CHILD};
+use super::blocks::{BLOCK, Blocks, HAS_BLOCK_CHILD, REMOVED};
 use super::hints;
 
 /// The shortest text that counts as a paragraph (weighted characters, whitespace not
@@ -41,9 +41,11 @@ fn scores_text(tag: Option<Tag>) -> bool {
     )
 }
 
-/// Scores the candidates and picks the article's containers.
-pub(crate) fn select(doc: &Document<'_>, b: &mut Blocks) -> Selection {
+/// Scores the candidates and picks the article's containers; `weigh_classes`: whether
+/// class weights count.
+pub(crate) fn select(doc: &Document<'_>, b: &Blocks, weigh_classes: bool) -> Selection {
     let mut scores = vec![0.0f32; b.blocks.len()];
+    let mut candidate = vec![false; b.blocks.len()];
     let mut candidates: Vec<u32> = Vec::new();
     for i in 0..b.order.len() {
         let id = b.order[i];
@@ -72,11 +74,14 @@ pub(crate) fn select(doc: &Document<'_>, b: &mut Blocks) -> Selection {
             .take(ANCESTORS);
         for (level, ancestor) in ancestors.enumerate() {
             let a = ancestor.id();
-            let ab = &mut b.blocks[a as usize];
-            if ab.flags & CANDIDATE == 0 {
-                ab.flags |= CANDIDATE;
-                scores[a as usize] =
-                    html_tag(doc, a).map_or(0.0, hints::tag_score) + f32::from(ab.weight);
+            if !candidate[a as usize] {
+                candidate[a as usize] = true;
+                let weight = if weigh_classes {
+                    f32::from(b.blocks[a as usize].weight)
+                } else {
+                    0.0
+                };
+                scores[a as usize] = html_tag(doc, a).map_or(0.0, hints::tag_score) + weight;
                 candidates.push(a);
             }
             let divider = match level {
@@ -146,7 +151,7 @@ pub(crate) fn select(doc: &Document<'_>, b: &mut Blocks) -> Selection {
             break;
         }
         let pid = p.id() as usize;
-        if b.blocks[pid].flags & CANDIDATE == 0 {
+        if !candidate[pid] {
             parent = p.parent();
             continue;
         }
@@ -198,7 +203,7 @@ pub(crate) fn select(doc: &Document<'_>, b: &mut Blocks) -> Selection {
             continue;
         }
         let sb = b.blocks[sid as usize];
-        if sb.flags & super::blocks::REMOVED != 0 || sb.chars == 0 {
+        if sb.flags & REMOVED != 0 || sb.chars == 0 {
             continue;
         }
         let mut bonus = 0.0;
@@ -208,7 +213,7 @@ pub(crate) fn select(doc: &Document<'_>, b: &mut Blocks) -> Selection {
         {
             bonus = top_score * 0.2;
         }
-        if sb.flags & CANDIDATE != 0 && scores[sid as usize] + bonus >= threshold {
+        if candidate[sid as usize] && scores[sid as usize] + bonus >= threshold {
             nodes.push(sid);
             continue;
         }
