@@ -27,34 +27,34 @@ pub(crate) fn fields(doc: &Document<'_>) -> Fields {
                 .attr("property")
                 .or_else(|| meta.attr("name"))
                 .or_else(|| meta.attr("itemprop"));
-            let (Some(key), Some(content)) = (key, meta.attr("content")) else {
-                continue;
-            };
-            let content = strip_and_collapse_ascii_whitespace(&content);
-            if content.is_empty() {
-                continue;
-            }
+            let Some(key) = key else { continue };
             let key = key.to_ascii_lowercase();
-            match key.as_str() {
-                "og:title" if og_title.is_none() => og_title = Some(content),
-                "author" | "article:author" | "dc.creator"
-                    if f.byline.is_none() && !content.starts_with("http") =>
-                {
-                    f.byline = Some(content)
-                }
+            // Which field the key fills, if it is still empty (the content is read and
+            // decoded only then: long descriptions are common and not needed).
+            let slot = match key.as_str() {
+                "og:title" => &mut og_title,
+                "author" | "article:author" | "dc.creator" => &mut f.byline,
                 "article:published_time"
                 | "datepublished"
                 | "date"
                 | "pubdate"
                 | "dc.date"
                 | "dcterms.created"
-                | "dc.date.issued"
-                    if f.date.is_none() =>
-                {
-                    f.date = Some(content)
-                }
-                _ => {}
+                | "dc.date.issued" => &mut f.date,
+                _ => continue,
+            };
+            if slot.is_some() {
+                continue;
             }
+            let Some(content) = meta.attr("content") else {
+                continue;
+            };
+            let content = strip_and_collapse_ascii_whitespace(&content);
+            // An author given as a profile URL is not a byline.
+            if content.is_empty() || (key.contains("author") && content.starts_with("http")) {
+                continue;
+            }
+            *slot = Some(content);
         }
     }
     // The title element is the head's child on nearly every page: look there first, and
