@@ -1,12 +1,15 @@
 //! What crawl pipelines keep of a page, read from htmltok's tree (`htmltok-tree`).
 //!
-//! Today: [`metadata()`], a page's metadata with crawler semantics (canonical URL, robots
+//! [`main_text()`], the page's main text (the article without menus, footers, comments,
+//! cookie banners and link lists: Readability's scoring counted in characters, with
+//! trafilatura's boilerplate removal; the method is in [the module's doc](mod@main_text));
+//! [`metadata()`], a page's metadata with crawler semantics (canonical URL, robots
 //! directives, qualified links, description, Open Graph and Twitter fields, language,
 //! hreflang alternates, meta refresh, JSON-LD); [`visible::visible_text`], the page's
 //! visible text with its line structure (blocks, `<br>`, `<pre>`, tables cell by cell,
 //! hidden content left out); and [`base`], the document base URL the crawl toolkit's
-//! links resolve against too. Main text is to come (issue #27); `eval/` beside this
-//! crate scores main-text extractors against ground truth (see `eval/README.md`).
+//! links resolve against too. `eval/` beside this crate scores main-text extractors
+//! against ground truth (see `eval/README.md`).
 //!
 //! Nothing here recurses: every walk is the tree's iterative `descendants()`.
 
