@@ -133,7 +133,7 @@ fn the_strict_pass_gives_way_when_it_finds_too_little() {
     // The article's only container is named like a side block: the strict pass drops it,
     // the next keeps it.
     let page = format!(
-        "<div class=sidebar-comment><p>{}</p><p>{}</p></div>",
+        "<div class=sidebar-related><p>{}</p><p>{}</p></div>",
         prose(1),
         prose(2)
     );
@@ -144,6 +144,20 @@ fn the_strict_pass_gives_way_when_it_finds_too_little() {
         &Options { min_chars: 0 },
     );
     assert!(!strict.text.contains("Paragraph 1"), "{:?}", strict.text);
+}
+
+#[test]
+fn a_comment_thread_is_never_the_article_even_beside_a_short_one() {
+    // The lax passes keep unlikely-named blocks, but not comment threads: a short post
+    // with long comments gives the post.
+    let page = format!(
+        "<div class=post><p>{}</p></div><div id=comments><p>{}</p><p>{}</p><p>{}</p></div>",
+        prose(1),
+        prose(2),
+        prose(3),
+        prose(4)
+    );
+    assert_eq!(main(&page).text, prose(1));
 }
 
 #[test]

@@ -178,6 +178,7 @@ pub(crate) fn segment(doc: &Document<'_>, strip_unlikely: bool) -> Blocks {
                     blocks[parent].inputs += 1;
                 }
                 if names.dropped
+                    || (names.boilerplate && !structural)
                     || dropped(&node, tag, strip_unlikely)
                     || (strip_unlikely && names.unlikely && !structural)
                 {

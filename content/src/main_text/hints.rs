@@ -26,13 +26,20 @@ enum Hint {
     Negative,
     /// Both unlikely and negative.
     UnlikelyNegative,
+    /// Never the article whatever else the names say (comment threads, cookie and
+    /// consent banners): dropped in every pass, like `nav`; negative.
+    Boilerplate,
 }
 
 /// The words (matched anywhere in the attribute, ASCII case-insensitively).
 const WORDS: &[(&str, Hint)] = &[
+    // Boilerplate in every pass.
+    ("comment", Hint::Boilerplate),
+    ("disqus", Hint::Boilerplate),
+    ("cookie", Hint::Boilerplate),
+    ("consent", Hint::Boilerplate),
+    ("gdpr", Hint::Boilerplate),
     // Unlikely and negative: side blocks whose name says so.
-    ("comment", Hint::UnlikelyNegative),
-    ("disqus", Hint::UnlikelyNegative),
     ("footer", Hint::UnlikelyNegative),
     ("sidebar", Hint::UnlikelyNegative),
     ("related", Hint::UnlikelyNegative),
@@ -42,9 +49,6 @@ const WORDS: &[(&str, Hint)] = &[
     ("sponsor", Hint::UnlikelyNegative),
     ("promo", Hint::UnlikelyNegative),
     ("banner", Hint::UnlikelyNegative),
-    ("cookie", Hint::UnlikelyNegative),
-    ("consent", Hint::UnlikelyNegative),
-    ("gdpr", Hint::UnlikelyNegative),
     ("newsletter", Hint::UnlikelyNegative),
     ("subscribe", Hint::UnlikelyNegative),
     ("advert", Hint::UnlikelyNegative),
@@ -123,9 +127,17 @@ pub(crate) struct Names {
     /// Hidden (as [`crate::visible`] hides elements) or given a role of navigation or a
     /// side block: dropped in every pass.
     pub(crate) dropped: bool,
+    /// A boilerplate word: dropped in every pass (but `body`, `article`, `main`).
+    pub(crate) boilerplate: bool,
 }
 
-fn read(value: &str, weight: &mut i32, unlikely: &mut bool, maybe: &mut bool) {
+fn read(
+    value: &str,
+    weight: &mut i32,
+    unlikely: &mut bool,
+    maybe: &mut bool,
+    boilerplate: &mut bool,
+) {
     let (mut positive, mut negative) = (false, false);
     for m in MATCHER.find_overlapping_iter(value) {
         match WORDS[m.pattern().as_usize()].1 {
@@ -135,6 +147,10 @@ fn read(value: &str, weight: &mut i32, unlikely: &mut bool, maybe: &mut bool) {
                 negative = true;
             }
             Hint::Negative => negative = true,
+            Hint::Boilerplate => {
+                *boilerplate = true;
+                negative = true;
+            }
             Hint::Maybe => {
                 *maybe = true;
                 positive = true;
@@ -149,12 +165,19 @@ fn read(value: &str, weight: &mut i32, unlikely: &mut bool, maybe: &mut bool) {
 /// `aria-hidden`, `style` or `role` drop it. One scan of the attributes.
 pub(crate) fn names(node: &NodeRef<'_, '_>) -> Names {
     let (mut weight, mut unlikely, mut maybe, mut dropped) = (0, false, false, false);
+    let mut boilerplate = false;
     for attr in node.attrs() {
         if attr.ns() != AttrNs::None {
             continue;
         }
         match attr.name() {
-            "class" | "id" => read(&attr.value(), &mut weight, &mut unlikely, &mut maybe),
+            "class" | "id" => read(
+                &attr.value(),
+                &mut weight,
+                &mut unlikely,
+                &mut maybe,
+                &mut boilerplate,
+            ),
             "role" => dropped |= role_is_boilerplate(&attr.value()),
             name @ ("hidden" | "aria-hidden" | "style") => {
                 dropped |= visible::attribute_hides(name, &attr.value());
@@ -166,6 +189,7 @@ pub(crate) fn names(node: &NodeRef<'_, '_>) -> Names {
         weight,
         unlikely: unlikely && !maybe,
         dropped,
+        boilerplate,
     }
 }
 

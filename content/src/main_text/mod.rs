@@ -9,10 +9,11 @@
 //! 1. **Segmentation** (`blocks`): one iterative walk drops what is never article text —
 //!    scripts, forms' controls, embedded objects, `nav`, `aside`, `footer`, `menu`,
 //!    `dialog`, SVG, hidden elements (as [`crate::visible`] hides them), ARIA roles of
-//!    navigation and side blocks — and, in the strict pass, `header` elements and those
-//!    whose `class`/`id` name a side block (`comment`, `share`, `related`, `cookie`,
-//!    `sidebar`, `menu`, …) unless they also name content (`article`, `content`,
-//!    `main`, `body`, `column`). For each element left it counts the text below it (in
+//!    navigation and side blocks, comment threads and cookie or consent banners (by
+//!    `class`/`id`: `comment`, `disqus`, `cookie`, `consent`, `gdpr`) — and, in the
+//!    strict pass, `header` elements and those whose `class`/`id` name a side block
+//!    (`share`, `related`, `sidebar`, `menu`, `footer`, …) unless they also name
+//!    content (`article`, `content`, `main`, `body`, `column`). For each element left it counts the text below it (in
 //!    characters, whitespace not counted, a Han, kana or Hangul character three: about
 //!    what three Latin letters say), the part of it in links, its commas (of every
 //!    script), and the text it holds itself outside block-level descendants: its
