@@ -350,13 +350,10 @@ impl Collector {
         document_url: Option<&Url>,
         encoding: Option<&'static Encoding>,
     ) -> Vec<Link> {
-        // The document base URL (HTML § 2.4.1): the first base element with an href,
-        // resolved against the fallback base URL (here, the document URL).
-        let base = match (&self.base_href, document_url) {
-            (Some(href), Some(url)) => url.join(href.trim()).ok().or_else(|| Some(url.clone())),
-            (Some(href), None) => Url::parse(href.trim()).ok(),
-            (None, url) => url.cloned(),
-        };
+        // The document base URL (HTML § 2.4.1, § 4.2.3): the first base element with an
+        // href, resolved against the fallback base URL (here, the document URL); the rule
+        // lives in htmltok-content, which reads the page's metadata against it too.
+        let base = htmltok_content::document_base_url(self.base_href.as_deref(), document_url);
         // Query strings are encoded from the document's encoding when it is not UTF-8.
         let legacy = encoding.filter(|e| e.output_encoding() != UTF_8);
         let encode = |text: &str| -> Vec<u8> {

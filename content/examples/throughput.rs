@@ -1,0 +1,81 @@
+//! Time of metadata, visible text and main text beside the parse alone, over every `*.htm*` file
+//! under a folder (the shared corpus), one thread: `cargo run --release -p
+//! htmltok-content --example throughput -- ../shared/corpus`. Files are read as UTF-8
+//! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
+//! argument, `parse`, `metadata`, `visible` or `main_text`, runs that one alone (for instruction counts
+//! under `valgrind --tool=callgrind`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.to_string_lossy().starts_with("htm"))
+            {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+}
+
+fn main() -> ExitCode {
+    let Some(dir) = std::env::args().nth(1) else {
+        eprintln!("usage: throughput DIR [parse|metadata|visible|main_text]");
+        return ExitCode::from(2);
+    };
+    let only = std::env::args().nth(2);
+    let runs = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    let mut paths = Vec::new();
+    files(Path::new(&dir), &mut paths);
+    let pages: Vec<String> = paths
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .collect();
+    let total: usize = pages.iter().map(String::len).sum();
+    let mb = total as f64 / 1e6;
+    let time = |name: &str, f: &dyn Fn(&htmltok_tree::Document<'_>) -> usize| {
+        let started = Instant::now();
+        let mut out = 0;
+        for page in &pages {
+            let doc = htmltok_tree::parse(page.as_bytes());
+            out += f(&doc);
+        }
+        let s = started.elapsed().as_secs_f64();
+        println!("{name:<28} {s:7.3} s {:8.1} MB/s  ({out} out)", mb / s);
+    };
+    println!("{} pages, {mb:.1} MB", pages.len());
+    if runs("parse") {
+        time("parse", &|doc| doc.node_count());
+    }
+    if runs("metadata") {
+        time("parse + metadata", &|doc| {
+            htmltok_content::metadata(doc, None).open_graph.len()
+        });
+    }
+    if runs("visible") {
+        time("parse + visible_text", &|doc| {
+            htmltok_content::visible::visible_text(doc, Default::default()).len()
+        });
+    }
+    if runs("main_text") {
+        time("parse + main_text", &|doc| {
+            htmltok_content::main_text(doc, &Default::default())
+                .text
+                .len()
+        });
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,23 @@
+//! What crawl pipelines keep of a page, read from htmltok's tree (`htmltok-tree`).
+//!
+//! [`main_text()`], the page's main text (the article without menus, footers, comments,
+//! cookie banners and link lists: Readability's scoring counted in characters, with
+//! trafilatura's boilerplate removal; the method is in [the module's doc](mod@main_text));
+//! [`metadata()`], a page's metadata with crawler semantics (canonical URL, robots
+//! directives, qualified links, description, Open Graph and Twitter fields, language,
+//! hreflang alternates, meta refresh, JSON-LD); [`visible::visible_text`], the page's
+//! visible text with its line structure (blocks, `<br>`, `<pre>`, tables cell by cell,
+//! hidden content left out); and [`base`], the document base URL the crawl toolkit's
+//! links resolve against too. `eval/` beside this crate scores main-text extractors
+//! against ground truth (see `eval/README.md`).
+//!
+//! Nothing here recurses: every walk is the tree's iterative `descendants()`.
+
+pub mod base;
+pub mod main_text;
+pub mod metadata;
+pub mod visible;
+
+pub use base::document_base_url;
+pub use main_text::{MainText, main_text};
+pub use metadata::{Metadata, metadata};

@@ -1,0 +1,261 @@
+//! What an element's tag, `class`, `id` and `role` say about it before any text is
+//! counted: boilerplate to drop outright, a likely article container, a likely side
+//! block. These are the hints Readability and trafilatura rely on; the words below are
+//! this crate's own lists (English class names dominate the web whatever the page's
+//! language, so they stay useful on CJK, Cyrillic or Arabic pages).
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use htmltok_tree::{AttrNs, NodeRef, Ns, Tag};
+
+use crate::visible;
+
+/// What a `class` or `id` word suggests.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hint {
+    /// A block no article is made of (comments, sharing buttons, cookie banners, menus):
+    /// dropped in the first, strict pass unless a [`Hint::Maybe`] word is there too.
+    Unlikely,
+    /// Overrides [`Hint::Unlikely`] (`article-comments` is not dropped outright: its
+    /// text decides).
+    Maybe,
+    /// Counts for the element as an article container.
+    Positive,
+    /// Counts against it.
+    Negative,
+    /// Both unlikely and negative.
+    UnlikelyNegative,
+    /// Never the article whatever else the names say (comment threads, cookie and
+    /// consent banners): dropped in every pass, like `nav`; negative.
+    Boilerplate,
+}
+
+/// The words (matched anywhere in the attribute, ASCII case-insensitively).
+const WORDS: &[(&str, Hint)] = &[
+    // Boilerplate in every pass.
+    ("comment", Hint::Boilerplate),
+    ("disqus", Hint::Boilerplate),
+    ("cookie", Hint::Boilerplate),
+    ("consent", Hint::Boilerplate),
+    ("gdpr", Hint::Boilerplate),
+    // Unlikely and negative: side blocks whose name says so.
+    ("footer", Hint::UnlikelyNegative),
+    ("sidebar", Hint::UnlikelyNegative),
+    ("related", Hint::UnlikelyNegative),
+    ("share", Hint::UnlikelyNegative),
+    ("sharing", Hint::UnlikelyNegative),
+    ("social", Hint::UnlikelyNegative),
+    ("sponsor", Hint::UnlikelyNegative),
+    ("promo", Hint::UnlikelyNegative),
+    ("banner", Hint::UnlikelyNegative),
+    ("newsletter", Hint::UnlikelyNegative),
+    ("subscribe", Hint::UnlikelyNegative),
+    ("advert", Hint::UnlikelyNegative),
+    ("-ad-", Hint::UnlikelyNegative),
+    ("skyscraper", Hint::UnlikelyNegative),
+    ("shoutbox", Hint::UnlikelyNegative),
+    ("masthead", Hint::UnlikelyNegative),
+    ("outbrain", Hint::UnlikelyNegative),
+    ("taboola", Hint::UnlikelyNegative),
+    ("widget", Hint::UnlikelyNegative),
+    // Unlikely only: names that some article containers carry too.
+    ("breadcrumb", Hint::Unlikely),
+    ("combx", Hint::Unlikely),
+    ("community", Hint::Unlikely),
+    ("header", Hint::Unlikely),
+    ("menu", Hint::Unlikely),
+    ("navbar", Hint::Unlikely),
+    ("pagination", Hint::Unlikely),
+    ("pager", Hint::Unlikely),
+    ("popup", Hint::Unlikely),
+    ("modal", Hint::Unlikely),
+    ("remark", Hint::Unlikely),
+    ("replies", Hint::Unlikely),
+    ("rss", Hint::Unlikely),
+    ("signup", Hint::Unlikely),
+    ("supplemental", Hint::Unlikely),
+    ("legends", Hint::Unlikely),
+    ("agegate", Hint::Unlikely),
+    // Negative only.
+    ("contact", Hint::Negative),
+    ("foot", Hint::Negative),
+    ("hidden", Hint::Negative),
+    ("media", Hint::Negative),
+    ("meta", Hint::Negative),
+    ("scroll", Hint::Negative),
+    ("shopping", Hint::Negative),
+    ("tags", Hint::Negative),
+    ("tool", Hint::Negative),
+    ("byline", Hint::Negative),
+    ("author", Hint::Negative),
+    ("caption", Hint::Negative),
+    // Overriding unlikely, and positive.
+    ("article", Hint::Maybe),
+    ("body", Hint::Maybe),
+    ("content", Hint::Maybe),
+    ("main", Hint::Maybe),
+    ("column", Hint::Maybe),
+    ("entry", Hint::Positive),
+    ("post", Hint::Positive),
+    ("story", Hint::Positive),
+    ("text", Hint::Positive),
+    ("blog", Hint::Positive),
+    ("page", Hint::Positive),
+];
+
+/// One automaton over all the words: an attribute is read once, however many words
+/// there are (measured: a word-by-word search cost more than the rest of the walk).
+static MATCHER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        // A full DFA: the fastest search, and small for these few words.
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(WORDS.iter().map(|(w, _)| w))
+        .expect("the word list is a valid automaton")
+});
+
+/// What an element's `class` and `id` say.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Names {
+    /// Readability's class weight: +25 for each of `class` and `id` holding a positive
+    /// word, -25 for each holding a negative one.
+    pub(crate) weight: i32,
+    /// An unlikely word and no overriding one.
+    pub(crate) unlikely: bool,
+    /// Hidden (as [`crate::visible`] hides elements) or given a role of navigation or a
+    /// side block: dropped in every pass.
+    pub(crate) dropped: bool,
+    /// A boilerplate word: dropped in every pass (but `body`, `article`, `main`).
+    pub(crate) boilerplate: bool,
+}
+
+fn read(
+    value: &str,
+    weight: &mut i32,
+    unlikely: &mut bool,
+    maybe: &mut bool,
+    boilerplate: &mut bool,
+) {
+    let (mut positive, mut negative) = (false, false);
+    for m in MATCHER.find_overlapping_iter(value) {
+        match WORDS[m.pattern().as_usize()].1 {
+            Hint::Unlikely => *unlikely = true,
+            Hint::UnlikelyNegative => {
+                *unlikely = true;
+                negative = true;
+            }
+            Hint::Negative => negative = true,
+            Hint::Boilerplate => {
+                *boilerplate = true;
+                negative = true;
+            }
+            Hint::Maybe => {
+                *maybe = true;
+                positive = true;
+            }
+            Hint::Positive => positive = true,
+        }
+    }
+    *weight += 25 * i32::from(positive) - 25 * i32::from(negative);
+}
+
+/// What the element's attributes say: `class` and `id` words, and whether `hidden`,
+/// `aria-hidden`, `style` or `role` drop it. One scan of the attributes.
+pub(crate) fn names(node: &NodeRef<'_>) -> Names {
+    let (mut weight, mut unlikely, mut maybe, mut dropped) = (0, false, false, false);
+    let mut boilerplate = false;
+    for attr in node.attrs() {
+        if attr.ns() != AttrNs::None {
+            continue;
+        }
+        match attr.name() {
+            "class" | "id" => read(
+                &attr.value(),
+                &mut weight,
+                &mut unlikely,
+                &mut maybe,
+                &mut boilerplate,
+            ),
+            "role" => dropped |= role_is_boilerplate(&attr.value()),
+            name @ ("hidden" | "aria-hidden" | "style") => {
+                dropped |= visible::attribute_hides(name, &attr.value());
+            }
+            _ => {}
+        }
+    }
+    Names {
+        weight,
+        unlikely: unlikely && !maybe,
+        dropped,
+        boilerplate,
+    }
+}
+
+/// Whether a `role` marks navigation or a side block (ARIA landmark and widget roles no
+/// article has).
+fn role_is_boilerplate(role: &str) -> bool {
+    role.split_ascii_whitespace().any(|r| {
+        [
+            "navigation",
+            "menu",
+            "menubar",
+            "complementary",
+            "banner",
+            "contentinfo",
+            "search",
+            "alert",
+            "alertdialog",
+            "dialog",
+        ]
+        .iter()
+        .any(|b| r.eq_ignore_ascii_case(b))
+    })
+}
+
+/// How the tag treats an element, before its names are read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagKind {
+    /// Never main text: scripts, forms' controls, embedded objects, navigation, asides,
+    /// page footers (trafilatura drops these whatever their content).
+    Drop,
+    /// A page or section header: dropped in the strict pass (it holds the headline,
+    /// which the article body does not repeat, and the site's masthead).
+    Header,
+    /// Anything else.
+    Keep,
+}
+
+pub(crate) fn tag_kind(node: &NodeRef<'_>) -> TagKind {
+    let Some(name) = node.element_name() else {
+        return TagKind::Keep;
+    };
+    if name.ns == Ns::Svg {
+        return TagKind::Drop;
+    }
+    if name.ns != Ns::Html {
+        return TagKind::Keep;
+    }
+    use Tag::*;
+    match name.tag {
+        Script | Style | Noscript | Template | Head | Title | Iframe | Object | Embed | Applet
+        | Canvas | Button | Select | Input | Textarea | Nav | Aside | Footer | Datalist
+        | Noembed | Noframes | Frameset | Dialog | Menu => TagKind::Drop,
+        Header => TagKind::Header,
+        _ => TagKind::Keep,
+    }
+}
+
+/// Readability's starting score of a candidate container, by tag: a `div` is the usual
+/// article wrapper; list parts, forms and headings rarely are.
+pub(crate) fn tag_score(tag: Tag) -> f32 {
+    use Tag::*;
+    match tag {
+        Div | Article | Main => 5.0,
+        Pre | Td | Blockquote => 3.0,
+        Address | Ol | Ul | Dl | Dd | Dt | Li | Form => -3.0,
+        H1 | H2 | H3 | H4 | H5 | H6 | Th => -5.0,
+        _ => 0.0,
+    }
+}

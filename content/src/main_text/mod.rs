@@ -1,0 +1,194 @@
+//! Main text: the article of a page without its menus, footers, comment threads,
+//! cookie banners and link lists, as plain text with paragraph breaks — what web-corpus
+//! pipelines keep of a page (issue #27).
+//!
+//! The method is Readability's candidate scoring, with trafilatura's outright removal of
+//! boilerplate subtrees before it and Readability's clean-up after it, counted in
+//! characters so that it works the same whatever the script:
+//!
+//! 1. **Segmentation** (`blocks`): one iterative walk drops what is never article text —
+//!    scripts, forms' controls, embedded objects, `nav`, `aside`, `footer`, `menu`,
+//!    `dialog`, SVG, hidden elements (as [`crate::visible`] hides them), ARIA roles of
+//!    navigation and side blocks, comment threads and cookie or consent banners (by
+//!    `class`/`id`: `comment`, `disqus`, `cookie`, `consent`, `gdpr`) — and, in the
+//!    strict pass, `header` elements and those whose `class`/`id` name a side block
+//!    (`share`, `related`, `sidebar`, `menu`, `footer`, …) unless they also name
+//!    content (`article`, `content`, `main`, `body`, `column`). For each element left it counts the text below it (in
+//!    characters, whitespace not counted, a Han, kana or Hangul character three: about
+//!    what three Latin letters say), the part of it in links, its commas (of every
+//!    script), and the text it holds itself outside block-level descendants: its
+//!    paragraph, when it has one.
+//! 2. **Scoring** (`select`): every paragraph of 20 characters or more scores
+//!    1 + its commas + its length / 85 (at most 3); the score goes to its container (the
+//!    block itself when it mixes loose text and blocks, else its parent) and, divided by
+//!    2, 6, 9, 12, to the next four ancestors. Each container starts at a tag score
+//!    (`div` +5, lists −3, headings −5) plus its class weight (±25 for content or
+//!    boilerplate words in `class` and in `id`), and its total is multiplied by one
+//!    minus its link density (a menu is mostly links; prose hardly is).
+//! 3. **Selection** (`select`): the best container; its ancestor instead when three
+//!    other strong candidates (¾ of its score) are inside that ancestor (an article
+//!    split in parts), or when its parent scores higher than it (climbing while the
+//!    scores stay above a third); its parent when it is an only child. Then its
+//!    siblings that score at least a fifth of it (10 at least; a shared class helps),
+//!    and sibling paragraphs that read as prose (long with few links, or a short
+//!    sentence without links).
+//! 4. **Output** (`output`): the chosen containers laid out as the visible text is,
+//!    without the dropped subtrees, an `h1`/`h2` that repeats the page title or is
+//!    named as boilerplate, and (strict passes) lists, tables, forms and divisions whose
+//!    content is boilerplate: too many links (20%, or 50% for a content-named one),
+//!    images or list items for their paragraphs, form controls, or almost no text —
+//!    unless they have ten commas.
+//! 5. **Fallback**: when the text has fewer than [`Options::min_chars`] characters, the
+//!    steps run again less strictly — keeping unlikely-named blocks, then without class
+//!    weights, then without the clean-up — and the longest result is kept (Readability's
+//!    retries: pages with short articles or unusual markup).
+//!
+//! Every walk is iterative and every step linear in the page (the walks up the tree
+//! from a paragraph stop at five ancestors), so a million nested elements take no stack
+//! and no quadratic time. The title, byline and date come from the head's `meta`
+//! elements and `title` (`fields`).
+
+mod blocks;
+mod fields;
+mod hints;
+mod output;
+mod select;
+
+use htmltok_tree::Document;
+
+/// How strict a pass is (the first is the strictest; Readability relaxes the same three
+/// things, in this order, when a pass finds too little text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pass {
+    /// Drop elements whose `class`/`id` say unlikely (comments, menus, …) and `header`s.
+    strip_unlikely: bool,
+    /// Count `class`/`id` words for and against a container.
+    weigh_classes: bool,
+    /// Drop link lists, image galleries and forms inside the article (see `output`).
+    clean: bool,
+}
+
+/// What [`main_text`] can be asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The fewest characters (whitespace not counted; CJK weighted as in the module's
+    /// doc) a strict pass must find before the less strict ones are tried. 500 by
+    /// default (Readability's threshold); 0 runs the strict pass only.
+    pub min_chars: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { min_chars: 500 }
+    }
+}
+
+/// A page's main text and the fields read beside it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MainText {
+    /// The article's text: paragraphs set apart by a blank line, lines by a line break
+    /// (empty when the page has no text).
+    pub text: String,
+    /// The page title (`og:title`, else the `title` element).
+    pub title: Option<String>,
+    /// The author, from `meta name=author` (or `article:author`, `dc.creator`).
+    pub byline: Option<String>,
+    /// The publication date as the page writes it (`article:published_time`,
+    /// `datePublished`, `date`, …).
+    pub date: Option<String>,
+}
+
+/// The passes, strictest first (see the module's doc, step 5).
+const PASSES: [Pass; 4] = [
+    Pass {
+        strip_unlikely: true,
+        weigh_classes: true,
+        clean: true,
+    },
+    Pass {
+        strip_unlikely: false,
+        weigh_classes: true,
+        clean: true,
+    },
+    Pass {
+        strip_unlikely: false,
+        weigh_classes: false,
+        clean: true,
+    },
+    Pass {
+        strip_unlikely: false,
+        weigh_classes: false,
+        clean: false,
+    },
+];
+
+/// The main text of the document (see the module's doc for the method).
+///
+/// ```
+/// let doc = htmltok_tree::parse(
+///     b"<title>News</title><nav><a href=/>Home</a> <a href=/a>About</a></nav>\
+///       <div class=story><p>The council met on Monday, and after a long debate, it voted \
+///       to keep the library open.</p><p>Residents, who had petitioned for months, \
+///       welcomed the decision.</p></div><footer>Copyright, all rights reserved</footer>",
+/// );
+/// let main = htmltok_content::main_text(&doc, &Default::default());
+/// assert_eq!(
+///     main.text,
+///     "The council met on Monday, and after a long debate, it voted to keep the \
+///      library open.\n\nResidents, who had petitioned for months, welcomed the decision."
+/// );
+/// assert_eq!(main.title.as_deref(), Some("News"));
+/// ```
+pub fn main_text(doc: &Document<'_>, options: &Options) -> MainText {
+    let fields = fields::fields(doc);
+    let title = output::normalized_title(fields.title.as_deref());
+    // A pass reuses what the one before computed when it differs only later: the walk
+    // depends on `strip_unlikely` alone, the selection on `weigh_classes` too. Each pass
+    // counts its output's characters from the walk's counts; only the pass kept lays its
+    // text out.
+    let mut walks: Vec<blocks::Blocks> = Vec::with_capacity(2);
+    let mut selections: Vec<select::Selection> = Vec::with_capacity(3);
+    // (walk, selection, pass, characters) of the longest output so far.
+    let mut best: Option<(usize, usize, Pass, u32)> = None;
+    for (i, pass) in PASSES.into_iter().enumerate() {
+        if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
+            walks.push(blocks::segment(doc, pass.strip_unlikely));
+        }
+        let b = walks.len() - 1;
+        if i == 0
+            || pass.strip_unlikely != PASSES[i - 1].strip_unlikely
+            || pass.weigh_classes != PASSES[i - 1].weigh_classes
+        {
+            selections.push(select::select(doc, &walks[b], pass.weigh_classes));
+        }
+        let s = selections.len() - 1;
+        let out = output::Output {
+            blocks: &walks[b],
+            selection: &selections[s],
+            pass,
+            title: &title,
+        };
+        let chars = out.chars(doc);
+        if best.is_none_or(|(.., most)| chars > most) {
+            best = Some((b, s, pass, chars));
+        }
+        if chars >= options.min_chars {
+            break;
+        }
+    }
+    let text = best.map_or_else(String::new, |(b, s, pass, _)| {
+        output::Output {
+            blocks: &walks[b],
+            selection: &selections[s],
+            pass,
+            title: &title,
+        }
+        .text(doc)
+    });
+    MainText {
+        text,
+        title: fields.title,
+        byline: fields.byline,
+        date: fields.date,
+    }
+}

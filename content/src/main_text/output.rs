@@ -1,0 +1,164 @@
+//! Output: the chosen containers laid out as the visible text is (paragraphs set apart
+//! by a blank line), less what Readability's clean-up takes out of an article: the
+//! subtrees the walk dropped, headings that are negatively named or repeat the page
+//! title, and (in the stricter passes) the link lists, galleries and forms inside it.
+
+use htmltok_tree::{Document, NodeRef, Ns, Tag};
+
+use super::Pass;
+use super::blocks::{Blocks, REMOVED};
+use super::select::{MIN_PARAGRAPH, Selection};
+use crate::visible::{self, Writer};
+
+/// Whether a list, table, form or division inside the article is boilerplate by its
+/// content (Readability's "clean conditionally"): negatively scored; or, unless it has
+/// ten commas of prose, more images than paragraphs can caption, more list items than
+/// paragraphs (a hundred spare), a form's controls, almost no text, or too many of its
+/// characters in links.
+fn clean_out(tag: Tag, b: &Blocks, sel: &Selection, weigh_classes: bool, id: usize) -> bool {
+    use Tag::*;
+    if !matches!(tag, Form | Fieldset | Table | Ul | Ol | Div | Section) {
+        return false;
+    }
+    let block = &b.blocks[id];
+    let weight = if weigh_classes {
+        f32::from(block.weight)
+    } else {
+        0.0
+    };
+    if weight + sel.scores[id] < 0.0 {
+        return true;
+    }
+    if block.commas >= 10 {
+        return false;
+    }
+    let list = matches!(tag, Ul | Ol);
+    let paragraphs = block.paragraphs as f32;
+    let images = block.images as f32;
+    let items = block.items as f32 - 100.0;
+    let density = block.link_density();
+    (images > 1.0 && paragraphs / images < 0.5)
+        || (!list && items > paragraphs)
+        || block.inputs > block.paragraphs / 3
+        || (!list && block.chars < MIN_PARAGRAPH && (block.images == 0 || block.images > 2))
+        || (weight < 25.0 && density > 0.2)
+        || (weight >= 25.0 && density > 0.5)
+}
+
+/// Lowercased, whitespace collapsed.
+fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// Whether a heading restates the page title (the article body does not repeat its
+/// headline). Only small headings are read, so the check stays linear.
+fn repeats_title(node: &NodeRef<'_>, size: u32, title: &str) -> bool {
+    if title.is_empty() || size > 64 {
+        return false;
+    }
+    let heading = normalize(&node.text());
+    !heading.is_empty() && (heading == title || (heading.len() >= 10 && title.contains(&heading)))
+}
+
+/// What output needs of a pass: its walk, its selection, its settings and the page
+/// title (normalized).
+pub(crate) struct Output<'p> {
+    pub(crate) blocks: &'p Blocks,
+    pub(crate) selection: &'p Selection,
+    pub(crate) pass: Pass,
+    pub(crate) title: &'p str,
+}
+
+impl Output<'_> {
+    /// Whether the output leaves out element `n` (inside the chosen container `start`).
+    fn skips(&self, n: &NodeRef<'_>, start: u32) -> bool {
+        let i = n.id() as usize;
+        let block = &self.blocks.blocks[i];
+        if block.flags & REMOVED != 0 {
+            return true;
+        }
+        if i == start as usize {
+            return false;
+        }
+        let Some(tag) = n.element_name().filter(|n| n.ns == Ns::Html).map(|n| n.tag) else {
+            return false;
+        };
+        let pass = self.pass;
+        if matches!(tag, Tag::H1 | Tag::H2)
+            && ((pass.weigh_classes && block.weight < 0)
+                || repeats_title(n, block.size, self.title))
+        {
+            return true;
+        }
+        pass.clean && clean_out(tag, self.blocks, self.selection, pass.weigh_classes, i)
+    }
+
+    /// How many characters (as the walk counts them) the output has, from the walk's
+    /// counts: the chosen containers' less the subtrees left out, found by a walk over
+    /// elements that does not descend into them. Cheaper than laying the text out, which
+    /// only the pass kept does.
+    pub(crate) fn chars(&self, doc: &Document<'_>) -> u32 {
+        let mut total = 0u32;
+        for &id in &self.selection.nodes {
+            let start = doc.node(id);
+            if self.skips(&start, id) {
+                continue;
+            }
+            total += self.blocks.blocks[id as usize].chars;
+            let mut next = start.first_child();
+            while let Some(node) = next {
+                let mut descend = false;
+                if node.is_element() {
+                    if self.skips(&node, id) {
+                        total -= self.blocks.blocks[node.id() as usize].chars;
+                    } else {
+                        descend = true;
+                    }
+                }
+                next = if descend { node.first_child() } else { None };
+                let mut at = node;
+                while next.is_none() {
+                    if let Some(sibling) = at.next_sibling() {
+                        next = Some(sibling);
+                    } else {
+                        match at.parent() {
+                            Some(p) if p.id() != id => at = p,
+                            _ => break,
+                        }
+                    }
+                }
+            }
+        }
+        total
+    }
+
+    /// The text of the selection.
+    pub(crate) fn text(&self, doc: &Document<'_>) -> String {
+        let mut w = Writer::default();
+        for &id in &self.selection.nodes {
+            let mut skip = |n: &NodeRef<'_>| self.skips(n, id);
+            w.line_break(2);
+            // The walk dropped the hidden elements already (`REMOVED`).
+            visible::render(
+                doc.node(id),
+                visible::Options::default(),
+                &mut w,
+                false,
+                &mut skip,
+            );
+        }
+        w.finish()
+    }
+}
+
+/// The page title as headings are compared with it.
+pub(crate) fn normalized_title(title: Option<&str>) -> String {
+    title.map(normalize).unwrap_or_default()
+}

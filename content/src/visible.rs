@@ -1,0 +1,417 @@
+//! The visible text of a page as plain text with its line structure, the way the
+//! html2text family and the DOM's `innerText` lay it out, without CSS beyond the user
+//! agent style sheet's `display` and inline `style` attributes:
+//!
+//! - **Left out**: what the user agent style sheet never renders (HTML § 15.3.1: `head`,
+//!   `script`, `style`, `template`, `title`, `datalist`, `noembed`, `noframes`, `rp`,
+//!   `param`, …); elements with the `hidden` attribute (but `hidden=until-found`, whose
+//!   content a reader can find and reveal), with `aria-hidden="true"`, or with
+//!   `display: none` or `visibility: hidden|collapse` in their `style` attribute; a
+//!   closed `details` element's content but its summary; `noscript` unless asked for
+//!   ([`Options::noscript`]: a crawler parses with scripting off, so `noscript` holds
+//!   markup, which a browser with scripting on does not show); SVG `title` and `desc`.
+//! - **Line breaks**: block-level elements (the style sheet's `display: block`,
+//!   `list-item`, table rows, …) start and end a line; paragraphs, headings, block
+//!   quotes, lists, tables, `pre` and figures are set apart by a blank line; `<br>` is a
+//!   line break; `<hr>` a line of its own.
+//! - **Whitespace**: outside `pre`, `textarea`, `listing` and `plaintext`, each run of
+//!   ASCII whitespace is one space, and none is kept at the start or end of a line (CSS
+//!   `white-space: normal`); inside them the text is kept as it is.
+//! - **Tables**: one line per row, cells separated by a tab (as `innerText` does).
+//!
+//! The walk is iterative (first child, next sibling, parent): a million nested elements
+//! take no stack.
+
+use htmltok_tree::{AttrNs, Document, NodeData, NodeRef, Ns, Tag};
+
+/// What [`visible_text`] includes beyond the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Include the content of `noscript` elements (as a browser without scripting shows
+    /// it). Off by default.
+    pub noscript: bool,
+}
+
+/// How an element lays out, from the user agent style sheet (HTML § 15.3).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Not rendered.
+    None,
+    /// Inline: no line break of its own.
+    Inline,
+    /// A block: a line of its own.
+    Block,
+    /// A block set apart by a blank line.
+    Paragraph,
+    /// A table row: a line of its own.
+    Row,
+    /// A table cell: a tab before it unless it is its row's first.
+    Cell,
+    /// `<br>`: a line break.
+    Break,
+}
+
+pub(crate) fn layout(tag: Tag) -> Layout {
+    use Tag::*;
+    match tag {
+        Area | Base | Basefont | Datalist | Head | Link | Meta | Noembed | Noframes | Param
+        | Rp | Script | Style | Template | Title => Layout::None,
+        P | H1 | H2 | H3 | H4 | H5 | H6 | Blockquote | Ul | Ol | Dl | Menu | Dir | Table | Pre
+        | Listing | Plaintext | Xmp | Figure => Layout::Paragraph,
+        Address | Article | Aside | Body | Center | Dd | Details | Dialog | Div | Dt | Fieldset
+        | Figcaption | Footer | Form | Header | Hgroup | Hr | Html | Legend | Li | Main | Nav
+        | Search | Section | Summary | Caption | Optgroup | Option => Layout::Block,
+        Tr => Layout::Row,
+        Td | Th => Layout::Cell,
+        Br => Layout::Break,
+        _ => Layout::Inline,
+    }
+}
+
+fn is_ascii_whitespace(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\x0C' | '\r' | ' ')
+}
+
+/// Whether an inline `style` attribute hides the element: a `display: none`,
+/// `visibility: hidden` or `visibility: collapse` declaration (ASCII case-insensitive,
+/// `!important` allowed). The last declaration of a property wins, as in CSS.
+fn style_hides(style: &str) -> bool {
+    let mut display_none = false;
+    let mut invisible = false;
+    for declaration in style.split(';') {
+        let Some((property, value)) = declaration.split_once(':') else {
+            continue;
+        };
+        let property = property.trim_matches(is_ascii_whitespace);
+        let value = value.trim_matches(is_ascii_whitespace);
+        let value = value
+            .strip_suffix("!important")
+            .or_else(|| value.strip_suffix("!IMPORTANT"))
+            .unwrap_or(value)
+            .trim_matches(is_ascii_whitespace);
+        if property.eq_ignore_ascii_case("display") {
+            display_none = value.eq_ignore_ascii_case("none");
+        } else if property.eq_ignore_ascii_case("visibility") {
+            invisible =
+                value.eq_ignore_ascii_case("hidden") || value.eq_ignore_ascii_case("collapse");
+        }
+    }
+    display_none || invisible
+}
+
+/// Whether an element (by its attributes) is hidden: `hidden` (not `until-found`),
+/// `aria-hidden="true"`, or an inline style that hides it. One scan of the attributes.
+pub(crate) fn attributes_hide(node: &NodeRef<'_>) -> bool {
+    node.attrs().any(|a| {
+        a.ns() == AttrNs::None
+            && matches!(a.name(), "hidden" | "aria-hidden" | "style")
+            && attribute_hides(a.name(), &a.value())
+    })
+}
+
+/// Whether one attribute (`hidden`, `aria-hidden` or `style`, in no namespace) hides its
+/// element; any other attribute does not.
+pub(crate) fn attribute_hides(name: &str, value: &str) -> bool {
+    match name {
+        "hidden" => !value
+            .trim_matches(is_ascii_whitespace)
+            .eq_ignore_ascii_case("until-found"),
+        "aria-hidden" => value
+            .trim_matches(is_ascii_whitespace)
+            .eq_ignore_ascii_case("true"),
+        "style" => style_hides(value),
+        _ => false,
+    }
+}
+
+/// The text being laid out: pending line breaks and spaces are written only when more
+/// text follows, so no blank lines or spaces pile up at block edges.
+#[derive(Default)]
+pub(crate) struct Writer {
+    out: String,
+    /// Line breaks owed before the next text (0, 1 or 2: a blank line).
+    breaks: u8,
+    /// A collapsed space owed before the next text on the same line.
+    space: bool,
+    /// Tabs owed before the next text (one per table cell passed since the last text
+    /// in the row, so that an empty cell keeps its column).
+    tabs: usize,
+    /// How many whitespace-keeping elements (`pre`, …) are open.
+    pre: usize,
+}
+
+impl Writer {
+    pub(crate) fn line_break(&mut self, count: u8) {
+        self.breaks = self.breaks.max(count);
+        self.space = false;
+        // Cells left empty at a row's end leave no trailing tabs.
+        self.tabs = 0;
+    }
+
+    fn flush(&mut self) {
+        if self.out.is_empty() {
+            self.breaks = 0;
+        }
+        if self.breaks > 0 {
+            // Line breaks a `<br>` already wrote count: a `<br>` that ends a block
+            // leaves no empty line of its own.
+            // (Looking back no further than the breaks owed keeps this constant time.)
+            let owed = usize::from(self.breaks);
+            let written = self
+                .out
+                .bytes()
+                .rev()
+                .take(owed)
+                .take_while(|&b| b == b'\n')
+                .count();
+            for _ in written..owed {
+                self.out.push('\n');
+            }
+            self.breaks = 0;
+            self.space = false;
+        }
+        if self.tabs > 0 {
+            for _ in 0..self.tabs {
+                self.out.push('\t');
+            }
+            self.tabs = 0;
+            self.space = false;
+        }
+        if self.space {
+            self.out.push(' ');
+            self.space = false;
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        if self.pre > 0 {
+            if !text.is_empty() {
+                self.flush();
+                self.out.push_str(text);
+            }
+            return;
+        }
+        // Whitespace runs collapse to one space. Words that one space already separates
+        // are copied as one stretch (most text is such stretches), and the scan is over
+        // bytes: ASCII whitespace bytes are always character boundaries in UTF-8.
+        let bytes = text.as_bytes();
+        let is_space = |b: u8| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ');
+        let mut i = 0;
+        while i < bytes.len() {
+            if is_space(bytes[i]) {
+                while i < bytes.len() && is_space(bytes[i]) {
+                    i += 1;
+                }
+                if !self.out.is_empty() && !self.out.ends_with('\n') {
+                    self.space = true;
+                }
+                continue;
+            }
+            let start = i;
+            loop {
+                while i < bytes.len() && !is_space(bytes[i]) {
+                    i += 1;
+                }
+                if i + 1 < bytes.len() && bytes[i] == b' ' && !is_space(bytes[i + 1]) {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            self.flush();
+            self.out.push_str(&text[start..i]);
+        }
+    }
+
+    pub(crate) fn finish(mut self) -> String {
+        let end = self.out.trim_end_matches(is_ascii_whitespace).len();
+        self.out.truncate(end);
+        let start = self.out.len() - self.out.trim_start_matches('\n').len();
+        self.out.drain(..start);
+        self.out
+    }
+}
+
+/// Whether the node is a child of a closed `details` element other than its first
+/// `summary` (which is all a closed `details` shows). Linear over a page: only a
+/// `summary` looks back, and only as far as the `summary` before it.
+fn in_closed_details(node: &NodeRef<'_>) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let is_details = parent
+        .element_name()
+        .is_some_and(|n| n.is_html(Tag::Details));
+    if !is_details || parent.attr("open").is_some() {
+        return false;
+    }
+    let is_summary = |n: &NodeRef<'_>| n.element_name().is_some_and(|n| n.is_html(Tag::Summary));
+    if !is_summary(node) {
+        return true;
+    }
+    std::iter::successors(node.prev_sibling(), |s| s.prev_sibling()).any(|s| is_summary(&s))
+}
+
+/// How the walk treats a node it enters.
+enum Enter {
+    /// Not rendered: neither it nor its descendants give text.
+    Skip,
+    /// Visit its children (then leave it, with the layout's closing break).
+    Children(Layout),
+}
+
+fn enter(node: &NodeRef<'_>, options: Options, check_hidden: bool, w: &mut Writer) -> Enter {
+    if in_closed_details(node) {
+        return Enter::Skip;
+    }
+    match node.data() {
+        NodeData::Text(_) => {
+            w.text(&node.text());
+            Enter::Children(Layout::Inline)
+        }
+        NodeData::Element(_) => {
+            let Some(name) = node.element_name() else {
+                return Enter::Skip;
+            };
+            if check_hidden && attributes_hide(node) {
+                return Enter::Skip;
+            }
+            let layout = match name.ns {
+                Ns::Html if name.tag == Tag::Noscript && !options.noscript => Layout::None,
+                Ns::Html => layout(name.tag),
+                Ns::Svg if matches!(name.tag, Tag::Title | Tag::Desc) => Layout::None,
+                _ => Layout::Inline,
+            };
+            match layout {
+                Layout::None => return Enter::Skip,
+                Layout::Block | Layout::Row => w.line_break(1),
+                Layout::Paragraph => w.line_break(2),
+                Layout::Break => {
+                    // A <br> is a line break even in a run of them: written at once.
+                    w.flush();
+                    w.out.push('\n');
+                    w.space = false;
+                }
+                Layout::Cell => {
+                    let first = node
+                        .prev_sibling()
+                        .into_iter()
+                        .flat_map(|s| std::iter::successors(Some(s), |p| p.prev_sibling()))
+                        .all(|s| {
+                            !s.element_name()
+                                .is_some_and(|n| n.is_html(Tag::Td) || n.is_html(Tag::Th))
+                        });
+                    if !first {
+                        w.tabs += 1;
+                        w.space = false;
+                    }
+                }
+                Layout::Inline => {}
+            }
+            if name.ns == Ns::Html
+                && matches!(
+                    name.tag,
+                    Tag::Pre | Tag::Textarea | Tag::Listing | Tag::Plaintext
+                )
+            {
+                w.pre += 1;
+            }
+            Enter::Children(layout)
+        }
+        _ => Enter::Skip,
+    }
+}
+
+fn leave(node: &NodeRef<'_>, layout: Layout, w: &mut Writer) {
+    if let Some(name) = node.element_name()
+        && name.ns == Ns::Html
+        && matches!(
+            name.tag,
+            Tag::Pre | Tag::Textarea | Tag::Listing | Tag::Plaintext
+        )
+    {
+        w.pre -= 1;
+    }
+    match layout {
+        Layout::Block | Layout::Row => w.line_break(1),
+        Layout::Paragraph => w.line_break(2),
+        _ => {}
+    }
+}
+
+/// The visible text of the document (see the module's doc for the rules).
+///
+/// ```
+/// let doc = htmltok_tree::parse(b"<h1>Title</h1><p>One <b>two</b>\n  three<br>four</p>\
+///     <div hidden>no</div><table><tr><td>a<td>b</table><script>x()</script>");
+/// let text = htmltok_content::visible::visible_text(&doc, Default::default());
+/// assert_eq!(text, "Title\n\nOne two three\nfour\n\na\tb");
+/// ```
+pub fn visible_text(doc: &Document<'_>, options: Options) -> String {
+    let mut w = Writer::default();
+    let root = doc.root();
+    let mut child = root.first_child();
+    while let Some(node) = child {
+        render(node, options, &mut w, true, &mut |_| false);
+        child = node.next_sibling();
+    }
+    w.finish()
+}
+
+/// Lays out `start` and its descendants into `w` by the module's rules, leaving out the
+/// elements `skip` says to (with their descendants) besides the hidden ones (whose
+/// attributes are read only with `check_hidden`: a caller whose `skip` already leaves
+/// them out saves reading them twice). Iterative:
+/// the layouts of the open elements are kept on the heap, not the call stack. (Main
+/// text renders its selected blocks with it.)
+pub(crate) fn render(
+    start: NodeRef<'_>,
+    options: Options,
+    w: &mut Writer,
+    check_hidden: bool,
+    skip: &mut dyn FnMut(&NodeRef<'_>) -> bool,
+) {
+    // The layouts of the elements the walk is inside, innermost last, so that leaving
+    // one knows its closing break.
+    let mut open: Vec<Layout> = Vec::new();
+    let mut node = start;
+    'walk: loop {
+        let mut descend = None;
+        let entered = if node.is_element() && skip(&node) {
+            Enter::Skip
+        } else {
+            enter(&node, options, check_hidden, w)
+        };
+        if let Enter::Children(layout) = entered {
+            open.push(layout);
+            descend = node.first_child();
+            if descend.is_none() {
+                open.pop();
+                leave(&node, layout, w);
+            }
+        }
+        if let Some(child) = descend {
+            node = child;
+            continue;
+        }
+        // Climb: the next sibling, else leave the parent and try its sibling; never
+        // past `start`.
+        loop {
+            if node.id() == start.id() {
+                break 'walk;
+            }
+            if let Some(sibling) = node.next_sibling() {
+                node = sibling;
+                continue 'walk;
+            }
+            match node.parent() {
+                Some(parent) => {
+                    let layout = open.pop().unwrap_or(Layout::Inline);
+                    leave(&parent, layout, w);
+                    node = parent;
+                }
+                None => break 'walk,
+            }
+        }
+    }
+}
