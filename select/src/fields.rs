@@ -22,7 +22,7 @@
 //! The walk keeps the ancestor Bloom filter (see `ancestors.rs`) when a field tests
 //! ancestors.
 
-use htmltok_tree::Document;
+use htmltok_tree::{Document, DocumentRef};
 use selectors::context::SelectorCaches;
 
 use crate::ancestors::Ancestors;
@@ -90,6 +90,12 @@ impl Fields {
     /// One column per field, in the fields' order: the strings each gives, in document
     /// order. One walk of the document tests every field on each element.
     pub fn extract(&self, doc: &Document<'_>) -> Vec<Vec<String>> {
+        self.extract_view(doc.view())
+    }
+
+    /// [`Fields::extract`] on a document's view: for an [`htmltok_tree::OwnedDocument`]
+    /// (`owned.view()`), or a document reached from a node (`node.document()`).
+    pub fn extract_view(&self, doc: DocumentRef<'_>) -> Vec<Vec<String>> {
         let mut columns = vec![Vec::new(); self.fields.len()];
         if self.fields.is_empty() {
             return columns;

@@ -431,3 +431,13 @@ fn any_selector_text_parses_or_errs_and_matches_without_panic() {
     // Some of the random texts compile, so matching was exercised too.
     assert!(COMPILED.load(Ordering::Relaxed) > 30);
 }
+
+#[test]
+fn extract_view_on_an_owned_document_is_extract() {
+    let html = b"<title>T</title><a href=/a>a</a><p>x<a href=/b>b</a>".to_vec();
+    let fields = Fields::new([("t", "title::text"), ("a", "p a[href]::attr(href)")]).unwrap();
+    let borrowed = htmltok_tree::parse(&html);
+    let owned = htmltok_tree::Parser::new().parse_owned(html.clone());
+    assert_eq!(fields.extract_view(owned.view()), fields.extract(&borrowed));
+    assert_eq!(fields.extract_view(owned.view()), [vec!["T"], vec!["/b"]]);
+}
