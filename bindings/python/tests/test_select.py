@@ -294,3 +294,39 @@ def test_select_deep_tree():
     assert t.select("div > a::attr(href)") == ["/deep"]
     assert len(t.select("div")) == 100_000
     assert t.select("section div") == []
+
+
+# The ten fields of the speed table (bench.py's FIELDS) and a few with no type selector.
+CORPUS_FIELDS = {
+    "title": "title::text",
+    "description": "meta[name=description]::attr(content)",
+    "canonical": "link[rel=canonical]::attr(href)",
+    "robots": "meta[name=robots]::attr(content)",
+    "og_title": 'meta[property="og:title"]::attr(content)',
+    "h1": "h1::text",
+    "links": "a[href]::attr(href)",
+    "images": "img[src]::attr(src)",
+    "lang": "html[lang]::attr(lang)",
+    "hreflang": "link[rel=alternate][hreflang]::attr(href)",
+    "ids": "[id]::attr(id)",
+    "nav_links": "nav a, header a",
+    "svg_titles": "svg title::text",
+}
+
+
+def test_extract_is_select_per_field_on_the_corpus():
+    """extract's one walk (elements offered only to the fields whose names fit) gives
+    every field what selecting it alone gives, on every page of the shared corpus."""
+    from conftest import shared_corpus_sample
+
+    fields = htmltok.Fields(CORPUS_FIELDS)
+    pages = shared_corpus_sample(limit_bytes=10**9, step=1)
+    assert pages
+    for path in pages:
+        tree = htmltok.parse(path.read_bytes())
+        got = tree.extract(fields)
+        for name, css in CORPUS_FIELDS.items():
+            want = tree.select(css)
+            if not css.endswith(")") and "::" not in css:
+                want = [n.html for n in want]
+            assert got[name] == want, (path.name, name)
