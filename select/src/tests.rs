@@ -431,3 +431,48 @@ fn any_selector_text_parses_or_errs_and_matches_without_panic() {
     // Some of the random texts compile, so matching was exercised too.
     assert!(COMPILED.load(Ordering::Relaxed) > 30);
 }
+
+#[test]
+fn extract_view_on_an_owned_document_is_extract() {
+    let html = b"<title>T</title><a href=/a>a</a><p>x<a href=/b>b</a>".to_vec();
+    let fields = Fields::new([("t", "title::text"), ("a", "p a[href]::attr(href)")]).unwrap();
+    let borrowed = htmltok_tree::parse(&html);
+    let owned = htmltok_tree::Parser::new().parse_owned(html.clone());
+    assert_eq!(fields.extract_view(owned.view()), fields.extract(&borrowed));
+    assert_eq!(fields.extract_view(owned.view()), [vec!["T"], vec!["/b"]]);
+}
+
+/// The walk offers each element only to the fields whose subject names fit it
+/// (`fields::ByName`): its columns are those of selecting each field on its own.
+#[test]
+fn fields_by_name_give_what_select_gives() {
+    let page = b"<!DOCTYPE html><html lang=en><title>T</title><h1 class=x>H</h1>\
+        <p class=x>p1<a href=/a>A</a></p><A HREF=/b>B</A><svg><foreignObject><p>in</p>\
+        </foreignObject><a href=/s lang=de>s</a></svg><math><mi class=x>m</mi></math>";
+    let doc = htmltok_tree::parse(page);
+    let fields = Fields::new([
+        ("a", "a[href]::attr(href)"),
+        ("fo", "foreignObject > p::text"),
+        ("fo_lower", "foreignobject > p::text"),
+        ("cls", ".x::text"),
+        ("list", "h1::text, p::text"),
+        ("lang", "*[lang]::attr(lang)"),
+        ("mixed", "svg a, P"),
+        ("title", "TITLE::text"),
+    ])
+    .unwrap();
+    let columns = fields.extract(&doc);
+    for (field, column) in fields.fields().iter().zip(&columns) {
+        let mut want = Vec::new();
+        for node in doc.select(&field.selector) {
+            field.selector.values(node, |v| want.push(v.into_owned()));
+        }
+        assert_eq!(column, &want, "field {}", field.name);
+    }
+    assert_eq!(columns[0], ["/a", "/b", "/s"]);
+    assert_eq!(columns[1], ["in"]);
+    assert!(columns[2].is_empty());
+    assert_eq!(columns[3], ["H", "p1", "m"]);
+    assert_eq!(columns[5], ["en", "de"]);
+    assert_eq!(columns[7], ["T"]);
+}

@@ -1,17 +1,183 @@
-//! `htmltok.extract(data, fields)` and `htmltok.Fields`: named CSS selectors over the
-//! document's tree, all matched in one walk ([`htmltok_select::Fields`]), one list of
-//! strings per field. The GIL is released for decoding, parsing and matching.
+//! CSS selectors from Python, over the tree (`htmltok_select`):
+//!
+//! - `htmltok.Selector(css)`: a selector list compiled once, for any number of documents;
+//! - `Tree.select(css)` / `select_one`, `Node.select(css)` / `select_one` (the methods in
+//!   `tree.rs` call [`select`] here): matching elements as `Node` views, or strings when
+//!   the selector ends in `::text` / `::attr(name)` (parsel's answer);
+//! - `htmltok.extract(data, fields)`, `Tree.extract(fields)` and `htmltok.Fields`: named
+//!   selectors all matched in one walk ([`htmltok_select::Fields`]), one list of strings
+//!   per field.
+//!
+//! The GIL is released for decoding, parsing and matching: a selection collects node ids
+//! (or the strings' slices of the tree) without Python, then makes the Python objects.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use htmltok_crawl::encoding;
+use htmltok_select::Select as _;
+use htmltok_tree::{DocumentRef, NodeId};
+
+use crate::tree::{Node, Tree};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Selector>()?;
     m.add_class::<Fields>()?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     Ok(())
+}
+
+/// `Selector(css)`: a CSS selector list compiled once, for `select` / `select_one` on any
+/// number of trees and nodes. A selector that does not parse raises ValueError saying
+/// where it fails and what was expected.
+#[pyclass(module = "htmltok._htmltok", name = "Selector", frozen)]
+pub(crate) struct Selector {
+    inner: htmltok_select::Selector,
+}
+
+#[pymethods]
+impl Selector {
+    #[new]
+    fn new(css: &str) -> PyResult<Selector> {
+        Ok(Selector { inner: parse(css)? })
+    }
+
+    /// The selector as written.
+    #[getter]
+    fn source(&self) -> &str {
+        self.inner.source()
+    }
+
+    /// What the selector gives: 'elements', 'text' (`::text`) or 'attr' (`::attr(name)`).
+    #[getter]
+    fn gives(&self) -> &'static str {
+        match self.inner.pseudo_element() {
+            None => "elements",
+            Some(htmltok_select::PseudoElement::Text) => "text",
+            Some(htmltok_select::PseudoElement::Attr(_)) => "attr",
+        }
+    }
+
+    /// Whether `node` is an element the selector matches (for `::text` / `::attr()`: an
+    /// element the strings would be taken from), in the whole tree.
+    fn matches(&self, node: &Bound<'_, Node>) -> bool {
+        let node = node.get();
+        self.inner.matches(node.tree.get().doc.node(node.id))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Selector({:?})", self.inner.source())
+    }
+}
+
+fn parse(css: &str) -> PyResult<htmltok_select::Selector> {
+    htmltok_select::Selector::parse(css).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// `select` and `select_one` on `tree` (below node `below`, or the whole document): `css`
+/// a str (compiled here, ValueError before any matching when it does not parse) or a
+/// `Selector`. Elements come back as `Node` views; with `::text` / `::attr()`, the strings.
+/// `first`: only the first (a `Node`, a str or None) instead of a list.
+pub(crate) fn select<'py>(
+    py: Python<'py>,
+    tree: &Py<Tree>,
+    below: Option<NodeId>,
+    css: &Bound<'py, PyAny>,
+    first: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let compiled;
+    let selector: &htmltok_select::Selector = if let Ok(s) = css.cast::<Selector>() {
+        &s.get().inner
+    } else if let Ok(text) = css.cast::<PyString>() {
+        compiled = parse(&text.to_cow()?)?;
+        &compiled
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "css: expected a str or an htmltok.Selector, not {}",
+            crate::type_name(css)
+        )));
+    };
+    let doc = tree.get().doc.view();
+    if selector.pseudo_element().is_some() {
+        let values = py.detach(|| values(doc, below, selector, first));
+        if first {
+            return Ok(match values.first() {
+                Some(v) => PyString::new(py, v).into_any(),
+                None => py.None().into_bound(py),
+            });
+        }
+        return Ok(PyList::new(py, values)?.into_any());
+    }
+    let ids = py.detach(|| elements(doc, below, selector, first));
+    let node = |id| Node {
+        tree: tree.clone_ref(py),
+        id,
+    };
+    if first {
+        return Ok(match ids.first() {
+            Some(&id) => Bound::new(py, node(id))?.into_any(),
+            None => py.None().into_bound(py),
+        });
+    }
+    Ok(PyList::new(py, ids.into_iter().map(node))?.into_any())
+}
+
+/// The ids of the matching elements (the first alone with `first`).
+fn elements(
+    doc: DocumentRef<'_>,
+    below: Option<NodeId>,
+    selector: &htmltok_select::Selector,
+    first: bool,
+) -> Vec<NodeId> {
+    let matches = match below {
+        Some(id) => doc.node(id).select(selector),
+        None => doc.select(selector),
+    };
+    let take = if first { 1 } else { usize::MAX };
+    matches.take(take).map(|n| n.id()).collect()
+}
+
+/// The strings a `::text` / `::attr()` selector gives, in document order (the first
+/// alone with `first`: matches without one, an element lacking the attribute, skipped).
+fn values<'d>(
+    doc: DocumentRef<'d>,
+    below: Option<NodeId>,
+    selector: &htmltok_select::Selector,
+    first: bool,
+) -> Vec<std::borrow::Cow<'d, str>> {
+    let matches = match below {
+        Some(id) => doc.node(id).select(selector),
+        None => doc.select(selector),
+    };
+    let mut out = Vec::new();
+    for node in matches {
+        selector.values(node, |v| out.push(v));
+        if first && !out.is_empty() {
+            out.truncate(1);
+            break;
+        }
+    }
+    out
+}
+
+/// `Tree.extract(fields)`: the fields matched in one walk of a parsed tree.
+pub(crate) fn extract_tree<'py>(
+    py: Python<'py>,
+    tree: &Tree,
+    fields: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let compiled;
+    let fields: &htmltok_select::Fields = match fields.cast::<Fields>() {
+        Ok(f) => &f.get().inner,
+        Err(_) => {
+            compiled = compile(fields)?;
+            &compiled
+        }
+    };
+    let doc = tree.doc.view();
+    let columns = py.detach(|| fields.extract_view(doc));
+    columns_dict(py, fields, columns)
 }
 
 /// `Fields({"title": "title::text", ...})`: named selectors compiled once, for
@@ -109,6 +275,15 @@ fn extract<'py>(
             fields.extract(&htmltok_tree::parse(decoded.text.as_bytes()))
         })
     };
+    columns_dict(py, fields, columns)
+}
+
+/// The columns as a dict of lists, in the fields' order.
+fn columns_dict<'py>(
+    py: Python<'py>,
+    fields: &htmltok_select::Fields,
+    columns: Vec<Vec<String>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     for (field, column) in fields.fields().iter().zip(columns) {
         out.set_item(&field.name, PyList::new(py, column)?)?;

@@ -37,7 +37,7 @@ const NONE: u32 = u32::MAX;
 #[pyclass(frozen, module = "htmltok", name = "Tree")]
 pub(crate) struct Tree {
     document: Py<Document>,
-    doc: OwnedDocument<Html>,
+    pub(crate) doc: OwnedDocument<Html>,
     fragment: bool,
 }
 
@@ -168,6 +168,32 @@ impl Tree {
         py.detach(|| doc.outer_html())
     }
 
+    // Selectors (`select.rs` does the work).
+
+    /// The elements matching `css` (a str or an `htmltok.Selector`) in document order, as
+    /// `Node` views; with `::text` / `::attr(name)` at the end, the strings. The GIL is
+    /// released while matching.
+    fn select<'py>(slf: &Bound<'py, Self>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::select(slf.py(), slf.as_unbound(), None, css, false)
+    }
+
+    /// The first of `select(css)`, or None.
+    fn select_one<'py>(
+        slf: &Bound<'py, Self>,
+        css: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::select(slf.py(), slf.as_unbound(), None, css, true)
+    }
+
+    /// `htmltok.extract`'s columns on this tree: a dict of fields or an `htmltok.Fields`.
+    fn extract<'py>(
+        &self,
+        py: Python<'py>,
+        fields: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        crate::select::extract_tree(py, self, fields)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<htmltok.Tree {} nodes, {} bytes{}>",
@@ -181,8 +207,8 @@ impl Tree {
 /// A node of a `Tree`: a view (the tree and the node's id), made when asked for.
 #[pyclass(frozen, module = "htmltok", name = "Node")]
 pub(crate) struct Node {
-    tree: Py<Tree>,
-    id: u32,
+    pub(crate) tree: Py<Tree>,
+    pub(crate) id: u32,
 }
 
 impl Node {
@@ -362,6 +388,24 @@ impl Node {
     fn inner_html(&self, py: Python<'_>) -> String {
         let n = self.n();
         py.detach(|| n.inner_html())
+    }
+
+    // Selectors (`select.rs` does the work).
+
+    /// The descendants matching `css` (a str or an `htmltok.Selector`; matched against
+    /// the whole tree, `:scope` being this node, as `querySelectorAll`), as `Node` views;
+    /// with `::text` / `::attr(name)` at the end, the strings.
+    fn select<'py>(&self, py: Python<'py>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::select(py, &self.tree, Some(self.id), css, false)
+    }
+
+    /// The first of `select(css)`, or None.
+    fn select_one<'py>(
+        &self,
+        py: Python<'py>,
+        css: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::select(py, &self.tree, Some(self.id), css, true)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

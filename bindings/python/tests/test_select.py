@@ -117,3 +117,216 @@ def test_spark_schema_has_the_fields():
 
     assert spark.schema({"h1": "h1::text"}) == spark.SCHEMA + ", `h1` array<string>"
     assert spark.schema() == spark.SCHEMA
+
+
+# Tree.select / Node.select / Selector.
+
+SELECT_PAGE = (
+    b"<!DOCTYPE html><html lang=en><head><title>T</title></head><body>"
+    b"<div id=Main class='Box wide'>"
+    b"<ul><li>one</li><li class=x>two <b>bold</b> tail</li><li>three</li></ul>"
+    b"<p><a href=/a hreflang=EN>A</a> <a>no href</a> <a href=/c rel='nofollow ugc'>C</a></p>"
+    b"<input type=CHECKBOX checked><input type=text>"
+    b"</div>"
+    b"<svg viewBox='0 0 1 1'><foreignObject><p>in svg</p></foreignObject><a xlink:href=/s></a></svg>"
+    b"<template><a href=/in-template>T</a></template>"
+    b"</body></html>"
+)
+
+
+@pytest.fixture
+def tree():
+    return htmltok.parse(SELECT_PAGE)
+
+
+def names(nodes):
+    return [n.name for n in nodes]
+
+
+def test_select_gives_nodes_in_document_order(tree):
+    lis = tree.select("li")
+    assert names(lis) == ["li", "li", "li"]
+    assert [n.text() for n in lis] == ["one", "two bold tail", "three"]
+    assert all(isinstance(n, htmltok.Node) for n in lis)
+    # The nodes are the tree's own (same ids as a walk of the tree finds).
+    walk = [n for n in tree.root.descendants() if n.name == "li"]
+    assert lis == walk
+    # The p inside the SVG's foreignObject is an HTML p too.
+    assert names(tree.select("ul, p, title")) == ["title", "ul", "p", "p"]
+    assert tree.select("article") == []
+    assert tree.select_one("article") is None
+    assert tree.select_one("li").text() == "one"
+
+
+def test_select_features(tree):
+    hrefs = lambda css: [n.attr("href") for n in tree.select(css)]  # noqa: E731
+    assert hrefs("a[href]") == ["/a", "/c"]
+    assert hrefs("p > a:not([href])") == [None]
+    assert hrefs("a[rel~=ugc]") == ["/c"]
+    assert hrefs("a[href^='/'][href$=c]") == ["/c"]
+    assert hrefs("a[hreflang|=en i]") == ["/a"]
+    assert hrefs("a[hreflang=en s]") == []
+    assert hrefs(":is(ul, p) a:first-child") == ["/a"]
+    assert hrefs("a:nth-of-type(3)") == ["/c"]
+    assert hrefs("div:has(> ul) a:last-child") == ["/c"]
+    assert names(tree.select("li:nth-child(2n+1)")) == ["li", "li"]
+    assert [n.text() for n in tree.select("li:nth-child(1 of .x)")] == ["two bold tail"]
+    assert names(tree.select(":where(#Main) > :is(ul, p):has(b)")) == ["ul"]
+    assert names(tree.select("input:checked")) == ["input"]
+    assert names(tree.select("li + li ~ li")) == ["li"]
+    assert names(tree.select(":root")) == ["html"]
+    assert names(tree.select("b:only-child, title:empty")) == ["b"]
+
+
+def test_select_case_rules():
+    t = htmltok.parse(SELECT_PAGE)
+    # HTML element names and attribute names are case-insensitive...
+    assert names(t.select("LI")) == ["li"] * 3
+    assert names(t.select("INPUT[TYPE]")) == ["input", "input"]
+    # ...a type attribute's value too (HTML's list of such attributes), but not ids and
+    # classes in no-quirks mode.
+    assert names(t.select("input[type=checkbox]")) == ["input"]
+    assert names(t.select("#main, .box")) == []
+    assert names(t.select("#Main.Box")) == ["div"]
+    # In quirks mode (no DOCTYPE) ids and classes match ASCII case-insensitively.
+    q = htmltok.parse(SELECT_PAGE.replace(b"<!DOCTYPE html>", b""))
+    assert q.quirks_mode == "quirks"
+    assert names(q.select("#main.box")) == ["div"]
+    # SVG names keep their case: foreignObject, viewBox.
+    assert names(t.select("foreignObject")) == ["foreignObject"]
+    # A type selector is lowercased for HTML elements only (as browsers match it).
+    assert names(t.select("foreignobject")) == []
+    assert names(t.select("svg[viewBox]")) == ["svg"]
+    assert names(t.select("foreignObject > p")) == ["p"]
+
+
+def test_select_namespaces(tree):
+    # The SVG a has xlink:href, not href.
+    assert [n.namespace for n in tree.select("a")] == ["html"] * 3 + ["svg"]
+    assert tree.select("svg a[href]") == []
+
+
+def test_template_contents_not_searched(tree):
+    assert "/in-template" not in [n.attr("href") for n in tree.select("a")]
+    contents = tree.select_one("template").template_contents
+    assert [n.attr("href") for n in contents.select("a")] == ["/in-template"]
+
+
+def test_select_on_nodes(tree):
+    div = tree.select_one("div")
+    assert names(div.select("li")) == ["li"] * 3
+    # Matched against the whole tree: 'body li' matches below the div too.
+    assert names(div.select("body li")) == ["li"] * 3
+    assert names(div.select(":scope > ul")) == ["ul"]
+    assert names(div.select(":scope > li")) == []
+    # The node itself is not among its matches.
+    assert div.select("div") == []
+    li = div.select("li")[1]
+    assert names(li.select("*")) == ["b"]
+    assert li.select_one("b").text() == "bold"
+    assert li.select_one("i") is None
+    # A text node has no descendants.
+    assert tree.select_one("title").children[0].select("*") == []
+
+
+def test_pseudo_elements_give_strings(tree):
+    # ::text: each matched element's own text nodes (parsel's answer).
+    assert tree.select("li::text") == ["one", "two ", " tail", "three"]
+    assert tree.select_one("li.x::text") == "two "
+    assert tree.select_one("h1::text") is None
+    # ::attr(name): the attribute's value, elements without it skipped.
+    assert tree.select("p a::attr(href)") == ["/a", "/c"]
+    assert tree.select_one("a::attr(rel)") == "nofollow ugc"
+    assert tree.select("li::attr(class)") == ["x"]
+    assert tree.select("a::attr(HREF)") == ["/a", "/c"]
+    div = tree.select_one("div")
+    assert div.select("ul > li:last-child::text") == ["three"]
+    # The same strings as the one-walk extraction.
+    assert tree.extract({"t": "li::text"}) == {"t": tree.select("li::text")}
+
+
+def test_compiled_selector_reused_across_trees(tree):
+    sel = htmltok.Selector("a[href]::attr(href)")
+    assert sel.source == "a[href]::attr(href)"
+    assert sel.gives == "attr"
+    assert repr(sel) == "Selector('a[href]::attr(href)')" or "a[href]" in repr(sel)
+    other = htmltok.parse(b"<a href=/x></a><a href=/y></a>")
+    assert tree.select(sel) == ["/a", "/c"]
+    assert other.select(sel) == ["/x", "/y"]
+    assert tree.select(sel) == tree.select("a[href]::attr(href)")
+    els = htmltok.Selector("li.x")
+    assert els.gives == "elements"
+    assert htmltok.Selector("p::text").gives == "text"
+    assert tree.select_one("div").select(els) == tree.select(els)
+    assert els.matches(tree.select("li")[1])
+    assert not els.matches(tree.select("li")[0])
+    assert not els.matches(tree.root)
+
+
+def test_bad_selector_errors(tree):
+    with pytest.raises(ValueError, match=r"offset 2: .*ends too soon"):
+        tree.select("a[")
+    with pytest.raises(ValueError, match=r"invalid selector"):
+        htmltok.Selector("a:nope")
+    with pytest.raises(ValueError, match=r"invalid selector"):
+        tree.select_one("div").select_one("p >")
+    with pytest.raises(ValueError, match="same pseudo-element"):
+        tree.select("a::text, a")
+    with pytest.raises(TypeError, match="str or an htmltok.Selector"):
+        tree.select(3)
+    # Deep nesting is refused, not recursed into.
+    with pytest.raises(ValueError):
+        htmltok.Selector(":is(" * 10000 + "a" + ")" * 10000)
+
+
+def test_tree_extract(tree):
+    fields = {"links": "a[href]::attr(href)", "lis": "li::text", "ul": "ul"}
+    got = tree.extract(fields)
+    assert got == htmltok.extract(SELECT_PAGE, fields)
+    assert got == tree.extract(htmltok.Fields(fields))
+    assert got["links"] == tree.select("a[href]::attr(href)")
+    assert got["ul"] == [tree.select_one("ul").html]
+
+
+def test_select_deep_tree():
+    deep = b"<div>" * 100_000 + b"<a href=/deep>x</a>"
+    t = htmltok.parse(deep)
+    assert t.select("div > a::attr(href)") == ["/deep"]
+    assert len(t.select("div")) == 100_000
+    assert t.select("section div") == []
+
+
+# The ten fields of the speed table (bench.py's FIELDS) and a few with no type selector.
+CORPUS_FIELDS = {
+    "title": "title::text",
+    "description": "meta[name=description]::attr(content)",
+    "canonical": "link[rel=canonical]::attr(href)",
+    "robots": "meta[name=robots]::attr(content)",
+    "og_title": 'meta[property="og:title"]::attr(content)',
+    "h1": "h1::text",
+    "links": "a[href]::attr(href)",
+    "images": "img[src]::attr(src)",
+    "lang": "html[lang]::attr(lang)",
+    "hreflang": "link[rel=alternate][hreflang]::attr(href)",
+    "ids": "[id]::attr(id)",
+    "nav_links": "nav a, header a",
+    "svg_titles": "svg title::text",
+}
+
+
+def test_extract_is_select_per_field_on_the_corpus():
+    """extract's one walk (elements offered only to the fields whose names fit) gives
+    every field what selecting it alone gives, on every page of the shared corpus."""
+    from conftest import shared_corpus_sample
+
+    fields = htmltok.Fields(CORPUS_FIELDS)
+    pages = shared_corpus_sample(limit_bytes=10**9, step=1)
+    assert pages
+    for path in pages:
+        tree = htmltok.parse(path.read_bytes())
+        got = tree.extract(fields)
+        for name, css in CORPUS_FIELDS.items():
+            want = tree.select(css)
+            if not css.endswith(")") and "::" not in css:
+                want = [n.html for n in want]
+            assert got[name] == want, (path.name, name)

@@ -22,8 +22,16 @@ The tree (WHATWG tree construction; nodes are views over an arena)::
     for node in tree.root.descendants():
         node.name, node.attrs, node.span  # span: offsets into tree.document.html_bytes
 
-Named CSS selectors, all matched in one walk of the tree (parsel's ``::text`` and
-``::attr(name)``)::
+CSS selectors on the tree (elements as Node views; parsel's ``::text`` and
+``::attr(name)`` give strings)::
+
+    tree.select("article a[href]")        # [Node, ...] in document order
+    tree.select("a[href]::attr(href)")    # ["/a", "/b"]
+    tree.select_one("title::text")        # the first, or None
+    node.select(":scope > li")            # below a node
+    links = htmltok.Selector("a[href]")   # compiled once, for any number of trees
+
+Named CSS selectors, all matched in one walk of the tree::
 
     htmltok.extract(data, {"title": "title::text", "links": "a[href]::attr(href)"})
     # {"title": ["..."], "links": ["/a", "/b"]}; htmltok.Fields({...}) compiles once
@@ -51,7 +59,10 @@ Contents:
   ``tokenize()``, ``title``, ``encoding``, ``encoding_rule``
 - ``parse(data, *, scripting, http_charset, url)`` -> ``Tree`` of ``Node`` views;
   ``parse_fragment(data, context)``; ``Document.tree()``
-- ``extract(data, fields, *, http_charset)`` -> ``dict[str, list[str]]``; ``Fields(dict)``
+- ``Tree.select(css)`` / ``select_one``, ``Node.select(css)`` / ``select_one``;
+  ``Selector(css)``
+- ``extract(data, fields, *, http_charset)`` -> ``dict[str, list[str]]``; ``Fields(dict)``;
+  ``Tree.extract(fields)``
 - ``warc.ArchiveIterator(path_or_file)`` -> ``warc.WarcRecord``
 - ``process(paths, links=True, text=True, threads=0)`` -> ``Pages`` of dicts
 - ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_batches(...)`` -> the
@@ -64,6 +75,7 @@ Every call that does real work releases the GIL, so threads run in parallel.
 from ._htmltok import (
     Document,
     Fields,
+    Selector,
     Node,
     NodeIterator,
     Pages,
@@ -142,6 +154,7 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
 __all__ = [
     "Document",
     "Fields",
+    "Selector",
     "Node",
     "NodeIterator",
     "Pages",

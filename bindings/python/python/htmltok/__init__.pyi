@@ -199,6 +199,16 @@ class Node:
         """outerHTML (HTML 13.3), by the tree's serializer."""
     @property
     def inner_html(self) -> str: ...
+    def select(self, css: Union[str, Selector]) -> Union[List[Node], List[str]]:
+        """The descendants matching ``css`` (a str or a compiled Selector) in document order,
+        as Node views (matched against the whole tree,
+        ``:scope`` being this node, as querySelectorAll). A selector ending in ``::text`` gives strings instead: each
+        matched element's own text-node children (parsel's ``::text``); ``::attr(name)``
+        each matched element's value of that attribute (elements without it skipped).
+        Template contents are not searched. ValueError for a selector that does not
+        parse (before anything is matched). The GIL is released while matching."""
+    def select_one(self, css: Union[str, Selector]) -> Union[Node, str, None]:
+        """The first of select(css), or None."""
 
 class NodeIterator(Iterator[Node]):
     def __iter__(self) -> NodeIterator: ...
@@ -229,6 +239,17 @@ class Tree:
     def to_test_format(self) -> str:
         """The html5lib tree-construction test format (`| <html>` ...)."""
     def __len__(self) -> int: ...
+    def select(self, css: Union[str, Selector]) -> Union[List[Node], List[str]]:
+        """The elements matching ``css`` (a str or a compiled Selector) in document order,
+        as Node views. A selector ending in ``::text`` gives strings instead: each
+        matched element's own text-node children (parsel's ``::text``); ``::attr(name)``
+        each matched element's value of that attribute (elements without it skipped).
+        Template contents are not searched. ValueError for a selector that does not
+        parse (before anything is matched). The GIL is released while matching."""
+    def select_one(self, css: Union[str, Selector]) -> Union[Node, str, None]:
+        """The first of select(css), or None."""
+    def extract(self, fields: Union[Dict[str, str], Fields]) -> Dict[str, List[str]]:
+        """htmltok.extract's columns on this tree (every field matched in one walk)."""
 
 def parse(
     data: Union[_Bytes, str],
@@ -249,6 +270,21 @@ def parse_fragment(
     url: Optional[str] = None,
 ) -> Tree:
     """A fragment parsed in the context of an element ('td', 'svg path', 'math mi')."""
+
+class Selector:
+    """A CSS selector list compiled once, for select / select_one on any number of trees:
+    Selectors Level 3, and of Level 4 ``:is``, ``:where``, ``:not`` and ``:nth-child(An+B
+    of S)`` with lists, ``:has``, the ``i`` / ``s`` attribute flags; an HTML document's
+    case rules (quirks mode included). It may end in ``::text`` or ``::attr(name)``.
+    ValueError for a selector that does not parse (where it fails, what was expected)."""
+    def __init__(self, css: str) -> None: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def gives(self) -> Literal["elements", "text", "attr"]:
+        """What select gives: Nodes, or strings from ``::text`` / ``::attr(name)``."""
+    def matches(self, node: Node) -> bool:
+        """Whether node is an element the selector matches (in its whole tree)."""
 
 class Fields:
     """Named CSS selectors compiled once: ``Fields({"title": "title::text", "links":
