@@ -174,8 +174,12 @@ impl<'a> TreeBuilder<'a> {
             step = if for_foreign {
                 self.foreign_content(tok)
             } else if self.mode == Mode::InBody {
-                // Most tokens of a page: called here, without `process_in`'s frame.
-                self.in_body(tok)
+                // Most tokens of a page: called here, without `process_in`'s frame, and
+                // text, the most common of them, without `in_body`'s either.
+                match tok {
+                    Tok::Text(text) => self.in_body_characters(text),
+                    _ => self.in_body(tok),
+                }
             } else {
                 self.process_in_mode(tok)
             };
