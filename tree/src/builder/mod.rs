@@ -468,14 +468,24 @@ impl<'a> TreeBuilder<'a> {
     /// instead act as for "any other end tag".
     pub(crate) fn adoption_agency(&mut self, tag: &TagTok<'a>) -> bool {
         let subject = tag.tag;
-        // 2.
         if let Some((cur, name)) = self.open.current()
             && name.is_html(subject)
-            && self.active.position(cur).is_none()
         {
-            self.open.pop();
-            self.doc.element_mut(cur).set_end(tag.span);
-            return true;
+            // The current node last in the list (`<b>…</b>`, the common case): it is the
+            // formatting element of 4.3 (the last `subject` after the last marker), and
+            // the shortcut below (4.4 - 4.8) applies, without searching the list twice.
+            if self.active.last() == Some(Entry::Element(cur, name)) {
+                self.open.pop();
+                self.active.remove_at(self.active.len() - 1);
+                self.doc.element_mut(cur).set_end(tag.span);
+                return true;
+            }
+            // 2.
+            if self.active.position(cur).is_none() {
+                self.open.pop();
+                self.doc.element_mut(cur).set_end(tag.span);
+                return true;
+            }
         }
         for _outer in 0..8 {
             // 4.3
