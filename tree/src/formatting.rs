@@ -254,6 +254,15 @@ impl ActiveFormatting {
         self.meta[i].0
     }
 
+    /// Removes the last entry, an element (a formatting element closed where it was
+    /// opened, the common case): inlined, without `remove_at`'s `memmove` path.
+    #[inline]
+    pub(crate) fn pop_element(&mut self) {
+        if let (Some(Entry::Element(_, name)), Some(meta)) = (self.entries.pop(), self.meta.pop()) {
+            self.count(meta, name, -1);
+        }
+    }
+
     /// Removes element entry `i`.
     pub(crate) fn remove_at(&mut self, i: usize) {
         // The last entry (a formatting element closed where it was opened, the common

@@ -476,7 +476,7 @@ impl<'a> TreeBuilder<'a> {
             // the shortcut below (4.4 - 4.8) applies, without searching the list twice.
             if self.active.last() == Some(Entry::Element(cur, name)) {
                 self.open.pop();
-                self.active.remove_at(self.active.len() - 1);
+                self.active.pop_element();
                 self.doc.element_mut(cur).set_end(tag.span);
                 return true;
             }
