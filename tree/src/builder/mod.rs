@@ -414,7 +414,10 @@ impl<'a> TreeBuilder<'a> {
     /// elements.
     pub(crate) fn insert_formatting(&mut self, tag: &mut TagTok<'a>) {
         let id = self.insert_html_element(tag);
-        let name = self.name_of(id);
+        // The name `insert_html_element` gave it (formatting tags are interned), not read
+        // back from the DOM.
+        let name = Name::html(tag.tag);
+        debug_assert_eq!(name, self.name_of(id));
         let (doc, input) = (&self.doc, self.input);
         self.active.push(
             id,
