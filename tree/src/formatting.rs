@@ -109,15 +109,24 @@ impl ActiveFormatting {
         (self.levels.len() - 1) as u32
     }
 
+    /// Counts an entry in (`delta` 1) or out (-1) of its level. Inlined, with the hash
+    /// map (levels of more than [`SMALL`] entries only) out of line.
+    #[inline]
     fn count(&mut self, (key, level): (u64, u32), name: Name, delta: i32) {
         let l = &mut self.levels[level as usize];
         if l.hashed {
-            let k = l.by_key.entry(key).or_insert(0);
-            *k = k.wrapping_add_signed(delta);
+            Self::count_key(l, key, delta);
         }
         l.len = l.len.wrapping_add_signed(delta);
         let t = &mut l.by_tag[formatting_index(name.tag)];
         *t = t.wrapping_add_signed(delta);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn count_key(l: &mut Level, key: u64, delta: i32) {
+        let k = l.by_key.entry(key).or_insert(0);
+        *k = k.wrapping_add_signed(delta);
     }
 
     /// Starts counting the current level's entries by hash (it has grown past [`SMALL`]).
@@ -243,6 +252,15 @@ impl ActiveFormatting {
     /// The hash an element's entry was pushed with (0 on a level that is not hashed).
     pub(crate) fn key_at(&self, i: usize) -> u64 {
         self.meta[i].0
+    }
+
+    /// Removes the last entry, an element (a formatting element closed where it was
+    /// opened, the common case): inlined, without `remove_at`'s `memmove` path.
+    #[inline]
+    pub(crate) fn pop_element(&mut self) {
+        if let (Some(Entry::Element(_, name)), Some(meta)) = (self.entries.pop(), self.meta.pop()) {
+            self.count(meta, name, -1);
+        }
     }
 
     /// Removes element entry `i`.

@@ -67,7 +67,7 @@ macro_rules! tags {
             }
 
             /// The lowercase name ("" for [`Tag::Unknown`]).
-            pub fn as_str(self) -> &'static str {
+            pub const fn as_str(self) -> &'static str {
                 match self {
                     Tag::Unknown => "",
                     $(Tag::$id => $s,)*
@@ -112,19 +112,41 @@ tags! {
     Var = "var", Video = "video", Wbr = "wbr", Xmp = "xmp",
 }
 
-/// The size of the open-addressing table of tag names (a power of two, well above the
-/// number of names so that probes stay short).
-const TABLE_SIZE: usize = 1024;
+/// The size of the open-addressing table of tag names (a power of two, about three times
+/// the number of names, so that probes stay short, also for the misses of custom names).
+const TABLE_BITS: u32 = 9;
+const TABLE_SIZE: usize = 1 << TABLE_BITS;
 
-/// A name of at most 16 bytes as two little-endian words, zero-padded: with the length
-/// they identify the name, so a lookup compares integers instead of calling `memcmp` on
-/// the candidate's text (that took about a tenth of converting a tag).
+/// The longest interned name (`selectedcontent`): longer names are not looked up, so the
+/// top byte of a packed name's second word is free to hold the length.
+const LONGEST: usize = 15;
+
+/// A name of at most [`LONGEST`] bytes as two little-endian words, zero-padded, its length
+/// in the top byte of the second: the two words identify the name, so a lookup compares
+/// two integers instead of calling `memcmp` on the candidate's text (that took about a
+/// tenth of converting a tag).
 /// The words are read with a few overlapping loads, not byte by byte (the bytes a load
 /// shares with another are the same bytes at the same places, so or-ing them is exact).
 #[inline]
 fn pack(name: &[u8]) -> (u64, u64) {
+    debug_assert!(name.len() <= LONGEST);
     let (lo, hi) = name.split_at(name.len().min(8));
-    (load_le(lo), load_le(hi))
+    (load_le(lo), load_le(hi) | (name.len() as u64) << 56)
+}
+
+/// [`pack`] for building the table at compile time (a byte loop; `pack` is tested equal).
+const fn pack_const(name: &[u8]) -> (u64, u64) {
+    let (mut lo, mut hi) = (0u64, 0u64);
+    let mut i = 0;
+    while i < name.len() {
+        if i < 8 {
+            lo |= (name[i] as u64) << (8 * i);
+        } else {
+            hi |= (name[i] as u64) << (8 * (i - 8));
+        }
+        i += 1;
+    }
+    (lo, hi | (name.len() as u64) << 56)
 }
 
 /// Up to eight bytes as a little-endian word, zero-padded.
@@ -146,46 +168,54 @@ fn load_le(b: &[u8]) -> u64 {
     }
 }
 
-fn hash_words((lo, hi): (u64, u64)) -> usize {
+const fn hash_words((lo, hi): (u64, u64)) -> usize {
     let h = (lo ^ hi.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> 54) as usize & (TABLE_SIZE - 1)
+    (h >> (64 - TABLE_BITS)) as usize
 }
 
-/// One slot of the table: the packed name, its length and its tag ([`Tag::Unknown`] when
-/// empty).
-type Slot = (u64, u64, usize, Tag);
+/// The table of tag names, built at compile time: per slot the packed name (`(0, 0)` when
+/// empty: a packed name's length byte is never 0) and, in a parallel array, its tag.
+/// 9 KB (it was a lazily built 32 KB table of 32-byte slots, as large as the L1 cache).
+struct Table {
+    words: [(u64, u64); TABLE_SIZE],
+    tags: [Tag; TABLE_SIZE],
+}
 
-fn table() -> &'static [Slot; TABLE_SIZE] {
-    static TABLE: std::sync::OnceLock<Box<[Slot; TABLE_SIZE]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = Box::new([(0, 0, 0, Tag::Unknown); TABLE_SIZE]);
-        for &tag in ALL_TAGS {
-            let name = tag.as_str().as_bytes();
-            let words = pack(name);
-            let mut i = hash_words(words);
-            while t[i].3 != Tag::Unknown {
-                i = (i + 1) & (TABLE_SIZE - 1);
-            }
-            t[i] = (words.0, words.1, name.len(), tag);
+static TABLE: Table = {
+    let mut t = Table {
+        words: [(0, 0); TABLE_SIZE],
+        tags: [Tag::Unknown; TABLE_SIZE],
+    };
+    let mut k = 0;
+    while k < ALL_TAGS.len() {
+        let tag = ALL_TAGS[k];
+        let name = tag.as_str().as_bytes();
+        assert!(name.len() <= LONGEST);
+        let words = pack_const(name);
+        let mut i = hash_words(words);
+        while t.words[i].1 != 0 {
+            i = (i + 1) & (TABLE_SIZE - 1);
         }
-        t
-    })
-}
+        t.words[i] = words;
+        t.tags[i] = tag;
+        k += 1;
+    }
+    t
+};
 
 fn lookup(name: &[u8]) -> Tag {
-    if name.is_empty() || name.len() > 16 {
+    if name.is_empty() || name.len() > LONGEST {
         return Tag::Unknown;
     }
-    let t = table();
     let words = pack(name);
     let mut i = hash_words(words);
     loop {
-        let (lo, hi, len, tag) = t[i];
-        if tag == Tag::Unknown {
-            return Tag::Unknown;
+        let slot = TABLE.words[i];
+        if slot == words {
+            return TABLE.tags[i];
         }
-        if (lo, hi) == words && len == name.len() {
-            return tag;
+        if slot.1 == 0 {
+            return Tag::Unknown;
         }
         i = (i + 1) & (TABLE_SIZE - 1);
     }
@@ -498,6 +528,10 @@ mod tests {
         // Names are packed zero-padded: a trailing NUL must not find the shorter name.
         assert_eq!(Tag::from_name("a\0"), Tag::Unknown);
         assert_eq!(Tag::from_name("selectedcontent\0"), Tag::Unknown);
+        assert_eq!(Tag::from_name("\0"), Tag::Unknown);
+        assert_eq!(Tag::from_name("\0\0\0\0\0\0\0\0\0"), Tag::Unknown);
+        // Every slot's probe ends: the table has empty slots.
+        assert!(TABLE.words.iter().any(|w| w.1 == 0));
     }
 
     #[test]
@@ -547,14 +581,17 @@ mod tests {
             Some("foreignObject")
         );
         assert_eq!(adjust_svg_tag_name("clippath"), Some("clipPath"));
-        // The packed words are the bytes in order, zero-padded, at every length.
-        let name = b"abcdefghijklmnop";
-        for len in 0..=16 {
+        // The packed words are the bytes in order, zero-padded, with the length in the
+        // top byte, at every length, the same at run time and at compile time.
+        let name = b"abcdefghijklmno";
+        for len in 0..=LONGEST {
             let mut bytes = [0u8; 16];
             bytes[..len].copy_from_slice(&name[..len]);
+            bytes[15] = len as u8;
             let lo = u64::from_le_bytes(bytes[..8].try_into().unwrap());
             let hi = u64::from_le_bytes(bytes[8..].try_into().unwrap());
             assert_eq!(pack(&name[..len]), (lo, hi), "{len}");
+            assert_eq!(pack_const(&name[..len]), (lo, hi), "{len}");
         }
         assert_eq!(
             adjust_foreign_attribute("xlink:href"),

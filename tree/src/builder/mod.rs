@@ -174,8 +174,12 @@ impl<'a> TreeBuilder<'a> {
             step = if for_foreign {
                 self.foreign_content(tok)
             } else if self.mode == Mode::InBody {
-                // Most tokens of a page: called here, without `process_in`'s frame.
-                self.in_body(tok)
+                // Most tokens of a page: called here, without `process_in`'s frame, and
+                // text, the most common of them, without `in_body`'s either.
+                match tok {
+                    Tok::Text(text) => self.in_body_characters(text),
+                    _ => self.in_body(tok),
+                }
             } else {
                 self.process_in_mode(tok)
             };
@@ -410,7 +414,10 @@ impl<'a> TreeBuilder<'a> {
     /// elements.
     pub(crate) fn insert_formatting(&mut self, tag: &mut TagTok<'a>) {
         let id = self.insert_html_element(tag);
-        let name = self.name_of(id);
+        // The name `insert_html_element` gave it (formatting tags are interned), not read
+        // back from the DOM.
+        let name = Name::html(tag.tag);
+        debug_assert_eq!(name, self.name_of(id));
         let (doc, input) = (&self.doc, self.input);
         self.active.push(
             id,
@@ -464,14 +471,24 @@ impl<'a> TreeBuilder<'a> {
     /// instead act as for "any other end tag".
     pub(crate) fn adoption_agency(&mut self, tag: &TagTok<'a>) -> bool {
         let subject = tag.tag;
-        // 2.
         if let Some((cur, name)) = self.open.current()
             && name.is_html(subject)
-            && self.active.position(cur).is_none()
         {
-            self.open.pop();
-            self.doc.element_mut(cur).set_end(tag.span);
-            return true;
+            // The current node last in the list (`<b>…</b>`, the common case): it is the
+            // formatting element of 4.3 (the last `subject` after the last marker), and
+            // the shortcut below (4.4 - 4.8) applies, without searching the list twice.
+            if self.active.last() == Some(Entry::Element(cur, name)) {
+                self.open.pop();
+                self.active.pop_element();
+                self.doc.element_mut(cur).set_end(tag.span);
+                return true;
+            }
+            // 2.
+            if self.active.position(cur).is_none() {
+                self.open.pop();
+                self.doc.element_mut(cur).set_end(tag.span);
+                return true;
+            }
         }
         for _outer in 0..8 {
             // 4.3
