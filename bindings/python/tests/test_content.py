@@ -165,3 +165,22 @@ def test_main_text_equals_the_rust_example_on_corpus_pages():
         assert article["text"] == expected["text"], page
         assert article["title"] == expected["title"], page
         assert expected["text"], page
+
+
+def test_process_main_text_column(tmp_path):
+    """process(main_text=True) adds the page's main text (Tree.main_text()'s); the Arrow
+    batches a `main_text` string column; without it, neither."""
+    page = tmp_path / "article.html"
+    page.write_bytes(ARTICLE)
+    (row,) = list(htmltok.process([str(page)], main_text=True))
+    assert row["main_text"] == htmltok.parse(ARTICLE).main_text()
+    (plain,) = list(htmltok.process([str(page)]))
+    assert "main_text" not in plain
+    pytest.importorskip("pyarrow")
+    (batch,) = list(htmltok.process_arrow([str(page)], main_text=True))
+    assert batch.schema.field("main_text").type == "string"
+    assert batch.column("main_text").to_pylist() == [row["main_text"]]
+    (batch,) = list(htmltok.process_arrow([str(page)]))
+    assert "main_text" not in batch.schema.names
+    with pytest.raises(ValueError, match="main_text"):
+        htmltok.process([str(page)], main_text=True, fields={"main_text": "p"})

@@ -393,6 +393,7 @@ def process(
     all_files: bool = False,
     all_records: bool = False,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> Pages:
     """Tokenize files, folders and WARC files in parallel; one dict per document."""
 
@@ -409,6 +410,7 @@ def process_ipc(
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> Pages:
     """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
 
@@ -431,6 +433,7 @@ def process_batches(
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> Pages:
     """As process_ipc(), but each item is an ArrowBatch (Arrow PyCapsule interface)."""
 
@@ -463,5 +466,6 @@ def process_arrow(
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> ArrowBatches:
     """As process(), but yields pyarrow.RecordBatch objects (columns: htmltok.spark.SCHEMA)."""
