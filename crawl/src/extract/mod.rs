@@ -157,7 +157,7 @@ pub struct Page {
     /// The columns of the [`Fields`] given to [`Page::with_fields`], in their order: the
     /// strings each field's selector gives on the document's tree. Empty otherwise.
     pub fields: Vec<Vec<String>>,
-    /// The main text ([`htmltok_content::main_text`]: the article, paragraphs set apart
+    /// The main text ([`htmltok_content::main_text()`]: the article, paragraphs set apart
     /// by a blank line) when [`Page::with_tree_columns`] was asked for it; None otherwise.
     /// Opt-in: it costs about 0.4x the parse, on top of the tree.
     pub main_text: Option<String>,
