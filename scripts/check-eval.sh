@@ -30,10 +30,11 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet -r content/eval/requirements.txt
-# htmltok's main text through the Rust example program until the Python package has
-# main_text() (content/eval/README.md).
-cargo build --quiet --release -p htmltok-content --example main_text
+# htmltok's main text through the Python package (content/eval/README.md), built into the
+# evaluation's virtualenv from this checkout (incremental: the workspace's target/).
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2"
+VIRTUAL_ENV="$(cd "$venv" && pwd)" PATH="$(cd "$venv" && pwd)/bin:$PATH" \
+    "$venv/bin/maturin" develop --quiet --release -m bindings/python/Cargo.toml
 echo "==> the quality gate on 20 pages of each set"
-HTMLTOK_MAIN_TEXT_BIN="$PWD/target/release/examples/main_text" \
-    "$venv/bin/python" content/eval/evaluate.py --data "$data" --sample 20 \
+"$venv/bin/python" content/eval/evaluate.py --data "$data" --sample 20 \
     --extractors htmltok,resiliparse,turbohtml-main-text --check content/eval/baseline.json

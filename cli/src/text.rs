@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use htmltok::Tokenizer;
+use htmltok_content::visible::{self, visible_text};
 use htmltok_crawl::extract;
 
 use crate::json;
@@ -28,6 +29,20 @@ comments dropped; whitespace
 <br>, ...) start a new line, table cells are separated by a space. Hidden content (CSS,
 the hidden attribute) is not detected.
 
+With --main, "text" is the page's main text instead (htmltok-content's main_text: the
+article without menus, headers, footers, comment threads, cookie banners and link lists,
+paragraphs set apart by a blank line; "" for a page without text), and the line also
+has "byline" and "date" (null when the page has none); "title" is then the main text's
+title (og:title, else <title>).
+
+With --visible, "text" is the visible text laid out from the page's tree
+(htmltok-content's visible_text): block elements break lines, paragraphs and headings
+are set apart by a blank line, <br> breaks, <pre> keeps its whitespace, tables go cell
+by cell (tabs) and row by row, and hidden content is left out (the hidden attribute,
+aria-hidden=true, inline display:none / visibility:hidden, a closed <details> but its
+summary, <noscript>). It parses the tree, so it costs more than the default, which reads
+the tokens only (tokenizer speed) and is kept as it was.
+
 Documents are processed in parallel, so their lines come in no fixed order (-j 1 keeps
 the order of the paths). An unreadable document is reported on standard error with its
 file and offset and skipped; the exit status is then 1."#;
@@ -36,6 +51,14 @@ file and offset and skipped; the exit status is then 1."#;
 #[derive(clap::Args, Debug)]
 #[command(about = ABOUT, long_about = LONG_ABOUT)]
 pub struct Args {
+    /// Print the main text (the article) with its title, byline and date
+    #[arg(long, conflicts_with = "visible")]
+    main: bool,
+
+    /// Print the visible text laid out from the tree, hidden content left out
+    #[arg(long)]
+    visible: bool,
+
     #[command(flatten)]
     corpus: Corpus,
 }
@@ -47,22 +70,38 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Tokenizer::builder(),
         out.stop_flag(),
         |document| {
-            let extracted = extract::text_with(&mut document.tokenizer());
-            let mut line = String::with_capacity(extracted.text.len() + 256);
+            // (title, text, byline and date for --main)
+            let (title, text, more) = if args.main {
+                let doc = htmltok_tree::parse(document.html());
+                let main = htmltok_content::main_text(&doc, &Default::default());
+                (main.title, main.text, Some((main.byline, main.date)))
+            } else if args.visible {
+                let doc = htmltok_tree::parse(document.html());
+                let text = visible_text(&doc, visible::Options::default());
+                (doc.title(), text, None)
+            } else {
+                let extracted = extract::text_with(&mut document.tokenizer());
+                (extracted.title, extracted.text, None)
+            };
+            let mut line = String::with_capacity(text.len() + 256);
             line.push_str("{\"document\":");
             json::write_str(&mut line, &document.label());
-            line.push_str(",\"url\":");
-            match document.url() {
-                Some(url) => json::write_str(&mut line, url),
-                None => line.push_str("null"),
+            let mut field = |name: &str, value: Option<&str>| {
+                line.push_str(",\"");
+                line.push_str(name);
+                line.push_str("\":");
+                match value {
+                    Some(value) => json::write_str(&mut line, value),
+                    None => line.push_str("null"),
+                }
+            };
+            field("url", document.url());
+            field("title", title.as_deref());
+            if let Some((byline, date)) = &more {
+                field("byline", byline.as_deref());
+                field("date", date.as_deref());
             }
-            line.push_str(",\"title\":");
-            match &extracted.title {
-                Some(title) => json::write_str(&mut line, title),
-                None => line.push_str("null"),
-            }
-            line.push_str(",\"text\":");
-            json::write_str(&mut line, &extracted.text);
+            field("text", Some(&text));
             line.push_str("}\n");
             out.write(line.as_bytes());
         },

@@ -653,3 +653,60 @@ fn links_and_text_over_one_real_category() {
     assert!(linked.len() >= pages.len() - 2, "{linked:?}");
     assert!(linked.iter().all(|d| pages.contains(*d)));
 }
+
+/// `text --main`: htmltok-content's main text of each decoded page, with byline and date;
+/// `text --visible`: its visible text. The same Rust code the library gives.
+#[test]
+fn main_and_visible_text_of_known_pages() {
+    let dir = bundled();
+    for (flag, expected) in [
+        (
+            "--main",
+            (|html: &[u8]| {
+                htmltok_content::main_text(&htmltok_tree::parse(html), &Default::default()).text
+            }) as fn(&[u8]) -> String,
+        ),
+        ("--visible", |html: &[u8]| {
+            htmltok_content::visible::visible_text(&htmltok_tree::parse(html), Default::default())
+        }),
+    ] {
+        let lines = json_lines(&ok(&["text", flag, "-j", "1", path_str(&dir)]));
+        assert_eq!(lines.len(), manifest(&dir).len() + SAMPLE_WARC_HTML);
+        for name in ["article.html", "app-shell.html", "wiki-bell-rock.html"] {
+            let path = dir.join(name);
+            let line = lines
+                .iter()
+                .find(|l| l["document"] == path_str(&path))
+                .unwrap_or_else(|| panic!("{name} missing"));
+            let html = std::fs::read(&path).unwrap();
+            assert_eq!(line["text"], expected(&html).as_str(), "{flag} {name}");
+            assert_eq!(line.get("byline").is_some(), flag == "--main", "{line}");
+        }
+        // A legacy encoding is decoded before the tree is built.
+        let forum = lines
+            .iter()
+            .find(|l| l["document"] == path_str(&dir.join("legacy-windows-1251.html")))
+            .unwrap();
+        assert_eq!(
+            forum["title"],
+            "Форум любителей фотографии :: Просмотр темы - Какой объектив взять для пейзажа?"
+        );
+        assert!(
+            forum["text"]
+                .as_str()
+                .unwrap()
+                .contains("Вернуться к началу")
+        );
+    }
+    let main = json_lines(&ok(&[
+        "text",
+        "--main",
+        path_str(&dir.join("wiki-bell-rock.html")),
+    ]));
+    let text = main[0]["text"].as_str().unwrap();
+    assert!(text.contains("is the world's oldest surviving sea-washed lighthouse."));
+    assert!(
+        !text.contains("Jump to navigation") && !text.contains("Privacy policy"),
+        "{text}"
+    );
+}

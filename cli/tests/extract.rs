@@ -468,3 +468,73 @@ fn fields_in_parquet_equal_json_lines() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--main-text`: a `main_text` column (htmltok-content's main text of the decoded page),
+/// the same in Parquet and JSON lines, alongside fields; without it, no such column.
+#[test]
+fn main_text_column_in_parquet_and_json_lines() {
+    let corpus = corpus();
+    let dir = std::env::temp_dir().join(format!("htmltok-main-text-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let parquet = dir.join("pages.parquet");
+    let p = parquet.to_str().unwrap();
+    let c = corpus.to_str().unwrap();
+    htmltok(&[
+        "extract",
+        "--format",
+        "parquet",
+        "-o",
+        p,
+        "--main-text",
+        "--field",
+        "h1=h1::text",
+        c,
+    ]);
+    let stdout = htmltok(&[
+        "extract",
+        "-j",
+        "1",
+        "--main-text",
+        "--field",
+        "h1=h1::text",
+        c,
+    ])
+    .stdout;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&parquet).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut from_parquet: Vec<Value> = reader.flat_map(|b| rows(&b.unwrap())).collect();
+    let mut from_jsonl: Vec<Value> = std::str::from_utf8(&stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    from_parquet.sort_by_key(key);
+    from_jsonl.sort_by_key(key);
+    assert_eq!(from_parquet, from_jsonl);
+    let article = corpus.join("article.html");
+    let row = from_jsonl
+        .iter()
+        .find(|r| r["warc_filename"] == article.to_str().unwrap())
+        .expect("article.html");
+    let html = std::fs::read(&article).unwrap();
+    let doc = htmltok_tree::parse(&html);
+    let expected = htmltok_content::main_text(&doc, &Default::default()).text;
+    assert!(!expected.is_empty());
+    assert_eq!(row["main_text"], expected.as_str());
+    assert!(from_jsonl.iter().all(|r| r["main_text"].is_string()));
+
+    let plain = htmltok(&["extract", "-j", "1", c]).stdout;
+    let first: Value =
+        serde_json::from_str(std::str::from_utf8(&plain).unwrap().lines().next().unwrap()).unwrap();
+    assert!(first.get("main_text").is_none(), "{first}");
+
+    let clash = Command::new(BIN)
+        .args(["extract", "--main-text", "--field", "main_text=p", c])
+        .output()
+        .unwrap();
+    assert!(!clash.status.success());
+    assert!(String::from_utf8_lossy(&clash.stderr).contains("--main-text"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -161,36 +161,21 @@ def justext_extractor():
 
 
 def htmltok_extractor():
-    # Before the Python package has main_text(): the Rust example program, kept running
-    # and fed one page at a time (HTMLTOK_MAIN_TEXT_BIN=target/release/examples/main_text).
-    # Its speed here includes the pipe and JSON; the Rust-side cost is measured with
-    # content/examples/throughput.
-    binary = os.environ.get("HTMLTOK_MAIN_TEXT_BIN")
-    if binary:
-        import subprocess
-
-        proc = subprocess.Popen([binary, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-
-        def run(html):
-            data = html.encode("utf-8", errors="surrogatepass")
-            proc.stdin.write(len(data).to_bytes(4, "little") + data)
-            proc.stdin.flush()
-            line = proc.stdout.readline()
-            if not line:
-                raise RuntimeError("htmltok main_text program ended")
-            return json.loads(line)["text"]
-
-        return "htmltok main_text (Rust example)", run
+    # The Python package's main text (htmltok-content's main_text, the GIL released):
+    # `htmltok.parse(html).main_text()`, as issue #27 puts it. The page is handed over as
+    # the str the other extractors get. Install the package into this interpreter with
+    # `maturin develop --release -m bindings/python/Cargo.toml` (scripts/check-eval.sh
+    # does).
+    from importlib.metadata import version
 
     import htmltok
 
-    # Where issue #27 puts it: on the tree (`htmltok.parse(html).main_text()`) or on the
-    # Document; whichever this build of htmltok has.
-    if hasattr(getattr(htmltok, "Tree", None), "main_text"):
-        return "htmltok parse().main_text()", lambda html: htmltok.parse(html).main_text()
-    if hasattr(getattr(htmltok, "Document", None), "main_text"):
-        return "htmltok Document.main_text()", lambda html: htmltok.Document(html).main_text()
-    raise ImportError("this htmltok has no main_text() yet (issue #27, item 1): no htmltok column")
+    if not hasattr(getattr(htmltok, "Tree", None), "main_text"):
+        raise ImportError("this htmltok has no Tree.main_text() (issue #27): no htmltok column")
+    return (
+        f"htmltok {version('htmltok')} parse().main_text()",
+        lambda html: htmltok.parse(html).main_text(),
+    )
 
 
 EXTRACTORS = {

@@ -22,7 +22,9 @@
 //! The walk is iterative (first child, next sibling, parent): a million nested elements
 //! take no stack.
 
-use htmltok_tree::{AttrNs, Document, NodeData, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrNs, NodeData, NodeRef, Ns, Tag};
+
+use crate::Tree;
 
 /// What [`visible_text`] includes beyond the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -347,7 +349,9 @@ fn leave(node: &NodeRef<'_>, layout: Layout, w: &mut Writer) {
 /// let text = htmltok_content::visible::visible_text(&doc, Default::default());
 /// assert_eq!(text, "Title\n\nOne two three\nfour\n\na\tb");
 /// ```
-pub fn visible_text(doc: &Document<'_>, options: Options) -> String {
+pub fn visible_text<D: Tree + ?Sized>(doc: &D, options: Options) -> String {
+    let view = doc.view();
+    let doc = &view;
     let mut w = Writer::default();
     let root = doc.root();
     let mut child = root.first_child();

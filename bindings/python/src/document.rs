@@ -333,7 +333,7 @@ impl Document {
 
     /// The page's URL, as given.
     #[getter]
-    fn url(&self) -> Option<&str> {
+    pub(crate) fn url(&self) -> Option<&str> {
         self.url.as_deref()
     }
 
@@ -478,6 +478,19 @@ impl Document {
     ) -> PyResult<Tokens> {
         let builder = builder(errors, simulation, scripting, state, last_start_tag)?;
         tokens_of(py, self.html_bytes(py), builder)
+    }
+
+    /// The page's main text: `self.tree().main_text()` (see `Tree.main_text`; the tree
+    /// is parsed for it and dropped: keep `tree()` to ask it more).
+    fn main_text(slf: &Bound<'_, Self>) -> String {
+        Tree::build(slf.py(), slf.clone().unbind(), false, None).main_text(slf.py())
+    }
+
+    /// The page's metadata: `self.tree().metadata(url)` (see `Tree.metadata`; `url`
+    /// defaults to the document's).
+    #[pyo3(signature = (url = None))]
+    fn metadata<'py>(slf: &Bound<'py, Self>, url: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+        Tree::build(slf.py(), slf.clone().unbind(), false, None).metadata(slf.py(), url)
     }
 
     /// The page's tree (WHATWG tree construction; see `htmltok.parse`), parsed from the

@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 
+mod content;
 mod document;
 mod process;
 mod select;

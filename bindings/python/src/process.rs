@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use arrow_array::{Array, RecordBatch, StructArray};
 use htmltok_crawl::batch::{self, Document};
 use htmltok_crawl::extract::Page;
-use htmltok_crawl::extract::columns::PageColumns;
+use htmltok_crawl::extract::columns::{MAIN_TEXT, PageColumns};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -77,6 +77,9 @@ struct Want {
     text: bool,
     /// The `fields` argument, compiled (empty: none).
     fields: Arc<htmltok_select::Fields>,
+    /// The `main_text` argument: a `main_text` column (opt-in: about 0.4x the parse, on
+    /// top of the tree).
+    main_text: bool,
 }
 
 impl Want {
@@ -91,13 +94,16 @@ impl Want {
 
     /// Empty columns for the pages (the page's and the fields').
     fn columns(&self) -> PageColumns {
-        PageColumns::with_fields(&self.field_names())
+        PageColumns::with(&self.field_names(), self.main_text)
     }
 }
 
 /// Compiles the `fields` argument (a dict of names to selectors, or a `Fields`), refusing
 /// names of the page's columns; ValueError for a selector that does not parse.
-fn compile_fields(fields: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<htmltok_select::Fields>> {
+fn compile_fields(
+    fields: Option<&Bound<'_, PyAny>>,
+    main_text: bool,
+) -> PyResult<Arc<htmltok_select::Fields>> {
     let Some(fields) = fields.filter(|f| !f.is_none()) else {
         return Ok(Arc::default());
     };
@@ -106,6 +112,11 @@ fn compile_fields(fields: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<htmltok_sel
         Err(_) => crate::select::compile(fields)?,
     };
     htmltok_crawl::extract::check_field_names(&compiled).map_err(PyValueError::new_err)?;
+    if main_text && compiled.fields().iter().any(|f| f.name == MAIN_TEXT) {
+        return Err(PyValueError::new_err(format!(
+            "field {MAIN_TEXT:?}: the name of the main_text=True column"
+        )));
+    }
     Ok(Arc::new(compiled))
 }
 
@@ -120,7 +131,7 @@ fn page(document: &Document<'_>, want: &Want, base: Option<&Url>) -> Page {
     if !want.text {
         page.text = String::new();
     }
-    page.with_fields(document, &want.fields)
+    page.with_tree_columns(document, &want.fields, want.main_text)
 }
 
 /// An encoding's name as an interned `str` for the usual ones.
@@ -231,6 +242,9 @@ fn run(
 ///   `htmltok.extract` gives it (the tree is built only when fields are given). A name may
 ///   not be one of the keys above; a selector that does not parse raises ValueError
 ///   before the run starts.
+/// - with `main_text=True`, one more key `main_text`: the page's main text (as
+///   `Tree.main_text()` gives it; the tree is built for it, about 1.4x the parse with
+///   it, so it is opt-in). `process_ipc`/`process_arrow` add a string column `main_text`.
 ///
 /// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
 /// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` and ARC (`.arc`/`.arc.gz`) files (every HTML `response`/`resource` record is a document;
@@ -252,7 +266,7 @@ fn run(
 /// that could not be read). Dropping the iterator, or calling its `close()`, stops the
 /// run.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None, main_text = false))]
 #[allow(clippy::too_many_arguments)]
 fn process(
     paths: &Bound<'_, PyAny>,
@@ -265,12 +279,14 @@ fn process(
     all_files: bool,
     all_records: bool,
     fields: Option<&Bound<'_, PyAny>>,
+    main_text: bool,
 ) -> PyResult<Pages> {
     let run = Run {
         want: Want {
             links,
             text,
-            fields: compile_fields(fields)?,
+            fields: compile_fields(fields, main_text)?,
+            main_text,
         },
         threads,
         all_files,
@@ -301,7 +317,7 @@ fn process(
 /// `pyarrow.RecordBatch` objects. The other arguments, `errors`, `documents` (pages, not
 /// batches), `ignored`, `counts` and `close()` are as for `process`.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false))]
 #[allow(clippy::too_many_arguments)]
 fn process_ipc(
     paths: &Bound<'_, PyAny>,
@@ -315,12 +331,14 @@ fn process_ipc(
     batch_rows: usize,
     batch_bytes: usize,
     fields: Option<&Bound<'_, PyAny>>,
+    main_text: bool,
 ) -> PyResult<Pages> {
     let run = Run {
         want: Want {
             links,
             text,
-            fields: compile_fields(fields)?,
+            fields: compile_fields(fields, main_text)?,
+            main_text,
         },
         threads,
         all_files,
@@ -340,7 +358,7 @@ fn process_ipc(
 /// polars, DuckDB, nanoarrow) takes over without a copy and without encoding: the
 /// columns built in Rust are handed over as they are. `htmltok.process_arrow` uses it.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false))]
 #[allow(clippy::too_many_arguments)]
 fn process_batches(
     paths: &Bound<'_, PyAny>,
@@ -354,12 +372,14 @@ fn process_batches(
     batch_rows: usize,
     batch_bytes: usize,
     fields: Option<&Bound<'_, PyAny>>,
+    main_text: bool,
 ) -> PyResult<Pages> {
     let run = Run {
         want: Want {
             links,
             text,
-            fields: compile_fields(fields)?,
+            fields: compile_fields(fields, main_text)?,
+            main_text,
         },
         threads,
         all_files,
@@ -562,6 +582,9 @@ impl Pages {
         }
         for (field, values) in self.want.fields.fields().iter().zip(&page.fields) {
             dict.set_item(&field.name, values)?;
+        }
+        if self.want.main_text {
+            dict.set_item(intern!(py, "main_text"), &page.main_text)?;
         }
         Ok(dict)
     }

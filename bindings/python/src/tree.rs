@@ -194,6 +194,53 @@ impl Tree {
         crate::select::extract_tree(py, self, fields)
     }
 
+    // Page content (htmltok-content, issue #27): bindings/python/src/content.rs.
+
+    /// The page's main text: the article without menus, headers, footers, comment
+    /// threads, sharing and related-links blocks, cookie banners and link lists, as plain
+    /// text, paragraphs set apart by a blank line ('' when the page has no text). The GIL
+    /// is released while it runs. `article()` gives the title, byline and date with it.
+    pub(crate) fn main_text(&self, py: Python<'_>) -> String {
+        crate::content::main_text(py, &self.doc).text
+    }
+
+    /// The main text with the fields read beside it: a dict with `text` (as
+    /// `main_text()`), `title` (`og:title`, else the `title` element), `byline` (the
+    /// author's meta) and `date` (the publication date as the page writes it); each
+    /// field None when the page has none.
+    fn article<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        crate::content::article(py, &self.doc)
+    }
+
+    /// The page's metadata with crawler semantics, as a dict: `title`, `base_url`,
+    /// `canonical` ({'raw', 'url'} or None), `robots` and `googlebot` (dicts of the
+    /// directives: noindex, nofollow, noarchive, ... as bools; max_snippet, ...),
+    /// `description`, `open_graph` and `twitter` (lists of (name, value)), `lang`,
+    /// `content_language`, `language`, `alternates` (dicts with `hreflang`), `refresh`
+    /// ({'delay', 'raw', 'url'} or None), `json_ld` (the blocks as written) and
+    /// `qualified_links` (the a/area links with rel nofollow, ugc or sponsored). `url` is
+    /// the page's own URL (default: the document's), against which relative URLs are
+    /// resolved; ValueError when it is not an absolute URL.
+    #[pyo3(signature = (url = None))]
+    pub(crate) fn metadata<'py>(
+        &self,
+        py: Python<'py>,
+        url: Option<&str>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let document = self.document.get();
+        crate::content::metadata(py, &self.doc, url, document.url())
+    }
+
+    /// The visible text, laid out: block elements on lines of their own, paragraphs and
+    /// headings set apart by a blank line, `<br>` a line break, `<pre>` as written,
+    /// tables a line per row and a tab between cells, hidden content left out (`hidden`,
+    /// `aria-hidden=true`, inline `display:none`, `template`, ...; `noscript` content only
+    /// with `noscript=True`).
+    #[pyo3(signature = (*, noscript = false))]
+    fn visible_text(&self, py: Python<'_>, noscript: bool) -> String {
+        crate::content::visible(py, &self.doc, noscript)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<htmltok.Tree {} nodes, {} bytes{}>",

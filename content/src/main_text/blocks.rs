@@ -4,7 +4,7 @@
 //! it inside links, its commas, and the text it holds itself (outside any block-level
 //! descendant: Readability's "paragraph" once it has wrapped a container's loose text).
 
-use htmltok_tree::{Document, NodeData, NodeRef, Ns, Tag};
+use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
 use super::hints::{self, TagKind};
 use crate::visible::{self, Layout};
@@ -154,7 +154,7 @@ fn dropped(node: &NodeRef<'_>, tag: Option<Tag>, strip_unlikely: bool) -> bool {
 /// Walks the document: drops boilerplate, counts text (see the module's doc).
 /// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
 /// …) and `header` elements are dropped too.
-pub(crate) fn segment(doc: &Document<'_>, strip_unlikely: bool) -> Blocks {
+pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
     let mut blocks = vec![Block::default(); doc.node_count()];
     let mut order = Vec::new();
     let root = doc.root();

@@ -1,7 +1,7 @@
 //! The title, byline and date, from the page's `meta` elements and `title` (cheap: the
 //! head's children only, no walk of the body).
 
-use htmltok_tree::{Document, Tag, strip_and_collapse_ascii_whitespace};
+use htmltok_tree::{DocumentRef, Tag, strip_and_collapse_ascii_whitespace};
 
 /// The fields found.
 #[derive(Default)]
@@ -15,7 +15,7 @@ pub(crate) struct Fields {
 /// title; `author` or `article:author` (not a URL) for the byline; the first of
 /// `article:published_time`, `datePublished`, `date`, `pubdate`, `dc.date`,
 /// `dcterms.created` for the date.
-pub(crate) fn fields(doc: &Document<'_>) -> Fields {
+pub(crate) fn fields(doc: &DocumentRef<'_>) -> Fields {
     let mut f = Fields::default();
     let mut og_title = None;
     if let Some(head) = doc.head() {

@@ -54,7 +54,7 @@ mod hints;
 mod output;
 mod select;
 
-use htmltok_tree::Document;
+use crate::Tree;
 
 /// How strict a pass is (the first is the strictest; Readability relaxes the same three
 /// things, in this order, when a pass finds too little text).
@@ -139,7 +139,9 @@ const PASSES: [Pass; 4] = [
 /// );
 /// assert_eq!(main.title.as_deref(), Some("News"));
 /// ```
-pub fn main_text(doc: &Document<'_>, options: &Options) -> MainText {
+pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
+    let view = doc.view();
+    let doc = &view;
     let fields = fields::fields(doc);
     let title = output::normalized_title(fields.title.as_deref());
     // A pass reuses what the one before computed when it differs only later: the walk

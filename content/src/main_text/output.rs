@@ -3,7 +3,7 @@
 //! subtrees the walk dropped, headings that are negatively named or repeat the page
 //! title, and (in the stricter passes) the link lists, galleries and forms inside it.
 
-use htmltok_tree::{Document, NodeRef, Ns, Tag};
+use htmltok_tree::{DocumentRef, NodeRef, Ns, Tag};
 
 use super::Pass;
 use super::blocks::{Blocks, REMOVED};
@@ -104,7 +104,7 @@ impl Output<'_> {
     /// counts: the chosen containers' less the subtrees left out, found by a walk over
     /// elements that does not descend into them. Cheaper than laying the text out, which
     /// only the pass kept does.
-    pub(crate) fn chars(&self, doc: &Document<'_>) -> u32 {
+    pub(crate) fn chars(&self, doc: &DocumentRef<'_>) -> u32 {
         let mut total = 0u32;
         for &id in &self.selection.nodes {
             let start = doc.node(id);
@@ -140,7 +140,7 @@ impl Output<'_> {
     }
 
     /// The text of the selection.
-    pub(crate) fn text(&self, doc: &Document<'_>) -> String {
+    pub(crate) fn text(&self, doc: &DocumentRef<'_>) -> String {
         let mut w = Writer::default();
         for &id in &self.selection.nodes {
             let mut skip = |n: &NodeRef<'_>| self.skips(n, id);

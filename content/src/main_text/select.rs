@@ -5,7 +5,7 @@
 //! several, is the article, together with those of its siblings that score well or
 //! read as prose.
 
-use htmltok_tree::{Document, Ns, Tag};
+use htmltok_tree::{DocumentRef, Ns, Tag};
 
 use super::blocks::{BLOCK, Blocks, HAS_BLOCK_CHILD, REMOVED};
 use super::hints;
@@ -25,7 +25,7 @@ pub(crate) struct Selection {
     pub(crate) scores: Vec<f32>,
 }
 
-fn html_tag(doc: &Document<'_>, id: u32) -> Option<Tag> {
+fn html_tag(doc: &DocumentRef<'_>, id: u32) -> Option<Tag> {
     doc.node(id)
         .element_name()
         .filter(|n| n.ns == Ns::Html)
@@ -43,7 +43,7 @@ fn scores_text(tag: Option<Tag>) -> bool {
 
 /// Scores the candidates and picks the article's containers; `weigh_classes`: whether
 /// class weights count.
-pub(crate) fn select(doc: &Document<'_>, b: &Blocks, weigh_classes: bool) -> Selection {
+pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> Selection {
     let mut scores = vec![0.0f32; b.blocks.len()];
     let mut candidate = vec![false; b.blocks.len()];
     let mut candidates: Vec<u32> = Vec::new();

@@ -13,7 +13,9 @@
 pub mod refresh;
 pub mod robots;
 
-use htmltok_tree::{Document, Ns, Tag};
+use htmltok_tree::{Ns, Tag};
+
+use crate::Tree;
 use url::Url;
 
 use crate::base::{document_base_url, resolve};
@@ -153,7 +155,9 @@ fn mime_essence_is(value: &str, essence: &str) -> bool {
 /// assert_eq!(m.language(), Some("de"));
 /// assert!(m.qualified_links[0].sponsored && m.qualified_links[0].nofollow);
 /// ```
-pub fn metadata(doc: &Document<'_>, document_url: Option<&Url>) -> Metadata {
+pub fn metadata<D: Tree + ?Sized>(doc: &D, document_url: Option<&Url>) -> Metadata {
+    let view = doc.view();
+    let doc = &view;
     let base = document_base_url(doc.base_href().as_deref(), document_url);
     let href = |raw: &str| {
         let raw = trim(raw);

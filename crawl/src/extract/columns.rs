@@ -41,6 +41,9 @@ use super::Page;
 /// The column names, in order (then one per field, see [`PageColumns::with_fields`]).
 pub const COLUMNS: [&str; 13] = super::PAGE_COLUMNS;
 
+/// The name of the main-text column ([`schema_with`]).
+pub const MAIN_TEXT: &str = "main_text";
+
 /// The schema: strings, the offset and length as 64-bit integers, `fetch_status` a 32-bit
 /// integer, `fetch_time` the `WARC-Date` as written (a string: `2024-02-29T12:00:00Z`),
 /// `links` a list of strings (items named `element`, as Parquet's list convention and
@@ -53,6 +56,12 @@ pub fn schema() -> SchemaRef {
 /// [`schema`] and after it one column per field named in `fields`, each a list of strings
 /// ([`Page::fields`]).
 pub fn schema_with_fields(fields: &[&str]) -> SchemaRef {
+    schema_with(fields, false)
+}
+
+/// [`schema_with_fields`], then with `main_text` a string column `main_text`
+/// ([`Page::main_text`]; null for a page without it).
+pub fn schema_with(fields: &[&str], main_text: bool) -> SchemaRef {
     let string = |name: &str| Field::new(name, DataType::Utf8, true);
     let long = |name: &str| Field::new(name, DataType::Int64, true);
     let int = |name: &str| Field::new(name, DataType::Int32, true);
@@ -78,6 +87,7 @@ pub fn schema_with_fields(fields: &[&str]) -> SchemaRef {
                 .iter()
                 .map(|name| Field::new(*name, DataType::List(link_field()), true)),
         )
+        .chain(main_text.then(|| string(MAIN_TEXT)))
         .collect::<Vec<_>>(),
     ))
 }
@@ -103,6 +113,8 @@ pub struct PageColumns {
     links: ListBuilder<StringBuilder>,
     text: StringBuilder,
     fields: Vec<ListBuilder<StringBuilder>>,
+    /// The `main_text` column when the schema has it.
+    main_text: Option<StringBuilder>,
     rows: usize,
     bytes: usize,
 }
@@ -122,8 +134,14 @@ impl PageColumns {
     /// No rows yet; after the page's columns, one per field (see
     /// [`schema_with_fields`]).
     pub fn with_fields(fields: &[&str]) -> PageColumns {
+        PageColumns::with(fields, false)
+    }
+
+    /// No rows yet; the columns of [`schema_with`].
+    pub fn with(fields: &[&str], main_text: bool) -> PageColumns {
         PageColumns {
-            schema: schema_with_fields(fields),
+            schema: schema_with(fields, main_text),
+            main_text: main_text.then(StringBuilder::new),
             filename: StringBuilder::new(),
             offset: Int64Builder::new(),
             length: Int64Builder::new(),
@@ -199,6 +217,10 @@ impl PageColumns {
                 None => column.append_null(),
             }
         }
+        if let Some(column) = &mut self.main_text {
+            column.append_option(page.main_text.as_deref());
+            bytes += page.main_text.as_ref().map_or(0, String::len);
+        }
         self.rows += 1;
         self.bytes += bytes;
     }
@@ -236,6 +258,9 @@ impl PageColumns {
             Arc::new(self.text.finish()),
         ];
         for column in &mut self.fields {
+            columns.push(Arc::new(column.finish()));
+        }
+        if let Some(column) = &mut self.main_text {
             columns.push(Arc::new(column.finish()));
         }
         self.rows = 0;

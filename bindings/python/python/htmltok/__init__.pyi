@@ -157,6 +157,10 @@ class Document:
     ) -> Tokens: ...
     def tree(self, *, scripting: bool = False, context: Optional[str] = None) -> Tree:
         """The page's tree (see parse); with context ('td', 'svg path'), a fragment."""
+    def main_text(self) -> str:
+        """self.tree().main_text() (the tree parsed for it and dropped)."""
+    def metadata(self, url: Optional[str] = None) -> Metadata:
+        """self.tree().metadata(url); url defaults to the document's."""
 
 NodeType = Literal["element", "text", "comment", "doctype", "document", "fragment"]
 
@@ -214,6 +218,63 @@ class NodeIterator(Iterator[Node]):
     def __iter__(self) -> NodeIterator: ...
     def __next__(self) -> Node: ...
 
+class Article(TypedDict):
+    text: str
+    title: Optional[str]
+    byline: Optional[str]
+    date: Optional[str]
+
+class Href(TypedDict):
+    raw: str
+    url: Optional[str]
+
+class Robots(TypedDict):
+    present: bool
+    noindex: bool
+    nofollow: bool
+    noarchive: bool
+    nosnippet: bool
+    noimageindex: bool
+    notranslate: bool
+    indexifembedded: bool
+    max_snippet: Optional[int]
+    max_image_preview: Optional[Literal["none", "standard", "large"]]
+    max_video_preview: Optional[int]
+    unavailable_after: Optional[str]
+    other: List[str]
+
+class Alternate(Href):
+    hreflang: str
+
+class Refresh(TypedDict):
+    delay: int
+    raw: Optional[str]
+    url: Optional[str]
+
+class QualifiedLink(Href):
+    element: Literal["a", "area"]
+    offset: int
+    nofollow: bool
+    ugc: bool
+    sponsored: bool
+
+class Metadata(TypedDict):
+    title: Optional[str]
+    base_url: Optional[str]
+    canonical: Optional[Href]
+    robots: Robots
+    googlebot: Robots
+    description: Optional[str]
+    open_graph: List[Tuple[str, str]]
+    twitter: List[Tuple[str, str]]
+    lang: Optional[str]
+    content_language: Optional[str]
+    language: Optional[str]
+    alternates: List[Alternate]
+    refresh: Optional[Refresh]
+    json_ld: List[str]
+    qualified_links: List[QualifiedLink]
+
 class Tree:
     """A page's tree (WHATWG tree construction); nodes are Node views over its arena."""
     @property
@@ -250,6 +311,17 @@ class Tree:
         """The first of select(css), or None."""
     def extract(self, fields: Union[Dict[str, str], Fields]) -> Dict[str, List[str]]:
         """htmltok.extract's columns on this tree (every field matched in one walk)."""
+    # Page content (htmltok-content, issue #27).
+    def main_text(self) -> str:
+        """The article's text without menus, footers, comments, banners and link lists;
+        paragraphs set apart by a blank line ('' for a page without text)."""
+    def article(self) -> Article:
+        """main_text() with the title, byline and date read beside it."""
+    def metadata(self, url: Optional[str] = None) -> Metadata:
+        """Metadata with crawler semantics; url (default: the document's) resolves
+        relative URLs. ValueError when url is not absolute."""
+    def visible_text(self, *, noscript: bool = False) -> str:
+        """The visible text laid out (blocks, <br>, <pre>, tables; hidden content out)."""
 
 def parse(
     data: Union[_Bytes, str],
@@ -357,6 +429,7 @@ def process(
     all_files: bool = False,
     all_records: bool = False,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> Pages:
     """Tokenize files, folders and WARC files in parallel; one dict per document."""
 
@@ -373,6 +446,7 @@ def process_ipc(
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> Pages:
     """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
 
@@ -395,6 +469,7 @@ def process_batches(
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> Pages:
     """As process_ipc(), but each item is an ArrowBatch (Arrow PyCapsule interface)."""
 
@@ -427,5 +502,6 @@ def process_arrow(
     batch_rows: int = 1024,
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
+    main_text: bool = False,
 ) -> ArrowBatches:
     """As process(), but yields pyarrow.RecordBatch objects (columns: htmltok.spark.SCHEMA)."""

@@ -1,0 +1,162 @@
+//! What `htmltok.Tree.main_text()`, `article()`, `metadata()` and `visible_text()` (and
+//! `Document`'s, which parse and delegate) call: htmltok-content on the tree the Python
+//! object holds, with the GIL released, and the Rust results turned into Python values.
+//!
+//! Nothing here reads the page: the main text, the metadata and the visible text are the
+//! content crate's, so Python, the CLI and the batches give the same answers.
+
+use htmltok_content::main_text::{MainText, Options as MainTextOptions};
+use htmltok_content::metadata::{Href, ImagePreview, Metadata, Robots};
+use htmltok_content::visible::{Options as VisibleOptions, visible_text};
+use htmltok_tree::OwnedDocument;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use pyo3::exceptions::PyValueError;
+use url::Url;
+
+use crate::document::Html;
+
+/// The main text (paragraphs set apart by a blank line) and the fields read beside it.
+pub(crate) fn main_text(py: Python<'_>, doc: &OwnedDocument<Html>) -> MainText {
+    py.detach(|| htmltok_content::main_text(doc, &MainTextOptions::default()))
+}
+
+/// `article()`'s dict: `text`, `title`, `byline`, `date` (None when the page has none).
+pub(crate) fn article<'py>(
+    py: Python<'py>,
+    doc: &OwnedDocument<Html>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let main = main_text(py, doc);
+    let dict = PyDict::new(py);
+    dict.set_item("text", main.text)?;
+    dict.set_item("title", main.title)?;
+    dict.set_item("byline", main.byline)?;
+    dict.set_item("date", main.date)?;
+    Ok(dict)
+}
+
+/// The visible text (`noscript` content included when asked).
+pub(crate) fn visible(py: Python<'_>, doc: &OwnedDocument<Html>, noscript: bool) -> String {
+    py.detach(|| visible_text(doc, VisibleOptions { noscript }))
+}
+
+/// `metadata(url)`'s dict (see `metadata_dict`); `url` (else `default_url`, the
+/// document's) is the page's own URL. A bad URL is a ValueError.
+pub(crate) fn metadata<'py>(
+    py: Python<'py>,
+    doc: &OwnedDocument<Html>,
+    url: Option<&str>,
+    default_url: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let url = url
+        .or(default_url)
+        .map(|u| {
+            Url::parse(u).map_err(|err| {
+                PyValueError::new_err(format!("url {u:?}: not an absolute URL: {err}"))
+            })
+        })
+        .transpose()?;
+    let m = py.detach(|| htmltok_content::metadata(doc, url.as_ref()));
+    metadata_dict(py, &m)
+}
+
+fn href_dict<'py>(py: Python<'py>, href: &Href) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("raw", &href.raw)?;
+    dict.set_item("url", &href.url)?;
+    Ok(dict)
+}
+
+fn image_preview(p: ImagePreview) -> &'static str {
+    match p {
+        ImagePreview::None => "none",
+        ImagePreview::Standard => "standard",
+        ImagePreview::Large => "large",
+    }
+}
+
+/// Robots directives as a dict: the flags as bools, the limits as int or None, the
+/// image preview as 'none' / 'standard' / 'large' or None, `other` a list of str.
+fn robots_dict<'py>(py: Python<'py>, r: &Robots) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, flag) in [
+        ("present", r.present),
+        ("noindex", r.noindex),
+        ("nofollow", r.nofollow),
+        ("noarchive", r.noarchive),
+        ("nosnippet", r.nosnippet),
+        ("noimageindex", r.noimageindex),
+        ("notranslate", r.notranslate),
+        ("indexifembedded", r.indexifembedded),
+    ] {
+        dict.set_item(key, flag)?;
+    }
+    dict.set_item("max_snippet", r.max_snippet)?;
+    dict.set_item("max_image_preview", r.max_image_preview.map(image_preview))?;
+    dict.set_item("max_video_preview", r.max_video_preview)?;
+    dict.set_item("unavailable_after", &r.unavailable_after)?;
+    dict.set_item("other", PyList::new(py, &r.other)?)?;
+    Ok(dict)
+}
+
+fn pairs<'py>(py: Python<'py>, pairs: &[(String, String)]) -> PyResult<Bound<'py, PyList>> {
+    let items: Vec<Bound<'py, PyTuple>> = pairs
+        .iter()
+        .map(|(k, v)| PyTuple::new(py, [k, v]))
+        .collect::<PyResult<_>>()?;
+    PyList::new(py, items)
+}
+
+/// The `Metadata` fields as a dict (the keys are the Rust field names, plus `language`,
+/// `Metadata::language()`): URL attributes as `{'raw', 'url'}` dicts, Open Graph and
+/// Twitter fields as lists of (name, value) tuples (repeats kept), JSON-LD blocks as the
+/// strings the page wrote.
+pub(crate) fn metadata_dict<'py>(py: Python<'py>, m: &Metadata) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("title", &m.title)?;
+    dict.set_item("base_url", &m.base_url)?;
+    dict.set_item(
+        "canonical",
+        m.canonical.as_ref().map(|h| href_dict(py, h)).transpose()?,
+    )?;
+    dict.set_item("robots", robots_dict(py, &m.robots)?)?;
+    dict.set_item("googlebot", robots_dict(py, &m.googlebot)?)?;
+    dict.set_item("description", &m.description)?;
+    dict.set_item("open_graph", pairs(py, &m.open_graph)?)?;
+    dict.set_item("twitter", pairs(py, &m.twitter)?)?;
+    dict.set_item("lang", &m.lang)?;
+    dict.set_item("content_language", &m.content_language)?;
+    dict.set_item("language", m.language())?;
+    let alternates = PyList::empty(py);
+    for a in &m.alternates {
+        let d = href_dict(py, &a.href)?;
+        d.set_item("hreflang", &a.hreflang)?;
+        alternates.append(d)?;
+    }
+    dict.set_item("alternates", alternates)?;
+    let refresh = match &m.refresh {
+        Some(r) => {
+            let d = PyDict::new(py);
+            d.set_item("delay", r.delay)?;
+            d.set_item("raw", &r.raw)?;
+            d.set_item("url", &r.url)?;
+            Some(d)
+        }
+        None => None,
+    };
+    dict.set_item("refresh", refresh)?;
+    dict.set_item("json_ld", PyList::new(py, &m.json_ld)?)?;
+    let links = PyList::empty(py);
+    for l in &m.qualified_links {
+        let d = href_dict(py, &l.href)?;
+        d.set_item("element", l.element)?;
+        d.set_item("offset", l.offset)?;
+        d.set_item("nofollow", l.nofollow)?;
+        d.set_item("ugc", l.ugc)?;
+        d.set_item("sponsored", l.sponsored)?;
+        links.append(d)?;
+    }
+    dict.set_item("qualified_links", links)?;
+    Ok(dict)
+}

@@ -1,0 +1,186 @@
+"""Page content on the tree (htmltok-content, issue #27): main_text, article, metadata,
+visible_text on crafted pages, Document's delegating methods, the GIL released, and the
+main text equal to the Rust example program's on shared-corpus pages."""
+
+import json
+import subprocess
+import threading
+
+import pytest
+
+import htmltok
+from conftest import ROOT, shared_corpus_sample
+
+ARTICLE = (
+    b"<html lang=en><head><title>Council keeps library</title>"
+    b"<meta name=author content='A. Writer'>"
+    b"<meta property='article:published_time' content='2026-11-25'></head><body>"
+    b"<nav><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About</a></nav>"
+    b"<div class=story><p>The council met on Monday, and after a long debate, it voted "
+    b"to keep the library open.</p><p>Residents, who had petitioned for months, "
+    b"welcomed the decision.</p></div>"
+    b"<footer>Copyright, all rights reserved</footer></body></html>"
+)
+
+
+def test_main_text_is_the_article():
+    tree = htmltok.parse(ARTICLE)
+    text = tree.main_text()
+    assert text == (
+        "The council met on Monday, and after a long debate, it voted to keep the "
+        "library open.\n\nResidents, who had petitioned for months, welcomed the decision."
+    )
+    assert "Home" not in text and "Copyright" not in text
+
+
+def test_article_fields():
+    article = htmltok.parse(ARTICLE).article()
+    assert article["text"] == htmltok.parse(ARTICLE).main_text()
+    assert article["title"] == "Council keeps library"
+    assert article["byline"] == "A. Writer"
+    assert article["date"] == "2026-11-25"
+    empty = htmltok.parse(b"").article()
+    assert empty == {"text": "", "title": None, "byline": None, "date": None}
+
+
+def test_document_delegates():
+    doc = htmltok.Document(ARTICLE, url="https://example.org/a/b")
+    assert doc.main_text() == doc.tree().main_text()
+    assert doc.metadata() == doc.tree().metadata()
+    assert doc.metadata(url="https://other.example/") == doc.tree().metadata("https://other.example/")
+
+
+META = (
+    b"<html lang=de-AT><head><base href='/base/'>"
+    b"<link rel=canonical href='c?x=1&amp;y=2'>"
+    b"<meta name=robots content='NOINDEX, max-snippet: 20, max-image-preview:large, frobnicate'>"
+    b"<meta name=googlebot content=none>"
+    b"<meta name=description content='  A page.  '>"
+    b"<meta property=og:title content=Hallo><meta property=og:image content=1.png>"
+    b"<meta property=og:image content=2.png><meta name=twitter:card content=summary>"
+    b"<meta http-equiv=refresh content='5; url=next.html'>"
+    b"<link rel=alternate hreflang=fr href=/fr>"
+    b"<script type='application/ld+json'>{\"@type\": \"Article\"}</script></head>"
+    b"<body><a href=/ad rel='sponsored nofollow'>ad</a><a href=/ok>ok</a>"
+    b"<area href=/c rel=ugc></body></html>"
+)
+
+
+def test_metadata_fields():
+    m = htmltok.parse(META).metadata(url="https://example.org/dir/page")
+    assert m["base_url"] == "https://example.org/base/"
+    assert m["canonical"] == {"raw": "c?x=1&y=2", "url": "https://example.org/base/c?x=1&y=2"}
+    r = m["robots"]
+    assert r["present"] and r["noindex"] and not r["nofollow"]
+    assert r["max_snippet"] == 20 and r["max_image_preview"] == "large"
+    assert r["other"] == ["frobnicate"]
+    assert m["googlebot"]["noindex"] and m["googlebot"]["nofollow"]
+    assert m["description"] == "A page."
+    assert m["open_graph"] == [("og:title", "Hallo"), ("og:image", "1.png"), ("og:image", "2.png")]
+    assert m["twitter"] == [("twitter:card", "summary")]
+    assert m["lang"] == "de-AT" and m["language"] == "de-AT" and m["content_language"] is None
+    assert m["alternates"] == [{"raw": "/fr", "url": "https://example.org/fr", "hreflang": "fr"}]
+    assert m["refresh"] == {"delay": 5, "raw": "next.html", "url": "https://example.org/base/next.html"}
+    assert [json.loads(j) for j in m["json_ld"]] == [{"@type": "Article"}]
+    links = m["qualified_links"]
+    assert [(l["element"], l["url"], l["nofollow"], l["ugc"], l["sponsored"]) for l in links] == [
+        ("a", "https://example.org/ad", True, False, True),
+        ("area", "https://example.org/c", False, True, False),
+    ]
+    assert META[links[0]["offset"]:].startswith(b"<a href=/ad")
+
+
+def test_metadata_url_default_and_errors():
+    tree = htmltok.Document(META, url="https://example.org/dir/page").tree()
+    assert tree.metadata()["canonical"]["url"] == "https://example.org/base/c?x=1&y=2"
+    # Without a URL a relative reference does not resolve.
+    assert htmltok.parse(b"<link rel=canonical href=/c>").metadata()["canonical"] == {"raw": "/c", "url": None}
+    with pytest.raises(ValueError, match="not an absolute URL"):
+        tree.metadata(url="relative/path")
+
+
+def test_visible_text():
+    page = (
+        b"<h1>Title</h1><p>One<br>two</p><pre>  a\n   b</pre>"
+        b"<table><tr><td>x<td>y<tr><td>z</table>"
+        b"<p hidden>secret</p><p aria-hidden=true>aria</p><p style='display: none'>css</p>"
+        b"<template>tpl</template><noscript>enable js</noscript>"
+    )
+    tree = htmltok.parse(page)
+    text = tree.visible_text()
+    assert "One\ntwo" in text
+    assert "  a\n   b" in text
+    assert "x\ty\nz" in text
+    for hidden in ("secret", "aria", "css", "tpl", "enable js"):
+        assert hidden not in text
+    assert "enable js" in tree.visible_text(noscript=True)
+
+
+def test_main_text_releases_the_gil():
+    page = b"<div><p>" + b"Words, more words and commas. " * 200_000 + b"</p></div>"
+    tree = htmltok.parse(page)
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            stop.wait(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    before = len(ticks)
+    text = tree.main_text()
+    during = len(ticks) - before
+    stop.set()
+    t.join()
+    assert text.startswith("Words, more words")
+    assert during > 0
+
+
+def test_deep_page():
+    page = b"<div>" * 1_000_000 + b"<p>deep, deep text</p>"
+    tree = htmltok.parse(page)
+    assert tree.main_text() == "deep, deep text"
+    assert "deep, deep text" in tree.visible_text()
+
+
+def test_main_text_equals_the_rust_example_on_corpus_pages():
+    """The same Rust code: Python's main text is the `main_text` example program's on
+    UTF-8 pages of the shared corpus (the program reads bytes as UTF-8)."""
+    pages = [p for p in shared_corpus_sample(step=12) if htmltok.Document(p.read_bytes()).encoding == "UTF-8"][:6]
+    assert pages, "no UTF-8 pages in the sample"
+    subprocess.run(
+        ["cargo", "build", "--quiet", "--release", "-p", "htmltok-content", "--example", "main_text"],
+        cwd=ROOT, check=True,
+    )
+    out = subprocess.run(
+        [str(ROOT / "target" / "release" / "examples" / "main_text"), *map(str, pages)],
+        cwd=ROOT, check=True, capture_output=True,
+    ).stdout
+    rust = [json.loads(line) for line in out.decode().splitlines()]
+    assert len(rust) == len(pages)
+    for page, expected in zip(pages, rust):
+        article = htmltok.parse(page.read_bytes()).article()
+        assert article["text"] == expected["text"], page
+        assert article["title"] == expected["title"], page
+        assert expected["text"], page
+
+
+def test_process_main_text_column(tmp_path):
+    """process(main_text=True) adds the page's main text (Tree.main_text()'s); the Arrow
+    batches a `main_text` string column; without it, neither."""
+    page = tmp_path / "article.html"
+    page.write_bytes(ARTICLE)
+    (row,) = list(htmltok.process([str(page)], main_text=True))
+    assert row["main_text"] == htmltok.parse(ARTICLE).main_text()
+    (plain,) = list(htmltok.process([str(page)]))
+    assert "main_text" not in plain
+    pytest.importorskip("pyarrow")
+    (batch,) = list(htmltok.process_arrow([str(page)], main_text=True))
+    assert batch.schema.field("main_text").type == "string"
+    assert batch.column("main_text").to_pylist() == [row["main_text"]]
+    (batch,) = list(htmltok.process_arrow([str(page)]))
+    assert "main_text" not in batch.schema.names
+    with pytest.raises(ValueError, match="main_text"):
+        htmltok.process([str(page)], main_text=True, fields={"main_text": "p"})
