@@ -22,30 +22,8 @@ pub use base::document_base_url;
 pub use main_text::{MainText, main_text};
 pub use metadata::{Metadata, metadata};
 
-use htmltok_tree::{Document, DocumentRef, OwnedDocument};
-
 /// A parsed document the functions here read: `&Document` (`htmltok_tree::parse`),
 /// `&OwnedDocument` (`parse_owned`, a tree that owns its input, as the Python package's
-/// `Tree` holds it) or a `DocumentRef` view. One code path: each gives the same view.
-pub trait Tree {
-    /// The document's view (the input and the arena, borrowed).
-    fn view(&self) -> DocumentRef<'_>;
-}
-
-impl Tree for Document<'_> {
-    fn view(&self) -> DocumentRef<'_> {
-        Document::view(self)
-    }
-}
-
-impl<I: AsRef<[u8]>> Tree for OwnedDocument<I> {
-    fn view(&self) -> DocumentRef<'_> {
-        OwnedDocument::view(self)
-    }
-}
-
-impl Tree for DocumentRef<'_> {
-    fn view(&self) -> DocumentRef<'_> {
-        *self
-    }
-}
+/// `Tree` holds it) or a `DocumentRef` view: the tree crate's [`htmltok_tree::DocumentView`], under the
+/// name this crate's signatures have used.
+pub use htmltok_tree::DocumentView as Tree;

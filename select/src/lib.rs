@@ -11,7 +11,7 @@
 //!
 //! - [`Selector::parse`] compiles a selector list once (an error says where it fails and
 //!   what was expected; nothing panics) to match any number of documents.
-//! - [`Select`] (implemented for [`Document`] and [`NodeRef`]): `select` iterates the
+//! - [`Select`] (implemented for every [`DocumentView`] by reference and for [`NodeRef`]): `select` iterates the
 //!   matching elements in document order, `select_first` gives the first.
 //! - [`Fields`]: named selectors with parsel's `::text` and `::attr(name)`
 //!   pseudo-elements, compiled once, all matched in one walk of a document, giving one
@@ -33,7 +33,7 @@ mod has;
 
 use std::borrow::Cow;
 
-use htmltok_tree::{Descendants, Document, DocumentRef, NodeRef, OwnedDocument};
+use htmltok_tree::{Descendants, DocumentRef, DocumentView, NodeRef};
 use selectors::Element as _;
 use selectors::SelectorList;
 use selectors::bloom::BloomFilter;
@@ -320,13 +320,8 @@ impl<'d> Select<'d> for DocumentRef<'d> {
     }
 }
 
-impl<'d> Select<'d> for &'d Document<'_> {
-    fn select(self, selector: &Selector) -> Matches<'_, 'd> {
-        self.view().select(selector)
-    }
-}
-
-impl<'d, I: AsRef<[u8]>> Select<'d> for &'d OwnedDocument<I> {
+/// `&Document`, `&OwnedDocument` (and `&DocumentRef`): through their view.
+impl<'d, D: DocumentView + ?Sized> Select<'d> for &'d D {
     fn select(self, selector: &Selector) -> Matches<'_, 'd> {
         self.view().select(selector)
     }

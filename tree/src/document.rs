@@ -266,3 +266,30 @@ impl<'d> DocumentRef<'d> {
         Some(strip_and_collapse_ascii_whitespace(&title.text()))
     }
 }
+
+/// Any of the three forms of a parsed document — `Document` (borrowing),
+/// `OwnedDocument` (owning) or a `DocumentRef` view — for code that reads a tree and
+/// should accept each: one code path over the view each gives. (The crates above the tree
+/// — selectors, page content — take `&impl DocumentView`.)
+pub trait DocumentView {
+    /// The document's view (its input and arena, borrowed).
+    fn view(&self) -> DocumentRef<'_>;
+}
+
+impl DocumentView for Document<'_> {
+    fn view(&self) -> DocumentRef<'_> {
+        Document::view(self)
+    }
+}
+
+impl<I: AsRef<[u8]>> DocumentView for OwnedDocument<I> {
+    fn view(&self) -> DocumentRef<'_> {
+        OwnedDocument::view(self)
+    }
+}
+
+impl DocumentView for DocumentRef<'_> {
+    fn view(&self) -> DocumentRef<'_> {
+        *self
+    }
+}

@@ -49,7 +49,7 @@ use std::borrow::Cow;
 
 use htmltok::{State, Tokenizer};
 
-pub use document::{Document, DocumentRef, OwnedDocument};
+pub use document::{Document, DocumentRef, DocumentView, OwnedDocument};
 pub use dom::{
     CommentData, DoctypeData, ElementData, Node, NodeData, NodeId, QuirksMode, TextData,
     strip_and_collapse_ascii_whitespace,
