@@ -30,6 +30,7 @@ mod element;
 mod error;
 mod fields;
 mod has;
+mod topdown;
 
 use std::borrow::Cow;
 
@@ -65,6 +66,9 @@ pub struct Selector {
     /// for no-quirks and for quirks mode (where ids and classes are left out); None when
     /// no selector has any (`a[href]`), so no filter need be kept.
     ancestor_hashes: Option<[Box<[AncestorHashes]>; 2]>,
+    /// The top-down plan when every selector of the list is made of compounds joined by
+    /// ` ` and `>` (`topdown.rs`): matched so, in time linear in the tree's size.
+    plan: Option<Box<topdown::Plan>>,
 }
 
 /// A type selector's name as written and lowercased.
@@ -139,6 +143,7 @@ impl Selector {
             .then(|| [no_quirks, hashes(QuirksMode::Quirks)]);
         Ok(Selector {
             names: subject_names(&list),
+            plan: topdown::Plan::new([(0, &list)]).map(Box::new),
             ancestor_hashes,
             list,
             pseudo,
@@ -270,14 +275,26 @@ struct Subject<'d> {
     el: Element<'d>,
     name: &'d str,
     html: bool,
+    /// The interned name: [`htmltok_tree::Tag::Unknown`] for names the tree does not
+    /// intern.
+    tag: htmltok_tree::Tag,
 }
 
 impl<'d> Subject<'d> {
     fn of(node: NodeRef<'d>) -> Option<Subject<'d>> {
+        let interned = node.element_name()?;
+        let html = interned.ns == htmltok_tree::Ns::Html;
         Some(Subject {
-            el: Element::of(node)?,
-            name: node.name()?,
-            html: node.namespace() == Some(htmltok_tree::Ns::Html),
+            el: Element(node),
+            // An HTML element's name is lowercase: an interned one is its tag's name,
+            // without looking the name up in the document.
+            name: if html && interned.tag != htmltok_tree::Tag::Unknown {
+                interned.tag.as_str()
+            } else {
+                node.name()?
+            },
+            html,
+            tag: interned.tag,
         })
     }
 }
@@ -338,6 +355,9 @@ pub struct Matches<'s, 'd> {
     selector: &'s Selector,
     scope: Option<NodeRef<'d>>,
     walk: Descendants<'d>,
+    /// The top-down walk when the selector has a plan; else `selectors`' right-to-left
+    /// matching with the ancestor filter (when it tests ancestors).
+    topdown: Option<topdown::Walk<'s, 'd>>,
     ancestors: Option<Ancestors<'d>>,
     has: HasCache,
     caches: SelectorCaches,
@@ -349,13 +369,20 @@ impl<'s, 'd> Matches<'s, 'd> {
         below: NodeRef<'d>,
         scope: Option<NodeRef<'d>>,
     ) -> Matches<'s, 'd> {
+        let has = HasCache::default();
+        let mut caches = SelectorCaches::default();
+        let topdown = selector.plan.as_deref().map(|plan| {
+            topdown::Walk::new(plan, quirks(below.document()), scope, &has, &mut caches)
+        });
         Matches {
             selector,
             scope,
             walk: below.descendants(),
-            ancestors: selector.uses_ancestors().then(|| Ancestors::new(scope)),
-            has: HasCache::default(),
-            caches: SelectorCaches::default(),
+            ancestors: (topdown.is_none() && selector.uses_ancestors())
+                .then(|| Ancestors::new(scope)),
+            topdown,
+            has,
+            caches,
         }
     }
 }
@@ -365,6 +392,18 @@ impl<'d> Iterator for Matches<'_, 'd> {
 
     fn next(&mut self) -> Option<NodeRef<'d>> {
         for node in self.walk.by_ref() {
+            if let Some(walk) = &mut self.topdown {
+                let Some(subject) = Subject::of(node) else {
+                    continue;
+                };
+                let mut matched = false;
+                walk.matches(&subject, &self.has, &mut self.caches, |_| matched = true);
+                walk.push(node);
+                if matched {
+                    return Some(node);
+                }
+                continue;
+            }
             if let Some(a) = &mut self.ancestors {
                 a.enter(node);
             }
