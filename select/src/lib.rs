@@ -22,7 +22,11 @@
 //! with selector lists, `:has`, and the `i` / `s` attribute flags. The case rules are an
 //! HTML document's: see the `element` module. Nothing recurses per level of the tree
 //! (`:has` is matched with loops, see the `has` module); the selector itself may nest
-//! [`MAX_NESTING`] levels of brackets.
+//! [`MAX_NESTING`] levels of brackets. Selectors made of compounds joined by the
+//! descendant and child combinators (`body div p`, `ul > li a[href]`) are matched top down
+//! as the walk goes, a state per open element, in time linear in the tree's size whatever
+//! its depth (the `topdown` module); the others right to left by `selectors`, with an
+//! ancestor Bloom filter.
 
 mod ancestors;
 mod css;
