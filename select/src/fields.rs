@@ -45,7 +45,7 @@ pub struct Fields {
     fields: Vec<Field>,
     /// The fields matched top-down (`topdown.rs`), in one plan: those whose selectors are
     /// all compounds joined by ` ` and `>`.
-    plan: Option<Plan>,
+    pub(crate) plan: Option<Plan>,
     /// The other fields, matched right to left by `selectors`.
     by_name: ByName,
 }

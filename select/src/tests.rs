@@ -609,3 +609,56 @@ fn top_down_is_right_to_left() {
         .tests(2000)
         .quickcheck(check as fn(Vec<(u8, u8)>, Vec<(u8, bool)>, bool) -> bool);
 }
+
+/// Plans wider than one 64-bit word: many fields, a long selector list (a selector's
+/// compounds never straddle two words), and a selector of more than 64 compounds (left
+/// to `selectors`): the same matches as right to left.
+#[test]
+fn top_down_plans_of_many_words() {
+    let html = "<!DOCTYPE html><main><section class=a><div><p id=x>1</p><p class=b>2</p>\
+                </div></section><aside><ul><li><a href=/h>h</a></li></ul></aside></main>";
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let shapes = [
+        "main section div p",
+        "main > section > div > p.b",
+        "body main aside ul > li > a[href]",
+        "html body main p",
+        "section p#x",
+        "aside a",
+        "div > p",
+    ];
+    // 40 fields of 2 to 6 compounds: 160 bits, three words.
+    let pairs: Vec<(String, &str)> = (0..40)
+        .map(|i| (format!("f{i}"), shapes[i % shapes.len()]))
+        .collect();
+    let fields = Fields::new(pairs.iter().map(|(n, s)| (n.as_str(), *s))).unwrap();
+    assert!(fields.plan.as_ref().is_some_and(|p| !p.is_empty()));
+    let columns = fields.extract(&doc);
+    for (field, column) in fields.fields().iter().zip(&columns) {
+        let want = doc
+            .root()
+            .descendants()
+            .filter(|n| field.selector.matches(*n))
+            .count();
+        assert_eq!(column.len(), want, "{}", field.selector.source());
+        assert!(want > 0, "{}", field.selector.source());
+    }
+    // One list of 20 selectors of up to 6 compounds.
+    let list = shapes.repeat(3).join(", ");
+    let sel = Selector::parse(&list).unwrap();
+    assert!(sel.plan.is_some());
+    let all: Vec<_> = doc
+        .root()
+        .descendants()
+        .filter(|n| sel.matches(*n))
+        .collect();
+    assert_eq!(all.len(), 3);
+    assert_eq!(doc.select(&sel).collect::<Vec<_>>(), all);
+    // 70 compounds: matched right to left.
+    let long = "html ".to_owned() + &"* ".repeat(68) + "p";
+    let sel = Selector::parse(&long).unwrap();
+    assert!(sel.plan.is_none());
+    assert_eq!(doc.select(&sel).count(), 0);
+    let long = "html ".to_owned() + &":not(p) ".repeat(68) + "p";
+    assert!(Selector::parse(&long).unwrap().plan.is_none());
+}
