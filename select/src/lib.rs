@@ -256,17 +256,17 @@ impl Selector {
                 }
             }
             Some(PseudoElement::Attr(name)) => {
+                // An HTML element's attribute names are lowercase (the tokenizer lowers
+                // them), so comparing ASCII case-insensitively is comparing with the
+                // name lowercased; the tree's lookup compares names as bytes.
                 let html = node.namespace() == Some(htmltok_tree::Ns::Html);
-                let value = node.attrs().find(|a| {
-                    a.ns() == htmltok_tree::AttrNs::None
-                        && if html {
-                            a.name().eq_ignore_ascii_case(name)
-                        } else {
-                            a.name() == &**name
-                        }
-                });
-                if let Some(a) = value {
-                    out(a.value());
+                let key = if html && name.bytes().any(|b| b.is_ascii_uppercase()) {
+                    Cow::Owned(name.to_ascii_lowercase())
+                } else {
+                    Cow::Borrowed(&**name)
+                };
+                if let Some(value) = node.attr(&key) {
+                    out(value);
                 }
             }
             None => out(Cow::Owned(node.outer_html())),
