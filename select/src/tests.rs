@@ -547,6 +547,8 @@ fn top_down_is_right_to_left() {
         "span:nth-child(2n)",
         ":root",
         "b:only-child",
+        ":is(:has(b))",
+        "div:not(:has(> a))",
     ];
     fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, bool)>, quirks: bool) -> bool {
         // The tree: each pair opens an element (name, attributes) or, for some, closes one.
