@@ -342,8 +342,9 @@ pub(crate) struct Walk<'p, 'd> {
 }
 
 impl<'p, 'd> Walk<'p, 'd> {
-    /// For a walk of the descendants of `scope` (None: of the whole document `doc`): the
-    /// scope's own sets are found by matching down the path to it from the top.
+    /// For a walk of the descendants of `scope` (None: of the whole document), in a
+    /// document of quirks mode `quirks`: the scope's own sets are found by matching down
+    /// the path to it from the top.
     pub(crate) fn new(
         plan: &'p Plan,
         quirks: QuirksMode,
@@ -405,7 +406,7 @@ impl<'p, 'd> Walk<'p, 'd> {
         let node = subject.el.0;
         let parent = node.parent();
         // Leave on the stack only the element's ancestors.
-        while let Some(&top) = self.stack.last().filter(|_| self.plan.prefixes) {
+        while let Some(&top) = self.stack.last() {
             if Some(top) == parent {
                 break;
             }
@@ -507,7 +508,8 @@ impl<'p, 'd> Walk<'p, 'd> {
     }
 
     /// After matching `node`: an element with children becomes an ancestor of what
-    /// follows.
+    /// follows (when some selector has prefixes to pass down; else the stack stays
+    /// empty).
     pub(crate) fn push(&mut self, node: NodeRef<'d>) {
         if self.plan.prefixes && node.is_element() && node.first_child().is_some() {
             self.stack.push(node);
