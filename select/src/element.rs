@@ -136,6 +136,15 @@ impl selectors::Element for Element<'_> {
         local_name: &Ident,
         operation: &AttrSelectorOperation<&AttrValue>,
     ) -> bool {
+        if let NamespaceConstraint::Specific(url) = ns
+            && url.as_str().is_empty()
+        {
+            // In no namespace (`[href]`, the common case): the tree's lookup, which
+            // compares names as bytes; an element has one attribute of a name at most.
+            return self
+                .attr(local_name.as_str())
+                .is_some_and(|v| operation.eval_str(&v));
+        }
         self.0.attrs().any(|a| {
             a.name() == local_name.as_str()
                 && match ns {
@@ -144,6 +153,11 @@ impl selectors::Element for Element<'_> {
                 }
                 && operation.eval_str(&a.value())
         })
+    }
+
+    fn has_attr_in_no_namespace(&self, local_name: &Ident) -> bool {
+        // `[href]`: the tree's lookup, as in `attr_matches`.
+        self.attr(local_name.as_str()).is_some()
     }
 
     fn match_non_ts_pseudo_class(

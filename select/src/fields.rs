@@ -27,7 +27,8 @@ use selectors::context::SelectorCaches;
 
 use crate::ancestors::Ancestors;
 use crate::has::HasCache;
-use crate::{SelectError, Selector, Subject};
+use crate::topdown::{Plan, Walk};
+use crate::{SelectError, Selector, Subject, quirks};
 
 /// One named selector.
 #[derive(Clone, Debug)]
@@ -42,6 +43,10 @@ pub struct Field {
 #[derive(Clone, Debug, Default)]
 pub struct Fields {
     fields: Vec<Field>,
+    /// The fields matched top-down (`topdown.rs`), in one plan: those whose selectors are
+    /// all compounds joined by ` ` and `>`.
+    pub(crate) plan: Option<Plan>,
+    /// The other fields, matched right to left by `selectors`.
     by_name: ByName,
 }
 
@@ -63,14 +68,17 @@ struct ByName {
 }
 
 impl ByName {
-    fn new(fields: &[Field]) -> ByName {
+    /// The index of the fields for which `keep` holds.
+    fn new(fields: &[Field], keep: impl Fn(usize) -> bool) -> ByName {
         let any: Vec<usize> = (0..fields.len())
-            .filter(|&i| fields[i].selector.names.is_none())
+            .filter(|&i| keep(i) && fields[i].selector.names.is_none())
             .collect();
         let index = |pick: fn(&crate::TypeName) -> &str| {
             let mut names: Vec<&str> = fields
                 .iter()
-                .flat_map(|f| f.selector.names.iter().flatten().map(pick))
+                .enumerate()
+                .filter(|&(i, _)| keep(i))
+                .flat_map(|(_, f)| f.selector.names.iter().flatten().map(pick))
                 .collect();
             names.sort_unstable();
             names.dedup();
@@ -78,6 +86,7 @@ impl ByName {
                 .into_iter()
                 .map(|name| {
                     let list: Vec<usize> = (0..fields.len())
+                        .filter(|&i| keep(i))
                         .filter(|&i| match &fields[i].selector.names {
                             None => true,
                             Some(ns) => ns.iter().any(|n| pick(n) == name),
@@ -129,8 +138,19 @@ impl Fields {
             })?;
             fields.push(Field { name, selector });
         }
-        let by_name = ByName::new(&fields);
-        Ok(Fields { fields, by_name })
+        let planned = |i: usize| fields[i].selector.plan.is_some();
+        let plan = Plan::new(
+            (0..fields.len())
+                .filter(|&i| planned(i))
+                .map(|i| (i, &fields[i].selector.list)),
+        )
+        .filter(|p| !p.is_empty());
+        let by_name = ByName::new(&fields, |i| plan.is_none() || !planned(i));
+        Ok(Fields {
+            fields,
+            plan,
+            by_name,
+        })
     }
 
     /// The fields in the order given.
@@ -163,17 +183,35 @@ impl Fields {
         }
         let mut caches = SelectorCaches::default();
         let has = HasCache::default();
-        // The ancestor filter only when a field tests ancestors (`ancestors.rs`).
-        let mut ancestors = self
-            .fields
-            .iter()
-            .any(|f| f.selector.uses_ancestors())
+        let mut topdown = self
+            .plan
+            .as_ref()
+            .map(|plan| Walk::new(plan, quirks(doc), None, &has, &mut caches));
+        let fallback = |i: &usize| topdown.is_none() || self.fields[*i].selector.plan.is_none();
+        // The ancestor filter only when a field matched right to left tests ancestors
+        // (`ancestors.rs`).
+        let mut ancestors = (0..self.fields.len())
+            .filter(fallback)
+            .any(|i| self.fields[i].selector.uses_ancestors())
             .then(|| Ancestors::new(None));
         for node in doc.root().descendants() {
             if let Some(a) = &mut ancestors {
                 a.enter(node);
             }
             if let Some(subject) = Subject::of(node) {
+                if let Some(walk) = &mut topdown {
+                    // A field's selectors lie on consecutive bits: give its values once.
+                    let mut last = usize::MAX;
+                    walk.matches(&subject, &has, &mut caches, |i| {
+                        if i != last {
+                            last = i;
+                            self.fields[i]
+                                .selector
+                                .values(node, |v| columns[i].push(v.into_owned()));
+                        }
+                    });
+                    walk.push(node);
+                }
                 let filter = ancestors.as_ref().map(|a| a.filter());
                 for &i in self.by_name.candidates(subject.name, subject.html) {
                     let field = &self.fields[i];

@@ -22,7 +22,11 @@
 //! with selector lists, `:has`, and the `i` / `s` attribute flags. The case rules are an
 //! HTML document's: see the `element` module. Nothing recurses per level of the tree
 //! (`:has` is matched with loops, see the `has` module); the selector itself may nest
-//! [`MAX_NESTING`] levels of brackets.
+//! [`MAX_NESTING`] levels of brackets. Selectors made of compounds joined by the
+//! descendant and child combinators (`body div p`, `ul > li a[href]`) are matched top down
+//! as the walk goes, a state per open element, in time linear in the tree's size whatever
+//! its depth (the `topdown` module); the others right to left by `selectors`, with an
+//! ancestor Bloom filter.
 
 mod ancestors;
 mod css;
@@ -30,6 +34,7 @@ mod element;
 mod error;
 mod fields;
 mod has;
+mod topdown;
 
 use std::borrow::Cow;
 
@@ -65,6 +70,9 @@ pub struct Selector {
     /// for no-quirks and for quirks mode (where ids and classes are left out); None when
     /// no selector has any (`a[href]`), so no filter need be kept.
     ancestor_hashes: Option<[Box<[AncestorHashes]>; 2]>,
+    /// The top-down plan when every selector of the list is made of compounds joined by
+    /// ` ` and `>` (`topdown.rs`): matched so, in time linear in the tree's size.
+    plan: Option<Box<topdown::Plan>>,
 }
 
 /// A type selector's name as written and lowercased.
@@ -139,6 +147,7 @@ impl Selector {
             .then(|| [no_quirks, hashes(QuirksMode::Quirks)]);
         Ok(Selector {
             names: subject_names(&list),
+            plan: topdown::Plan::new([(0, &list)]).map(Box::new),
             ancestor_hashes,
             list,
             pseudo,
@@ -247,17 +256,17 @@ impl Selector {
                 }
             }
             Some(PseudoElement::Attr(name)) => {
+                // An HTML element's attribute names are lowercase (the tokenizer lowers
+                // them), so comparing ASCII case-insensitively is comparing with the
+                // name lowercased; the tree's lookup compares names as bytes.
                 let html = node.namespace() == Some(htmltok_tree::Ns::Html);
-                let value = node.attrs().find(|a| {
-                    a.ns() == htmltok_tree::AttrNs::None
-                        && if html {
-                            a.name().eq_ignore_ascii_case(name)
-                        } else {
-                            a.name() == &**name
-                        }
-                });
-                if let Some(a) = value {
-                    out(a.value());
+                let key = if html && name.bytes().any(|b| b.is_ascii_uppercase()) {
+                    Cow::Owned(name.to_ascii_lowercase())
+                } else {
+                    Cow::Borrowed(&**name)
+                };
+                if let Some(value) = node.attr(&key) {
+                    out(value);
                 }
             }
             None => out(Cow::Owned(node.outer_html())),
@@ -270,14 +279,26 @@ struct Subject<'d> {
     el: Element<'d>,
     name: &'d str,
     html: bool,
+    /// The interned name: [`htmltok_tree::Tag::Unknown`] for names the tree does not
+    /// intern.
+    tag: htmltok_tree::Tag,
 }
 
 impl<'d> Subject<'d> {
     fn of(node: NodeRef<'d>) -> Option<Subject<'d>> {
+        let interned = node.element_name()?;
+        let html = interned.ns == htmltok_tree::Ns::Html;
         Some(Subject {
-            el: Element::of(node)?,
-            name: node.name()?,
-            html: node.namespace() == Some(htmltok_tree::Ns::Html),
+            el: Element(node),
+            // An HTML element's name is lowercase: an interned one is its tag's name,
+            // without looking the name up in the document.
+            name: if html && interned.tag != htmltok_tree::Tag::Unknown {
+                interned.tag.as_str()
+            } else {
+                node.name()?
+            },
+            html,
+            tag: interned.tag,
         })
     }
 }
@@ -338,6 +359,9 @@ pub struct Matches<'s, 'd> {
     selector: &'s Selector,
     scope: Option<NodeRef<'d>>,
     walk: Descendants<'d>,
+    /// The top-down walk when the selector has a plan; else `selectors`' right-to-left
+    /// matching with the ancestor filter (when it tests ancestors).
+    topdown: Option<topdown::Walk<'s, 'd>>,
     ancestors: Option<Ancestors<'d>>,
     has: HasCache,
     caches: SelectorCaches,
@@ -349,13 +373,20 @@ impl<'s, 'd> Matches<'s, 'd> {
         below: NodeRef<'d>,
         scope: Option<NodeRef<'d>>,
     ) -> Matches<'s, 'd> {
+        let has = HasCache::default();
+        let mut caches = SelectorCaches::default();
+        let topdown = selector.plan.as_deref().map(|plan| {
+            topdown::Walk::new(plan, quirks(below.document()), scope, &has, &mut caches)
+        });
         Matches {
             selector,
             scope,
             walk: below.descendants(),
-            ancestors: selector.uses_ancestors().then(|| Ancestors::new(scope)),
-            has: HasCache::default(),
-            caches: SelectorCaches::default(),
+            ancestors: (topdown.is_none() && selector.uses_ancestors())
+                .then(|| Ancestors::new(scope)),
+            topdown,
+            has,
+            caches,
         }
     }
 }
@@ -365,6 +396,18 @@ impl<'d> Iterator for Matches<'_, 'd> {
 
     fn next(&mut self) -> Option<NodeRef<'d>> {
         for node in self.walk.by_ref() {
+            if let Some(walk) = &mut self.topdown {
+                let Some(subject) = Subject::of(node) else {
+                    continue;
+                };
+                let mut matched = false;
+                walk.matches(&subject, &self.has, &mut self.caches, |_| matched = true);
+                walk.push(node);
+                if matched {
+                    return Some(node);
+                }
+                continue;
+            }
             if let Some(a) = &mut self.ancestors {
                 a.enter(node);
             }

@@ -476,3 +476,191 @@ fn fields_by_name_give_what_select_gives() {
     assert_eq!(columns[5], ["en", "de"]);
     assert_eq!(columns[7], ["T"]);
 }
+
+/// The shapes that were quadratic before the top-down matcher (`topdown.rs`): each
+/// element matches or half-matches and `selectors` walked up to the root from it. At
+/// 200,000 levels a walk to the root per element is 2 * 10^10 steps; top-down, each
+/// compound is tested once per element.
+#[test]
+fn deep_trees_are_linear_for_descendant_and_child() {
+    let n = 200_000;
+    let html = "<div>".repeat(n) + "<p class=x>" + &"</div>".repeat(n);
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let count = |css: &str| doc.select(&Selector::parse(css).unwrap()).count();
+    // Every `div` but the first has a `div` above it and `body` at the top.
+    assert_eq!(count("body div div"), n - 1);
+    assert_eq!(count("html body div"), n);
+    assert_eq!(count("html > body > div div > div"), n - 2);
+    assert_eq!(count("body div div p.x"), 1);
+    assert_eq!(count("div > div > p, body > div"), 2);
+    let fields = Fields::new([("d", "body div div::attr(class)"), ("p", "div p::text")]).unwrap();
+    assert_eq!(fields.extract(&doc), [Vec::<String>::new(), vec![]]);
+    // Below a node: the prefixes matched above it (`html body`) count.
+    let deep = doc.select(&Selector::parse("p").unwrap()).next().unwrap();
+    let top = doc
+        .select_first(&Selector::parse("body > div").unwrap())
+        .unwrap();
+    let below = Selector::parse("html body div div").unwrap();
+    assert_eq!(top.select(&below).count(), n - 1);
+    assert_eq!(deep.parent().unwrap().select(&below).count(), 0);
+    assert_eq!(
+        top.select(&Selector::parse(":scope > div div").unwrap())
+            .count(),
+        n - 2
+    );
+
+    // The names are all there but out of order: a `span` above every `div`, no `div`
+    // above the `span`, so `div > span div` matches nothing, and every `div` would look
+    // up to the root for a `div` parent of a `span`.
+    let html = "<span>".to_owned() + &"<div>".repeat(n) + &"</div>".repeat(n) + "</span>";
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let count = |css: &str| doc.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("div > span div"), 0);
+    assert_eq!(count("span div"), n);
+    assert_eq!(count("body > span > div div"), n - 1);
+    assert_eq!(count("span > div"), 1);
+}
+
+/// Top-down matching (`topdown.rs`) and `selectors`' right-to-left matching (what
+/// `Selector::matches` does) agree on random trees and random selectors made of
+/// compounds and the descendant and child combinators, on the whole document, below a
+/// node, and as fields.
+#[test]
+fn top_down_is_right_to_left() {
+    const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
+    const COMPOUNDS: &[&str] = &[
+        "div",
+        "p",
+        "span",
+        "a",
+        "*",
+        ".x",
+        "#i",
+        "div.x",
+        "[title]",
+        "p:first-child",
+        ":is(p, a)",
+        ":not(.x)",
+        ":scope",
+        "[title=T i]",
+        "A",
+        "span:nth-child(2n)",
+        ":root",
+        "b:only-child",
+        ":is(:has(b))",
+        "div:not(:has(> a))",
+    ];
+    fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, bool)>, quirks: bool) -> bool {
+        // The tree: each pair opens an element (name, attributes) or, for some, closes one.
+        let mut html = String::from(if quirks { "" } else { "<!DOCTYPE html>" });
+        let mut open = Vec::new();
+        for (k, attrs) in tree.iter().take(40) {
+            if k % 4 == 3 {
+                if let Some(name) = open.pop() {
+                    html += &format!("</{name}>");
+                }
+                continue;
+            }
+            let name = NAMES[*k as usize % NAMES.len()];
+            let class = ["", " class=x", " class=X", " id=i"][*attrs as usize % 4];
+            let title = if attrs & 4 != 0 { " title=t" } else { "" };
+            html += &format!("<{name}{class}{title}>");
+            open.push(name);
+        }
+        let doc = htmltok_tree::parse(html.as_bytes());
+        let mut css = String::new();
+        for (i, (c, child)) in picks.iter().take(5).enumerate() {
+            if i > 0 {
+                css += if *child { " > " } else { " " };
+            }
+            css += COMPOUNDS[*c as usize % COMPOUNDS.len()];
+        }
+        if css.is_empty() {
+            return true;
+        }
+        let Ok(sel) = Selector::parse(&css) else {
+            return false;
+        };
+        if sel.plan.is_none() {
+            return false;
+        }
+        let all: Vec<_> = doc
+            .root()
+            .descendants()
+            .filter(|n| sel.matches(*n))
+            .collect();
+        if doc.select(&sel).collect::<Vec<_>>() != all {
+            return false;
+        }
+        // Below each element, `:scope` being that element.
+        for scope in doc.root().descendants().filter(|n| n.is_element()) {
+            let mut caches = SelectorCaches::default();
+            let want: Vec<_> = scope
+                .descendants()
+                .filter(|n| sel.matches_with(*n, Some(scope), &mut caches))
+                .collect();
+            if scope.select(&sel).collect::<Vec<_>>() != want {
+                return false;
+            }
+        }
+        // As a field beside another.
+        let fields = Fields::new([("s", css.as_str()), ("b", "b")]).unwrap();
+        fields.extract(&doc)[0].len() == all.len()
+    }
+    quickcheck::QuickCheck::new()
+        .tests(2000)
+        .quickcheck(check as fn(Vec<(u8, u8)>, Vec<(u8, bool)>, bool) -> bool);
+}
+
+/// Plans wider than one 64-bit word: many fields, a long selector list (a selector's
+/// compounds never straddle two words), and a selector of more than 64 compounds (left
+/// to `selectors`): the same matches as right to left.
+#[test]
+fn top_down_plans_of_many_words() {
+    let html = "<!DOCTYPE html><main><section class=a><div><p id=x>1</p><p class=b>2</p>\
+                </div></section><aside><ul><li><a href=/h>h</a></li></ul></aside></main>";
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let shapes = [
+        "main section div p",
+        "main > section > div > p.b",
+        "body main aside ul > li > a[href]",
+        "html body main p",
+        "section p#x",
+        "aside a",
+        "div > p",
+    ];
+    // 40 fields of 2 to 6 compounds: 160 bits, three words.
+    let pairs: Vec<(String, &str)> = (0..40)
+        .map(|i| (format!("f{i}"), shapes[i % shapes.len()]))
+        .collect();
+    let fields = Fields::new(pairs.iter().map(|(n, s)| (n.as_str(), *s))).unwrap();
+    assert!(fields.plan.as_ref().is_some_and(|p| !p.is_empty()));
+    let columns = fields.extract(&doc);
+    for (field, column) in fields.fields().iter().zip(&columns) {
+        let want = doc
+            .root()
+            .descendants()
+            .filter(|n| field.selector.matches(*n))
+            .count();
+        assert_eq!(column.len(), want, "{}", field.selector.source());
+        assert!(want > 0, "{}", field.selector.source());
+    }
+    // One list of 20 selectors of up to 6 compounds.
+    let list = shapes.repeat(3).join(", ");
+    let sel = Selector::parse(&list).unwrap();
+    assert!(sel.plan.is_some());
+    let all: Vec<_> = doc
+        .root()
+        .descendants()
+        .filter(|n| sel.matches(*n))
+        .collect();
+    assert_eq!(all.len(), 3);
+    assert_eq!(doc.select(&sel).collect::<Vec<_>>(), all);
+    // 70 compounds: matched right to left.
+    let long = "html ".to_owned() + &"* ".repeat(68) + "p";
+    let sel = Selector::parse(&long).unwrap();
+    assert!(sel.plan.is_none());
+    assert_eq!(doc.select(&sel).count(), 0);
+    let long = "html ".to_owned() + &":not(p) ".repeat(68) + "p";
+    assert!(Selector::parse(&long).unwrap().plan.is_none());
+}

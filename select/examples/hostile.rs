@@ -1,0 +1,85 @@
+//! The tree shapes that make selector matching quadratic, each timed (release build):
+//!
+//! ```sh
+//! cargo run --release -p htmltok-select --example hostile [n] [--check]
+//! ```
+//!
+//! n (default 100,000) nested elements, and selectors that each element matches or half
+//! matches, so that a right-to-left matcher walks up to the root from each one: `body div
+//! div` (every `div` matches, found only at `body`), `html body div`, `div > span div`
+//! under one `span` (the names all there, out of order), the same below a node and as
+//! fields (top-down, `topdown.rs`); `span div` with no `span` (the ancestor Bloom
+//! filter) and `div:has(p)` (the `:has` cache). Each must stay linear: the selection
+//! time per element is printed, and with `--check` the run fails when one takes over
+//! 20 µs an element (linear runs take well under 1 µs on a loaded machine; a quadratic
+//! one at 100,000 levels tens of thousands).
+
+use std::time::Instant;
+
+use htmltok_select::{Fields, Select as _, Selector};
+
+/// The `--check` bound, in nanoseconds of selection time per element.
+const BOUND_NS: f64 = 20_000.0;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let check = args.iter().any(|a| a == "--check");
+    let n: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(100_000);
+    let divs = "<div>".repeat(n) + "<p class=x>p</p>" + &"</div>".repeat(n);
+    let in_span = "<span>".to_owned() + &"<div>".repeat(n) + &"</div>".repeat(n) + "</span>";
+    let divs = htmltok_tree::parse(divs.as_bytes());
+    let in_span = htmltok_tree::parse(in_span.as_bytes());
+    let sel = |css: &str| Selector::parse(css).expect("the benchmark's selectors parse");
+
+    let mut worst = 0f64;
+    let mut time = |name: &str, found: &mut dyn FnMut() -> usize| {
+        let t = Instant::now();
+        let count = found();
+        let secs = t.elapsed().as_secs_f64();
+        let per = secs * 1e9 / n as f64;
+        println!(
+            "{name:<40} {n:>8} levels  {:>8.1} ms ({per:>6.0} ns/element)  {count:>8} found",
+            secs * 1e3
+        );
+        worst = worst.max(per);
+    };
+    for css in [
+        "body div div",
+        "html body div",
+        "div > div > p.x",
+        "span div",
+    ] {
+        let s = sel(css);
+        time(css, &mut || divs.select(&s).count());
+    }
+    let s = sel("div > span div");
+    time("div > span div (under one span)", &mut || {
+        in_span.select(&s).count()
+    });
+    let s = sel("body > span > div div");
+    time("body > span > div div", &mut || in_span.select(&s).count());
+    let s = sel("html body div div");
+    let top = divs
+        .select_first(&sel("body > div"))
+        .expect("the page has a div");
+    time("html body div div, below the top div", &mut || {
+        top.select(&s).count()
+    });
+    let s = sel("div:has(p)");
+    time("div:has(p)", &mut || divs.select(&s).count());
+    let fields = Fields::new([
+        ("divs", "body div div::attr(class)"),
+        ("p", "div > div p::text"),
+        ("none", "div > span div::text"),
+    ])
+    .expect("the benchmark's fields parse");
+    time("fields: body div div, div > div p", &mut || {
+        fields.extract(&divs).iter().map(Vec::len).sum()
+    });
+    if check && worst > BOUND_NS {
+        eprintln!(
+            "the slowest shape took {worst:.0} ns an element, over the {BOUND_NS:.0} ns bound"
+        );
+        std::process::exit(1);
+    }
+}
