@@ -62,6 +62,7 @@ macro_rules! tags {
 
         impl Tag {
             /// The id of a lowercase tag name: one hash, one probe or two, one compare.
+            #[inline(always)]
             pub fn from_name(name: &str) -> Tag {
                 lookup(name.as_bytes())
             }
@@ -203,6 +204,7 @@ static TABLE: Table = {
     t
 };
 
+#[inline(always)]
 fn lookup(name: &[u8]) -> Tag {
     if name.is_empty() || name.len() > LONGEST {
         return Tag::Unknown;

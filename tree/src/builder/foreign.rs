@@ -46,7 +46,10 @@ impl<'a> TreeBuilder<'a> {
     /// 13.2.6.3 "adjust MathML attributes" / "adjust SVG attributes", then "adjust foreign
     /// attributes", for an element in `ns`.
     pub(super) fn adjust_foreign_attrs(&mut self, tag: &mut TagTok<'a>, ns: Ns) {
-        for attr in &mut tag.attrs {
+        if !tag.has_attrs {
+            return;
+        }
+        for attr in &mut self.tag_attrs {
             match ns {
                 Ns::MathMl if attr.name == "definitionurl" => {
                     attr.name = Cow::Borrowed("definitionURL");
@@ -144,8 +147,9 @@ impl<'a> TreeBuilder<'a> {
                             | Ul
                             | Var
                     ) || (tag.tag == Font
-                        && tag
-                            .attrs
+                        && tag.has_attrs
+                        && self
+                            .tag_attrs
                             .iter()
                             .any(|a| matches!(&*a.name, "color" | "face" | "size")))
                 };

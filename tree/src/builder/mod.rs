@@ -17,9 +17,9 @@ use std::borrow::Cow;
 
 use htmltok::{Span, State, Tokenizer};
 
-use crate::dom::{Dom, NONE, NodeData, NodeId};
+use crate::dom::{Attribute, Dom, NONE, NodeData, NodeId};
 use crate::formatting::{ActiveFormatting, Entry};
-use crate::names::{Name, Ns, Tag};
+use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::{OpenElements, Scope};
 
 pub(crate) use token::{TagTok, TextTok, Tok};
@@ -90,6 +90,9 @@ pub(crate) struct TreeBuilder<'a> {
     /// `<textarea>`).
     pub(crate) skip_newline: bool,
     pub(crate) pending_table_text: Vec<TextTok<'a>>,
+    /// The current start tag's attributes (`TagTok::has_attrs`), drained into the DOM
+    /// when its element is created; one allocation for the whole parse.
+    pub(crate) tag_attrs: Vec<Attribute<'a>>,
     /// The fragment parsing context element (13.4), not in the tree.
     pub(crate) context: Option<(NodeId, Name)>,
     /// The tokenizer state a token asked for, applied before the next token.
@@ -114,6 +117,7 @@ impl<'a> TreeBuilder<'a> {
             foster_parenting: false,
             skip_newline: false,
             pending_table_text: Vec::new(),
+            tag_attrs: Vec::new(),
             context: None,
             switch_to: None,
             done: false,
@@ -122,12 +126,11 @@ impl<'a> TreeBuilder<'a> {
 
     /// Runs the tokenizer to the end, building the tree.
     pub(crate) fn run(mut self, mut tokenizer: Tokenizer<'a>) -> Dom {
-        let mut attrs = Vec::new();
         loop {
             let foreign = self.adjusted_current_is_foreign();
             tokenizer.set_foreign_content(foreign);
             let mut tok = match tokenizer.next_token() {
-                Some(t) => Tok::from_token(t, &mut attrs),
+                Some(t) => Tok::from_token(t, &mut self.tag_attrs),
                 None => Tok::Eof,
             };
             if let Tok::Text(text) = &tok
@@ -146,10 +149,6 @@ impl<'a> TreeBuilder<'a> {
             }
             let eof = matches!(tok, Tok::Eof);
             self.dispatch(&mut tok, foreign);
-            if let Tok::Tag(tag) = tok {
-                attrs = tag.attrs;
-                attrs.clear();
-            }
             if let Some(state) = self.switch_to.take() {
                 tokenizer.set_state(state);
             }
@@ -317,6 +316,17 @@ impl<'a> TreeBuilder<'a> {
         (parent, before)
     }
 
+    /// The value of attribute `name` (no namespace) of the tag being processed, decoded.
+    pub(crate) fn tag_attr(&self, tag: &TagTok<'a>, name: &str) -> Option<Cow<'a, str>> {
+        if !tag.has_attrs {
+            return None;
+        }
+        self.tag_attrs
+            .iter()
+            .find(|a| a.ns == AttrNs::None && a.name == name)
+            .map(|a| a.value(self.input))
+    }
+
     pub(crate) fn name_of(&self, id: NodeId) -> Name {
         self.doc.element(id).name
     }
@@ -346,9 +356,15 @@ impl<'a> TreeBuilder<'a> {
             local = Some(self.doc.store(self.input, tag.name.clone()));
         }
         let name = Name { ns, tag: tag_id };
+        let mut none = Vec::new();
+        let attrs = if tag.has_attrs {
+            &mut self.tag_attrs
+        } else {
+            &mut none
+        };
         let id = self
             .doc
-            .new_element(self.input, name, local, &mut tag.attrs, tag.span);
+            .new_element(self.input, name, local, attrs, tag.span);
         (id, name)
     }
 
@@ -681,7 +697,10 @@ impl<'a> TreeBuilder<'a> {
 
     /// Adds missing attributes to an element (a second `<html>` or `<body>`).
     pub(crate) fn add_missing_attrs(&mut self, id: NodeId, tag: &mut TagTok<'a>) {
-        self.doc.add_missing_attrs(self.input, id, &mut tag.attrs);
+        if tag.has_attrs {
+            self.doc
+                .add_missing_attrs(self.input, id, &mut self.tag_attrs);
+        }
     }
 }
 

@@ -566,8 +566,8 @@ impl<'a> TreeBuilder<'a> {
                     self.open.pop_until(Select);
                 }
                 self.reconstruct_active_formatting();
-                let hidden = tag
-                    .attr(self.input, "type")
+                let hidden = self
+                    .tag_attr(tag, "type")
                     .is_some_and(|t| t.eq_ignore_ascii_case("hidden"));
                 self.insert_void(tag);
                 if !hidden {
@@ -867,8 +867,8 @@ impl<'a> TreeBuilder<'a> {
                 }
                 Style | Script | Template => self.in_head(tok),
                 Input
-                    if tag
-                        .attr(self.input, "type")
+                    if self
+                        .tag_attr(tag, "type")
                         .is_some_and(|t| t.eq_ignore_ascii_case("hidden")) =>
                 {
                     self.insert_void(tag);
