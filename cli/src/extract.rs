@@ -147,7 +147,8 @@ pub struct Args {
 
     /// Add the metadata columns (canonical, robots, googlebot, description, open_graph,
     /// twitter, lang, content_language, hreflang, refresh, json_ld, qualified_links; see
-    /// above). It builds the tree (about 1.1x the parse with it)
+    /// above). It builds the tree: on the shared corpus, 1.8x the CPU time of `extract`
+    /// without it
     #[arg(long)]
     metadata: bool,
 
