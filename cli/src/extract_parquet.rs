@@ -15,7 +15,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use super::{Args, create, fields, page, report_counts};
+use super::{Args, create, fields, page, report_counts, tree_columns};
 use crate::Failure;
 
 /// Rows gathered before they become a record batch…
@@ -75,7 +75,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
     };
     let fields = fields(args)?;
     let names: Vec<&str> = fields.fields().iter().map(|f| f.name.as_str()).collect();
-    let schema = htmltok_crawl::extract::columns::schema_with(&names, args.main_text);
+    let schema = htmltok_crawl::extract::columns::schema_with(&names, tree_columns(args));
     let properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .build();
@@ -84,7 +84,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
         .map_err(|err| Failure::Output(std::io::Error::other(err)))?;
     let stop = Arc::new(AtomicBool::new(false));
     let out = ParquetOut {
-        rows: Mutex::new(PageColumns::with(&names, args.main_text)),
+        rows: Mutex::new(PageColumns::with(&names, tree_columns(args))),
         writer: Mutex::new(Some(writer)),
         error: Mutex::new(None),
         stop: stop.clone(),

@@ -7,6 +7,7 @@ use std::process::Command;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::{Value, json};
 
@@ -33,27 +34,37 @@ fn rows(batch: &RecordBatch) -> Vec<Value> {
         .map(|i| {
             let mut row = serde_json::Map::new();
             for (field, column) in schema.fields().iter().zip(batch.columns()) {
-                let value = if column.is_null(i) {
-                    Value::Null
-                } else {
-                    match field.name().as_str() {
-                        _ if column.as_list_opt::<i32>().is_some() => {
-                            let list = column.as_list::<i32>().value(i);
-                            let urls = list.as_string::<i32>();
-                            json!((0..urls.len()).map(|j| urls.value(j)).collect::<Vec<_>>())
-                        }
-                        "warc_record_offset" | "warc_record_length" => {
-                            json!(column.as_primitive::<Int64Type>().value(i))
-                        }
-                        "fetch_status" => json!(column.as_primitive::<Int32Type>().value(i)),
-                        _ => json!(column.as_string::<i32>().value(i)),
-                    }
-                };
-                row.insert(field.name().clone(), value);
+                row.insert(field.name().clone(), value(column.as_ref(), i));
             }
             Value::Object(row)
         })
         .collect()
+}
+
+/// Row `i` of a column as JSON: lists as arrays, structs as objects.
+fn value(column: &dyn Array, i: usize) -> Value {
+    if column.is_null(i) {
+        return Value::Null;
+    }
+    match column.data_type() {
+        DataType::List(_) => {
+            let list = column.as_list::<i32>().value(i);
+            json!((0..list.len()).map(|j| value(&list, j)).collect::<Vec<_>>())
+        }
+        DataType::Struct(fields) => {
+            let columns = column.as_struct();
+            let mut object = serde_json::Map::new();
+            for (field, child) in fields.iter().zip(columns.columns()) {
+                object.insert(field.name().clone(), value(child.as_ref(), i));
+            }
+            Value::Object(object)
+        }
+        DataType::Int64 => json!(column.as_primitive::<Int64Type>().value(i)),
+        DataType::Int32 => json!(column.as_primitive::<Int32Type>().value(i)),
+        DataType::Boolean => json!(column.as_boolean().value(i)),
+        DataType::Utf8 => json!(column.as_string::<i32>().value(i)),
+        other => panic!("a column of type {other} in the Parquet file"),
+    }
 }
 
 /// The columns, in order (those of `htmltok_crawl::extract::columns::COLUMNS`).
@@ -535,6 +546,146 @@ fn main_text_column_in_parquet_and_json_lines() {
         .output()
         .unwrap();
     assert!(!clash.status.success());
-    assert!(String::from_utf8_lossy(&clash.stderr).contains("--main-text"));
+    assert!(String::from_utf8_lossy(&clash.stderr).contains("\"main_text\""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--metadata`: the metadata columns (htmltok-content's metadata, URLs resolved), the
+/// same in Parquet and JSON lines on the bundled corpus and a crafted page; every name of
+/// `METADATA_COLUMNS` in its order; a field may not take one of their names.
+#[test]
+fn metadata_columns_in_parquet_and_json_lines() {
+    let dir = std::env::temp_dir().join(format!("htmltok-metadata-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(corpus().join("article.html"), dir.join("article.html")).unwrap();
+    std::fs::write(
+        dir.join("crafted.html"),
+        br#"<html lang=de-AT><head><base href="/b/">
+<link rel="Canonical" href="c.html"><meta name=robots content="noindex, max-snippet:20, max-image-preview:large, whatever">
+<meta name=googlebot content="nosnippet"><meta name=description content=" A page ">
+<meta property=og:image content=1><meta property=og:image content=2><meta name=twitter:card content=summary>
+<meta http-equiv=content-language content=fr><meta http-equiv=refresh content="7;URL='next'">
+<link rel=alternate hreflang=en href="/en/"><script type="application/ld+json">{"@type":"Thing"}</script>
+</head><body><a href=/ad rel="sponsored">ad</a><a href=/x rel="ugc nofollow">x</a><p>text"#,
+    )
+    .unwrap();
+    let parquet = dir.join("pages.parquet");
+    let (p, d) = (parquet.to_str().unwrap(), dir.to_str().unwrap());
+    let base = ["--base", "https://example.org/dir/page.html"];
+    let common = ["extract", "-j", "1", "--metadata", base[0], base[1]];
+    htmltok(&[&common[..], &["--format", "parquet", "-o", p, d]].concat());
+    let stdout = htmltok(&[&common[..], &[d]].concat()).stdout;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&parquet).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let batches: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
+    let names: Vec<String> = batches[0]
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let metadata_columns = htmltok_crawl::extract::METADATA_COLUMNS;
+    assert_eq!(names[COLUMNS.len()..], metadata_columns);
+    let mut from_parquet: Vec<Value> = batches.iter().flat_map(rows).collect();
+    let mut from_jsonl: Vec<Value> = std::str::from_utf8(&stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    from_parquet.sort_by_key(key);
+    from_jsonl.sort_by_key(key);
+    assert_eq!(from_parquet, from_jsonl);
+    let crafted = from_jsonl
+        .iter()
+        .find(|r| {
+            r["warc_filename"]
+                .as_str()
+                .unwrap()
+                .ends_with("crafted.html")
+        })
+        .unwrap();
+    // The keys in the line's order (serde_json's map sorts them): the metadata's after
+    // the page's, in their order.
+    let line = std::str::from_utf8(&stdout)
+        .unwrap()
+        .lines()
+        .find(|l| l.contains("crafted.html"))
+        .unwrap();
+    let at = |name: &str| line.find(&format!(",\"{name}\":")).expect(name);
+    let places: Vec<usize> = metadata_columns.iter().map(|name| at(name)).collect();
+    assert!(places.windows(2).all(|w| w[0] < w[1]), "{line}");
+    assert!(at("text") < places[0]);
+    let metadata: serde_json::Map<String, Value> = crafted
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, _)| metadata_columns.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let robots = |flags: &[&str], max_snippet: Value, preview: Value, other: Value| {
+        let mut r = serde_json::Map::new();
+        for flag in [
+            "noindex",
+            "nofollow",
+            "noarchive",
+            "nosnippet",
+            "noimageindex",
+            "notranslate",
+            "indexifembedded",
+        ] {
+            r.insert(flag.into(), json!(flags.contains(&flag)));
+        }
+        r.insert("max_snippet".into(), max_snippet);
+        r.insert("max_image_preview".into(), preview);
+        r.insert("max_video_preview".into(), Value::Null);
+        r.insert("unavailable_after".into(), Value::Null);
+        r.insert("other".into(), other);
+        Value::Object(r)
+    };
+    let expected = json!({
+        "canonical": "https://example.org/b/c.html",
+        "robots": robots(&["noindex"], json!(20), json!("large"), json!(["whatever"])),
+        "googlebot": robots(&["nosnippet"], Value::Null, Value::Null, json!([])),
+        "description": "A page",
+        "open_graph": [{"name": "og:image", "content": "1"}, {"name": "og:image", "content": "2"}],
+        "twitter": [{"name": "twitter:card", "content": "summary"}],
+        "lang": "de-AT",
+        "content_language": "fr",
+        "hreflang": [{"hreflang": "en", "url": "https://example.org/en/"}],
+        "refresh": {"delay": 7, "url": "https://example.org/b/next"},
+        "json_ld": ["{\"@type\":\"Thing\"}"],
+        "qualified_links": [
+            {"url": "https://example.org/ad", "nofollow": false, "ugc": false, "sponsored": true},
+            {"url": "https://example.org/x", "nofollow": true, "ugc": true, "sponsored": false},
+        ],
+    });
+    assert_eq!(Value::Object(metadata), expected);
+    // A page without robots tags has null robots columns, and empty lists.
+    let article = from_jsonl
+        .iter()
+        .find(|r| {
+            r["warc_filename"]
+                .as_str()
+                .unwrap()
+                .ends_with("article.html")
+        })
+        .unwrap();
+    assert_eq!(article["googlebot"], Value::Null);
+    assert!(article["hreflang"].is_array());
+
+    let clash = Command::new(BIN)
+        .args(["extract", "--metadata", "--field", "description=p", d])
+        .output()
+        .unwrap();
+    assert!(!clash.status.success());
+    assert!(String::from_utf8_lossy(&clash.stderr).contains("metadata columns"));
+    let without = htmltok(&["extract", "--field", "description=p", d]).stdout;
+    assert!(
+        std::str::from_utf8(&without)
+            .unwrap()
+            .contains("\"description\":[")
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

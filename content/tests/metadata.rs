@@ -190,6 +190,58 @@ fn hreflang_alternates_in_order_resolved() {
     );
 }
 
+/// Found on the corpus page news/cnn-saturn-2013.html: one meta element that is the
+/// description by name and `og:description` by property gives both.
+#[test]
+fn one_meta_with_name_and_property_gives_both() {
+    let m = page(
+        "<meta content=D itemprop=description name=description property=og:description>\
+         <meta property=og:title name=OG:Title content=T>\
+         <meta property=og:image name=twitter:image content=i.png>",
+    );
+    assert_eq!(m.description.as_deref(), Some("D"));
+    let og: Vec<(&str, &str)> = m
+        .open_graph
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    // The same key in both attributes counts once.
+    assert_eq!(
+        og,
+        [
+            ("og:description", "D"),
+            ("og:title", "T"),
+            ("og:image", "i.png")
+        ]
+    );
+    assert_eq!(
+        m.twitter,
+        [("twitter:image".to_string(), "i.png".to_string())]
+    );
+}
+
+/// Found on the corpus page homepages/baidu-home-script-heavy.html read without its URL:
+/// a refresh to a relative URL in a document without a URL is kept, its URL text as
+/// written and no URL; a URL that fails on its own still makes no refresh.
+#[test]
+fn a_relative_refresh_without_a_document_url_keeps_its_text() {
+    let r = read(
+        "<meta http-equiv=refresh content='0; url=/b.html?x=1'>",
+        None,
+    )
+    .refresh
+    .unwrap();
+    assert_eq!(
+        (r.delay, r.raw.as_deref(), r.url),
+        (0, Some("/b.html?x=1"), None)
+    );
+    let bad = read(
+        "<meta http-equiv=refresh content='0; url=http://[::1'><meta http-equiv=refresh content=5>",
+        None,
+    );
+    assert_eq!(bad.refresh.map(|r| (r.delay, r.raw)), Some((5, None)));
+}
+
 #[test]
 fn the_first_refresh_that_parses_counts() {
     let m = page(

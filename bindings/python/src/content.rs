@@ -68,14 +68,6 @@ fn href_dict<'py>(py: Python<'py>, href: &Href) -> PyResult<Bound<'py, PyDict>> 
     Ok(dict)
 }
 
-fn image_preview(p: ImagePreview) -> &'static str {
-    match p {
-        ImagePreview::None => "none",
-        ImagePreview::Standard => "standard",
-        ImagePreview::Large => "large",
-    }
-}
-
 /// Robots directives as a dict: the flags as bools, the limits as int or None, the
 /// image preview as 'none' / 'standard' / 'large' or None, `other` a list of str.
 fn robots_dict<'py>(py: Python<'py>, r: &Robots) -> PyResult<Bound<'py, PyDict>> {
@@ -93,7 +85,10 @@ fn robots_dict<'py>(py: Python<'py>, r: &Robots) -> PyResult<Bound<'py, PyDict>>
         dict.set_item(key, flag)?;
     }
     dict.set_item("max_snippet", r.max_snippet)?;
-    dict.set_item("max_image_preview", r.max_image_preview.map(image_preview))?;
+    dict.set_item(
+        "max_image_preview",
+        r.max_image_preview.map(ImagePreview::as_str),
+    )?;
     dict.set_item("max_video_preview", r.max_video_preview)?;
     dict.set_item("unavailable_after", &r.unavailable_after)?;
     dict.set_item("other", PyList::new(py, &r.other)?)?;
@@ -159,4 +154,104 @@ pub(crate) fn metadata_dict<'py>(py: Python<'py>, m: &Metadata) -> PyResult<Boun
     }
     dict.set_item("qualified_links", links)?;
     Ok(dict)
+}
+
+/// A dict of `pairs` items: `{'name': …, 'content': …}`.
+fn pair_dicts<'py>(py: Python<'py>, pairs: &[(String, String)]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for (name, content) in pairs {
+        let d = PyDict::new(py);
+        d.set_item("name", name)?;
+        d.set_item("content", content)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// The robots columns' dict (None when no tag was read): the struct of
+/// `htmltok_crawl::extract::columns::metadata`, without `present`.
+fn robots_column<'py>(py: Python<'py>, r: &Robots) -> PyResult<Option<Bound<'py, PyDict>>> {
+    if !r.present {
+        return Ok(None);
+    }
+    let dict = PyDict::new(py);
+    for (key, flag) in htmltok_crawl::extract::robots_flags(r) {
+        dict.set_item(key, flag)?;
+    }
+    dict.set_item("max_snippet", r.max_snippet)?;
+    dict.set_item(
+        "max_image_preview",
+        r.max_image_preview.map(ImagePreview::as_str),
+    )?;
+    dict.set_item("max_video_preview", r.max_video_preview)?;
+    dict.set_item("unavailable_after", &r.unavailable_after)?;
+    dict.set_item("other", PyList::new(py, &r.other)?)?;
+    Ok(Some(dict))
+}
+
+/// Sets the metadata columns (`htmltok_crawl::extract::METADATA_COLUMNS`) of a
+/// `process(metadata=True)` dict, in the shapes of the Arrow columns (structs as dicts,
+/// lists of structs as lists of dicts, URLs resolved); all None when `m` is None.
+pub(crate) fn metadata_columns(
+    py: Python<'_>,
+    dict: &Bound<'_, PyDict>,
+    m: Option<&Metadata>,
+) -> PyResult<()> {
+    for name in htmltok_crawl::extract::METADATA_COLUMNS {
+        let Some(m) = m else {
+            dict.set_item(name, py.None())?;
+            continue;
+        };
+        let value: Bound<'_, PyAny> = match name {
+            "canonical" => m
+                .canonical
+                .as_ref()
+                .and_then(|c| c.url.as_deref())
+                .into_pyobject(py)?,
+            "robots" => robots_column(py, &m.robots)?.into_pyobject(py)?,
+            "googlebot" => robots_column(py, &m.googlebot)?.into_pyobject(py)?,
+            "description" => m.description.as_deref().into_pyobject(py)?,
+            "open_graph" => pair_dicts(py, &m.open_graph)?.into_any(),
+            "twitter" => pair_dicts(py, &m.twitter)?.into_any(),
+            "lang" => m.lang.as_deref().into_pyobject(py)?,
+            "content_language" => m.content_language.as_deref().into_pyobject(py)?,
+            "hreflang" => {
+                let list = PyList::empty(py);
+                for a in &m.alternates {
+                    let d = PyDict::new(py);
+                    d.set_item("hreflang", &a.hreflang)?;
+                    d.set_item("url", &a.href.url)?;
+                    list.append(d)?;
+                }
+                list.into_any()
+            }
+            "refresh" => match &m.refresh {
+                Some(r) => {
+                    let d = PyDict::new(py);
+                    d.set_item("delay", r.delay)?;
+                    d.set_item("url", &r.url)?;
+                    d.into_any()
+                }
+                None => py.None().into_bound(py),
+            },
+            "json_ld" => PyList::new(py, &m.json_ld)?.into_any(),
+            "qualified_links" => {
+                let list = PyList::empty(py);
+                for l in &m.qualified_links {
+                    let d = PyDict::new(py);
+                    d.set_item("url", &l.href.url)?;
+                    d.set_item("nofollow", l.nofollow)?;
+                    d.set_item("ugc", l.ugc)?;
+                    d.set_item("sponsored", l.sponsored)?;
+                    list.append(d)?;
+                }
+                list.into_any()
+            }
+            // METADATA_COLUMNS and this match are one list; the tests hold the dict's keys
+            // to the Arrow columns'.
+            _ => py.None().into_bound(py),
+        };
+        dict.set_item(name, value)?;
+    }
+    Ok(())
 }

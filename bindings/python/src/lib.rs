@@ -85,6 +85,15 @@ fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The columns of `process_arrow`, the Spark job and `htmltok extract --format parquet`,
     // from the one Rust definition.
     m.add("COLUMNS", htmltok_crawl::extract::columns::COLUMNS.to_vec())?;
+    m.add(
+        "METADATA_COLUMNS",
+        htmltok_crawl::extract::METADATA_COLUMNS.to_vec(),
+    )?;
+    // The metadata columns as a Spark DDL fragment, for htmltok.spark's schema.
+    m.add(
+        "METADATA_SPARK_SCHEMA",
+        htmltok_crawl::extract::columns::metadata::spark_schema(),
+    )?;
     tokens::register(m)?;
     document::register(m)?;
     warc::register(m)?;

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use arrow_array::{Array, RecordBatch, StructArray};
 use htmltok_crawl::batch::{self, Document};
-use htmltok_crawl::extract::Page;
-use htmltok_crawl::extract::columns::{MAIN_TEXT, PageColumns};
+use htmltok_crawl::extract::columns::PageColumns;
+use htmltok_crawl::extract::{Page, TreeColumns};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -77,9 +77,9 @@ struct Want {
     text: bool,
     /// The `fields` argument, compiled (empty: none).
     fields: Arc<htmltok_select::Fields>,
-    /// The `main_text` argument: a `main_text` column (opt-in: about 0.4x the parse, on
-    /// top of the tree).
-    main_text: bool,
+    /// The `main_text` and `metadata` arguments: the columns read from the tree
+    /// (opt-in: building the tree costs about three times the tokenizer's pass).
+    tree: TreeColumns,
 }
 
 impl Want {
@@ -94,15 +94,16 @@ impl Want {
 
     /// Empty columns for the pages (the page's and the fields').
     fn columns(&self) -> PageColumns {
-        PageColumns::with(&self.field_names(), self.main_text)
+        PageColumns::with(&self.field_names(), self.tree)
     }
 }
 
 /// Compiles the `fields` argument (a dict of names to selectors, or a `Fields`), refusing
-/// names of the page's columns; ValueError for a selector that does not parse.
+/// names of the page's columns and of the tree's columns asked for; ValueError for a
+/// selector that does not parse.
 fn compile_fields(
     fields: Option<&Bound<'_, PyAny>>,
-    main_text: bool,
+    tree: TreeColumns,
 ) -> PyResult<Arc<htmltok_select::Fields>> {
     let Some(fields) = fields.filter(|f| !f.is_none()) else {
         return Ok(Arc::default());
@@ -111,12 +112,7 @@ fn compile_fields(
         Ok(f) => f.get().inner.clone(),
         Err(_) => crate::select::compile(fields)?,
     };
-    htmltok_crawl::extract::check_field_names(&compiled).map_err(PyValueError::new_err)?;
-    if main_text && compiled.fields().iter().any(|f| f.name == MAIN_TEXT) {
-        return Err(PyValueError::new_err(format!(
-            "field {MAIN_TEXT:?}: the name of the main_text=True column"
-        )));
-    }
+    htmltok_crawl::extract::check_column_names(&compiled, tree).map_err(PyValueError::new_err)?;
     Ok(Arc::new(compiled))
 }
 
@@ -131,7 +127,7 @@ fn page(document: &Document<'_>, want: &Want, base: Option<&Url>) -> Page {
     if !want.text {
         page.text = String::new();
     }
-    page.with_tree_columns(document, &want.fields, want.main_text)
+    page.with_tree_columns(document, base, &want.fields, want.tree)
 }
 
 /// An encoding's name as an interned `str` for the usual ones.
@@ -245,6 +241,17 @@ fn run(
 /// - with `main_text=True`, one more key `main_text`: the page's main text (as
 ///   `Tree.main_text()` gives it; the tree is built for it, about 1.4x the parse with
 ///   it, so it is opt-in). `process_ipc`/`process_arrow` add a string column `main_text`.
+/// - with `metadata=True`, the metadata columns `htmltok.METADATA_COLUMNS` (as
+///   `htmltok extract --metadata` writes them; the tree is built for them):
+///   `canonical` (str), `robots` and `googlebot` (a dict of the directives: the flags as
+///   bools, `max_snippet`/`max_video_preview` int, `max_image_preview` str,
+///   `unavailable_after` str, `other` a list; None without such a tag), `description`,
+///   `open_graph` and `twitter` (lists of `{'name', 'content'}`), `lang`,
+///   `content_language`, `hreflang` (a list of `{'hreflang', 'url'}`), `refresh`
+///   (`{'delay', 'url'}` or None), `json_ld` (the blocks as written), `qualified_links` (a
+///   list of `{'url', 'nofollow', 'ugc', 'sponsored'}`); URLs resolved against the
+///   page's URL and `<base href>` (else `base`), None where they do not resolve.
+///   `process_ipc`/`process_arrow` add them as typed columns (structs, lists of structs).
 ///
 /// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
 /// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` and ARC (`.arc`/`.arc.gz`) files (every HTML `response`/`resource` record is a document;
@@ -266,7 +273,7 @@ fn run(
 /// that could not be read). Dropping the iterator, or calling its `close()`, stops the
 /// run.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None, main_text = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None, main_text = false, metadata = false))]
 #[allow(clippy::too_many_arguments)]
 fn process(
     paths: &Bound<'_, PyAny>,
@@ -280,13 +287,18 @@ fn process(
     all_records: bool,
     fields: Option<&Bound<'_, PyAny>>,
     main_text: bool,
+    metadata: bool,
 ) -> PyResult<Pages> {
+    let tree = TreeColumns {
+        main_text,
+        metadata,
+    };
     let run = Run {
         want: Want {
             links,
             text,
-            fields: compile_fields(fields, main_text)?,
-            main_text,
+            fields: compile_fields(fields, tree)?,
+            tree,
         },
         threads,
         all_files,
@@ -307,7 +319,9 @@ fn process(
 /// `warc_record_offset`, `warc_record_length`, `warc_record_id`, `url`, `fetch_time`,
 /// `fetch_status` (int32), `content_mime_type`, `encoding`, `encoding_rule`, `title`,
 /// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`),
-/// then one list-of-strings column per field of `fields` (as for `process`).
+/// then one list-of-strings column per field of `fields` (as for `process`), then with
+/// `main_text=True` a `main_text` string column and with `metadata=True` the metadata
+/// columns (`htmltok.METADATA_COLUMNS`: strings, structs and lists of structs).
 ///
 /// A batch holds `batch_rows` pages, or fewer when their strings reach `batch_bytes`
 /// (default 4 MiB; and the last one). Batches stay well under glibc's largest heap block
@@ -317,7 +331,7 @@ fn process(
 /// `pyarrow.RecordBatch` objects. The other arguments, `errors`, `documents` (pages, not
 /// batches), `ignored`, `counts` and `close()` are as for `process`.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, metadata = false))]
 #[allow(clippy::too_many_arguments)]
 fn process_ipc(
     paths: &Bound<'_, PyAny>,
@@ -332,13 +346,18 @@ fn process_ipc(
     batch_bytes: usize,
     fields: Option<&Bound<'_, PyAny>>,
     main_text: bool,
+    metadata: bool,
 ) -> PyResult<Pages> {
+    let tree = TreeColumns {
+        main_text,
+        metadata,
+    };
     let run = Run {
         want: Want {
             links,
             text,
-            fields: compile_fields(fields, main_text)?,
-            main_text,
+            fields: compile_fields(fields, tree)?,
+            tree,
         },
         threads,
         all_files,
@@ -358,7 +377,7 @@ fn process_ipc(
 /// polars, DuckDB, nanoarrow) takes over without a copy and without encoding: the
 /// columns built in Rust are handed over as they are. `htmltok.process_arrow` uses it.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, metadata = false))]
 #[allow(clippy::too_many_arguments)]
 fn process_batches(
     paths: &Bound<'_, PyAny>,
@@ -373,13 +392,18 @@ fn process_batches(
     batch_bytes: usize,
     fields: Option<&Bound<'_, PyAny>>,
     main_text: bool,
+    metadata: bool,
 ) -> PyResult<Pages> {
+    let tree = TreeColumns {
+        main_text,
+        metadata,
+    };
     let run = Run {
         want: Want {
             links,
             text,
-            fields: compile_fields(fields, main_text)?,
-            main_text,
+            fields: compile_fields(fields, tree)?,
+            tree,
         },
         threads,
         all_files,
@@ -583,8 +607,11 @@ impl Pages {
         for (field, values) in self.want.fields.fields().iter().zip(&page.fields) {
             dict.set_item(&field.name, values)?;
         }
-        if self.want.main_text {
+        if self.want.tree.main_text {
             dict.set_item(intern!(py, "main_text"), &page.main_text)?;
+        }
+        if self.want.tree.metadata {
+            crate::content::metadata_columns(py, &dict, page.metadata.as_deref())?;
         }
         Ok(dict)
     }

@@ -184,3 +184,59 @@ def test_process_main_text_column(tmp_path):
     assert "main_text" not in batch.schema.names
     with pytest.raises(ValueError, match="main_text"):
         htmltok.process([str(page)], main_text=True, fields={"main_text": "p"})
+
+
+META_PAGE = (
+    b"<html lang=de-AT><head><base href='/b/'><title>Meta</title>"
+    b"<link rel=canonical href='c.html'>"
+    b"<meta name=robots content='noindex, max-snippet:20, max-image-preview:large, odd'>"
+    b"<meta name=description content=' A page '>"
+    b"<meta property=og:image content=1><meta property=og:image content=2>"
+    b"<meta name=twitter:card content=summary>"
+    b"<meta http-equiv=content-language content=fr>"
+    b"<meta http-equiv=refresh content=\"7;URL='next'\">"
+    b"<link rel=alternate hreflang=en href='/en/'>"
+    b"<script type='application/ld+json'>{\"@type\":\"Thing\"}</script></head>"
+    b"<body><a href=/ad rel=sponsored>ad</a><p>text</p></body></html>"
+)
+
+
+def test_process_metadata_columns(tmp_path):
+    """process(metadata=True) adds the metadata columns (METADATA_COLUMNS), from the same
+    Rust metadata as Tree.metadata(), URLs resolved against `base`; process_arrow the
+    same values as typed columns; without it, none; a field may not take their names."""
+    page = tmp_path / "meta.html"
+    page.write_bytes(META_PAGE)
+    base = "https://example.org/dir/page.html"
+    (row,) = list(htmltok.process([str(page)], base=base, metadata=True))
+    got = {name: row[name] for name in htmltok.METADATA_COLUMNS}
+    m = htmltok.parse(META_PAGE).metadata(base)
+    robots = {k: v for k, v in m["robots"].items() if k != "present"}
+    assert got == {
+        "canonical": "https://example.org/b/c.html",
+        "robots": robots,
+        "googlebot": None,
+        "description": "A page",
+        "open_graph": [{"name": "og:image", "content": "1"}, {"name": "og:image", "content": "2"}],
+        "twitter": [{"name": "twitter:card", "content": "summary"}],
+        "lang": "de-AT",
+        "content_language": "fr",
+        "hreflang": [{"hreflang": "en", "url": "https://example.org/en/"}],
+        "refresh": {"delay": 7, "url": "https://example.org/b/next"},
+        "json_ld": ['{"@type":"Thing"}'],
+        "qualified_links": [{"url": "https://example.org/ad", "nofollow": False, "ugc": False,
+                             "sponsored": True}],
+    }
+    assert robots["noindex"] and robots["max_snippet"] == 20 and robots["other"] == ["odd"]
+    assert got["canonical"] == m["canonical"]["url"]
+    (plain,) = list(htmltok.process([str(page)]))
+    assert not set(htmltok.METADATA_COLUMNS) & set(plain)
+    with pytest.raises(ValueError, match="metadata columns"):
+        htmltok.process([str(page)], metadata=True, fields={"description": "p"})
+    pytest.importorskip("pyarrow")
+    (batch,) = list(htmltok.process_arrow([str(page)], base=base, metadata=True, main_text=True))
+    names = batch.schema.names
+    assert names[-len(htmltok.METADATA_COLUMNS):] == htmltok.METADATA_COLUMNS
+    assert names[-len(htmltok.METADATA_COLUMNS) - 1] == "main_text"
+    assert str(batch.schema.field("robots").type).startswith("struct<noindex: bool")
+    assert {name: batch.column(name).to_pylist()[0] for name in htmltok.METADATA_COLUMNS} == got

@@ -201,3 +201,38 @@ def test_fields_add_columns(spark, warcs, method):
         warc_dataframe(spark, [str(warcs[0])], fields={"x": "a["})
     with pytest.raises(ValueError, match="one of the columns"):
         warc_dataframe(spark, [str(warcs[0])], fields={"title": "h1"})
+
+
+@pytest.mark.parametrize("method", ["rows", "arrow"])
+def test_main_text_and_metadata_add_columns(spark, warcs, method):
+    """main_text=True and metadata=True add the columns of process(main_text=True,
+    metadata=True), with their values (structs and lists of structs as Rows)."""
+    if method == "arrow":
+        need("pyarrow")
+        need("pandas")
+    from htmltok.spark import COLUMNS, METADATA_COLUMNS, schema, warc_dataframe
+
+    tree_columns = ["main_text"] + METADATA_COLUMNS
+    df = warc_dataframe(spark, [str(p) for p in warcs[:2]], method=method, main_text=True,
+                        metadata=True)
+    assert df.columns == COLUMNS + tree_columns
+    assert "robots struct<`noindex`:boolean" in schema(metadata=True)
+
+    def plain(value):
+        """A Row (struct) as a dict, recursively; lists item by item."""
+        if hasattr(value, "asDict"):
+            return {k: plain(v) for k, v in value.asDict().items()}
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        return value
+
+    got = sorted([r.warc_filename, r.warc_record_offset] + [plain(r[c]) for c in tree_columns]
+                 for r in df.collect())
+    pages = htmltok.process([str(p) for p in warcs[:2]], threads=1, main_text=True, metadata=True)
+    want = sorted([p["warc_filename"], p["warc_record_offset"]] + [p[c] for c in tree_columns]
+                  for p in pages)
+    assert got == want
+    assert any(row[2] for row in got)  # some main text
+    assert any(row[2 + 1 + METADATA_COLUMNS.index("open_graph")] for row in got)
+    with pytest.raises(ValueError, match="one of the columns"):
+        warc_dataframe(spark, [str(warcs[0])], fields={"lang": "h1"}, metadata=True)

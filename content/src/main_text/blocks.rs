@@ -169,7 +169,6 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
             NodeData::Element(_) => {
                 let name = node.element_name();
                 let tag = name.filter(|n| n.ns == Ns::Html).map(|n| n.tag);
-                let names = hints::names(&node);
                 let structural = matches!(
                     tag,
                     Some(Tag::Html | Tag::Body | Tag::Article | Tag::Main | Tag::A)
@@ -177,9 +176,17 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
                 if tag == Some(Tag::Input) {
                     blocks[parent].inputs += 1;
                 }
-                if names.dropped
+                // The tag decides first: an element it drops (scripts, styles, navigation,
+                // …) needs no scan of its attributes.
+                let by_tag = dropped(&node, tag, strip_unlikely);
+                let names = if by_tag {
+                    hints::Names::default()
+                } else {
+                    hints::names(&node)
+                };
+                if by_tag
+                    || names.dropped
                     || (names.boilerplate && !structural)
-                    || dropped(&node, tag, strip_unlikely)
                     || (strip_unlikely && names.unlikely && !structural)
                 {
                     blocks[id].flags = REMOVED;

@@ -193,15 +193,18 @@ pub fn metadata<D: Tree + ?Sized>(doc: &D, document_url: Option<&Url>) -> Metada
                 if let Some(equiv) = node.attr("http-equiv") {
                     m.pragma(trim(&equiv), &content, base.as_ref(), document_url);
                 }
+                // Both attributes are read: one element may be `description` by name
+                // and `og:description` by property (news sites write this). The same
+                // key in both (`property=og:title name=og:title`) counts once.
                 let property = node.attr("property");
-                let name = node.attr("name");
-                let keys = [(property.as_deref(), false), (name.as_deref(), true)];
-                for (key, is_name) in keys {
-                    if let Some(key) = key
-                        && m.named(trim(key), &content, is_name)
-                    {
-                        break;
-                    }
+                let property = property.as_deref().map(trim);
+                if let Some(key) = property {
+                    m.named(key, &content, false);
+                }
+                if let Some(key) = node.attr("name").as_deref().map(trim)
+                    && !property.is_some_and(|p| p.eq_ignore_ascii_case(key))
+                {
+                    m.named(key, &content, true);
                 }
             }
             Tag::Link => {
@@ -290,10 +293,10 @@ impl Metadata {
         }
     }
 
-    /// A `<meta name>` (`is_name`) or `<meta property>` with its content; whether the key
-    /// was one read. Robots and description are metadata names (`name` only); Open Graph
-    /// and Twitter keys are read from either attribute.
-    fn named(&mut self, key: &str, content: &str, is_name: bool) -> bool {
+    /// A `<meta name>` (`is_name`) or `<meta property>` with its content. Robots and
+    /// description are metadata names (`name` only); Open Graph and Twitter keys are read
+    /// from either attribute.
+    fn named(&mut self, key: &str, content: &str, is_name: bool) {
         let prefixed = |prefix: &str| {
             key.get(..prefix.len())
                 .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
@@ -311,9 +314,6 @@ impl Metadata {
         } else if prefixed("twitter:") {
             self.twitter
                 .push((key.to_ascii_lowercase(), content.to_string()));
-        } else {
-            return false;
         }
-        true
     }
 }

@@ -19,7 +19,8 @@ pub struct Refresh {
     /// when it names none, which refreshes the page itself.
     pub raw: Option<String>,
     /// `raw` parsed relative to the document base URL; the page's own URL (when known)
-    /// when `raw` is None.
+    /// when `raw` is None; None when `raw` is relative and there is no base URL (a
+    /// document read without its URL).
     pub url: Option<String>,
 }
 
@@ -91,15 +92,22 @@ pub fn parse(input: &str, base: Option<&Url>, document_url: Option<&Url>) -> Opt
     // 11.1. Let urlString be the rest of input.
     let url_string = url_string(input, pos);
     // 11.11. Parse urlString relative to the document; 11.12: failure returns.
-    let url = Url::options().base_url(base).parse(url_string).ok()?;
+    // A document always has a URL in a browser; one read without a URL (a file, a record
+    // without a target URI) keeps the refresh with its URL text and no URL, as the other
+    // URL attributes do, rather than lose it: only a URL that fails on its own returns.
+    let url = match Url::options().base_url(base).parse(url_string) {
+        Ok(url) => Some(url),
+        Err(url::ParseError::RelativeUrlWithoutBase) if base.is_none() => None,
+        Err(_) => return None,
+    };
     // 11.13. A javascript: URL returns.
-    if url.scheme() == "javascript" {
+    if url.as_ref().is_some_and(|u| u.scheme() == "javascript") {
         return None;
     }
     Some(Refresh {
         delay,
         raw: Some(url_string.to_string()),
-        url: Some(url.into()),
+        url: url.map(Into::into),
     })
 }
 
@@ -212,7 +220,16 @@ mod tests {
     fn a_javascript_or_unparsable_url_is_no_refresh() {
         assert_eq!(refresh("0; url=javascript:alert(1)"), None);
         assert_eq!(refresh("0; url=http://[::1"), None);
-        assert_eq!(parse("0; url=relative", None, None), None);
+    }
+
+    #[test]
+    fn a_relative_url_without_a_base_is_kept_unresolved() {
+        let r = parse("0; url=relative", None, None).unwrap();
+        assert_eq!(
+            (r.delay, r.raw.as_deref(), r.url),
+            (0, Some("relative"), None)
+        );
+        assert_eq!(parse("0; url=http://[::1", None, None), None);
     }
 
     #[test]

@@ -33,6 +33,17 @@ pub enum ImagePreview {
     Large,
 }
 
+impl ImagePreview {
+    /// The value as the directive writes it: `none`, `standard`, `large`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImagePreview::None => "none",
+            ImagePreview::Standard => "standard",
+            ImagePreview::Large => "large",
+        }
+    }
+}
+
 /// The robots directives of a page, for one user agent (see the module's doc).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Robots {

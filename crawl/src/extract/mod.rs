@@ -84,21 +84,104 @@ pub const PAGE_COLUMNS: [&str; 13] = [
     "text",
 ];
 
+/// The name of the main-text column ([`TreeColumns::main_text`]).
+pub const MAIN_TEXT: &str = "main_text";
+
+/// The names of the metadata columns ([`TreeColumns::metadata`]), in order: what
+/// [`htmltok_content::metadata()`] reads, laid out as `columns::schema_with` types them
+/// (the JSON lines of `htmltok extract` and the dicts of `htmltok.process` use the same
+/// names and shapes).
+pub const METADATA_COLUMNS: [&str; 12] = [
+    "canonical",
+    "robots",
+    "googlebot",
+    "description",
+    "open_graph",
+    "twitter",
+    "lang",
+    "content_language",
+    "hreflang",
+    "refresh",
+    "json_ld",
+    "qualified_links",
+];
+
+/// The flags of a robots column (the `robots` and `googlebot` structs' first members),
+/// named and in order; then come `max_snippet`, `max_image_preview`,
+/// `max_video_preview`, `unavailable_after` and `other`.
+pub fn robots_flags(r: &htmltok_content::metadata::Robots) -> [(&'static str, bool); 7] {
+    [
+        ("noindex", r.noindex),
+        ("nofollow", r.nofollow),
+        ("noarchive", r.noarchive),
+        ("nosnippet", r.nosnippet),
+        ("noimageindex", r.noimageindex),
+        ("notranslate", r.notranslate),
+        ("indexifembedded", r.indexifembedded),
+    ]
+}
+
+/// Which columns read from the document's tree come after the page's and the fields':
+/// opt-in, since building the tree costs about three times the tokenizer's pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeColumns {
+    /// A string column [`MAIN_TEXT`] ([`Page::main_text`]: about 0.4x the parse on top
+    /// of the tree).
+    pub main_text: bool,
+    /// The [`METADATA_COLUMNS`] ([`Page::metadata`]: about 0.12x the parse on top of the
+    /// tree).
+    pub metadata: bool,
+}
+
+impl TreeColumns {
+    /// Whether any column needs the tree.
+    pub fn any(self) -> bool {
+        self.main_text || self.metadata
+    }
+
+    /// The names of these columns, in their order (main text first).
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        let main_text = self.main_text.then_some(MAIN_TEXT);
+        let metadata: &[&str] = if self.metadata {
+            &METADATA_COLUMNS
+        } else {
+            &[]
+        };
+        main_text.into_iter().chain(metadata.iter().copied())
+    }
+}
+
 /// Refuses fields that would take the name of one of the page's columns
 /// ([`PAGE_COLUMNS`]): the message names it.
 pub fn check_field_names(fields: &Fields) -> Result<(), String> {
-    match fields
-        .fields()
-        .iter()
-        .find(|f| PAGE_COLUMNS.contains(&f.name.as_str()))
-    {
-        Some(f) => Err(format!(
-            "field name {:?} is one of the page's columns ({}): choose another",
-            f.name,
-            PAGE_COLUMNS.join(", ")
-        )),
-        None => Ok(()),
+    check_column_names(fields, TreeColumns::default())
+}
+
+/// Refuses fields that would take the name of one of the page's columns
+/// ([`PAGE_COLUMNS`]) or of the tree's columns asked for (`tree`): the message names it
+/// and what asked for the column.
+pub fn check_column_names(fields: &Fields, tree: TreeColumns) -> Result<(), String> {
+    for f in fields.fields() {
+        let name = f.name.as_str();
+        if PAGE_COLUMNS.contains(&name) {
+            return Err(format!(
+                "field name {name:?} is one of the page's columns ({}): choose another",
+                PAGE_COLUMNS.join(", ")
+            ));
+        }
+        if tree.main_text && name == MAIN_TEXT {
+            return Err(format!(
+                "field name {name:?} is the main-text column's: choose another"
+            ));
+        }
+        if tree.metadata && METADATA_COLUMNS.contains(&name) {
+            return Err(format!(
+                "field name {name:?} is one of the metadata columns ({}): choose another",
+                METADATA_COLUMNS.join(", ")
+            ));
+        }
     }
+    Ok(())
 }
 
 /// One record per document of a batch: where it came from (for an archive record, its
@@ -161,6 +244,10 @@ pub struct Page {
     /// by a blank line) when [`Page::with_tree_columns`] was asked for it; None otherwise.
     /// Opt-in: it costs about 0.4x the parse, on top of the tree.
     pub main_text: Option<String>,
+    /// The page's metadata ([`htmltok_content::metadata()`], its URLs resolved against the
+    /// document's URL, else the `base` given) when [`Page::with_tree_columns`] was asked
+    /// for it; None otherwise. Written as the [`METADATA_COLUMNS`].
+    pub metadata: Option<Box<htmltok_content::Metadata>>,
 }
 
 impl Page {
@@ -202,6 +289,7 @@ impl Page {
             text: text.text,
             fields: Vec::new(),
             main_text: None,
+            metadata: None,
         }
     }
 
@@ -209,19 +297,21 @@ impl Page {
     /// scripting off) and extracts `fields` from it in one walk
     /// ([`Fields::extract`]). With no fields, the tree is not built.
     pub fn with_fields(self, document: &Document<'_>, fields: &Fields) -> Page {
-        self.with_tree_columns(document, fields, false)
+        self.with_tree_columns(document, None, fields, TreeColumns::default())
     }
 
-    /// Fills [`Page::fields`] and, with `main_text`, [`Page::main_text`], from one tree
-    /// of the document ([`htmltok_tree::parse`], scripting off). With no fields and no
-    /// main text, the tree is not built.
+    /// Fills [`Page::fields`] and the columns of `tree` ([`Page::main_text`],
+    /// [`Page::metadata`]) from one tree of the document ([`htmltok_tree::parse`],
+    /// scripting off). The metadata's URLs are resolved against the document's URL, else
+    /// `base`. With no fields and no tree column, the tree is not built.
     pub fn with_tree_columns(
         mut self,
         document: &Document<'_>,
+        base: Option<&Url>,
         fields: &Fields,
-        main_text: bool,
+        tree: TreeColumns,
     ) -> Page {
-        if fields.is_empty() && !main_text {
+        if fields.is_empty() && !tree.any() {
             self.fields = Vec::new();
             return self;
         }
@@ -231,8 +321,13 @@ impl Page {
         } else {
             fields.extract(&doc)
         };
-        if main_text {
+        if tree.main_text {
             self.main_text = Some(htmltok_content::main_text(&doc, &Default::default()).text);
+        }
+        if tree.metadata {
+            let own = document.url().and_then(|url| Url::parse(url.trim()).ok());
+            let metadata = htmltok_content::metadata(&doc, own.as_ref().or(base));
+            self.metadata = Some(Box::new(metadata));
         }
         self
     }

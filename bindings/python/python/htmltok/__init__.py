@@ -73,6 +73,7 @@ Every call that does real work releases the GIL, so threads run in parallel.
 """
 
 from ._htmltok import (
+    METADATA_COLUMNS,
     Document,
     Fields,
     Selector,
@@ -143,7 +144,9 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
     default 4 MiB) with the columns of ``htmltok.spark.SCHEMA``:
     built and encoded in Rust with the GIL released, read by pyarrow without a copy.
     Needs pyarrow 14 or later. Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
-    ``all_records``, ``batch_rows``, ``batch_bytes``). Needs pyarrow."""
+    ``all_records``, ``batch_rows``, ``batch_bytes``, ``fields``, ``main_text``,
+    ``metadata``: with ``metadata=True`` the ``METADATA_COLUMNS`` follow, typed: strings,
+    structs and lists of structs). Needs pyarrow."""
     try:
         import pyarrow
     except ImportError as err:  # pragma: no cover - depends on the environment
@@ -152,6 +155,7 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
     return ArrowBatches(process_batches(paths, links, text, threads, **options), pyarrow)
 
 __all__ = [
+    "METADATA_COLUMNS",
     "Document",
     "Fields",
     "Selector",

@@ -8,6 +8,10 @@ from . import warc as warc
 __version__: str
 #: The columns of process_arrow(), the Spark job and `htmltok extract --format parquet`.
 COLUMNS: List[str]
+#: The metadata columns of process(metadata=True), process_arrow and the Spark job.
+METADATA_COLUMNS: List[str]
+#: The metadata columns as a Spark DDL fragment (htmltok.spark.schema).
+METADATA_SPARK_SCHEMA: str
 
 _Bytes = Union[bytes, bytearray, memoryview]
 _Path = Union[str, "os.PathLike[str]"]
@@ -430,6 +434,7 @@ def process(
     all_records: bool = False,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    metadata: bool = False,
 ) -> Pages:
     """Tokenize files, folders and WARC files in parallel; one dict per document."""
 
@@ -447,6 +452,7 @@ def process_ipc(
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    metadata: bool = False,
 ) -> Pages:
     """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
 
@@ -470,6 +476,7 @@ def process_batches(
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    metadata: bool = False,
 ) -> Pages:
     """As process_ipc(), but each item is an ArrowBatch (Arrow PyCapsule interface)."""
 
@@ -503,5 +510,6 @@ def process_arrow(
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    metadata: bool = False,
 ) -> ArrowBatches:
     """As process(), but yields pyarrow.RecordBatch objects (columns: htmltok.spark.SCHEMA)."""

@@ -24,7 +24,17 @@ Common Crawl's columnar index names its columns (``warc_record_id`` in that styl
 for an ARC record); the index joins on ``warc_filename``, ``warc_record_offset`` and
 ``warc_record_length``. With ``fields`` (a dict of names to CSS selectors, as
 ``htmltok.extract`` takes it), one ``array<string>`` column per field follows
-(``schema(fields)``): the strings the selector gives on each page's tree.
+(``schema(fields)``): the strings the selector gives on each page's tree. With
+``main_text=True``, a ``main_text`` string column follows (the article, as
+``htmltok.process(main_text=True)`` gives it); with ``metadata=True``, the metadata
+columns ``METADATA_COLUMNS`` (``schema(fields, main_text, metadata)``: ``canonical``
+string, ``robots`` and ``googlebot`` structs of the directives, ``description``,
+``open_graph`` and ``twitter`` arrays of ``struct<name, content>``, ``lang``,
+``content_language``, ``hreflang`` array of ``struct<hreflang, url>``, ``refresh``
+``struct<delay, url>``, ``json_ld`` array<string>, ``qualified_links`` array of
+``struct<url, nofollow, ugc, sponsored>``: the types are the Rust crate's, as
+``htmltok extract --metadata --format parquet`` writes them). Both build each page's
+tree, so they are opt-in.
 
 A record (or a whole file) that cannot be read never fails the job: it is counted in
 Spark accumulators (``Counters``), with the first reasons kept for the report; so are
@@ -37,6 +47,7 @@ manifests listing one path per line; output: Parquet)::
 
     python -m htmltok.spark --output pages.parquet crawl/*.warc.gz
     python -m htmltok.spark --field h1='h1::text' --output pages.parquet crawl/*.warc.gz
+    python -m htmltok.spark --main-text --metadata --output pages.parquet crawl/*.warc.gz
     spark-submit --master spark://host:7077 bindings/python/python/htmltok/spark.py \\
         --output s3a://bucket/pages.parquet warc.paths
 
@@ -54,9 +65,12 @@ import sys
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 from htmltok._htmltok import COLUMNS as _COLUMNS
+from htmltok._htmltok import METADATA_COLUMNS as _METADATA_COLUMNS
+from htmltok._htmltok import METADATA_SPARK_SCHEMA as _METADATA_SPARK_SCHEMA
 
 __all__ = [
     "COLUMNS",
+    "METADATA_COLUMNS",
     "SCHEMA",
     "schema",
     "Counters",
@@ -70,6 +84,12 @@ __all__ = [
 #: --format parquet`` (one definition, in the Rust crate).
 COLUMNS = list(_COLUMNS)
 
+#: The names of the metadata columns (``metadata=True``), in order (the Rust crate's).
+METADATA_COLUMNS = list(_METADATA_COLUMNS)
+
+#: The name of the main-text column (``main_text=True``).
+MAIN_TEXT = "main_text"
+
 #: The DataFrame's schema, as a Spark DDL string.
 SCHEMA = (
     "warc_filename string, warc_record_offset long, warc_record_length long, "
@@ -79,10 +99,17 @@ SCHEMA = (
 )
 
 
-def schema(fields: Optional[Dict[str, str]] = None) -> str:
+def schema(fields: Optional[Dict[str, str]] = None, main_text: bool = False,
+           metadata: bool = False) -> str:
     """``SCHEMA``, and after it one ``array<string>`` column per field of `fields` (a
-    dict of names to CSS selectors), named as the field (backquoted)."""
+    dict of names to CSS selectors), named as the field (backquoted); then with
+    `main_text` a ``main_text string`` column, with `metadata` the metadata columns
+    (their DDL is written by the Rust crate from its Arrow schema)."""
     extra = "".join(f", `{name.replace('`', '``')}` array<string>" for name in (fields or {}))
+    if main_text:
+        extra += f", {MAIN_TEXT} string"
+    if metadata:
+        extra += ", " + _METADATA_SPARK_SCHEMA
     return SCHEMA + extra
 
 
@@ -174,7 +201,8 @@ def _local_path(path: str) -> str:
 
 
 def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters: Counters,
-           arrow: bool = False, fields: Optional[Dict[str, str]] = None):
+           arrow: bool = False, fields: Optional[Dict[str, str]] = None,
+           main_text: bool = False, metadata: bool = False):
     """The pages of `paths` (dicts of `htmltok.process`, or with `arrow` the
     `pyarrow.RecordBatch` objects of `htmltok.process_arrow`), counting what fails."""
     import htmltok
@@ -200,10 +228,10 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
         if readable:
             if arrow:
                 pages = htmltok.process_arrow(readable, links=links, text=text, threads=threads,
-                                              fields=fields)
+                                              fields=fields, main_text=main_text, metadata=metadata)
             else:
                 pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True,
-                                        fields=fields)
+                                        fields=fields, main_text=main_text, metadata=metadata)
             with pages:
                 try:
                     yield from pages
@@ -228,7 +256,7 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
             counters.failures_by_reason.add(counts["failures"])
 
 
-def _row(page, fields: Optional[Dict[str, str]] = None) -> tuple:
+def _row(page, fields: Optional[Dict[str, str]] = None, tree_columns: Sequence[str] = ()) -> tuple:
     return (
         page["warc_filename"],
         page["warc_record_offset"],
@@ -243,7 +271,7 @@ def _row(page, fields: Optional[Dict[str, str]] = None) -> tuple:
         page["title"],
         page["links"],
         page["text"],
-    ) + tuple(page[name] for name in fields or ())
+    ) + tuple(page[name] for name in fields or ()) + tuple(page[name] for name in tree_columns)
 
 
 def _threads_per_task(spark, partitions: int) -> int:
@@ -268,6 +296,8 @@ def warc_dataframe(
     method: str = "arrow",
     counters: Optional[Counters] = None,
     fields: Optional[Dict[str, str]] = None,
+    main_text: bool = False,
+    metadata: bool = False,
 ):
     """A DataFrame of the HTML response records of the WARC files `paths` (one row per
     record; columns ``COLUMNS``, schema ``SCHEMA``).
@@ -288,6 +318,9 @@ def warc_dataframe(
     `fields` (a dict of names to CSS selectors) adds one ``array<string>`` column per
     field (``schema(fields)``); the selectors are compiled here first, so that one that
     does not parse raises ValueError on the driver, before any task runs.
+
+    `main_text` adds a ``main_text`` string column, `metadata` the ``METADATA_COLUMNS``
+    (``schema(fields, main_text, metadata)``), from each page's tree.
     """
     from pyspark.sql import DataFrame  # noqa: F401  (pyspark must be importable)
 
@@ -302,28 +335,32 @@ def warc_dataframe(
         counters = Counters(spark)
     want_links, want_text = bool(links), bool(text)
     fields = dict(fields or {})
+    main_text, metadata = bool(main_text), bool(metadata)
+    tree_columns = ([MAIN_TEXT] if main_text else []) + (METADATA_COLUMNS if metadata else [])
     if fields:
         import htmltok
 
         # A bad selector or name fails here, on the driver, not in every task.
         htmltok.Fields(fields)
-        taken = [name for name in fields if name in COLUMNS]
+        taken = [name for name in fields if name in COLUMNS or name in tree_columns]
         if taken:
-            raise ValueError(f"warc_dataframe: field name {taken[0]!r} is one of the columns {COLUMNS}")
-    ddl = schema(fields)
+            raise ValueError(f"warc_dataframe: field name {taken[0]!r} is one of the columns "
+                             f"{COLUMNS + tree_columns}")
+    ddl = schema(fields, main_text, metadata)
 
     if method == "arrow":
         def task(batches):
             mine = [p for batch in batches for p in batch.column(0).to_pylist()]
             yield from _pages(mine, want_links, want_text, threads, counters, arrow=True,
-                              fields=fields)
+                              fields=fields, main_text=main_text, metadata=metadata)
 
         inputs = spark.createDataFrame(sc.parallelize([(p,) for p in paths], partitions), "path string")
         df = inputs.mapInArrow(task, ddl)
     elif method == "rows":
         def task_rows(mine):
-            for page in _pages(list(mine), want_links, want_text, threads, counters, fields=fields):
-                yield _row(page, fields)
+            for page in _pages(list(mine), want_links, want_text, threads, counters, fields=fields,
+                               main_text=main_text, metadata=metadata):
+                yield _row(page, fields, tree_columns)
 
         rdd = sc.parallelize(paths, partitions).mapPartitions(task_rows)
         df = spark.createDataFrame(rdd, ddl)
@@ -388,6 +425,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--field", action="append", default=[], metavar="NAME=SELECTOR",
                    help="add a column NAME: the strings the CSS selector gives on each page "
                         "(::text, ::attr(name) or the element's HTML); repeatable")
+    p.add_argument("--main-text", action="store_true",
+                   help="add a column main_text: each page's main text (builds the tree)")
+    p.add_argument("--metadata", action="store_true",
+                   help="add the metadata columns (" + ", ".join(METADATA_COLUMNS) + "; builds the tree)")
     p.add_argument("--method", choices=("arrow", "rows"), default="arrow",
                    help="mapInArrow of Arrow batches built in Rust (default) or mapPartitions of rows")
     p.add_argument("--mode", default="errorifexists", choices=("errorifexists", "overwrite", "append", "ignore"),
@@ -438,6 +479,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             threads=args.threads,
             method=args.method,
             fields=fields,
+            main_text=args.main_text,
+            metadata=args.metadata,
         )
         if args.output_partitions:
             df = df.coalesce(args.output_partitions)

@@ -9,7 +9,9 @@
 //! `warc_record_id`, the `WARC-Record-ID`, in that style), and what was extracted:
 //! `encoding`, `encoding_rule`, `title`, `links` (the resolved URLs, a list of strings)
 //! and `text`. `fetch_time` is the `WARC-Date` as written (a string; the index's is a
-//! timestamp).
+//! timestamp). After them, one list-of-strings column per field of `htmltok_select`'s
+//! [`Fields`](super::Fields), then the tree's columns asked for ([`TreeColumns`]):
+//! `main_text` and the metadata columns ([`metadata`]).
 //!
 //! ```
 //! use htmltok_crawl::batch::{self, Source};
@@ -36,13 +38,14 @@ use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilde
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
-use super::Page;
+use super::{Page, TreeColumns};
+
+pub mod metadata;
 
 /// The column names, in order (then one per field, see [`PageColumns::with_fields`]).
 pub const COLUMNS: [&str; 13] = super::PAGE_COLUMNS;
 
-/// The name of the main-text column ([`schema_with`]).
-pub const MAIN_TEXT: &str = "main_text";
+pub use super::{MAIN_TEXT, METADATA_COLUMNS};
 
 /// The schema: strings, the offset and length as 64-bit integers, `fetch_status` a 32-bit
 /// integer, `fetch_time` the `WARC-Date` as written (a string: `2024-02-29T12:00:00Z`),
@@ -56,12 +59,13 @@ pub fn schema() -> SchemaRef {
 /// [`schema`] and after it one column per field named in `fields`, each a list of strings
 /// ([`Page::fields`]).
 pub fn schema_with_fields(fields: &[&str]) -> SchemaRef {
-    schema_with(fields, false)
+    schema_with(fields, TreeColumns::default())
 }
 
-/// [`schema_with_fields`], then with `main_text` a string column `main_text`
-/// ([`Page::main_text`]; null for a page without it).
-pub fn schema_with(fields: &[&str], main_text: bool) -> SchemaRef {
+/// [`schema_with_fields`], then the columns of `tree`: with `main_text` a string column
+/// `main_text` ([`Page::main_text`]), with `metadata` the [`METADATA_COLUMNS`] typed as
+/// [`metadata::fields`] says (all null for a page without them).
+pub fn schema_with(fields: &[&str], tree: TreeColumns) -> SchemaRef {
     let string = |name: &str| Field::new(name, DataType::Utf8, true);
     let long = |name: &str| Field::new(name, DataType::Int64, true);
     let int = |name: &str| Field::new(name, DataType::Int32, true);
@@ -87,7 +91,8 @@ pub fn schema_with(fields: &[&str], main_text: bool) -> SchemaRef {
                 .iter()
                 .map(|name| Field::new(*name, DataType::List(link_field()), true)),
         )
-        .chain(main_text.then(|| string(MAIN_TEXT)))
+        .chain(tree.main_text.then(|| string(MAIN_TEXT)))
+        .chain(tree.metadata.then(metadata::fields).into_iter().flatten())
         .collect::<Vec<_>>(),
     ))
 }
@@ -115,6 +120,8 @@ pub struct PageColumns {
     fields: Vec<ListBuilder<StringBuilder>>,
     /// The `main_text` column when the schema has it.
     main_text: Option<StringBuilder>,
+    /// The metadata columns when the schema has them.
+    metadata: Option<metadata::Builders>,
     rows: usize,
     bytes: usize,
 }
@@ -134,14 +141,15 @@ impl PageColumns {
     /// No rows yet; after the page's columns, one per field (see
     /// [`schema_with_fields`]).
     pub fn with_fields(fields: &[&str]) -> PageColumns {
-        PageColumns::with(fields, false)
+        PageColumns::with(fields, TreeColumns::default())
     }
 
     /// No rows yet; the columns of [`schema_with`].
-    pub fn with(fields: &[&str], main_text: bool) -> PageColumns {
+    pub fn with(fields: &[&str], tree: TreeColumns) -> PageColumns {
         PageColumns {
-            schema: schema_with(fields, main_text),
-            main_text: main_text.then(StringBuilder::new),
+            schema: schema_with(fields, tree),
+            main_text: tree.main_text.then(StringBuilder::new),
+            metadata: tree.metadata.then(metadata::Builders::new),
             filename: StringBuilder::new(),
             offset: Int64Builder::new(),
             length: Int64Builder::new(),
@@ -221,6 +229,9 @@ impl PageColumns {
             column.append_option(page.main_text.as_deref());
             bytes += page.main_text.as_ref().map_or(0, String::len);
         }
+        if let Some(columns) = &mut self.metadata {
+            bytes += columns.push(page.metadata.as_deref());
+        }
         self.rows += 1;
         self.bytes += bytes;
     }
@@ -262,6 +273,9 @@ impl PageColumns {
         }
         if let Some(column) = &mut self.main_text {
             columns.push(Arc::new(column.finish()));
+        }
+        if let Some(metadata) = &mut self.metadata {
+            columns.extend(metadata.finish());
         }
         self.rows = 0;
         self.bytes = 0;
