@@ -106,22 +106,23 @@ fn style_hides(style: &str) -> bool {
 pub(crate) fn attributes_hide(node: &NodeRef<'_>) -> bool {
     node.attrs().any(|a| {
         a.ns() == AttrNs::None
-            && matches!(a.name(), "hidden" | "aria-hidden" | "style")
-            && attribute_hides(a.name(), &a.value())
+            && matches!(a.name_bytes(), b"hidden" | b"aria-hidden" | b"style")
+            && attribute_hides(a.name_bytes(), &a.value())
     })
 }
 
 /// Whether one attribute (`hidden`, `aria-hidden` or `style`, in no namespace) hides its
-/// element; any other attribute does not.
-pub(crate) fn attribute_hides(name: &str, value: &str) -> bool {
+/// element; any other attribute does not. The name as its bytes
+/// ([`htmltok_tree::AttrRef::name_bytes`]: no UTF-8 check to compare it).
+pub(crate) fn attribute_hides(name: &[u8], value: &str) -> bool {
     match name {
-        "hidden" => !value
+        b"hidden" => !value
             .trim_matches(is_ascii_whitespace)
             .eq_ignore_ascii_case("until-found"),
-        "aria-hidden" => value
+        b"aria-hidden" => value
             .trim_matches(is_ascii_whitespace)
             .eq_ignore_ascii_case("true"),
-        "style" => style_hides(value),
+        b"style" => style_hides(value),
         _ => false,
     }
 }
