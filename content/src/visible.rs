@@ -106,31 +106,38 @@ fn style_hides(style: &str) -> bool {
 pub(crate) fn attributes_hide(node: &NodeRef<'_>) -> bool {
     node.attrs().any(|a| {
         a.ns() == AttrNs::None
-            && matches!(a.name(), "hidden" | "aria-hidden" | "style")
-            && attribute_hides(a.name(), &a.value())
+            && matches!(a.name_bytes(), b"hidden" | b"aria-hidden" | b"style")
+            && attribute_hides(a.name_bytes(), &a.value())
     })
 }
 
 /// Whether one attribute (`hidden`, `aria-hidden` or `style`, in no namespace) hides its
-/// element; any other attribute does not.
-pub(crate) fn attribute_hides(name: &str, value: &str) -> bool {
+/// element; any other attribute does not. The name as its bytes
+/// ([`htmltok_tree::AttrRef::name_bytes`]: no UTF-8 check to compare it).
+pub(crate) fn attribute_hides(name: &[u8], value: &str) -> bool {
     match name {
-        "hidden" => !value
+        b"hidden" => !value
             .trim_matches(is_ascii_whitespace)
             .eq_ignore_ascii_case("until-found"),
-        "aria-hidden" => value
+        b"aria-hidden" => value
             .trim_matches(is_ascii_whitespace)
             .eq_ignore_ascii_case("true"),
-        "style" => style_hides(value),
+        b"style" => style_hides(value),
         _ => false,
     }
 }
 
 /// The text being laid out: pending line breaks and spaces are written only when more
 /// text follows, so no blank lines or spaces pile up at block edges.
+///
+/// The text is kept as UTF-8 bytes and checked once, when finished: text nodes are
+/// copied from [`htmltok_tree::NodeRef::text_bytes`] without a UTF-8 check each (one check
+/// over the output costs less than one per text node: callgrind, 2026-11-26, main text
+/// over the corpus, see ARCHITECTURE "Page content"). Only whole text nodes and
+/// stretches cut at ASCII whitespace are copied, so the bytes stay UTF-8.
 #[derive(Default)]
 pub(crate) struct Writer {
-    out: String,
+    out: Vec<u8>,
     /// Line breaks owed before the next text (0, 1 or 2: a blank line).
     breaks: u8,
     /// A collapsed space owed before the next text on the same line.
@@ -161,42 +168,42 @@ impl Writer {
             let owed = usize::from(self.breaks);
             let written = self
                 .out
-                .bytes()
+                .iter()
                 .rev()
                 .take(owed)
-                .take_while(|&b| b == b'\n')
+                .take_while(|&&b| b == b'\n')
                 .count();
             for _ in written..owed {
-                self.out.push('\n');
+                self.out.push(b'\n');
             }
             self.breaks = 0;
             self.space = false;
         }
         if self.tabs > 0 {
             for _ in 0..self.tabs {
-                self.out.push('\t');
+                self.out.push(b'\t');
             }
             self.tabs = 0;
             self.space = false;
         }
         if self.space {
-            self.out.push(' ');
+            self.out.push(b' ');
             self.space = false;
         }
     }
 
-    fn text(&mut self, text: &str) {
+    /// Writes a text node's text, given as its UTF-8 bytes.
+    fn text(&mut self, bytes: &[u8]) {
         if self.pre > 0 {
-            if !text.is_empty() {
+            if !bytes.is_empty() {
                 self.flush();
-                self.out.push_str(text);
+                self.out.extend_from_slice(bytes);
             }
             return;
         }
         // Whitespace runs collapse to one space. Words that one space already separates
         // are copied as one stretch (most text is such stretches), and the scan is over
         // bytes: ASCII whitespace bytes are always character boundaries in UTF-8.
-        let bytes = text.as_bytes();
         let is_space = |b: u8| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ');
         let mut i = 0;
         while i < bytes.len() {
@@ -204,7 +211,7 @@ impl Writer {
                 while i < bytes.len() && is_space(bytes[i]) {
                     i += 1;
                 }
-                if !self.out.is_empty() && !self.out.ends_with('\n') {
+                if !self.out.is_empty() && !self.out.ends_with(b"\n") {
                     self.space = true;
                 }
                 continue;
@@ -221,16 +228,23 @@ impl Writer {
                 }
             }
             self.flush();
-            self.out.push_str(&text[start..i]);
+            self.out.extend_from_slice(&bytes[start..i]);
         }
     }
 
     pub(crate) fn finish(mut self) -> String {
-        let end = self.out.trim_end_matches(is_ascii_whitespace).len();
+        let end = self
+            .out
+            .iter()
+            .rposition(|&b| !is_ascii_whitespace(char::from(b)))
+            .map_or(0, |i| i + 1);
         self.out.truncate(end);
-        let start = self.out.len() - self.out.trim_start_matches('\n').len();
+        let start = self.out.iter().take_while(|&&b| b == b'\n').count();
         self.out.drain(..start);
-        self.out
+        // Valid by construction (see the type's doc); lossy rather than a panic all the
+        // same.
+        String::from_utf8(self.out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
@@ -268,7 +282,7 @@ fn enter(node: &NodeRef<'_>, options: Options, check_hidden: bool, w: &mut Write
     }
     match node.data() {
         NodeData::Text(_) => {
-            w.text(&node.text());
+            w.text(node.text_bytes().unwrap_or_default());
             Enter::Children(Layout::Inline)
         }
         NodeData::Element(_) => {
@@ -291,7 +305,7 @@ fn enter(node: &NodeRef<'_>, options: Options, check_hidden: bool, w: &mut Write
                 Layout::Break => {
                     // A <br> is a line break even in a run of them: written at once.
                     w.flush();
-                    w.out.push('\n');
+                    w.out.push(b'\n');
                     w.space = false;
                 }
                 Layout::Cell => {

@@ -40,7 +40,7 @@ impl<'d> Element<'d> {
     fn has_attr(&self, name: &str) -> bool {
         self.0
             .attrs()
-            .any(|a| a.ns() == AttrNs::None && a.name() == name)
+            .any(|a| a.ns() == AttrNs::None && a.name_bytes() == name.as_bytes())
     }
 }
 
@@ -146,7 +146,7 @@ impl selectors::Element for Element<'_> {
                 .is_some_and(|v| operation.eval_str(&v));
         }
         self.0.attrs().any(|a| {
-            a.name() == local_name.as_str()
+            a.name_bytes() == local_name.as_str().as_bytes()
                 && match ns {
                     NamespaceConstraint::Any => true,
                     NamespaceConstraint::Specific(url) => attr_ns_url(a.ns()) == url.as_str(),
@@ -259,7 +259,7 @@ fn matches_lang(el: Element<'_>, ranges: &[Box<str>]) -> bool {
     while let Some(n) = node {
         let lang = n
             .attrs()
-            .find(|a| a.ns() == AttrNs::Xml && a.name() == "lang")
+            .find(|a| a.ns() == AttrNs::Xml && a.name_bytes() == b"lang")
             .map(|a| a.value())
             .or_else(|| n.attr("lang"));
         if let Some(lang) = lang {

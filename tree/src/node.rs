@@ -197,6 +197,32 @@ impl<'d> NodeRef<'d> {
         }
     }
 
+    /// The bytes of a text node's text or a comment's data: exactly the UTF-8 bytes of
+    /// [`NodeRef::text`]'s `&str` for those nodes, without its UTF-8 check (the tree holds
+    /// only text the tokenizer decoded, so it is always valid UTF-8). For callers that
+    /// only count or compare (characters, whitespace, commas): decode with `text()` where
+    /// the text is output. None for other nodes (an element's text is its descendants',
+    /// read one text node at a time).
+    ///
+    /// ```
+    /// let doc = htmltok_tree::parse(b"<p>caf\xC3\xA9 &amp; cr\xC3\xA8me<!--x-->");
+    /// let p = doc.body().unwrap().first_child().unwrap();
+    /// let text = p.first_child().unwrap();
+    /// assert_eq!(text.text_bytes(), Some("caf\u{e9} & cr\u{e8}me".as_bytes()));
+    /// assert_eq!(text.text_bytes(), Some(text.text().as_bytes()));
+    /// assert_eq!(p.last_child().unwrap().text_bytes(), Some(&b"x"[..]));
+    /// assert_eq!(p.text_bytes(), None);
+    /// ```
+    #[inline]
+    pub fn text_bytes(&self) -> Option<&'d [u8]> {
+        let (dom, input) = (self.doc.dom(), self.doc.input());
+        match &self.node().data {
+            NodeData::Text(t) => Some(dom.bytes(input, t.text)),
+            NodeData::Comment(c) => Some(dom.bytes(input, c.data)),
+            _ => None,
+        }
+    }
+
     /// A DOCTYPE's name and identifiers (None for other nodes).
     pub fn doctype(&self) -> Option<&'d DoctypeData> {
         match &self.node().data {
@@ -262,6 +288,21 @@ impl<'d> AttrRef<'d> {
     /// The local name (lowercased; the SVG/MathML adjustments applied).
     pub fn name(&self) -> &'d str {
         self.doc.dom().str(self.doc.input(), self.attr.name)
+    }
+
+    /// The bytes of the local name: exactly those of [`AttrRef::name`], without its
+    /// UTF-8 check. For comparisons against known names.
+    ///
+    /// ```
+    /// let doc = htmltok_tree::parse(b"<p CLASS=x data-\xC3\xA9=y>");
+    /// let p = doc.body().unwrap().first_child().unwrap();
+    /// let names: Vec<&[u8]> = p.attrs().map(|a| a.name_bytes()).collect();
+    /// assert_eq!(names, [&b"class"[..], "data-\u{e9}".as_bytes()]);
+    /// assert!(p.attrs().all(|a| a.name_bytes() == a.name().as_bytes()));
+    /// ```
+    #[inline]
+    pub fn name_bytes(&self) -> &'d [u8] {
+        self.doc.dom().bytes(self.doc.input(), self.attr.name)
     }
 
     /// The namespace (none except for adjusted foreign attributes: `xlink:href` on an SVG

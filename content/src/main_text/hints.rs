@@ -170,16 +170,17 @@ pub(crate) fn names(node: &NodeRef<'_>) -> Names {
         if attr.ns() != AttrNs::None {
             continue;
         }
-        match attr.name() {
-            "class" | "id" => read(
+        // The name's bytes: compared, never output, so not checked as UTF-8.
+        match attr.name_bytes() {
+            b"class" | b"id" => read(
                 &attr.value(),
                 &mut weight,
                 &mut unlikely,
                 &mut maybe,
                 &mut boilerplate,
             ),
-            "role" => dropped |= role_is_boilerplate(&attr.value()),
-            name @ ("hidden" | "aria-hidden" | "style") => {
+            b"role" => dropped |= role_is_boilerplate(&attr.value()),
+            name @ (b"hidden" | b"aria-hidden" | b"style") => {
                 dropped |= visible::attribute_hides(name, &attr.value());
             }
             _ => {}
