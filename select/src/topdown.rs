@@ -458,6 +458,19 @@ impl<'p, 'd> Walk<'p, 'd> {
     fn step(&mut self, subject: &Subject<'d>, has: &HasCache, caches: &mut SelectorCaches) {
         let plan = self.plan;
         let words = plan.words;
+        if !plan.prefixes {
+            // Each compound is a whole selector: no sets to read or keep.
+            let names = plan.candidates(subject);
+            let mut any = 0;
+            for ((current, first), names) in self.current.iter_mut().zip(&plan.first).zip(names) {
+                *current = first & names;
+                any |= *current;
+            }
+            if any != 0 {
+                self.match_candidates(subject, has, caches);
+            }
+            return;
+        }
         let node = subject.el.0;
         let parent = node.parent();
         // Leave on the stack only the element's ancestors.
@@ -495,23 +508,22 @@ impl<'p, 'd> Walk<'p, 'd> {
         for w in 0..words {
             self.current[words + w] |= self.current[w];
         }
-        if plan.prefixes {
-            let level: &mut [u64] = if on_stack {
-                let len = self.states.len();
-                &mut self.states[len - 4 * words..]
-            } else {
-                &mut self.base
-            };
-            let (previous, earlier) = level[2 * words..].split_at_mut(words);
-            for w in 0..words {
-                previous[w] = self.current[w];
-                earlier[w] |= self.current[w];
-            }
+        let level: &mut [u64] = if on_stack {
+            let len = self.states.len();
+            &mut self.states[len - 4 * words..]
+        } else {
+            &mut self.base
+        };
+        let (previous, earlier) = level[2 * words..].split_at_mut(words);
+        for w in 0..words {
+            previous[w] = self.current[w];
+            earlier[w] |= self.current[w];
         }
     }
 
     /// Keeps in `current`'s `matched` the candidates `subject` matches: the compounds of
     /// simple selectors first, without a matching context, then the rest.
+    #[inline]
     fn match_candidates(
         &mut self,
         subject: &Subject<'d>,
