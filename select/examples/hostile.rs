@@ -8,8 +8,12 @@
 //! matches, so that a right-to-left matcher walks up to the root from each one: `body div
 //! div` (every `div` matches, found only at `body`), `html body div`, `div > span div`
 //! under one `span` (the names all there, out of order), the same below a node and as
-//! fields (top-down, `topdown.rs`); `span div` with no `span` (the ancestor Bloom
-//! filter) and `div:has(p)` (the `:has` cache). Each must stay linear: the selection
+//! fields (top-down, `topdown.rs`); with the sibling combinators, on n sibling `div`s
+//! (`p ~ div` with the `p` last: every `div` looks at all the earlier ones), on nested
+//! `div`s (`div ~ div div`: every `div` looks up each ancestor's earlier siblings), and on
+//! nested pairs `<div></div><div>…` (`body div + div`: every second `div`'s sibling
+//! has `body` at the top); `span div` with no `span` (the ancestor Bloom filter) and
+//! `div:has(p)` (the `:has` cache). Each must stay linear: the selection
 //! time per element is printed, and with `--check` the run fails when one takes over
 //! 20 µs an element (linear runs take well under 1 µs on a loaded machine; a quadratic
 //! one at 100,000 levels tens of thousands).
@@ -27,8 +31,12 @@ fn main() {
     let n: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(100_000);
     let divs = "<div>".repeat(n) + "<p class=x>p</p>" + &"</div>".repeat(n);
     let in_span = "<span>".to_owned() + &"<div>".repeat(n) + &"</div>".repeat(n) + "</span>";
+    let wide = "<div></div>".repeat(n) + "<p>";
+    let pairs = "<div></div><div>".repeat(n / 2) + &"</div>".repeat(n / 2);
     let divs = htmltok_tree::parse(divs.as_bytes());
     let in_span = htmltok_tree::parse(in_span.as_bytes());
+    let wide = htmltok_tree::parse(wide.as_bytes());
+    let pairs = htmltok_tree::parse(pairs.as_bytes());
     let sel = |css: &str| Selector::parse(css).expect("the benchmark's selectors parse");
 
     let mut worst = 0f64;
@@ -65,17 +73,40 @@ fn main() {
     time("html body div div, below the top div", &mut || {
         top.select(&s).count()
     });
+    for css in ["div ~ div div", "div + div div", "body div + div"] {
+        let s = sel(css);
+        time(css, &mut || divs.select(&s).count());
+    }
+    for css in [
+        "p ~ div",
+        "body div ~ div",
+        "div + div + div",
+        "span ~ div ~ p",
+    ] {
+        let s = sel(css);
+        time(&format!("{css} (siblings)"), &mut || {
+            wide.select(&s).count()
+        });
+    }
+    for css in ["body div + div", "body div ~ div", "div + div > div + div"] {
+        let s = sel(css);
+        time(&format!("{css} (nested pairs)"), &mut || {
+            pairs.select(&s).count()
+        });
+    }
     let s = sel("div:has(p)");
     time("div:has(p)", &mut || divs.select(&s).count());
     let fields = Fields::new([
         ("divs", "body div div::attr(class)"),
         ("p", "div > div p::text"),
         ("none", "div > span div::text"),
+        ("sib", "div ~ div div::text"),
     ])
     .expect("the benchmark's fields parse");
-    time("fields: body div div, div > div p", &mut || {
-        fields.extract(&divs).iter().map(Vec::len).sum()
-    });
+    time(
+        "fields: body div div, div > div p, div ~ div div",
+        &mut || fields.extract(&divs).iter().map(Vec::len).sum(),
+    );
     if check && worst > BOUND_NS {
         eprintln!(
             "the slowest shape took {worst:.0} ns an element, over the {BOUND_NS:.0} ns bound"

@@ -22,11 +22,11 @@
 //! with selector lists, `:has`, and the `i` / `s` attribute flags. The case rules are an
 //! HTML document's: see the `element` module. Nothing recurses per level of the tree
 //! (`:has` is matched with loops, see the `has` module); the selector itself may nest
-//! [`MAX_NESTING`] levels of brackets. Selectors made of compounds joined by the
-//! descendant and child combinators (`body div p`, `ul > li a[href]`) are matched top down
-//! as the walk goes, a state per open element, in time linear in the tree's size whatever
-//! its depth (the `topdown` module); the others right to left by `selectors`, with an
-//! ancestor Bloom filter.
+//! [`MAX_NESTING`] levels of brackets. Selectors without `:has` (`body div p`, `ul > li
+//! a[href]`, `h2 + p`, `a ~ b > c`) are matched top down as the walk goes, a state per
+//! open element and per level of siblings, in time linear in the tree's size whatever its
+//! depth or width (the `topdown` module); those with `:has` right to left by `selectors`,
+//! with an ancestor Bloom filter.
 
 mod ancestors;
 mod css;
@@ -70,8 +70,8 @@ pub struct Selector {
     /// for no-quirks and for quirks mode (where ids and classes are left out); None when
     /// no selector has any (`a[href]`), so no filter need be kept.
     ancestor_hashes: Option<[Box<[AncestorHashes]>; 2]>,
-    /// The top-down plan when every selector of the list is made of compounds joined by
-    /// ` ` and `>` (`topdown.rs`): matched so, in time linear in the tree's size.
+    /// The top-down plan when no selector of the list has `:has` at its top level or more
+    /// than 64 compounds (`topdown.rs`): matched so, in time linear in the tree's size.
     plan: Option<Box<topdown::Plan>>,
 }
 

@@ -521,10 +521,70 @@ fn deep_trees_are_linear_for_descendant_and_child() {
     assert_eq!(count("span > div"), 1);
 }
 
+/// The shapes that were quadratic with the sibling combinators: on sibling `div`s, every
+/// `div` of `p ~ div` looked at all the earlier ones (and found no `p`); on nested `div`s,
+/// every `div` of `div ~ div div` looked at each ancestor's earlier siblings up to the
+/// root; on nested pairs (`<div></div><div>` in each `div`), every second `div`'s
+/// previous sibling of `body div + div` walked up to `body`. 200,000 elements: some
+/// 10^10 steps right to left.
+#[test]
+fn deep_and_wide_trees_are_linear_for_siblings() {
+    let n = 200_000;
+    let wide = "<div></div>".repeat(n) + "<p>";
+    let wide = htmltok_tree::parse(wide.as_bytes());
+    let count = |css: &str| wide.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("p ~ div"), 0);
+    assert_eq!(count("body div ~ div"), n - 1);
+    assert_eq!(count("div + div + div"), n - 2);
+    assert_eq!(count("body > div ~ div + p"), 1);
+    assert_eq!(count("span ~ div ~ p, div ~ div ~ p"), 1);
+    let body = wide
+        .select_first(&Selector::parse("body").unwrap())
+        .unwrap();
+    assert_eq!(
+        body.select(&Selector::parse("html > body > div ~ div").unwrap())
+            .count(),
+        n - 1
+    );
+
+    let nested = "<div>".repeat(n) + &"</div>".repeat(n);
+    let nested = htmltok_tree::parse(nested.as_bytes());
+    let count = |css: &str| nested.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("div ~ div div"), 0);
+    assert_eq!(count("div + div div"), 0);
+    assert_eq!(count("body div + div"), 0);
+    assert_eq!(count("head + body div div"), n - 1);
+
+    // In each `div` of class b an empty `div` of class a, then the next b.
+    let pairs = "<div class=a></div><div class=b>".repeat(n / 2) + &"</div>".repeat(n / 2);
+    let pairs = htmltok_tree::parse(pairs.as_bytes());
+    let count = |css: &str| pairs.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("body div + div"), n / 2);
+    assert_eq!(count("body div ~ div"), n / 2);
+    assert_eq!(count("div + div > div + div"), n / 2 - 1);
+    // Every a below the top b, and the last b.
+    assert_eq!(count("div ~ div div:empty"), n / 2);
+    // Below the top b: its previous sibling (outside the scope) counts.
+    let top = pairs
+        .select_first(&Selector::parse("body > .b").unwrap())
+        .unwrap();
+    let below = Selector::parse("div + div div").unwrap();
+    assert_eq!(top.select(&below).count(), n - 2);
+    let fields = Fields::new([
+        ("pairs", "body div + div::attr(class)"),
+        ("empty", "div ~ div > div:empty::attr(class)"),
+    ])
+    .unwrap();
+    let columns = fields.extract(&pairs);
+    assert_eq!(columns[0], vec!["b"; n / 2]);
+    assert_eq!(columns[1].len(), n / 2);
+    assert_eq!(columns[1].iter().filter(|c| *c == "a").count(), n / 2 - 1);
+}
+
 /// Top-down matching (`topdown.rs`) and `selectors`' right-to-left matching (what
 /// `Selector::matches` does) agree on random trees and random selectors made of
-/// compounds and the descendant and child combinators, on the whole document, below a
-/// node, and as fields.
+/// compounds and the four combinators (mixed chains like `a ~ b > c d + e`), on the
+/// whole document, below a node, and as fields.
 #[test]
 fn top_down_is_right_to_left() {
     const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
@@ -550,7 +610,7 @@ fn top_down_is_right_to_left() {
         ":is(:has(b))",
         "div:not(:has(> a))",
     ];
-    fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, bool)>, quirks: bool) -> bool {
+    fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, quirks: bool) -> bool {
         // The tree: each pair opens an element (name, attributes) or, for some, closes one.
         let mut html = String::from(if quirks { "" } else { "<!DOCTYPE html>" });
         let mut open = Vec::new();
@@ -569,9 +629,9 @@ fn top_down_is_right_to_left() {
         }
         let doc = htmltok_tree::parse(html.as_bytes());
         let mut css = String::new();
-        for (i, (c, child)) in picks.iter().take(5).enumerate() {
+        for (i, (c, join)) in picks.iter().take(5).enumerate() {
             if i > 0 {
-                css += if *child { " > " } else { " " };
+                css += [" ", " > ", " + ", " ~ "][*join as usize % 4];
             }
             css += COMPOUNDS[*c as usize % COMPOUNDS.len()];
         }
@@ -609,7 +669,7 @@ fn top_down_is_right_to_left() {
     }
     quickcheck::QuickCheck::new()
         .tests(2000)
-        .quickcheck(check as fn(Vec<(u8, u8)>, Vec<(u8, bool)>, bool) -> bool);
+        .quickcheck(check as fn(Vec<(u8, u8)>, Vec<(u8, u8)>, bool) -> bool);
 }
 
 /// Plans wider than one 64-bit word: many fields, a long selector list (a selector's

@@ -1,24 +1,32 @@
-//! Top-down matching: the selectors made only of compounds joined by the descendant
-//! (` `) and child (`>`) combinators, matched from the root down as the walk goes, a
-//! state per open element, as streaming XPath engines and lol-html do.
+//! Top-down matching: the selectors made of compounds joined by combinators (` `, `>`,
+//! `+`, `~`), matched from the root down as the walk goes, a state per open element and
+//! per level of siblings, as streaming XPath engines and lol-html do.
 //!
 //! `selectors` matches right to left: for each element it tests the subject compound,
-//! then walks up the ancestors looking for the rest. When the rest is found far up (`body
-//! div div` on nested `div`s: every `div` matches and walks up to `body`) or is found
-//! only after many false starts (`div > span div` under one `span`), that is a walk to
-//! the root per element: quadratic on a deep tree (20,000 nested `div`s took 7.5 s).
+//! then walks up the ancestors (and back along the earlier siblings) looking for the
+//! rest. When the rest is found far away (`body div div` on nested `div`s: every `div`
+//! matches and walks up to `body`) or is found only after many false starts (`div > span
+//! div` under one `span`; `div ~ div div` on nested `div`s, every ancestor's siblings
+//! looked at; `p ~ div` on sibling `div`s, all the earlier ones looked at), that is a walk
+//! to the root or the first sibling per element: quadratic (20,000 nested `div`s took 7.5
+//! s; `div + div div` 37 s).
 //!
-//! Here a selector `c0 ⊕1 c1 ⊕2 … ck` (compounds `ci`, combinators `⊕i` each ` ` or `>`)
-//! is read left to right. For each element `e` the walk keeps two sets of prefixes:
-//! `matched(e)`, the `i` such that `c0 … ci` matches ending at `e` (`e` matches `ci`,
-//! and for `i > 0` the prefix `i - 1` is in `matched(parent)` when `⊕i` is `>`, in
-//! `reached(parent)` when it is ` `), and `reached(e)`, the union of `matched` over `e`
-//! and its ancestors. `e` matches the selector when `k` is in `matched(e)`. Each compound
-//! is tested at most once per element, and only when its prefix is satisfied, so a
-//! selector costs time linear in the size of the tree times the number of compounds,
-//! whatever the shape. The compounds themselves are matched by `selectors`
-//! (`matches_compound_selector_from`): every simple selector, `:is()`, `:not()`,
-//! `:nth-child()` and the rest, with the same case rules as the right-to-left path.
+//! Here a selector `c0 ⊕1 c1 ⊕2 … ck` (compounds `ci`, combinators `⊕i`) is read left to
+//! right. For each element `e` the walk keeps two sets of prefixes: `matched(e)`, the `i`
+//! such that `c0 … ci` matches ending at `e`, and `reached(e)`, the union of `matched`
+//! over `e` and its ancestors; and for each open element, two sets of its element
+//! children so far: the last one's `matched` and the union of their `matched`. `e`
+//! matches `ci` ending a prefix when it matches the compound `ci` and, for `i > 0`, the
+//! prefix `i - 1` is in, by `⊕i`: `matched(parent)` (`>`), `reached(parent)` (` `),
+//! `matched` of the previous element sibling (`+`), or the union of `matched` over the
+//! earlier element siblings (`~`); these are all known when the walk reaches `e` in
+//! document order (the siblings' sets are kept by the parent's entry). `e` matches the
+//! selector when `k` is in `matched(e)`. Each compound is tested at most once per element,
+//! and only when its prefix is satisfied, so a selector costs time linear in the size of
+//! the tree times the number of compounds, whatever the shape. The compounds themselves
+//! are matched by `selectors` (`matches_compound_selector_from`): every simple selector,
+//! `:is()`, `:not()`, `:nth-child()` and the rest, with the same case rules as the
+//! right-to-left path.
 //!
 //! The sets are bit masks, one bit per compound of every selector of the plan (a
 //! selector list, or all the fields of a [`crate::Fields`]), 64 to a word; a selector's
@@ -26,8 +34,7 @@
 //! a shift. Compounds that name a type (`a`, `h1`) are offered only to elements of that
 //! name (one lookup of the element's name per element for the whole plan).
 //!
-//! What is not done here (the selector keeps `selectors`' right-to-left path): the
-//! sibling combinators (`+`, `~`; a sibling state would be needed as well), `:has()`
+//! What is not done here (the selector keeps `selectors`' right-to-left path): `:has()`
 //! (see `has.rs`), and selectors of more than 64 compounds. A compound may still hold a
 //! complex selector inside `:is()` / `:not()` (`:not(div p)`), which `selectors` matches
 //! by walking up: that part is not linear.
@@ -50,37 +57,53 @@ use crate::element::Element;
 use crate::has::HasCache;
 use crate::{Subject, TypeName};
 
+/// How a compound is joined to the one before it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Join {
+    /// ` `: the prefix matched at an ancestor.
+    Descendant,
+    /// `>`: at the parent.
+    Child,
+    /// `+`: at the previous element sibling.
+    NextSibling,
+    /// `~`: at an earlier element sibling.
+    LaterSibling,
+}
+
 /// One compound of a chain: where it starts in the selector (parse order), how it is
-/// joined to the one before, and the type it names, if any.
+/// joined to the one before (for the first, anything), and the type it names, if any.
 struct Link {
     offset: usize,
-    child: bool,
+    join: Join,
     name: Option<TypeName>,
 }
 
-/// The compounds of `sel` left to right, when it is made only of compounds joined by ` `
-/// and `>` (and perhaps ends in a pseudo-element, which is left out: the element it is
+/// The compounds of `sel` left to right, when it is made only of compounds joined by
+/// combinators (perhaps ending in a pseudo-element, which is left out: the element it is
 /// taken from is the subject) and holds no `:has()` at its top level; None otherwise.
 fn chain(sel: &Complex<Impl>) -> Option<Vec<Link>> {
     let mut links = Vec::new();
     let mut start = 0;
-    let mut child = false;
+    let mut join = Join::Descendant;
     let mut name = None;
     for (i, c) in sel.iter_raw_parse_order_from(0).enumerate() {
         match c {
             Component::Combinator(comb) => {
                 links.push(Link {
                     offset: start,
-                    child,
+                    join,
                     name: name.take(),
                 });
-                match comb {
-                    Combinator::Descendant => child = false,
-                    Combinator::Child => child = true,
+                join = match comb {
+                    Combinator::Descendant => Join::Descendant,
+                    Combinator::Child => Join::Child,
+                    Combinator::NextSibling => Join::NextSibling,
+                    Combinator::LaterSibling => Join::LaterSibling,
                     // The pseudo-element is the last thing of a selector.
                     Combinator::PseudoElement => return Some(links),
+                    // `::slotted()` and `::part()`: not parsed here.
                     _ => return None,
-                }
+                };
                 start = i + 1;
             }
             Component::LocalName(n) => {
@@ -92,7 +115,7 @@ fn chain(sel: &Complex<Impl>) -> Option<Vec<Link>> {
     }
     links.push(Link {
         offset: start,
-        child,
+        join,
         name,
     });
     Some(links)
@@ -186,9 +209,11 @@ pub(crate) struct Plan {
     owners: Vec<usize>,
     /// The first compound of each selector: always a candidate.
     first: Mask,
-    /// Bits whose next bit is a compound joined by `>` / by ` `.
+    /// Bits whose next bit is a compound joined by `>` / by ` ` / by `+` / by `~`.
     child: Mask,
     descendant: Mask,
+    next_sibling: Mask,
+    later_sibling: Mask,
     /// The last compound of each selector: an element matching it matches the selector.
     last: Mask,
     /// For HTML elements, by (lowercased) name: the compounds that may match an element of
@@ -203,7 +228,7 @@ pub(crate) struct Plan {
     /// search is left for names the tree does not intern and for foreign elements.
     by_tag: Box<[usize]>,
     /// Whether some selector has more than one compound: else no prefix sets need be
-    /// kept from parent to child, and the walk keeps no stack.
+    /// kept from parent to child or sibling to sibling, and the walk keeps no stack.
     prefixes: bool,
 }
 
@@ -220,8 +245,9 @@ impl Plan {
             v.resize(v.len().max(bit / 64 + 1), 0);
             v[bit / 64] |= 1 << (bit % 64);
         };
-        let (mut first, mut child, mut descendant, mut last, mut any) =
-            (vec![], vec![], vec![], vec![], vec![]);
+        let (mut first, mut last, mut any) = (vec![], vec![], vec![]);
+        let (mut child, mut descendant, mut next_sibling, mut later_sibling) =
+            (vec![], vec![], vec![], vec![]);
         for (owner, list) in lists {
             for sel in list.slice() {
                 let links = chain(sel).filter(|c| c.len() <= 64)?;
@@ -236,10 +262,14 @@ impl Plan {
                     let bit = start + j;
                     if j == 0 {
                         bits(&mut first, bit);
-                    } else if link.child {
-                        bits(&mut child, bit - 1);
                     } else {
-                        bits(&mut descendant, bit - 1);
+                        let joins = match link.join {
+                            Join::Child => &mut child,
+                            Join::Descendant => &mut descendant,
+                            Join::NextSibling => &mut next_sibling,
+                            Join::LaterSibling => &mut later_sibling,
+                        };
+                        bits(joins, bit - 1);
                     }
                     match &link.name {
                         Some(name) => named.push((bit, name.clone())),
@@ -284,7 +314,9 @@ impl Plan {
                 by_tag[id] = i;
             }
         }
-        let prefixes = child.iter().chain(&descendant).any(|&w| w != 0);
+        let prefixes = [&child, &descendant, &next_sibling, &later_sibling]
+            .iter()
+            .any(|m| m.iter().any(|&w| w != 0));
         Some(Plan {
             by_tag: by_tag.into(),
             prefixes,
@@ -296,6 +328,8 @@ impl Plan {
             first: full(first),
             child: full(child),
             descendant: full(descendant),
+            next_sibling: full(next_sibling),
+            later_sibling: full(later_sibling),
             last: full(last),
             any,
         })
@@ -327,24 +361,29 @@ impl Plan {
 }
 
 /// A top-down walk's state: the open elements from the top (those with children; an
-/// element is pushed after it is matched) and their prefix sets.
+/// element is pushed after it is matched), for each its prefix sets and those of its
+/// children so far (see [`Walk::step`]).
 pub(crate) struct Walk<'p, 'd> {
     plan: &'p Plan,
     quirks: QuirksMode,
     scope: Option<NodeRef<'d>>,
-    /// The prefix sets above the walk (the scope's, or none), `matched` then `reached`.
+    /// The level above the walk's top elements: no prefix sets of a parent, and the
+    /// sibling sets of the top elements so far (laid out as an entry of `states`).
     base: Box<[u64]>,
     stack: Vec<NodeRef<'d>>,
-    /// `2 * words` per entry of `stack`.
+    /// `4 * words` per entry of `stack`: the element's `matched` and `reached`, then of
+    /// its element children so far, the last one's `matched` (for `+`) and the union of
+    /// their `matched` (for `~`).
     states: Vec<u64>,
-    /// The sets of the element just matched.
+    /// The sets of the element just matched, `matched` then `reached`.
     current: Box<[u64]>,
 }
 
 impl<'p, 'd> Walk<'p, 'd> {
     /// For a walk of the descendants of `scope` (None: of the whole document), in a
     /// document of quirks mode `quirks`: the scope's own sets are found by matching down
-    /// the path to it from the top.
+    /// the path to it from the top, and at each level of the path the earlier siblings
+    /// (for `+` and `~`), so the stack holds the path when the walk begins.
     pub(crate) fn new(
         plan: &'p Plan,
         quirks: QuirksMode,
@@ -357,11 +396,15 @@ impl<'p, 'd> Walk<'p, 'd> {
             plan,
             quirks,
             scope,
-            base: vec![0; 2 * words].into(),
+            base: vec![0; 4 * words].into(),
             stack: Vec::new(),
             states: Vec::new(),
             current: vec![0; 2 * words].into(),
         };
+        if !plan.prefixes {
+            // Each compound is a whole selector: nothing above the scope counts.
+            return walk;
+        }
         let mut path = Vec::new();
         let mut node = scope.filter(|n| n.is_element());
         while let Some(n) = node {
@@ -369,18 +412,25 @@ impl<'p, 'd> Walk<'p, 'd> {
             node = n.parent().filter(|p| p.is_element());
         }
         for n in path.into_iter().rev() {
+            let mut sibling = n.parent().and_then(|p| p.first_child());
+            while let Some(s) = sibling.filter(|&s| s != n) {
+                if let Some(subject) = Subject::of(s) {
+                    walk.step(&subject, has, caches);
+                }
+                sibling = s.next_sibling();
+            }
             if let Some(subject) = Subject::of(n) {
                 walk.step(&subject, has, caches);
-                walk.base.copy_from_slice(&walk.current);
+                walk.enter(n);
             }
         }
         walk
     }
 
     /// Matches the element `subject` (the next element of a document-order walk) against
-    /// the plan's compounds whose prefixes its parent allows; then, for each bit of the
-    /// plan's `last` it matched (the selectors it matches), calls `hit` with the bit's
-    /// owner, in bit order.
+    /// the plan's compounds whose prefixes its parent and earlier siblings allow; then,
+    /// for each bit of the plan's `last` it matched (the selectors it matches), calls
+    /// `hit` with the bit's owner, in bit order.
     #[inline]
     pub(crate) fn matches(
         &mut self,
@@ -400,9 +450,27 @@ impl<'p, 'd> Walk<'p, 'd> {
         }
     }
 
-    /// Sets `current` to `subject`'s prefix sets.
+    /// Sets `current` to `subject`'s prefix sets: a compound is a candidate when its
+    /// prefix is in the parent's `matched` (`>`), the parent's `reached` (` `), the
+    /// previous element sibling's `matched` (`+`) or the union of the earlier element
+    /// siblings' `matched` (`~`). Then records `subject` as the last child of its level.
     #[inline]
     fn step(&mut self, subject: &Subject<'d>, has: &HasCache, caches: &mut SelectorCaches) {
+        let plan = self.plan;
+        let words = plan.words;
+        if !plan.prefixes {
+            // Each compound is a whole selector: no sets to read or keep.
+            let names = plan.candidates(subject);
+            let mut any = 0;
+            for ((current, first), names) in self.current.iter_mut().zip(&plan.first).zip(names) {
+                *current = first & names;
+                any |= *current;
+            }
+            if any != 0 {
+                self.match_candidates(subject, has, caches);
+            }
+            return;
+        }
         let node = subject.el.0;
         let parent = node.parent();
         // Leave on the stack only the element's ancestors.
@@ -411,32 +479,59 @@ impl<'p, 'd> Walk<'p, 'd> {
                 break;
             }
             self.stack.pop();
-            self.states
-                .truncate(self.states.len() - 2 * self.plan.words);
+            self.states.truncate(self.states.len() - 4 * words);
         }
-        let words = self.plan.words;
-        let above: &[u64] = match self.stack.last() {
-            Some(_) => &self.states[self.states.len() - 2 * words..],
-            None => &self.base,
+        let on_stack = !self.stack.is_empty();
+        let level: &[u64] = if on_stack {
+            &self.states[self.states.len() - 4 * words..]
+        } else {
+            &self.base
         };
-        let (matched_above, reached_above) = above.split_at(words);
-        let names = self.plan.candidates(subject);
+        let (matched_above, rest) = level.split_at(words);
+        let (reached_above, rest) = rest.split_at(words);
+        let (previous, earlier) = rest.split_at(words);
+        let names = plan.candidates(subject);
         let mut any = 0;
         for w in 0..words {
-            let candidates = (self.plan.first[w]
-                | (matched_above[w] & self.plan.child[w]) << 1
-                | (reached_above[w] & self.plan.descendant[w]) << 1)
-                & names[w];
+            let prefixes = matched_above[w] & plan.child[w]
+                | reached_above[w] & plan.descendant[w]
+                | previous[w] & plan.next_sibling[w]
+                | earlier[w] & plan.later_sibling[w];
+            let candidates = (plan.first[w] | prefixes << 1) & names[w];
             self.current[w] = candidates;
             self.current[words + w] = reached_above[w];
             any |= candidates;
         }
-        if any == 0 {
-            return;
+        if any != 0 {
+            self.match_candidates(subject, has, caches);
         }
-        // The compounds of simple selectors first, without a matching context.
-        let mut rest = 0;
         for w in 0..words {
+            self.current[words + w] |= self.current[w];
+        }
+        let level: &mut [u64] = if on_stack {
+            let len = self.states.len();
+            &mut self.states[len - 4 * words..]
+        } else {
+            &mut self.base
+        };
+        let (previous, earlier) = level[2 * words..].split_at_mut(words);
+        for w in 0..words {
+            previous[w] = self.current[w];
+            earlier[w] |= self.current[w];
+        }
+    }
+
+    /// Keeps in `current`'s `matched` the candidates `subject` matches: the compounds of
+    /// simple selectors first, without a matching context, then the rest.
+    #[inline]
+    fn match_candidates(
+        &mut self,
+        subject: &Subject<'d>,
+        has: &HasCache,
+        caches: &mut SelectorCaches,
+    ) {
+        let mut rest = 0;
+        for w in 0..self.plan.words {
             let mut candidates = self.current[w];
             let mut matched = 0;
             while candidates != 0 {
@@ -464,9 +559,6 @@ impl<'p, 'd> Walk<'p, 'd> {
         }
         if rest != 0 {
             self.match_rest(subject, has, caches);
-        }
-        for w in 0..words {
-            self.current[words + w] |= self.current[w];
         }
     }
 
@@ -512,8 +604,15 @@ impl<'p, 'd> Walk<'p, 'd> {
     /// empty).
     pub(crate) fn push(&mut self, node: NodeRef<'d>) {
         if self.plan.prefixes && node.is_element() && node.first_child().is_some() {
-            self.stack.push(node);
-            self.states.extend_from_slice(&self.current);
+            self.enter(node);
         }
+    }
+
+    /// Pushes `node`, just matched, with no children seen yet.
+    fn enter(&mut self, node: NodeRef<'d>) {
+        self.stack.push(node);
+        self.states.extend_from_slice(&self.current);
+        let words = self.plan.words;
+        self.states.extend(std::iter::repeat_n(0, 2 * words));
     }
 }
