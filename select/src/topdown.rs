@@ -434,8 +434,10 @@ impl<'p, 'd> Walk<'p, 'd> {
         if any == 0 {
             return;
         }
-        // The compounds of simple selectors first, without a matching context.
-        let mut rest = 0;
+        // The compounds of simple selectors first, without a matching context. `rest`:
+        // whether some candidate is left to `selectors` (a flag, not a mask: the bits go
+        // up to 63).
+        let mut rest = false;
         for w in 0..words {
             let mut candidates = self.current[w];
             let mut matched = 0;
@@ -456,13 +458,13 @@ impl<'p, 'd> Walk<'p, 'd> {
                     }
                     None => {
                         matched |= 1 << bit;
-                        rest |= 1 << bit;
+                        rest = true;
                     }
                 }
             }
             self.current[w] = matched;
         }
-        if rest != 0 {
+        if rest {
             self.match_rest(subject, has, caches);
         }
         for w in 0..words {
