@@ -724,3 +724,23 @@ fn top_down_plans_of_many_words() {
     let long = "html ".to_owned() + &":not(p) ".repeat(68) + "p";
     assert!(Selector::parse(&long).unwrap().plan.is_none());
 }
+
+/// Found by the `select` fuzz target: a compound that `matches_simple` does not answer
+/// (here `:first-child`) at bit 32 or above of a plan's word set a bit of an `i32` (the
+/// inferred type of the flag `rest` in `Walk::matches`): a shift overflow, a panic in
+/// debug builds.
+#[test]
+fn top_down_compound_past_bit_31_that_is_not_simple() {
+    let doc = htmltok_tree::parse(b"<!DOCTYPE html><p>a</p><div><span>b</span></div>");
+    let css = "b, ".repeat(40) + ":first-child";
+    let sel = Selector::parse(&css).unwrap();
+    assert!(sel.plan.is_some());
+    let all: Vec<_> = doc
+        .root()
+        .descendants()
+        .filter(|n| sel.matches(*n))
+        .collect();
+    let names: Vec<_> = all.iter().map(|n| n.name().unwrap()).collect();
+    assert_eq!(names, ["html", "head", "p", "span"]);
+    assert_eq!(doc.select(&sel).collect::<Vec<_>>(), all);
+}

@@ -530,7 +530,9 @@ impl<'p, 'd> Walk<'p, 'd> {
         has: &HasCache,
         caches: &mut SelectorCaches,
     ) {
-        let mut rest = 0;
+        // `rest`: whether some candidate is left to `selectors` (a flag, not a mask: the
+        // bits go up to 63; an inferred `i32` mask overflowed, found by the fuzz target).
+        let mut rest = false;
         for w in 0..self.plan.words {
             let mut candidates = self.current[w];
             let mut matched = 0;
@@ -551,13 +553,13 @@ impl<'p, 'd> Walk<'p, 'd> {
                     }
                     None => {
                         matched |= 1 << bit;
-                        rest |= 1 << bit;
+                        rest = true;
                     }
                 }
             }
             self.current[w] = matched;
         }
-        if rest != 0 {
+        if rest {
             self.match_rest(subject, has, caches);
         }
     }
