@@ -11,32 +11,21 @@ cd "$(dirname "$0")/.."
 # The toolchain for cargo-fuzz (FUZZ_TOOLCHAIN to change; it must be a nightly).
 TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
 
+# FUZZ_TARGETS, prepare_corpus: the targets and their seeds (shared with fuzz-smoke.sh).
+source scripts/fuzz-seeds.sh
+
 SECONDS_PER_TARGET=${1:-300}
 shift || true
 if [ $# -gt 0 ]; then
     TARGETS=("$@")
 else
-    TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd)
+    TARGETS=("${FUZZ_TARGETS[@]}")
 fi
-OPTION_TARGETS=" simulation writers scalar_vs_simd "
 
 if ! cargo +"$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
     echo "fuzz-long: needs \`cargo +$TOOLCHAIN\` and cargo-fuzz (\`cargo +$TOOLCHAIN install cargo-fuzz\`)" >&2
     exit 1
 fi
-
-prepare_corpus() {
-    local target=$1 dir=fuzz/corpus/$1
-    mkdir -p "$dir"
-    for f in fuzz/seeds/* tests/regressions/*; do
-        [ -f "$f" ] || continue
-        case "$f" in *.md) continue ;; esac
-        cp "$f" "$dir/seed-$(basename "$f")"
-        if [[ $OPTION_TARGETS == *" $target "* ]]; then
-            { printf '\0'; cat "$f"; } > "$dir/seed0-$(basename "$f")"
-        fi
-    done
-}
 
 cargo +"$TOOLCHAIN" fuzz build || exit 1
 
