@@ -72,16 +72,15 @@ fn href_dict<'py>(py: Python<'py>, href: &Href) -> PyResult<Bound<'py, PyDict>> 
 /// image preview as 'none' / 'standard' / 'large' or None, `other` a list of str.
 fn robots_dict<'py>(py: Python<'py>, r: &Robots) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    for (key, flag) in [
-        ("present", r.present),
-        ("noindex", r.noindex),
-        ("nofollow", r.nofollow),
-        ("noarchive", r.noarchive),
-        ("nosnippet", r.nosnippet),
-        ("noimageindex", r.noimageindex),
-        ("notranslate", r.notranslate),
-        ("indexifembedded", r.indexifembedded),
-    ] {
+    dict.set_item("present", r.present)?;
+    set_robots(py, &dict, r)?;
+    Ok(dict)
+}
+
+/// The directives of `r` set on `dict`: the flags (named and ordered as the Arrow
+/// struct's, `htmltok_crawl::extract::robots_flags`), then the limits and `other`.
+fn set_robots<'py>(py: Python<'py>, dict: &Bound<'py, PyDict>, r: &Robots) -> PyResult<()> {
+    for (key, flag) in htmltok_crawl::extract::robots_flags(r) {
         dict.set_item(key, flag)?;
     }
     dict.set_item("max_snippet", r.max_snippet)?;
@@ -92,7 +91,7 @@ fn robots_dict<'py>(py: Python<'py>, r: &Robots) -> PyResult<Bound<'py, PyDict>>
     dict.set_item("max_video_preview", r.max_video_preview)?;
     dict.set_item("unavailable_after", &r.unavailable_after)?;
     dict.set_item("other", PyList::new(py, &r.other)?)?;
-    Ok(dict)
+    Ok(())
 }
 
 fn pairs<'py>(py: Python<'py>, pairs: &[(String, String)]) -> PyResult<Bound<'py, PyList>> {
@@ -175,17 +174,7 @@ fn robots_column<'py>(py: Python<'py>, r: &Robots) -> PyResult<Option<Bound<'py,
         return Ok(None);
     }
     let dict = PyDict::new(py);
-    for (key, flag) in htmltok_crawl::extract::robots_flags(r) {
-        dict.set_item(key, flag)?;
-    }
-    dict.set_item("max_snippet", r.max_snippet)?;
-    dict.set_item(
-        "max_image_preview",
-        r.max_image_preview.map(ImagePreview::as_str),
-    )?;
-    dict.set_item("max_video_preview", r.max_video_preview)?;
-    dict.set_item("unavailable_after", &r.unavailable_after)?;
-    dict.set_item("other", PyList::new(py, &r.other)?)?;
+    set_robots(py, &dict, r)?;
     Ok(Some(dict))
 }
 
