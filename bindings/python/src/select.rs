@@ -161,20 +161,26 @@ fn values<'d>(
     out
 }
 
+/// A `fields` argument: an `htmltok.Fields` as compiled, else a dict compiled now into
+/// `compiled` (which the caller keeps alive).
+fn fields_arg<'a>(
+    fields: &'a Bound<'_, PyAny>,
+    compiled: &'a mut Option<htmltok_select::Fields>,
+) -> PyResult<&'a htmltok_select::Fields> {
+    match fields.cast::<Fields>() {
+        Ok(f) => Ok(&f.get().inner),
+        Err(_) => Ok(compiled.insert(compile(fields)?)),
+    }
+}
+
 /// `Tree.extract(fields)`: the fields matched in one walk of a parsed tree.
 pub(crate) fn extract_tree<'py>(
     py: Python<'py>,
     tree: &Tree,
     fields: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let compiled;
-    let fields: &htmltok_select::Fields = match fields.cast::<Fields>() {
-        Ok(f) => &f.get().inner,
-        Err(_) => {
-            compiled = compile(fields)?;
-            &compiled
-        }
-    };
+    let mut compiled = None;
+    let fields = fields_arg(fields, &mut compiled)?;
     let doc = tree.doc.view();
     let columns = py.detach(|| fields.extract_view(doc));
     columns_dict(py, fields, columns)
@@ -250,14 +256,8 @@ fn extract<'py>(
     fields: &Bound<'py, PyAny>,
     http_charset: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let compiled;
-    let fields: &htmltok_select::Fields = match fields.cast::<Fields>() {
-        Ok(f) => &f.get().inner,
-        Err(_) => {
-            compiled = compile(fields)?;
-            &compiled
-        }
-    };
+    let mut compiled = None;
+    let fields = fields_arg(fields, &mut compiled)?;
     let columns = if let Ok(text) = data.cast::<PyString>() {
         // A str is taken as it is, as `parse` takes it.
         if http_charset.is_some() {

@@ -125,7 +125,7 @@ pub fn robots_flags(r: &htmltok_content::metadata::Robots) -> [(&'static str, bo
 /// opt-in, since building the tree costs about three times the tokenizer's pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TreeColumns {
-    /// A string column [`MAIN_TEXT`] ([`Page::main_text`]: about 0.4x the parse on top
+    /// A string column [`MAIN_TEXT`] ([`Page::main_text`]: about 0.5x the parse on top
     /// of the tree).
     pub main_text: bool,
     /// The [`METADATA_COLUMNS`] ([`Page::metadata`]: about 0.12x the parse on top of the
@@ -242,7 +242,7 @@ pub struct Page {
     pub fields: Vec<Vec<String>>,
     /// The main text ([`htmltok_content::main_text()`]: the article, paragraphs set apart
     /// by a blank line) when [`Page::with_tree_columns`] was asked for it; None otherwise.
-    /// Opt-in: it costs about 0.4x the parse, on top of the tree.
+    /// Opt-in: it costs about 0.5x the parse, on top of the tree.
     pub main_text: Option<String>,
     /// The page's metadata ([`htmltok_content::metadata()`], its URLs resolved against the
     /// document's URL, else the `base` given) when [`Page::with_tree_columns`] was asked
