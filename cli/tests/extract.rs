@@ -84,6 +84,25 @@ const COLUMNS: [&str; 13] = [
     "text",
 ];
 
+/// The rows of a Parquet file written by `extract`, as JSON values ([`rows`]).
+fn parquet_rows(path: &std::path::Path) -> Vec<Value> {
+    ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap())
+        .unwrap()
+        .build()
+        .unwrap()
+        .flat_map(|b| rows(&b.unwrap()))
+        .collect()
+}
+
+/// The rows of `extract`'s JSON lines output.
+fn json_lines(out: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn key(row: &Value) -> (String, i64) {
     (
         row["warc_filename"].as_str().unwrap().to_string(),
@@ -110,18 +129,9 @@ fn parquet_equals_json_lines_on_the_bundled_corpus() {
     htmltok(&["extract", "--output", jsonl.to_str().unwrap(), corpus]);
     let stdout = htmltok(&["extract", "-j", "1", corpus]).stdout;
 
-    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&parquet).unwrap())
-        .unwrap()
-        .build()
-        .unwrap();
-    let mut from_parquet: Vec<Value> = reader.flat_map(|b| rows(&b.unwrap())).collect();
-    let parse = |text: &str| -> Vec<Value> {
-        text.lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
-    let mut from_jsonl = parse(&std::fs::read_to_string(&jsonl).unwrap());
-    let mut from_stdout = parse(std::str::from_utf8(&stdout).unwrap());
+    let mut from_parquet = parquet_rows(&parquet);
+    let mut from_jsonl = json_lines(&std::fs::read(&jsonl).unwrap());
+    let mut from_stdout = json_lines(&stdout);
     // 10 pages and the 7 HTML records of the sample WARC file
     assert_eq!(from_parquet.len(), 17);
     for rows in [&mut from_parquet, &mut from_jsonl, &mut from_stdout] {
@@ -446,16 +456,8 @@ fn fields_in_parquet_equal_json_lines() {
     args.extend(fields);
     args.push(corpus);
     let stdout = htmltok(&args).stdout;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&parquet).unwrap())
-        .unwrap()
-        .build()
-        .unwrap();
-    let mut from_parquet: Vec<Value> = reader.flat_map(|b| rows(&b.unwrap())).collect();
-    let mut from_jsonl: Vec<Value> = std::str::from_utf8(&stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let mut from_parquet = parquet_rows(&parquet);
+    let mut from_jsonl = json_lines(&stdout);
     assert_eq!(from_parquet.len(), 17);
     from_parquet.sort_by_key(key);
     from_jsonl.sort_by_key(key);
@@ -511,16 +513,8 @@ fn main_text_column_in_parquet_and_json_lines() {
         c,
     ])
     .stdout;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&parquet).unwrap())
-        .unwrap()
-        .build()
-        .unwrap();
-    let mut from_parquet: Vec<Value> = reader.flat_map(|b| rows(&b.unwrap())).collect();
-    let mut from_jsonl: Vec<Value> = std::str::from_utf8(&stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let mut from_parquet = parquet_rows(&parquet);
+    let mut from_jsonl = json_lines(&stdout);
     from_parquet.sort_by_key(key);
     from_jsonl.sort_by_key(key);
     assert_eq!(from_parquet, from_jsonl);
@@ -589,11 +583,7 @@ fn metadata_columns_in_parquet_and_json_lines() {
     let metadata_columns = htmltok_crawl::extract::METADATA_COLUMNS;
     assert_eq!(names[COLUMNS.len()..], metadata_columns);
     let mut from_parquet: Vec<Value> = batches.iter().flat_map(rows).collect();
-    let mut from_jsonl: Vec<Value> = std::str::from_utf8(&stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let mut from_jsonl = json_lines(&stdout);
     from_parquet.sort_by_key(key);
     from_jsonl.sort_by_key(key);
     assert_eq!(from_parquet, from_jsonl);
