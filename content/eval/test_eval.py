@@ -6,7 +6,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from evaluate import html_text, overall, page_scores  # noqa: E402
+from evaluate import gate, html_text, overall, page_scores  # noqa: E402
 from tokens import tokens  # noqa: E402
 
 
@@ -64,6 +64,27 @@ class GroundTruthText(unittest.TestCase):
     def test_blocks_separate_words_and_inline_elements_join(self):
         text = html_text("<div><p>one</p><p>two<b>three</b></p><script>x()</script>four<br>five</div>")
         self.assertEqual(tokens(text), ["one", "twothree", "four", "five"])
+
+
+class QualityGate(unittest.TestCase):
+    FLOORS = {"readability": {"htmltok": {"f1": 0.95}}, "scrapinghub": {"htmltok": {"f1": 0.98}}}
+
+    def test_an_f1_under_its_floor_fails_and_one_at_it_passes(self):
+        results = {"readability": {"htmltok": {"f1": 0.949}}, "scrapinghub": {"htmltok": {"f1": 0.98}}}
+        failed, unchecked = gate(self.FLOORS, results, ["readability", "scrapinghub"])
+        self.assertEqual(len(failed), 1)
+        self.assertIn("readability/htmltok", failed[0])
+        self.assertEqual(unchecked, [])
+
+    def test_a_set_asked_for_but_not_scored_fails(self):
+        results = {"readability": {"htmltok": {"f1": 0.96}}}
+        failed, _ = gate(self.FLOORS, results, ["readability", "scrapinghub"])
+        self.assertEqual(failed, ["scrapinghub/htmltok: not scored (floor 0.980)"])
+
+    def test_a_set_not_asked_for_is_named_not_checked(self):
+        results = {"readability": {"htmltok": {"f1": 0.96}}}
+        failed, unchecked = gate(self.FLOORS, results, ["readability"])
+        self.assertEqual((failed, unchecked), ([], ["scrapinghub"]))
 
 
 if __name__ == "__main__":
