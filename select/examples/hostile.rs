@@ -12,8 +12,11 @@
 //! (`p ~ div` with the `p` last: every `div` looks at all the earlier ones), on nested
 //! `div`s (`div ~ div div`: every `div` looks up each ancestor's earlier siblings), and on
 //! nested pairs `<div></div><div>…` (`body div + div`: every second `div`'s sibling
-//! has `body` at the top); `span div` with no `span` (the ancestor Bloom filter) and
-//! `div:has(p)` (the `:has` cache). Each must stay linear: the selection
+//! has `body` at the top); `span div` with no `span` (the ancestor Bloom filter),
+//! `div:has(p)` (the `:has` cache), and the pseudo-classes that ask the ancestors
+//! (`:disabled` in n nested `fieldset`s under a disabled one, `:lang(en)` in n nested
+//! `div`s, `input:disabled` on the n children of a disabled `fieldset`: the walk's memo,
+//! `memo.rs`). Each must stay linear: the selection
 //! time per element is printed, and with `--check` the run fails when one takes over
 //! 20 µs an element (linear runs take well under 1 µs on a loaded machine; a quadratic
 //! one at 100,000 levels tens of thousands).
@@ -96,6 +99,22 @@ fn main() {
     }
     let s = sel("div:has(p)");
     time("div:has(p)", &mut || divs.select(&s).count());
+    let fieldsets = "<fieldset disabled>".to_owned() + &"<fieldset>".repeat(n) + "<input>";
+    let fieldsets = htmltok_tree::parse(fieldsets.as_bytes());
+    let s = sel(":disabled");
+    time(":disabled (nested fieldsets)", &mut || {
+        fieldsets.select(&s).count()
+    });
+    let inputs = "<fieldset disabled>".to_owned() + &"<input>".repeat(n) + "<legend><input>";
+    let inputs = htmltok_tree::parse(inputs.as_bytes());
+    let s = sel("input:enabled");
+    time("input:enabled (a fieldset's children)", &mut || {
+        inputs.select(&s).count()
+    });
+    let langs = "<div lang=en>".to_owned() + &"<div>".repeat(n);
+    let langs = htmltok_tree::parse(langs.as_bytes());
+    let s = sel("div:lang(en), p:lang(fr)");
+    time(":lang() (nested divs)", &mut || langs.select(&s).count());
     let fields = Fields::new([
         ("divs", "body div div::attr(class)"),
         ("p", "div > div p::text"),

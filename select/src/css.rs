@@ -120,7 +120,7 @@ impl ToCss for AttrValue {
 }
 
 impl selectors::SelectorImpl for Impl {
-    type ExtraMatchingData<'a> = Option<&'a crate::has::HasCache>;
+    type ExtraMatchingData<'a> = Option<&'a crate::memo::WalkMemo>;
     type AttrValue = AttrValue;
     type Identifier = Ident;
     type LocalName = Ident;

@@ -17,6 +17,7 @@ use selectors::matching::{ElementSelectorFlags, MatchingContext};
 use selectors::{Element as _, OpaqueElement};
 
 use crate::css::{AttrValue, Ident, Impl, PseudoClass, PseudoElement, ns};
+use crate::memo::{self, WalkMemo};
 
 /// An element of a document, as `selectors` sees it.
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +29,7 @@ impl<'d> Element<'d> {
         node.is_element().then_some(Element(node))
     }
 
-    fn is_html(&self, tag: Tag) -> bool {
+    pub(crate) fn is_html(&self, tag: Tag) -> bool {
         self.0.element_name().is_some_and(|n| n.is_html(tag))
     }
 
@@ -37,7 +38,7 @@ impl<'d> Element<'d> {
         self.0.attr(name)
     }
 
-    fn has_attr(&self, name: &str) -> bool {
+    pub(crate) fn has_attr(&self, name: &str) -> bool {
         self.0
             .attrs()
             .any(|a| a.ns() == AttrNs::None && a.name_bytes() == name.as_bytes())
@@ -167,10 +168,14 @@ impl selectors::Element for Element<'_> {
     ) -> bool {
         match pc {
             PseudoClass::Has(list) => crate::has::matches_has(list, *self, context),
-            PseudoClass::Lang(ranges) => matches_lang(*self, ranges),
+            PseudoClass::Lang(ranges) => matches_lang(*self, ranges, context.extra_data),
             PseudoClass::Link => self.is_link(),
-            PseudoClass::Enabled => is_form_control(*self) && !is_disabled(*self),
-            PseudoClass::Disabled => is_form_control(*self) && is_disabled(*self),
+            PseudoClass::Enabled => {
+                is_form_control(*self) && !is_disabled(*self, context.extra_data)
+            }
+            PseudoClass::Disabled => {
+                is_form_control(*self) && is_disabled(*self, context.extra_data)
+            }
             PseudoClass::Checked => {
                 (self.is_html(Tag::Input)
                     && self.has_attr("checked")
@@ -253,26 +258,24 @@ impl selectors::Element for Element<'_> {
 
 /// `:lang()` (Selectors 4 § 7.2): the language is that of the nearest inclusive ancestor
 /// with `xml:lang` or `lang` (HTML § 3.2.6.2), matched by implicit wildcard: a range
-/// matches the language itself and its subtags (`en` matches `en-GB`).
-fn matches_lang(el: Element<'_>, ranges: &[Box<str>]) -> bool {
-    let mut node = Some(el.0);
-    while let Some(n) = node {
-        let lang = n
-            .attrs()
-            .find(|a| a.ns() == AttrNs::Xml && a.name_bytes() == b"lang")
-            .map(|a| a.value())
-            .or_else(|| n.attr("lang"));
-        if let Some(lang) = lang {
-            return !lang.is_empty()
-                && ranges.iter().any(|r| {
-                    lang.len() >= r.len()
-                        && lang.as_bytes()[..r.len()].eq_ignore_ascii_case(r.as_bytes())
-                        && (lang.len() == r.len() || lang.as_bytes()[r.len()] == b'-')
-                });
-        }
-        node = n.parent().filter(|p| p.is_element());
-    }
-    false
+/// matches the language itself and its subtags (`en` matches `en-GB`). The ancestor is
+/// found through the walk's memo when there is one (`memo.rs`: linear on deep trees).
+fn matches_lang(el: Element<'_>, ranges: &[Box<str>], memo: Option<&WalkMemo>) -> bool {
+    let Some(holder) = memo::language_holder(el, memo) else {
+        return false;
+    };
+    let lang = holder
+        .attrs()
+        .find(|a| a.ns() == AttrNs::Xml && a.name_bytes() == b"lang")
+        .map(|a| a.value())
+        .or_else(|| holder.attr("lang"))
+        .unwrap_or_default();
+    !lang.is_empty()
+        && ranges.iter().any(|r| {
+            lang.len() >= r.len()
+                && lang.as_bytes()[..r.len()].eq_ignore_ascii_case(r.as_bytes())
+                && (lang.len() == r.len() || lang.as_bytes()[r.len()] == b'-')
+        })
 }
 
 /// The elements that can be disabled (HTML § 4.16.3, `:enabled`).
@@ -292,8 +295,9 @@ fn is_form_control(el: Element<'_>) -> bool {
 
 /// HTML § 4.10.18.5 "disabled": a control with `disabled`, a control or fieldset inside
 /// a disabled fieldset but not inside its first `legend` child, an `option` in a
-/// disabled `optgroup`.
-fn is_disabled(el: Element<'_>) -> bool {
+/// disabled `optgroup`. The fieldset part through the walk's memo when there is one
+/// (`memo.rs`: linear on deep trees).
+fn is_disabled(el: Element<'_>, memo: Option<&WalkMemo>) -> bool {
     if el.has_attr("disabled") {
         return true;
     }
@@ -305,18 +309,5 @@ fn is_disabled(el: Element<'_>) -> bool {
     if el.is_html(Tag::Optgroup) {
         return false;
     }
-    let mut child = el;
-    while let Some(parent) = child.parent_element() {
-        if parent.is_html(Tag::Fieldset) && parent.has_attr("disabled") {
-            let first_legend = parent
-                .0
-                .children()
-                .find(|c| c.element_name().is_some_and(|n| n.is_html(Tag::Legend)));
-            if first_legend != Some(child.0) {
-                return true;
-            }
-        }
-        child = parent;
-    }
-    false
+    memo::inside_disabled_fieldset(el, memo)
 }

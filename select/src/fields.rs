@@ -26,7 +26,7 @@ use htmltok_tree::{Document, DocumentRef};
 use selectors::context::SelectorCaches;
 
 use crate::ancestors::Ancestors;
-use crate::has::HasCache;
+use crate::memo::WalkMemo;
 use crate::topdown::{Plan, Walk};
 use crate::{SelectError, Selector, Subject, quirks};
 
@@ -182,11 +182,11 @@ impl Fields {
             return columns;
         }
         let mut caches = SelectorCaches::default();
-        let has = HasCache::default();
+        let memo = WalkMemo::default();
         let mut topdown = self
             .plan
             .as_ref()
-            .map(|plan| Walk::new(plan, quirks(doc), None, &has, &mut caches));
+            .map(|plan| Walk::new(plan, quirks(doc), None, &memo, &mut caches));
         let fallback = |i: &usize| topdown.is_none() || self.fields[*i].selector.plan.is_none();
         // The ancestor filter only when a field matched right to left tests ancestors
         // (`ancestors.rs`).
@@ -202,7 +202,7 @@ impl Fields {
                 if let Some(walk) = &mut topdown {
                     // A field's selectors lie on consecutive bits: give its values once.
                     let mut last = usize::MAX;
-                    walk.matches(&subject, &has, &mut caches, |i| {
+                    walk.matches(&subject, &memo, &mut caches, |i| {
                         if i != last {
                             last = i;
                             self.fields[i]
@@ -219,7 +219,7 @@ impl Fields {
                         &subject,
                         None,
                         filter,
-                        Some(&has),
+                        Some(&memo),
                         &mut caches,
                     ) {
                         field

@@ -114,8 +114,8 @@ fn matches_relative(
         .filter(|c| matches!(c, Component::Combinator(_)))
         .count()
         == 1;
-    if let (Combinator::Descendant, true, Some(cache)) = (leading, one_step, context.extra_data)
-        && let Some(answer) = has_descendant(cache, sel, anchor, context)
+    if let (Combinator::Descendant, true, Some(memo)) = (leading, one_step, context.extra_data)
+        && let Some(answer) = has_descendant(&memo.has, sel, anchor, context)
     {
         return answer;
     }

@@ -34,6 +34,7 @@ mod element;
 mod error;
 mod fields;
 mod has;
+mod memo;
 mod topdown;
 
 use std::borrow::Cow;
@@ -53,7 +54,7 @@ pub use css::PseudoElement;
 pub use element::Element;
 pub use error::{MAX_NESTING, SelectError};
 pub use fields::{Field, Fields};
-use has::HasCache;
+use memo::WalkMemo;
 
 /// A compiled selector list, with what it gives: elements, or with `::text` / `::attr()`
 /// strings taken from them.
@@ -193,7 +194,7 @@ impl Selector {
         subject: &Subject<'_>,
         scope: Option<NodeRef<'_>>,
         ancestors: Option<&BloomFilter>,
-        has: Option<&HasCache>,
+        memo: Option<&WalkMemo>,
         caches: &mut SelectorCaches,
     ) -> bool {
         if let Some(names) = &self.names {
@@ -229,7 +230,7 @@ impl Selector {
             MatchingForInvalidation::No,
         );
         ctx.scope_element = scope.and_then(Element::of).map(|s| s.opaque());
-        ctx.extra_data = has;
+        ctx.extra_data = memo;
         self.list.slice().iter().enumerate().any(|(i, s)| {
             let hashes = hashes.map(|h| &h[i]);
             selectors::matching::matches_selector(s, 0, hashes, &subject.el, &mut ctx)
@@ -363,7 +364,7 @@ pub struct Matches<'s, 'd> {
     /// matching with the ancestor filter (when it tests ancestors).
     topdown: Option<topdown::Walk<'s, 'd>>,
     ancestors: Option<Ancestors<'d>>,
-    has: HasCache,
+    memo: WalkMemo,
     caches: SelectorCaches,
 }
 
@@ -373,10 +374,10 @@ impl<'s, 'd> Matches<'s, 'd> {
         below: NodeRef<'d>,
         scope: Option<NodeRef<'d>>,
     ) -> Matches<'s, 'd> {
-        let has = HasCache::default();
+        let memo = WalkMemo::default();
         let mut caches = SelectorCaches::default();
         let topdown = selector.plan.as_deref().map(|plan| {
-            topdown::Walk::new(plan, quirks(below.document()), scope, &has, &mut caches)
+            topdown::Walk::new(plan, quirks(below.document()), scope, &memo, &mut caches)
         });
         Matches {
             selector,
@@ -385,7 +386,7 @@ impl<'s, 'd> Matches<'s, 'd> {
             ancestors: (topdown.is_none() && selector.uses_ancestors())
                 .then(|| Ancestors::new(scope)),
             topdown,
-            has,
+            memo,
             caches,
         }
     }
@@ -401,7 +402,7 @@ impl<'d> Iterator for Matches<'_, 'd> {
                     continue;
                 };
                 let mut matched = false;
-                walk.matches(&subject, &self.has, &mut self.caches, |_| matched = true);
+                walk.matches(&subject, &self.memo, &mut self.caches, |_| matched = true);
                 walk.push(node);
                 if matched {
                     return Some(node);
@@ -416,7 +417,7 @@ impl<'d> Iterator for Matches<'_, 'd> {
                     &subject,
                     self.scope,
                     self.ancestors.as_ref().map(|a| a.filter()),
-                    Some(&self.has),
+                    Some(&self.memo),
                     &mut self.caches,
                 )
             });

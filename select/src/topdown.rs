@@ -54,7 +54,7 @@ use selectors::{Element as _, SelectorList};
 
 use crate::css::{Ident, Impl, PseudoClass};
 use crate::element::Element;
-use crate::has::HasCache;
+use crate::memo::WalkMemo;
 use crate::{Subject, TypeName};
 
 /// How a compound is joined to the one before it.
@@ -388,7 +388,7 @@ impl<'p, 'd> Walk<'p, 'd> {
         plan: &'p Plan,
         quirks: QuirksMode,
         scope: Option<NodeRef<'d>>,
-        has: &HasCache,
+        memo: &WalkMemo,
         caches: &mut SelectorCaches,
     ) -> Walk<'p, 'd> {
         let words = plan.words;
@@ -415,12 +415,12 @@ impl<'p, 'd> Walk<'p, 'd> {
             let mut sibling = n.parent().and_then(|p| p.first_child());
             while let Some(s) = sibling.filter(|&s| s != n) {
                 if let Some(subject) = Subject::of(s) {
-                    walk.step(&subject, has, caches);
+                    walk.step(&subject, memo, caches);
                 }
                 sibling = s.next_sibling();
             }
             if let Some(subject) = Subject::of(n) {
-                walk.step(&subject, has, caches);
+                walk.step(&subject, memo, caches);
                 walk.enter(n);
             }
         }
@@ -435,11 +435,11 @@ impl<'p, 'd> Walk<'p, 'd> {
     pub(crate) fn matches(
         &mut self,
         subject: &Subject<'d>,
-        has: &HasCache,
+        memo: &WalkMemo,
         caches: &mut SelectorCaches,
         mut hit: impl FnMut(usize),
     ) {
-        self.step(subject, has, caches);
+        self.step(subject, memo, caches);
         for w in 0..self.plan.words {
             let mut hits = self.current[w] & self.plan.last[w];
             while hits != 0 {
@@ -455,7 +455,7 @@ impl<'p, 'd> Walk<'p, 'd> {
     /// previous element sibling's `matched` (`+`) or the union of the earlier element
     /// siblings' `matched` (`~`). Then records `subject` as the last child of its level.
     #[inline]
-    fn step(&mut self, subject: &Subject<'d>, has: &HasCache, caches: &mut SelectorCaches) {
+    fn step(&mut self, subject: &Subject<'d>, memo: &WalkMemo, caches: &mut SelectorCaches) {
         let plan = self.plan;
         let words = plan.words;
         if !plan.prefixes {
@@ -467,7 +467,7 @@ impl<'p, 'd> Walk<'p, 'd> {
                 any |= *current;
             }
             if any != 0 {
-                self.match_candidates(subject, has, caches);
+                self.match_candidates(subject, memo, caches);
             }
             return;
         }
@@ -503,7 +503,7 @@ impl<'p, 'd> Walk<'p, 'd> {
             any |= candidates;
         }
         if any != 0 {
-            self.match_candidates(subject, has, caches);
+            self.match_candidates(subject, memo, caches);
         }
         for w in 0..words {
             self.current[words + w] |= self.current[w];
@@ -527,7 +527,7 @@ impl<'p, 'd> Walk<'p, 'd> {
     fn match_candidates(
         &mut self,
         subject: &Subject<'d>,
-        has: &HasCache,
+        memo: &WalkMemo,
         caches: &mut SelectorCaches,
     ) {
         // `rest`: whether some candidate is left to `selectors` (a flag, not a mask: the
@@ -560,13 +560,13 @@ impl<'p, 'd> Walk<'p, 'd> {
             self.current[w] = matched;
         }
         if rest {
-            self.match_rest(subject, has, caches);
+            self.match_rest(subject, memo, caches);
         }
     }
 
     /// The candidates left in `current` that [`matches_simple`] does not answer: matched
     /// by `selectors`, with one matching context for the element.
-    fn match_rest(&mut self, subject: &Subject<'d>, has: &HasCache, caches: &mut SelectorCaches) {
+    fn match_rest(&mut self, subject: &Subject<'d>, memo: &WalkMemo, caches: &mut SelectorCaches) {
         let mut ctx = MatchingContext::new(
             MatchingMode::Normal,
             None,
@@ -576,7 +576,7 @@ impl<'p, 'd> Walk<'p, 'd> {
             MatchingForInvalidation::No,
         );
         ctx.scope_element = self.scope.and_then(Element::of).map(|s| s.opaque());
-        ctx.extra_data = Some(has);
+        ctx.extra_data = Some(memo);
         for w in 0..self.plan.words {
             let mut candidates = self.current[w];
             while candidates != 0 {
