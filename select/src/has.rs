@@ -9,12 +9,15 @@
 //! only the element `:has` is on.
 //!
 //! Cost: a `:has` test walks the anchor's subtree (or its following siblings' subtrees).
-//! Tested on every element of a deep tree, that is quadratic; so the commonest form, one
-//! compound after the descendant combinator (`:has(img)`, `:has(a[href])`), is answered
-//! for every element of the tree at once when a walk provides a [`HasCache`] (the
-//! selections and `Fields` do): one pass from the leaves up marks the elements with a
-//! matching descendant. Other forms (`:has(> p)`, `:has(a b)`, `:has(~ p)`) are still
-//! walked per anchor.
+//! Tested on every element of a deep tree (or of a long list of siblings), that is
+//! quadratic; so the one-compound forms after the descendant combinator (`:has(img)`,
+//! `:has(a[href])`) and after the later-sibling combinator (`:has(~ p)`) are answered for
+//! every element of the tree at once when a walk provides a [`HasCache`] (the selections
+//! and `Fields` do): one pass from the leaves up marks the elements with a matching
+//! descendant, one pass over each parent's children from the last marks those with a
+//! matching later sibling. `:has(> p)` and `:has(+ p)` look at the children or the next
+//! sibling only (linear over a walk). The forms of more than one compound (`:has(a b)`,
+//! `:has(> a p)`, `:has(~ a p)`) are still walked per anchor.
 
 use std::cell::RefCell;
 
@@ -26,31 +29,37 @@ use selectors::{Element as _, OpaqueElement, SelectorList};
 use crate::css::Impl;
 use crate::element::Element;
 
-/// For one walk of a document: for each `:has(C)` met (by its relative selector's
-/// address), which nodes of the document's tree have a descendant matching `C` (None:
-/// not in the tree, such as template contents), by node id.
+/// For one walk of a document: for each `:has(C)` or `:has(~ C)` met (by its relative
+/// selector's address), which nodes of the document's tree have a descendant (or a later
+/// element sibling) matching `C` (None: not in the tree, such as template contents), by
+/// node id.
 #[derive(Default)]
 pub struct HasCache {
-    below: RefCell<Vec<(usize, Vec<Option<bool>>)>>,
+    answers: RefCell<Vec<(usize, Vec<Option<bool>>)>>,
 }
 
-/// Whether `anchor` has a descendant matching the one-compound relative selector `sel`,
-/// from `cache` (filled for the whole document tree the first time); None when the
-/// anchor is outside that tree.
-fn has_descendant(
+/// Whether `anchor` matches the one-compound relative selector `sel` whose leading
+/// combinator is `leading` (` ` or `~`), from `cache` (filled for the whole document
+/// tree the first time); None when the anchor is outside that tree.
+fn cached(
     cache: &HasCache,
     sel: &Selector<Impl>,
+    leading: Combinator,
     anchor: Element<'_>,
     context: &mut MatchingContext<Impl>,
 ) -> Option<bool> {
     let key = sel as *const Selector<Impl> as usize;
     let id = anchor.0.id() as usize;
-    if let Some((_, below)) = cache.below.borrow().iter().find(|(k, _)| *k == key) {
-        return below[id];
+    if let Some((_, answers)) = cache.answers.borrow().iter().find(|(k, _)| *k == key) {
+        return answers[id];
     }
-    let below = mark_ancestors_of_matches(anchor.0.document().root(), sel, context);
-    let answer = below[id];
-    cache.below.borrow_mut().push((key, below));
+    let root = anchor.0.document().root();
+    let answers = match leading {
+        Combinator::LaterSibling => mark_earlier_siblings_of_matches(root, sel, context),
+        _ => mark_ancestors_of_matches(root, sel, context),
+    };
+    let answer = answers[id];
+    cache.answers.borrow_mut().push((key, answers));
     answer
 }
 
@@ -85,6 +94,35 @@ fn mark_ancestors_of_matches(
     below
 }
 
+/// For every element of the tree under `root`, whether one of its later element siblings
+/// matches the one-compound relative selector `sel` (`:has(~ C)`): each parent's
+/// children from the last to the first, each element matched once, with its previous
+/// element sibling as the anchor (an element with none is no anchor's later sibling).
+fn mark_earlier_siblings_of_matches(
+    root: NodeRef<'_>,
+    sel: &Selector<Impl>,
+    context: &mut MatchingContext<Impl>,
+) -> Vec<Option<bool>> {
+    let mut later = vec![None; root.document().node_count()];
+    for parent in std::iter::once(root).chain(root.descendants()) {
+        let mut found = false;
+        let mut child = parent.last_child();
+        while let Some(node) = child {
+            child = node.prev_sibling();
+            let Some(el) = Element::of(node) else {
+                continue;
+            };
+            later[node.id() as usize] = Some(found);
+            if !found && let Some(anchor) = el.prev_sibling_element() {
+                found = context.nest_for_relative_selector(anchor.opaque(), |ctx| {
+                    matching::matches_selector(sel, 0, None, &el, ctx)
+                });
+            }
+        }
+    }
+    later
+}
+
 /// Whether `anchor` matches `:has(list)`.
 pub(crate) fn matches_has(
     list: &SelectorList<Impl>,
@@ -114,8 +152,9 @@ fn matches_relative(
         .filter(|c| matches!(c, Component::Combinator(_)))
         .count()
         == 1;
-    if let (Combinator::Descendant, true, Some(memo)) = (leading, one_step, context.extra_data)
-        && let Some(answer) = has_descendant(&memo.has, sel, anchor, context)
+    let cacheable = matches!(leading, Combinator::Descendant | Combinator::LaterSibling);
+    if let (true, true, Some(memo)) = (cacheable, one_step, context.extra_data)
+        && let Some(answer) = cached(&memo.has, sel, leading, anchor, context)
     {
         return answer;
     }

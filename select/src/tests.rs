@@ -477,6 +477,42 @@ fn fields_by_name_give_what_select_gives() {
     assert_eq!(columns[7], ["T"]);
 }
 
+/// `:has(~ C)` on 200,000 sibling `div`s: tested on each, a walk along the later
+/// siblings is 2 * 10^10 steps; the cache answers every element in one pass. The cached
+/// answers agree with the walk per anchor (`Selector::matches`, no cache) on a crafted
+/// page.
+#[test]
+fn has_later_sibling_is_linear_and_agrees_with_the_walk() {
+    let n = 200_000;
+    let html = "<div></div>".repeat(n) + "<p></p><div></div>";
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let count = |css: &str| doc.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("div:has(~ p)"), n);
+    assert_eq!(count("div:has(~ span)"), 0);
+    assert_eq!(count(":has(~ div)"), n + 1);
+    let html = "<ul><li id=a><li id=b class=x><li id=c><b><i id=d></i><i id=e class=x></i></b>\
+        <li id=f></ul><p id=g><template><i id=h></i><i id=j class=x></i></template>";
+    let doc = htmltok_tree::parse(html.as_bytes());
+    for css in [
+        ":has(~ .x)",
+        "li:has(~ li)",
+        ":has(~ i, ~ li.x)",
+        "i:has(~ *)",
+        ":not(:has(~ *))",
+    ] {
+        let sel = Selector::parse(css).unwrap();
+        let walked: Vec<_> = doc.select(&sel).map(|n| n.id()).collect();
+        let one_by_one: Vec<_> = doc
+            .root()
+            .descendants()
+            .filter(|n| n.is_element() && sel.matches(*n))
+            .map(|n| n.id())
+            .collect();
+        assert_eq!(walked, one_by_one, "{css}");
+        assert!(!walked.is_empty(), "{css} matches something");
+    }
+}
+
 /// `:disabled`, `:enabled` and `:lang()` answered through a walk's memo (`memo.rs`, the
 /// selections) agree with the same pseudo-classes asked of one element without it
 /// (`Selector::matches`, which walks up): fieldsets in fieldsets, first and later
