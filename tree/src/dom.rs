@@ -41,6 +41,7 @@ use std::borrow::Cow;
 use htmltok::Span;
 
 use crate::names::{AttrNs, Name, Ns, Tag};
+use crate::spare;
 
 /// A node's index in its document's arena.
 pub type NodeId = u32;
@@ -287,6 +288,15 @@ pub(crate) struct Dom {
     pub(crate) has_selectedcontent: bool,
 }
 
+impl Drop for Dom {
+    fn drop(&mut self) {
+        spare::give(
+            std::mem::take(&mut self.nodes),
+            std::mem::take(&mut self.attrs),
+        );
+    }
+}
+
 impl Dom {
     pub(crate) fn new(input_len: usize) -> Dom {
         let mut dom = Dom {
@@ -296,10 +306,12 @@ impl Dom {
             // per 24 and an attribute per 48 were reserved before: 9 and 11 of 191 pages
             // outgrew that, and each doubling copied the arena into freshly faulted pages,
             // a few percent of the parse in wall time, invisible to instruction counts).
-            // Untouched capacity costs no memory, and what is left is given back after
-            // parsing (`shrink_to_fit`, a shrinking `realloc` that moves nothing).
-            nodes: Vec::with_capacity(input_len / 12 + 8),
-            attrs: Vec::with_capacity(input_len / 24 + 8),
+            // Untouched capacity costs address space, not memory. The reservation is kept
+            // after parsing (no `shrink_to_fit`), so that a dropped document's vectors
+            // fit the next parse on the thread, which reuses them (`spare`): shrinking
+            // them made the kept vectors too small for any page but a sparser one.
+            nodes: spare::nodes(input_len / 12 + 8),
+            attrs: spare::attrs(input_len / 24 + 8),
             names: Vec::new(),
             strings: Vec::new(),
             doctypes: Vec::new(),
@@ -663,19 +675,13 @@ impl Dom {
         }
     }
 
-    /// Gives back the arena's unused capacity (a shrinking `realloc`, which moves nothing
-    /// in practice).
-    pub(crate) fn shrink_to_fit(&mut self) {
-        self.nodes.shrink_to_fit();
-        self.attrs.shrink_to_fit();
-    }
-
-    /// The bytes the arena holds: the nodes (as allocated), the attribute records, the
-    /// uninterned names and the text that decoding changed.
+    /// The bytes the arena holds: the nodes and attribute records it has (not the
+    /// reservation past them, which the parse did not write), the uninterned names and
+    /// the text that decoding changed.
     pub(crate) fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.nodes.capacity() * size_of::<Node>()
-            + self.attrs.capacity() * size_of::<AttrRec>()
+        self.nodes.len() * size_of::<Node>()
+            + self.attrs.len() * size_of::<AttrRec>()
             + self.names.capacity() * size_of::<Str>()
             + self.strings.capacity() * size_of::<String>()
             + self.strings.iter().map(String::capacity).sum::<usize>()
