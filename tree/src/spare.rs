@@ -9,7 +9,7 @@
 //! dropped document's two vectors (emptied, their capacity kept) and handing them to
 //! the next parse reuses memory that is already mapped and warm.
 //!
-//! One pair per thread, newest wins. A kept vector is reused only when it fits the new
+//! One pair per thread, the larger of two kept. A kept vector is reused only when it fits the new
 //! reservation and is at most [`MAX_SLACK`] times larger, so that a small document kept
 //! by its caller never holds a large one's memory; vectors over [`MAX_KEPT_BYTES`] are
 //! not kept at all. The records hold no heap data (spans and indices), so emptying a
@@ -67,7 +67,16 @@ fn keep<T>(slot: &'static std::thread::LocalKey<Cell<Vec<T>>>, mut v: Vec<T>) {
         return;
     }
     v.clear();
-    let _ = slot.try_with(|s| s.set(v));
+    let _ = slot.try_with(|s| {
+        // The larger of the two is kept: it fits more of the pages to come, and the
+        // large pages are the ones whose fresh memory costs most.
+        let kept = s.take();
+        s.set(if kept.capacity() > v.capacity() {
+            kept
+        } else {
+            v
+        });
+    });
 }
 
 #[cfg(test)]
