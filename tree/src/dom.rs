@@ -359,6 +359,18 @@ impl Dom {
         self.store_copy(s)
     }
 
+    /// [`Dom::store`] for a string that lies where the caller keeps it: read in place, and
+    /// an owned `String` taken (leaving an empty one), not copied.
+    #[inline]
+    pub(crate) fn store_taken(&mut self, input: &[u8], s: &mut Cow<'_, str>) -> Str {
+        if let Cow::Borrowed(b) = &*s
+            && let Some(str) = Str::of_input(input, b)
+        {
+            return str;
+        }
+        self.store_copy(std::mem::take(s))
+    }
+
     #[inline(never)]
     fn store_copy(&mut self, s: Cow<'_, str>) -> Str {
         match s {
@@ -619,7 +631,7 @@ impl Dom {
         input: &[u8],
         parent: NodeId,
         before: NodeId,
-        text: Cow<'_, str>,
+        text: &mut Cow<'_, str>,
         span: Span,
     ) {
         let prev = if before == NONE {
@@ -633,7 +645,7 @@ impl Dom {
             let old = t.text;
             let first = t.span.get();
             // Two pieces of the input that touch stay one span.
-            let joined = match &text {
+            let joined = match &*text {
                 Cow::Borrowed(b) if old.start != Str::OWNED => {
                     Str::of_input(input, b).filter(|new| new.start == old.end)
                 }
@@ -645,12 +657,12 @@ impl Dom {
                     end: new.end,
                 },
                 None if old.start == Str::OWNED => {
-                    self.strings[old.end as usize].push_str(&text);
+                    self.strings[old.end as usize].push_str(text);
                     old
                 }
                 None => {
                     let mut s = self.str(input, old).to_owned();
-                    s.push_str(&text);
+                    s.push_str(text);
                     self.own(s)
                 }
             };
@@ -663,7 +675,7 @@ impl Dom {
                 .push(span);
             return;
         }
-        let text = self.store(input, text);
+        let text = self.store_taken(input, text);
         let id = self.new_node(NodeData::Text(TextData {
             text,
             span: span.into(),
@@ -750,8 +762,20 @@ mod tests {
             .collect();
         assert_eq!(names, ["div", "i"]);
         let s = std::str::from_utf8(input).unwrap();
-        dom.insert_text(input, a, NONE, Cow::Borrowed(&s[0..1]), Span::new(0, 1));
-        dom.insert_text(input, a, NONE, Cow::Borrowed(&s[5..6]), Span::new(5, 6));
+        dom.insert_text(
+            input,
+            a,
+            NONE,
+            &mut Cow::Borrowed(&s[0..1]),
+            Span::new(0, 1),
+        );
+        dom.insert_text(
+            input,
+            a,
+            NONE,
+            &mut Cow::Borrowed(&s[5..6]),
+            Span::new(5, 6),
+        );
         let doc = crate::DocumentRef::new(input, &dom);
         let t = doc.node(a).last_child().unwrap();
         assert_eq!(t.text(), "xy");
@@ -771,10 +795,22 @@ mod tests {
             Span::default(),
         );
         dom.append(0, p);
-        dom.insert_text(input, p, NONE, Cow::Borrowed(&s[1..3]), Span::new(1, 3));
-        dom.insert_text(input, p, NONE, Cow::Borrowed(&s[3..5]), Span::new(3, 5));
+        dom.insert_text(
+            input,
+            p,
+            NONE,
+            &mut Cow::Borrowed(&s[1..3]),
+            Span::new(1, 3),
+        );
+        dom.insert_text(
+            input,
+            p,
+            NONE,
+            &mut Cow::Borrowed(&s[3..5]),
+            Span::new(3, 5),
+        );
         assert!(dom.strings.is_empty(), "nothing copied");
-        dom.insert_text(input, p, NONE, Cow::Owned("!".into()), Span::new(5, 6));
+        dom.insert_text(input, p, NONE, &mut Cow::Owned("!".into()), Span::new(5, 6));
         let doc = crate::DocumentRef::new(input, &dom);
         assert_eq!(doc.node(p).text(), "bcde!");
     }
