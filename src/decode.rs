@@ -72,6 +72,13 @@ pub(crate) fn decode_span(input: &[u8], span: Span, context: Context) -> Cow<'_,
     }
 }
 
+/// The span's text when decoding in `context` leaves it as it is and it is ASCII (the
+/// fast path of [`decode_span`] alone), else None.
+#[inline(always)]
+pub(crate) fn unchanged_span(input: &[u8], span: Span, context: Context) -> Option<&str> {
+    crate::scan::plain_ascii_span(input, span.start, span.end, context.specials()).ok()
+}
+
 /// [`decode_span`], and whether the decoded text may hold U+0000 (which the tree builder
 /// drops or replaces in data-state text and CDATA, the two contexts that keep it). For
 /// plain ASCII text, the common case, the answer (no) comes from the same one pass, with
@@ -247,6 +254,32 @@ mod tests {
             decode(b"a&b", Context::Verbatim),
             Cow::Borrowed("a&b")
         ));
+    }
+
+    /// `name_if_unchanged` answers for exactly the names `name` borrows as they are.
+    #[test]
+    fn names_unchanged_only_when_decoding_borrows() {
+        let input = b"<DIV class Data-X=1 \xc3\xa9=2 a\0b=3 data-y>";
+        let mut tok = crate::Tokenizer::builder().simulation(false).build(input);
+        let Some(crate::Token::StartTag(tag)) = tok.next_token() else {
+            panic!("a start tag");
+        };
+        assert_eq!(tag.name_if_unchanged(), None);
+        assert_eq!(tag.name(), "div");
+        let names: Vec<_> = tag.attrs().map(|a| a.name_if_unchanged()).collect();
+        assert_eq!(
+            names,
+            [Some("class"), None, None, None, Some("data-y")],
+            "{:?}",
+            tag.attrs().map(|a| a.name()).collect::<Vec<_>>()
+        );
+        for a in tag.attrs() {
+            if let Some(name) = a.name_if_unchanged() {
+                assert!(matches!(a.name(), Cow::Borrowed(n) if n == name));
+            } else {
+                assert!(matches!(a.name(), Cow::Owned(_)) || !a.name().is_ascii());
+            }
+        }
     }
 
     #[test]

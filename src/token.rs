@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use crate::decode::{Context, decode_span};
+use crate::decode::{Context, decode_span, unchanged_span};
 use crate::span::Span;
 use crate::tape::AttrRecord;
 
@@ -282,6 +282,16 @@ impl<'a, 't> Tag<'a, 't> {
         decode_span(self.input, self.name, Context::Name)
     }
 
+    /// The tag name when it is ASCII and decoding leaves it as it is (no upper case, NUL
+    /// or CR: the common case), else None ([`Tag::name`] then decodes it). One pass,
+    /// no allocation and no call: for callers that store the common case without going
+    /// through a `Cow` (a `Cow` built partly by an out-of-line call lives in memory, and
+    /// reading it back just after it was written can stall).
+    #[inline(always)]
+    pub fn name_if_unchanged(&self) -> Option<&'a str> {
+        unchanged_span(self.input, self.name, Context::Name)
+    }
+
     /// The tag name's raw bytes.
     pub fn raw_name(&self) -> &'a [u8] {
         self.name.of(self.input)
@@ -339,6 +349,13 @@ impl<'a> Attribute<'a> {
     #[inline]
     pub fn name(&self) -> Cow<'a, str> {
         decode_span(self.input, self.spans.name, Context::Name)
+    }
+
+    /// The attribute name when it is ASCII and decoding leaves it as it is, else None (see
+    /// [`Tag::name_if_unchanged`]).
+    #[inline(always)]
+    pub fn name_if_unchanged(&self) -> Option<&'a str> {
+        unchanged_span(self.input, self.spans.name, Context::Name)
     }
 
     /// True when the name, lowercased, equals `name` (which must be lowercase).

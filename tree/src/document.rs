@@ -113,8 +113,10 @@ macro_rules! forward_reads {
             self.dom.quirks
         }
 
-        /// The bytes the document holds beside its input: the arena (as allocated), the
-        /// attribute records, the uninterned names and the text that decoding changed.
+        /// The bytes the document holds beside its input: its nodes and attribute records
+        /// (as many as it has: their vectors keep the parse's reservation for dense pages,
+        /// address space the parse did not write), the uninterned names and the text that
+        /// decoding changed.
         pub fn heap_bytes(&self) -> usize {
             self.dom.heap_bytes()
         }

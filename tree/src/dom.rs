@@ -41,6 +41,7 @@ use std::borrow::Cow;
 use htmltok::Span;
 
 use crate::names::{AttrNs, Name, Ns, Tag};
+use crate::spare;
 
 /// A node's index in its document's arena.
 pub type NodeId = u32;
@@ -287,6 +288,15 @@ pub(crate) struct Dom {
     pub(crate) has_selectedcontent: bool,
 }
 
+impl Drop for Dom {
+    fn drop(&mut self) {
+        spare::give(
+            std::mem::take(&mut self.nodes),
+            std::mem::take(&mut self.attrs),
+        );
+    }
+}
+
 impl Dom {
     pub(crate) fn new(input_len: usize) -> Dom {
         let mut dom = Dom {
@@ -296,10 +306,12 @@ impl Dom {
             // per 24 and an attribute per 48 were reserved before: 9 and 11 of 191 pages
             // outgrew that, and each doubling copied the arena into freshly faulted pages,
             // a few percent of the parse in wall time, invisible to instruction counts).
-            // Untouched capacity costs no memory, and what is left is given back after
-            // parsing (`shrink_to_fit`, a shrinking `realloc` that moves nothing).
-            nodes: Vec::with_capacity(input_len / 12 + 8),
-            attrs: Vec::with_capacity(input_len / 24 + 8),
+            // Untouched capacity costs address space, not memory. The reservation is kept
+            // after parsing (no `shrink_to_fit`), so that a dropped document's vectors
+            // fit the next parse on the thread, which reuses them (`spare`): shrinking
+            // them made the kept vectors too small for any page but a sparser one.
+            nodes: spare::nodes(input_len / 12 + 8),
+            attrs: spare::attrs(input_len / 24 + 8),
             names: Vec::new(),
             strings: Vec::new(),
             doctypes: Vec::new(),
@@ -345,6 +357,18 @@ impl Dom {
             return str;
         }
         self.store_copy(s)
+    }
+
+    /// [`Dom::store`] for a string that lies where the caller keeps it: read in place, and
+    /// an owned `String` taken (leaving an empty one), not copied.
+    #[inline]
+    pub(crate) fn store_taken(&mut self, input: &[u8], s: &mut Cow<'_, str>) -> Str {
+        if let Cow::Borrowed(b) = &*s
+            && let Some(str) = Str::of_input(input, b)
+        {
+            return str;
+        }
+        self.store_copy(std::mem::take(s))
     }
 
     #[inline(never)]
@@ -607,7 +631,7 @@ impl Dom {
         input: &[u8],
         parent: NodeId,
         before: NodeId,
-        text: Cow<'_, str>,
+        text: &mut Cow<'_, str>,
         span: Span,
     ) {
         let prev = if before == NONE {
@@ -621,7 +645,7 @@ impl Dom {
             let old = t.text;
             let first = t.span.get();
             // Two pieces of the input that touch stay one span.
-            let joined = match &text {
+            let joined = match &*text {
                 Cow::Borrowed(b) if old.start != Str::OWNED => {
                     Str::of_input(input, b).filter(|new| new.start == old.end)
                 }
@@ -633,12 +657,12 @@ impl Dom {
                     end: new.end,
                 },
                 None if old.start == Str::OWNED => {
-                    self.strings[old.end as usize].push_str(&text);
+                    self.strings[old.end as usize].push_str(text);
                     old
                 }
                 None => {
                     let mut s = self.str(input, old).to_owned();
-                    s.push_str(&text);
+                    s.push_str(text);
                     self.own(s)
                 }
             };
@@ -651,7 +675,7 @@ impl Dom {
                 .push(span);
             return;
         }
-        let text = self.store(input, text);
+        let text = self.store_taken(input, text);
         let id = self.new_node(NodeData::Text(TextData {
             text,
             span: span.into(),
@@ -663,19 +687,13 @@ impl Dom {
         }
     }
 
-    /// Gives back the arena's unused capacity (a shrinking `realloc`, which moves nothing
-    /// in practice).
-    pub(crate) fn shrink_to_fit(&mut self) {
-        self.nodes.shrink_to_fit();
-        self.attrs.shrink_to_fit();
-    }
-
-    /// The bytes the arena holds: the nodes (as allocated), the attribute records, the
-    /// uninterned names and the text that decoding changed.
+    /// The bytes the arena holds: the nodes and attribute records it has (not the
+    /// reservation past them, which the parse did not write), the uninterned names and
+    /// the text that decoding changed.
     pub(crate) fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.nodes.capacity() * size_of::<Node>()
-            + self.attrs.capacity() * size_of::<AttrRec>()
+        self.nodes.len() * size_of::<Node>()
+            + self.attrs.len() * size_of::<AttrRec>()
             + self.names.capacity() * size_of::<Str>()
             + self.strings.capacity() * size_of::<String>()
             + self.strings.iter().map(String::capacity).sum::<usize>()
@@ -744,8 +762,20 @@ mod tests {
             .collect();
         assert_eq!(names, ["div", "i"]);
         let s = std::str::from_utf8(input).unwrap();
-        dom.insert_text(input, a, NONE, Cow::Borrowed(&s[0..1]), Span::new(0, 1));
-        dom.insert_text(input, a, NONE, Cow::Borrowed(&s[5..6]), Span::new(5, 6));
+        dom.insert_text(
+            input,
+            a,
+            NONE,
+            &mut Cow::Borrowed(&s[0..1]),
+            Span::new(0, 1),
+        );
+        dom.insert_text(
+            input,
+            a,
+            NONE,
+            &mut Cow::Borrowed(&s[5..6]),
+            Span::new(5, 6),
+        );
         let doc = crate::DocumentRef::new(input, &dom);
         let t = doc.node(a).last_child().unwrap();
         assert_eq!(t.text(), "xy");
@@ -765,10 +795,22 @@ mod tests {
             Span::default(),
         );
         dom.append(0, p);
-        dom.insert_text(input, p, NONE, Cow::Borrowed(&s[1..3]), Span::new(1, 3));
-        dom.insert_text(input, p, NONE, Cow::Borrowed(&s[3..5]), Span::new(3, 5));
+        dom.insert_text(
+            input,
+            p,
+            NONE,
+            &mut Cow::Borrowed(&s[1..3]),
+            Span::new(1, 3),
+        );
+        dom.insert_text(
+            input,
+            p,
+            NONE,
+            &mut Cow::Borrowed(&s[3..5]),
+            Span::new(3, 5),
+        );
         assert!(dom.strings.is_empty(), "nothing copied");
-        dom.insert_text(input, p, NONE, Cow::Owned("!".into()), Span::new(5, 6));
+        dom.insert_text(input, p, NONE, &mut Cow::Owned("!".into()), Span::new(5, 6));
         let doc = crate::DocumentRef::new(input, &dom);
         assert_eq!(doc.node(p).text(), "bcde!");
     }

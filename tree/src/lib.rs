@@ -43,6 +43,7 @@ mod names;
 mod node;
 mod select;
 mod serialize;
+mod spare;
 mod stack;
 
 use std::borrow::Cow;
@@ -165,7 +166,6 @@ impl Parser {
         let tokenizer = Tokenizer::builder().simulation(false).build(input);
         let mut dom = TreeBuilder::new(input, self.opts).run(tokenizer);
         select::update_selectedcontent(&mut dom, input);
-        dom.shrink_to_fit();
         dom
     }
 
@@ -216,7 +216,6 @@ impl Parser {
         b.reset_insertion_mode();
         let mut dom = b.run(tokenizer);
         select::update_selectedcontent(&mut dom, input);
-        dom.shrink_to_fit();
         dom
     }
 }

@@ -399,7 +399,15 @@ impl<'a> TreeBuilder<'a> {
 
     /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place. Takes the
     /// text by value: decoded text (an owned `String`) moves into the node, not copied.
-    pub(crate) fn insert_text(&mut self, text: TextTok<'a>) {
+    pub(crate) fn insert_text(&mut self, mut text: TextTok<'a>) {
+        self.insert_text_mut(&mut text);
+    }
+
+    /// [`Self::insert_text`] on a token in place, for the text of the token being
+    /// processed: its text is read where it lies and only an owned `String` is moved out.
+    /// Moving the whole token out instead (48 bytes, read in 16-byte pieces just after
+    /// the token was written in 8-byte ones) stalled store forwarding once per text.
+    pub(crate) fn insert_text_mut(&mut self, text: &mut TextTok<'a>) {
         let (parent, before) = self.insertion_place(None);
         // Text is never a child of the document, node 0 (the only `NodeData::Document`):
         // compared by id, the parent's node is not read.
@@ -407,7 +415,7 @@ impl<'a> TreeBuilder<'a> {
             return;
         }
         self.doc
-            .insert_text(self.input, parent, before, text.text, text.span);
+            .insert_text(self.input, parent, before, &mut text.text, text.span);
     }
 
     /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of

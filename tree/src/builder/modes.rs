@@ -349,38 +349,35 @@ impl<'a> TreeBuilder<'a> {
     /// The characters rule of "in body": NULs dropped, the active formatting elements
     /// reconstructed, frameset-ok cleared by anything but whitespace.
     #[inline(always)]
-    pub(super) fn body_text(&mut self, text: TextTok<'a>) {
+    pub(super) fn body_text(&mut self, mut text: TextTok<'a>) {
+        self.body_text_mut(&mut text);
+    }
+
+    /// [`Self::body_text`] on the token in place: its text is taken, the rest is not
+    /// moved (see [`TreeBuilder::insert_text_mut`]).
+    fn body_text_mut(&mut self, text: &mut TextTok<'a>) {
         if text.has_nul() {
-            for piece in text.without_nul() {
-                self.body_text_piece(piece);
+            for mut piece in text.without_nul() {
+                self.body_text_piece(&mut piece);
             }
         } else {
             self.body_text_piece(text);
         }
     }
 
-    fn body_text_piece(&mut self, text: TextTok<'a>) {
+    fn body_text_piece(&mut self, text: &mut TextTok<'a>) {
         self.reconstruct_active_formatting();
         if self.frameset_ok && !text.is_all_ws() {
             self.frameset_ok = false;
         }
-        self.insert_text(text);
+        self.insert_text_mut(text);
     }
 
     /// The "in body" rules for characters. Called by the dispatcher itself for text (the
     /// most common token), without `in_body`'s large frame.
     #[inline]
     pub(super) fn in_body_characters(&mut self, text: &mut TextTok<'a>) -> Step {
-        let text = std::mem::replace(
-            text,
-            TextTok {
-                text: Cow::Borrowed(""),
-                span: text.span,
-                exact: true,
-                may_have_nul: false,
-            },
-        );
-        self.body_text(text);
+        self.body_text_mut(text);
         Done
     }
 

@@ -209,25 +209,48 @@ impl<'a> Tok<'a> {
             }
             Token::StartTag(t) | Token::EndTag(t) => {
                 let end = matches!(token, Token::EndTag(_));
-                let name = t.name();
-                let tag = Tag::from_name(&name);
                 attrs.clear();
                 if !end {
-                    attrs.extend(t.attrs().map(|a| Attribute {
-                        name: a.name(),
-                        ns: AttrNs::None,
-                        name_span: a.name_span().into(),
-                        value_span: a.value_span().into(),
-                    }));
+                    attrs.reserve(t.attr_count());
+                    for a in t.attrs() {
+                        // The common case pushed on its own path, from registers: merged
+                        // with the decoded case, the name went through a `Cow` in memory
+                        // (the out-of-line decoder's result) and was read back in 16-byte
+                        // pieces just after it was written in 8-byte ones, a store
+                        // forwarding stall per attribute (perf: the hottest spot of the
+                        // parse loop).
+                        match a.name_if_unchanged() {
+                            Some(name) => attrs.push(Attribute {
+                                name: Cow::Borrowed(name),
+                                ns: AttrNs::None,
+                                name_span: a.name_span().into(),
+                                value_span: a.value_span().into(),
+                            }),
+                            None => {
+                                let name = a.name();
+                                attrs.push(Attribute {
+                                    name,
+                                    ns: AttrNs::None,
+                                    name_span: a.name_span().into(),
+                                    value_span: a.value_span().into(),
+                                });
+                            }
+                        }
+                    }
                 }
-                Tok::Tag(TagTok {
-                    end,
-                    tag,
-                    name,
-                    self_closing: t.self_closing(),
-                    has_attrs: !end,
-                    span: t.span(),
-                })
+                // The same for the tag name: the common case builds the token from
+                // registers, the decoded name on a path of its own.
+                match t.name_if_unchanged() {
+                    Some(name) => Tok::Tag(TagTok {
+                        end,
+                        tag: Tag::from_name(name),
+                        name: Cow::Borrowed(name),
+                        self_closing: t.self_closing(),
+                        has_attrs: !end,
+                        span: t.span(),
+                    }),
+                    None => decoded_tag(&t, end),
+                }
             }
             Token::Comment(c) => Tok::Comment(c.data(), c.span()),
             Token::Doctype(d) => Tok::Doctype(Box::new(DoctypeTok {
@@ -250,6 +273,21 @@ impl<'a> Tok<'a> {
             Tok::Eof => usize::MAX,
         }
     }
+}
+
+/// A tag token whose name decoding changes (upper case, NUL, non-ASCII).
+#[cold]
+#[inline(never)]
+fn decoded_tag<'a>(t: &htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
+    let name = t.name();
+    Tok::Tag(TagTok {
+        end,
+        tag: Tag::from_name(&name),
+        name,
+        self_closing: t.self_closing(),
+        has_attrs: !end,
+        span: t.span(),
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,114 @@
+//! The arena of the last document dropped on this thread, kept for the next parse.
+//!
+//! A parse reserves its node and attribute vectors for the densest pages (see
+//! [`crate::dom::Dom::new`]) and writes them front to back. Fresh vectors that large are
+//! fresh pages: every page the parse touches is a page fault and a page the kernel
+//! zeroes, and dropping the document gives them back, so the next parse on the thread
+//! faults them in again. Callers that parse one page after another (a crawl loop, the
+//! Python binding, a benchmark) drop each document before the next parse; keeping the
+//! dropped document's two vectors (emptied, their capacity kept) and handing them to
+//! the next parse reuses memory that is already mapped and warm.
+//!
+//! One pair per thread, the larger of two kept. A kept vector is reused only when it fits the new
+//! reservation and is at most [`MAX_SLACK`] times larger, so that a small document kept
+//! by its caller never holds a large one's memory; vectors over [`MAX_KEPT_BYTES`] are
+//! not kept at all. The records hold no heap data (spans and indices), so emptying a
+//! vector is free.
+
+use std::cell::Cell;
+use std::mem::size_of;
+
+use crate::dom::{AttrRec, Node};
+
+/// A kept vector is reused for a reservation of `n` only if its capacity is below
+/// `MAX_SLACK * n`.
+const MAX_SLACK: usize = 4;
+
+/// Vectors larger than this (in bytes of capacity) are freed, not kept.
+const MAX_KEPT_BYTES: usize = 64 << 20;
+
+thread_local! {
+    static NODES: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
+    static ATTRS: Cell<Vec<AttrRec>> = const { Cell::new(Vec::new()) };
+}
+
+/// An empty vector with room for `n` nodes: the kept one if it fits, else a new one.
+pub(crate) fn nodes(n: usize) -> Vec<Node> {
+    take(&NODES, n)
+}
+
+/// An empty vector with room for `n` attribute records.
+pub(crate) fn attrs(n: usize) -> Vec<AttrRec> {
+    take(&ATTRS, n)
+}
+
+/// Keeps a dropped document's vectors for the next parse on this thread.
+pub(crate) fn give(nodes: Vec<Node>, attrs: Vec<AttrRec>) {
+    keep(&NODES, nodes);
+    keep(&ATTRS, attrs);
+}
+
+fn take<T>(slot: &'static std::thread::LocalKey<Cell<Vec<T>>>, n: usize) -> Vec<T> {
+    // `try_with`: a document dropped while the thread's locals are being destroyed
+    // simply does not keep its vectors.
+    let kept = slot.try_with(Cell::take).unwrap_or_default();
+    if kept.capacity() >= n && kept.capacity() / MAX_SLACK < n {
+        return kept;
+    }
+    // Not a fit: leave it for a later document of its size.
+    if kept.capacity() != 0 {
+        let _ = slot.try_with(|s| s.set(kept));
+    }
+    Vec::with_capacity(n)
+}
+
+fn keep<T>(slot: &'static std::thread::LocalKey<Cell<Vec<T>>>, mut v: Vec<T>) {
+    if v.capacity() == 0 || v.capacity().saturating_mul(size_of::<T>()) > MAX_KEPT_BYTES {
+        return;
+    }
+    v.clear();
+    let _ = slot.try_with(|s| {
+        // The larger of the two is kept: it fits more of the pages to come, and the
+        // large pages are the ones whose fresh memory costs most.
+        let kept = s.take();
+        s.set(if kept.capacity() > v.capacity() {
+            kept
+        } else {
+            v
+        });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    /// A document dropped before the next parse lends that parse its vectors, and the
+    /// tree built in them is the tree built in fresh ones.
+    #[test]
+    fn next_parse_reuses_the_dropped_arena() {
+        let page = |n: usize| {
+            let mut s = String::from("<!DOCTYPE html><title>t</title>");
+            for i in 0..n {
+                s.push_str(&format!("<p class=c{i}>one <b>two</b> &amp; three"));
+            }
+            s
+        };
+        let (a, b) = (page(300), page(290));
+        let expected = std::thread::scope(|s| {
+            // Another thread: nothing kept there, fresh vectors.
+            s.spawn(|| crate::parse(b.as_bytes()).to_test_format())
+                .join()
+                .unwrap()
+        });
+        let first = crate::parse(a.as_bytes());
+        let ptr = first.view().dom().nodes.as_ptr();
+        drop(first);
+        let second = crate::parse(b.as_bytes());
+        assert_eq!(second.view().dom().nodes.as_ptr(), ptr);
+        assert_eq!(second.to_test_format(), expected);
+        // A much smaller page does not take them (a small kept document would hold a
+        // large one's memory).
+        drop(second);
+        let small = crate::parse(b"<p>x");
+        assert_ne!(small.view().dom().nodes.as_ptr(), ptr);
+    }
+}
