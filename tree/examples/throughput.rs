@@ -6,8 +6,9 @@
 //! ```
 //!
 //! Prints MB/s for the tokenizer alone (simulation off, every token's text and
-//! attributes decoded) and for `htmltok_tree::parse`, their ratio, and the DOM's size
-//! beside the input (`Document::heap_bytes`: the arena as allocated included).
+//! attributes decoded) and for `htmltok_tree::parse`, their ratio, the DOM's size beside
+//! the input (`Document::heap_bytes`: the nodes and records the documents have), and on
+//! Linux the resident memory and address space that keeping every tree at once adds.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -121,5 +122,28 @@ fn main() {
         heap as f64 / 1e6,
         heap as f64 / bytes as f64
     );
+    // What the process holds with every document's tree kept at once (Linux): the
+    // resident memory the trees added, and the address space, which counts the arena's
+    // untouched reservation too.
+    if let (Some(rss0), Some(vm0)) = (status_kib("VmRSS"), status_kib("VmSize")) {
+        let kept: Vec<_> = docs.iter().map(|d| htmltok_tree::parse(d)).collect();
+        if let (Some(rss1), Some(vm1)) = (status_kib("VmRSS"), status_kib("VmSize")) {
+            let grew = |a: u64, b: u64| b.saturating_sub(a) as f64 * 1024.0;
+            println!(
+                "all {} trees kept: resident +{:.1} MB ({:.2}x the input), address space +{:.1} MB",
+                kept.len(),
+                grew(rss0, rss1) / 1e6,
+                grew(rss0, rss1) / bytes as f64,
+                grew(vm0, vm1) / 1e6
+            );
+        }
+    }
     std::hint::black_box(sink);
+}
+
+/// A `/proc/self/status` figure in KiB (None off Linux).
+fn status_kib(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
