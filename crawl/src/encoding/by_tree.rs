@@ -77,7 +77,8 @@ pub fn decode_and_parse<'a>(
 
 /// [`decode_and_parse`] with the tree's input made by `input` from the decoded text (for a
 /// caller that holds its text in its own type, such as a handle on a Python `bytes`).
-/// `input` is called once per parse (twice on a reparse) and must give the text's bytes.
+/// `input` is called once per parse (twice on a reparse) and must give the text's bytes;
+/// the returned document's input is the one its last call made.
 pub fn decode_and_parse_into<'a, I: AsRef<[u8]>>(
     bytes: &'a [u8],
     transport: Option<&str>,
