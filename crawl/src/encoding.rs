@@ -323,9 +323,15 @@ fn decode_as<'a>(bytes: &'a [u8], encoding: &'static Encoding, rule: Rule) -> De
 /// ASCII: the guess would only be the default. Valid UTF-8 is answered without running
 /// chardetng's models (it would answer UTF-8 too), at memory speed.
 pub fn detect(bytes: &[u8]) -> Option<&'static Encoding> {
+    detect_without_models(bytes).unwrap_or_else(Chardetng::guess)
+}
+
+/// What [`detect`] answers without running chardetng's models (all ASCII: None; valid
+/// UTF-8: UTF-8), else the bytes chardetng must be fed.
+fn detect_without_models(bytes: &[u8]) -> Result<Option<&'static Encoding>, Chardetng<'_>> {
     let first_non_ascii = Encoding::ascii_valid_up_to(bytes);
     if first_non_ascii == bytes.len() {
-        return None;
+        return Ok(None);
     }
     let end = bytes
         .len()
@@ -336,15 +342,27 @@ pub fn detect(bytes: &[u8]) -> Option<&'static Encoding> {
     // does not fail) and UTF-8 is allowed. Checking that first gives the same answer at
     // memory speed instead of running its models.
     match std::str::from_utf8(fed) {
-        Ok(_) => return Some(UTF_8),
-        Err(error) if !last && error.error_len().is_none() => return Some(UTF_8),
-        Err(_) => {}
+        Ok(_) => Ok(Some(UTF_8)),
+        Err(error) if !last && error.error_len().is_none() => Ok(Some(UTF_8)),
+        Err(_) => Err(Chardetng { fed, last }),
     }
-    let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
-    // `last` only when the whole document was fed: chardetng then also judges how the
-    // stream ends (an unfinished multi-byte sequence counts against an encoding).
-    detector.feed(fed, last);
-    Some(detector.guess(None, Utf8Detection::Allow))
+}
+
+/// The bytes chardetng is fed (see [`detect`]); `last` when they are the whole document.
+struct Chardetng<'a> {
+    fed: &'a [u8],
+    last: bool,
+}
+
+impl Chardetng<'_> {
+    /// chardetng's guess: hundreds of instructions per byte fed.
+    fn guess(self) -> Option<&'static Encoding> {
+        let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+        // `last` only when the whole document was fed: chardetng then also judges how the
+        // stream ends (an unfinished multi-byte sequence counts against an encoding).
+        detector.feed(self.fed, self.last);
+        Some(detector.guess(None, Utf8Detection::Allow))
+    }
 }
 
 // ---------------------------------------------------------------------------------------

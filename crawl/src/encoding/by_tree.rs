@@ -22,7 +22,9 @@ use std::borrow::Cow;
 
 use htmltok_tree::{DocumentView, OwnedDocument, Parser};
 
-use super::{Decoded, Encoding, Rule, decode_as, detect, meta_declares, prescan};
+use super::{
+    Decoded, Encoding, Rule, decode_as, detect_without_models, may_declare, meta_declares, prescan,
+};
 use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 /// A page decoded and parsed by [`decode_and_parse`]: the tree (over the decoded UTF-8, as
@@ -107,9 +109,28 @@ pub fn decode_and_parse_into<'a, I: AsRef<[u8]>>(
     // Steps 5, 8 and 9: the tentative encoding.
     let (tentative, rule) = match prescan(bytes) {
         Some(encoding) => (encoding, Rule::MetaPrescan),
-        None => match detect(bytes) {
-            Some(encoding) => (encoding, Rule::Detector),
-            None => (WINDOWS_1252, Rule::Default),
+        None => match detect_without_models(bytes) {
+            Ok(Some(encoding)) => (encoding, Rule::Detector),
+            Ok(None) => (WINDOWS_1252, Rule::Default),
+            // chardetng costs hundreds of instructions per byte, a parse a few dozen, and
+            // a declaring `<meta>` wins over its guess: when one may be there, the page
+            // is parsed first as windows-1252 (the tree's elements are the same in every
+            // ASCII-compatible encoding: the bytes that delimit tokens and the ASCII
+            // whitespace that steers the insertion modes are never part of a multi-byte
+            // character), and chardetng runs only when the tree has no declaration.
+            Err(chardetng) if may_declare(bytes) => {
+                let (parsed, _) = parse(decode_as(bytes, WINDOWS_1252, Rule::Detector));
+                let (encoding, rule) = match declared_by_tree(&parsed.document) {
+                    Some(declared) => (declared, Rule::LateMeta),
+                    None => (chardetng.guess().unwrap_or(WINDOWS_1252), Rule::Detector),
+                };
+                if encoding == WINDOWS_1252 {
+                    return Parsed { rule, ..parsed };
+                }
+                drop(parsed);
+                return parse(decode_as(bytes, encoding, rule)).0;
+            }
+            Err(chardetng) => (chardetng.guess().unwrap_or(WINDOWS_1252), Rule::Detector),
         },
     };
     let (mut parsed, borrowed) = parse(decode_as(bytes, tentative, rule));
