@@ -57,8 +57,11 @@ impl Html {
         text: Cow<'_, str>,
     ) -> Html {
         if let Cow::Borrowed(t) = &text {
+            // Borrowed text is the input minus a byte order mark: a pointer into the input
+            // and the rest of it (compared by address, not byte by byte).
             let start = (t.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-            if input.get(start..) == Some(t.as_bytes())
+            if start <= input.len()
+                && input.len() - start == t.len()
                 && let Some(bytes) = input_handle.take()
             {
                 return Html::Python { bytes, start };
