@@ -12,7 +12,10 @@
 //! are [`sniff`](super::sniff)'s with its meanings: a declaring `<meta>` after a prescan
 //! answer that agrees is `MetaPrescan`; one that disagrees, or one without a prescan
 //! answer, is `LateMeta` (even when the detector guessed the same encoding: then nothing
-//! is parsed twice).
+//! is parsed twice). One exception to the order, for speed with the same answers: without
+//! a prescan answer, on bytes that are not UTF-8 and may hold a declaring `<meta>`, the
+//! page is parsed first as windows-1252 and chardetng (hundreds of instructions a byte)
+//! runs only when the tree has no declaration.
 //!
 //! Where the token path's simulation and the tree disagree, the tree is right: a `<meta>`
 //! after `<frameset>` or in "after frameset" is ignored by the tree builder (not an
