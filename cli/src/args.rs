@@ -226,10 +226,13 @@ impl Corpus {
     /// Runs `map` over every document in parallel and reduces the values; failures are
     /// reported on standard error as they happen (`htmltok: FILE: offset N: what`) and
     /// skipped. A progress line is drawn on standard error when it is a terminal.
-    /// `stop` ends the batch early (set it when the output cannot be written).
+    /// `stop` ends the batch early (set it when the output cannot be written). With `tree`,
+    /// each document's tree is parsed with it as the document is decoded
+    /// (`Document::tree`; the encoding's late `<meta>` then decided by the tree builder).
     pub fn run<T, M, R, Z>(
         &self,
         tokenizer: Builder,
+        tree: Option<htmltok_tree::Parser>,
         stop: Arc<AtomicBool>,
         map: M,
         reduce: R,
@@ -260,6 +263,7 @@ impl Corpus {
             .decode(!self.no_decode)
             .max_document_size(self.max_document_size)
             .tokenizer(tokenizer)
+            .tree(tree)
             .stop_flag(stop)
             .on_failure(move |failure| {
                 reporter.suspend(|| super::complain(&failure.to_string()));

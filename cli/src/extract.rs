@@ -10,6 +10,7 @@ use std::sync::atomic::Ordering;
 
 use htmltok::Tokenizer;
 use htmltok_crawl::extract::{Fields, MAIN_TEXT, Page, TreeColumns};
+use htmltok_tree::Parser;
 use url::Url;
 
 use crate::json;
@@ -249,6 +250,9 @@ fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
     let error = Mutex::new(None);
     let finished = args.corpus.run(
         Tokenizer::builder(),
+        // The tree is parsed as each page is decoded when the fields or the tree's
+        // columns read it (the late `<meta>` then decided by the tree builder).
+        (!fields.is_empty() || tree_columns(args).any()).then(Parser::new),
         stop.clone(),
         |document| {
             let page = page(args, &fields, &document);

@@ -91,6 +91,9 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
     };
     let finished = args.corpus.run(
         Tokenizer::builder(),
+        // The tree is parsed as each page is decoded when the fields or the tree's
+        // columns read it (the late `<meta>` then decided by the tree builder).
+        (!fields.is_empty() || tree_columns(args).any()).then(htmltok_tree::Parser::new),
         stop,
         |document| {
             let page = page(args, &fields, &document);

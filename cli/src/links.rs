@@ -71,6 +71,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     let out = SharedOut::new();
     let finished = args.corpus.run(
         Tokenizer::builder(),
+        None,
         out.stop_flag(),
         |document| {
             let links = extract::document_links(&document, args.base.as_ref());

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use htmltok::Tokenizer;
 use htmltok_select::{Select as _, Selector};
+use htmltok_tree::Parser;
 
 use crate::json;
 
@@ -61,9 +62,18 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     let out = SharedOut::new();
     let finished = args.corpus.run(
         Tokenizer::builder(),
+        // Parsed as each page is decoded: the late `<meta>` decided by the tree builder.
+        Some(Parser::new()),
         out.stop_flag(),
         |document| {
-            let doc = htmltok_tree::parse(document.html());
+            let parsed;
+            let doc = match document.tree() {
+                Some(tree) => tree,
+                None => {
+                    parsed = htmltok_tree::parse(document.html());
+                    parsed.view()
+                }
+            };
             let label = document.label();
             let mut lines = String::new();
             for node in doc.select(&args.selector) {

@@ -91,6 +91,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     let builder = Tokenizer::builder().errors(args.errors);
     let finished = args.corpus.run(
         builder,
+        None,
         Arc::new(AtomicBool::new(false)),
         |document| Stats::of(&document),
         Stats::merge,

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use htmltok::Tokenizer;
 use htmltok_content::visible::{self, visible_text};
 use htmltok_crawl::extract;
+use htmltok_tree::Parser;
 
 use crate::json;
 
@@ -68,15 +69,27 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     let out = SharedOut::new();
     let finished = args.corpus.run(
         Tokenizer::builder(),
+        // --main and --visible read the tree: parsed as each page is decoded, the late
+        // `<meta>` then decided by the tree builder.
+        (args.main || args.visible).then(Parser::new),
         out.stop_flag(),
         |document| {
             // (title, text, byline and date for --main)
-            let (title, text, more) = if args.main {
-                let doc = htmltok_tree::parse(document.html());
+            // The batch's tree (asked for with --main and --visible), else one parsed here
+            // (with --no-decode).
+            let parsed;
+            let tree = match document.tree() {
+                Some(tree) => Some(tree),
+                None if args.main || args.visible => {
+                    parsed = htmltok_tree::parse(document.html());
+                    Some(parsed.view())
+                }
+                None => None,
+            };
+            let (title, text, more) = if let (true, Some(doc)) = (args.main, tree) {
                 let main = htmltok_content::main_text(&doc, &Default::default());
                 (main.title, main.text, Some((main.byline, main.date)))
-            } else if args.visible {
-                let doc = htmltok_tree::parse(document.html());
+            } else if let Some(doc) = tree {
                 let text = visible_text(&doc, visible::Options::default());
                 (doc.title(), text, None)
             } else {

@@ -113,18 +113,28 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         file: args.file.clone(),
     }
     .read()?;
-    let text: Cow<'_, [u8]> = if args.no_decode {
-        Cow::Borrowed(&bytes)
-    } else {
-        match htmltok_crawl::encoding::decode(&bytes, None).text {
-            Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
-            Cow::Owned(text) => Cow::Owned(text.into_bytes()),
-        }
-    };
     let parser = Parser::new().scripting(args.scripting);
     let doc = match &args.context {
-        Some(context) => parser.parse_fragment(&text, context),
-        None => parser.parse(&text),
+        // A document's encoding is decided as it is parsed: the late `<meta>` by the tree
+        // builder as it meets it (one that names another encoding parses again).
+        None if !args.no_decode => {
+            htmltok_crawl::encoding::decode_and_parse(&bytes, None, &parser).document
+        }
+        // A fragment changes no encoding: decoded first (the token path), then parsed.
+        context => {
+            let text: Cow<'_, [u8]> = if args.no_decode {
+                Cow::Borrowed(&bytes)
+            } else {
+                match htmltok_crawl::encoding::decode(&bytes, None).text {
+                    Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+                    Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+                }
+            };
+            match context {
+                Some(context) => parser.parse_fragment_owned(text, context),
+                None => parser.parse_owned(text),
+            }
+        }
     };
     let mut out = output::stdout();
     match args.format {

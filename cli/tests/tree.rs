@@ -293,3 +293,23 @@ fn errors_are_one_line_with_status_2() {
     );
     assert!(output.stdout.is_empty());
 }
+
+/// A document's encoding is decided by the tree it prints: a late `<meta>` that names
+/// another encoding makes the page be parsed again with it, and a `<meta>` the tree
+/// builder ignores (after `<frameset>`) changes nothing, where the token pass would take
+/// it.
+#[test]
+fn the_late_meta_is_decided_by_the_tree() {
+    let padding = format!("<script>var s = '{}';</script>", "x".repeat(2000));
+    let mut page = b"<head><title>\xF0\xD2\xC9\xD7\xC5\xD4</title>".to_vec(); // KOI8-R
+    page.extend_from_slice(format!("{padding}<meta charset=koi8-r>").as_bytes());
+    let out = stdout_of(&["tree", "--format", "html"], &page);
+    assert!(out.contains("<title>Привет</title>"), "{out}");
+
+    let mut page = b"<head><title>caf\xE9 cr\xE8me</title>".to_vec(); // windows-1252
+    page.extend_from_slice(
+        format!("{padding}</head><frameset><meta charset=windows-1251>").as_bytes(),
+    );
+    let out = stdout_of(&["tree", "--format", "html"], &page);
+    assert!(out.contains("<title>café crème</title>"), "{out}");
+}

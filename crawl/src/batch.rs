@@ -179,6 +179,7 @@ pub struct Options {
     all_files: bool,
     all_records: bool,
     no_decode: bool,
+    tree: Option<htmltok_tree::Parser>,
     tokenizer: Option<Builder>,
     stop: Option<Arc<AtomicBool>>,
     on_failure: Option<FailureHook>,
@@ -197,6 +198,7 @@ impl Default for Options {
             all_files: false,
             all_records: false,
             no_decode: false,
+            tree: None,
             tokenizer: None,
             stop: None,
             on_failure: None,
@@ -283,6 +285,17 @@ impl Options {
     /// Off, [`Document::html`] is the raw bytes, read as UTF-8.
     pub fn decode(mut self, on: bool) -> Options {
         self.no_decode = !on;
+        self
+    }
+
+    /// Parse each document's tree with `parser` as it is decoded ([`Document::tree`]), for
+    /// a `map` that reads the tree: the encoding's late `<meta>` is then decided by the
+    /// tree builder as it meets it ([`crate::encoding::decode_and_parse`]), instead of by
+    /// the extra tokenizing pass [`crate::encoding::decode`] makes before the parse (the
+    /// same answer on every page of the shared corpus; the tree's where they differ). None
+    /// (the default): no tree is parsed. With [`Options::decode`] off, no tree either.
+    pub fn tree(mut self, parser: Option<htmltok_tree::Parser>) -> Options {
+        self.tree = parser;
         self
     }
 
@@ -558,6 +571,7 @@ pub struct Document<'a> {
     url: Option<&'a str>,
     raw: &'a [u8],
     html: &'a [u8],
+    tree: Option<htmltok_tree::DocumentRef<'a>>,
     builder: Option<&'a Builder>,
     decoded_as: Option<DecodedAs>,
     record: Option<&'a RecordInfo>,
@@ -621,6 +635,12 @@ impl<'a> Document<'a> {
     /// themselves.
     pub fn html(&self) -> &'a [u8] {
         self.html
+    }
+
+    /// The document's tree, parsed as it was decoded, when the batch was asked for it
+    /// ([`Options::tree`]); its input is [`Document::html`].
+    pub fn tree(&self) -> Option<htmltok_tree::DocumentRef<'a>> {
+        self.tree
     }
 
     /// A tokenizer over [`Document::html`] with the batch's tokenizer options.
@@ -932,7 +952,8 @@ where
         length: loaded.length,
         url: loaded.url.as_deref(),
         raw: &loaded.bytes,
-        html: &html.text,
+        html: html.bytes(),
+        tree: html.tree(),
         builder: options.tokenizer.as_ref(),
         decoded_as: html.decoded_as,
         record: loaded.record.as_deref(),
@@ -1021,27 +1042,61 @@ fn recycle(buffer: Vec<u8>) {
     }
 }
 
-/// A document's bytes as the tokenizer will see them.
+/// A document's bytes as the tokenizer will see them, and its tree when one was asked
+/// for (then the tree's input is the bytes).
 struct Html<'a> {
-    text: Cow<'a, [u8]>,
+    text: HtmlText<'a>,
     decoded_as: Option<DecodedAs>,
 }
 
+enum HtmlText<'a> {
+    Bytes(Cow<'a, [u8]>),
+    Tree(Box<htmltok_tree::OwnedDocument<Cow<'a, [u8]>>>),
+}
+
+impl Html<'_> {
+    fn bytes(&self) -> &[u8] {
+        match &self.text {
+            HtmlText::Bytes(bytes) => bytes,
+            HtmlText::Tree(tree) => tree.input(),
+        }
+    }
+
+    fn tree(&self) -> Option<htmltok_tree::DocumentRef<'_>> {
+        match &self.text {
+            HtmlText::Bytes(_) => None,
+            HtmlText::Tree(tree) => Some(tree.view()),
+        }
+    }
+}
+
 /// Decodes `bytes` to UTF-8 with the encoding sniffing algorithm (see
-/// [`crate::encoding`]), `charset` being the transport layer's label.
+/// [`crate::encoding`]), `charset` being the transport layer's label; with
+/// [`Options::tree`], parses it in the same go ([`crate::encoding::decode_and_parse`]).
 fn decode<'a>(bytes: &'a [u8], charset: Option<&str>, options: &Options) -> Html<'a> {
     if options.no_decode {
         return Html {
-            text: Cow::Borrowed(bytes),
+            text: HtmlText::Bytes(Cow::Borrowed(bytes)),
             decoded_as: None,
+        };
+    }
+    if let Some(parser) = &options.tree {
+        let parsed = crate::encoding::decode_and_parse(bytes, charset, parser);
+        return Html {
+            decoded_as: Some(DecodedAs {
+                encoding: parsed.encoding,
+                rule: parsed.rule,
+                had_replacements: parsed.had_replacements,
+            }),
+            text: HtmlText::Tree(Box::new(parsed.document)),
         };
     }
     let decoded = crate::encoding::decode(bytes, charset);
     Html {
-        text: match decoded.text {
+        text: HtmlText::Bytes(match decoded.text {
             Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
             Cow::Owned(text) => Cow::Owned(text.into_bytes()),
-        },
+        }),
         decoded_as: Some(DecodedAs {
             encoding: decoded.encoding,
             rule: decoded.rule,

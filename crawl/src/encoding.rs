@@ -37,6 +37,15 @@
 //! override, locale-specific defaults (steps 2, 6, 7 and 9's table: there is no browsing
 //! context), and the insertion modes in which the tree builder ignores a `<meta>`.
 //!
+//! Where a tree is parsed anyway, [`decode_and_parse`] decides step 4 with the tree
+//! instead of the extra tokenizing pass: it decodes with the tentative encoding (the
+//! prescan's, else the detector's, else the default), parses, and walks the `meta`
+//! elements the tree builder's "in head" `meta` rule read
+//! ([`htmltok_tree::Document::encoding_metas`]); one naming another encoding makes it
+//! decode and parse again, as a browser reparses. The rules keep their meanings; the spec
+//! steps that turn a `<meta>`'s attributes into an encoding are written once, for both
+//! paths. The token path ([`sniff`], [`decode`]) stays for callers that read tokens only.
+//!
 //! ```
 //! use htmltok_crawl::encoding::{decode, Rule};
 //!
@@ -52,6 +61,10 @@
 
 use std::borrow::Cow;
 use std::fmt;
+
+mod by_tree;
+
+pub use by_tree::{Parsed, decode_and_parse, decode_and_parse_into};
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 pub use encoding_rs::Encoding;
@@ -197,44 +210,57 @@ fn declared_by_meta(bytes: &[u8]) -> Option<&'static Encoding> {
         if !tag.raw_name().eq_ignore_ascii_case(b"meta") {
             continue;
         }
-        // The "in head" insertion mode, a start tag "meta": "If the element has a charset
-        // attribute, and getting an encoding from its value results in an encoding, and
-        // the confidence is currently tentative, then change the encoding to the
-        // resulting encoding. Otherwise, if the element has an http-equiv attribute whose
-        // value is an ASCII case-insensitive match for the string "Content-Type", and the
-        // element has a content attribute, and applying the algorithm for extracting a
-        // character encoding from a meta element to that attribute's value returns an
-        // encoding, and the confidence is currently tentative, then change the encoding
-        // to the extracted encoding."
-        let from_charset = tag
-            .attr("charset")
-            .and_then(|charset| Encoding::for_label(charset.value().as_bytes()));
-        let from_pragma = || {
-            let pragma = tag.attr("http-equiv")?;
-            if !pragma.value().eq_ignore_ascii_case("content-type") {
-                return None;
-            }
-            extract_from_meta_content(tag.attr("content")?.value().as_bytes())
-        };
-        let Some(mut new) = from_charset.or_else(from_pragma) else {
-            continue;
-        };
-        // "2. If the new encoding is UTF-16BE/LE, then change it to UTF-8."
-        if new == UTF_16BE || new == UTF_16LE {
-            new = UTF_8;
+        if let Some(declared) = meta_declares(|name| tag.attr(name).map(|attr| attr.value())) {
+            return Some(declared);
         }
-        // "3. If the new encoding is x-user-defined, then change it to windows-1252."
-        if new == X_USER_DEFINED {
-            new = WINDOWS_1252;
-        }
-        // "4. If the new encoding is identical or equivalent to the encoding that is
-        // already being used to interpret the input stream, then set the confidence to
-        // certain and return." Otherwise the document is reparsed with the new encoding,
-        // confidence certain: later declarations change nothing. (Step 1, "if the encoding
-        // already being used is UTF-16BE/LE, return", cannot apply: see above.)
-        return Some(new);
     }
     None
+}
+
+/// The encoding a `<meta>` element makes the tree builder change to (or confirm), given
+/// its attributes (`attr` returns an attribute's decoded value by its lowercase name): the
+/// "in head" insertion mode's rule for a start tag "meta" (13.2.6.4.4), then steps 2 and 3
+/// of 13.2.3.4 "Changing the encoding while parsing". None when the element declares no
+/// encoding this way (the rule then does nothing and the next `<meta>` is looked at).
+///
+/// The one place these steps are written: the token path ([`declared_by_meta`]) and the
+/// tree path ([`decode_and_parse`], over the tree's
+/// [`encoding_metas`](htmltok_tree::Document::encoding_metas)) both ask it.
+pub(crate) fn meta_declares<'v>(
+    attr: impl Fn(&str) -> Option<Cow<'v, str>>,
+) -> Option<&'static Encoding> {
+    // "If the element has a charset attribute, and getting an encoding from its value
+    // results in an encoding, and the confidence is currently tentative, then change the
+    // encoding to the resulting encoding. Otherwise, if the element has an http-equiv
+    // attribute whose value is an ASCII case-insensitive match for the string
+    // "Content-Type", and the element has a content attribute, and applying the algorithm
+    // for extracting a character encoding from a meta element to that attribute's value
+    // returns an encoding, and the confidence is currently tentative, then change the
+    // encoding to the extracted encoding."
+    let from_charset = attr("charset").and_then(|charset| Encoding::for_label(charset.as_bytes()));
+    let from_pragma = || {
+        let pragma = attr("http-equiv")?;
+        if !pragma.eq_ignore_ascii_case("content-type") {
+            return None;
+        }
+        extract_from_meta_content(attr("content")?.as_bytes())
+    };
+    let mut new = from_charset.or_else(from_pragma)?;
+    // "2. If the new encoding is UTF-16BE/LE, then change it to UTF-8."
+    if new == UTF_16BE || new == UTF_16LE {
+        new = UTF_8;
+    }
+    // "3. If the new encoding is x-user-defined, then change it to windows-1252."
+    if new == X_USER_DEFINED {
+        new = WINDOWS_1252;
+    }
+    // "4. If the new encoding is identical or equivalent to the encoding that is already
+    // being used to interpret the input stream, then set the confidence to certain and
+    // return." Otherwise the document is reparsed with the new encoding, confidence
+    // certain: later declarations change nothing. (Step 1, "if the encoding already being
+    // used is UTF-16BE/LE, return", is the caller's: the token path never meets it, as its
+    // tentative encodings are ASCII-compatible; the tree path checks it.)
+    Some(new)
 }
 
 /// Whether a `<meta>` start tag could declare an encoding: the bytes `<meta` (in any
@@ -268,6 +294,12 @@ fn may_declare(bytes: &[u8]) -> bool {
 /// encoding).
 pub fn decode<'a>(bytes: &'a [u8], transport: Option<&str>) -> Decoded<'a> {
     let (encoding, rule) = sniff(bytes, transport);
+    decode_as(bytes, encoding, rule)
+}
+
+/// Transcodes `bytes` from `encoding`, decided by `rule` (a byte order mark, when it
+/// decided, is stripped).
+fn decode_as<'a>(bytes: &'a [u8], encoding: &'static Encoding, rule: Rule) -> Decoded<'a> {
     let bom_len = match rule {
         Rule::Bom => Encoding::for_bom(bytes).map_or(0, |(_, len)| len),
         _ => 0,
@@ -291,9 +323,15 @@ pub fn decode<'a>(bytes: &'a [u8], transport: Option<&str>) -> Decoded<'a> {
 /// ASCII: the guess would only be the default. Valid UTF-8 is answered without running
 /// chardetng's models (it would answer UTF-8 too), at memory speed.
 pub fn detect(bytes: &[u8]) -> Option<&'static Encoding> {
+    detect_without_models(bytes).unwrap_or_else(Chardetng::guess)
+}
+
+/// What [`detect`] answers without running chardetng's models (all ASCII: None; valid
+/// UTF-8: UTF-8), else the bytes chardetng must be fed.
+fn detect_without_models(bytes: &[u8]) -> Result<Option<&'static Encoding>, Chardetng<'_>> {
     let first_non_ascii = Encoding::ascii_valid_up_to(bytes);
     if first_non_ascii == bytes.len() {
-        return None;
+        return Ok(None);
     }
     let end = bytes
         .len()
@@ -304,15 +342,27 @@ pub fn detect(bytes: &[u8]) -> Option<&'static Encoding> {
     // does not fail) and UTF-8 is allowed. Checking that first gives the same answer at
     // memory speed instead of running its models.
     match std::str::from_utf8(fed) {
-        Ok(_) => return Some(UTF_8),
-        Err(error) if !last && error.error_len().is_none() => return Some(UTF_8),
-        Err(_) => {}
+        Ok(_) => Ok(Some(UTF_8)),
+        Err(error) if !last && error.error_len().is_none() => Ok(Some(UTF_8)),
+        Err(_) => Err(Chardetng { fed, last }),
     }
-    let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
-    // `last` only when the whole document was fed: chardetng then also judges how the
-    // stream ends (an unfinished multi-byte sequence counts against an encoding).
-    detector.feed(fed, last);
-    Some(detector.guess(None, Utf8Detection::Allow))
+}
+
+/// The bytes chardetng is fed (see [`detect`]); `last` when they are the whole document.
+struct Chardetng<'a> {
+    fed: &'a [u8],
+    last: bool,
+}
+
+impl Chardetng<'_> {
+    /// chardetng's guess: hundreds of instructions per byte fed.
+    fn guess(self) -> Option<&'static Encoding> {
+        let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
+        // `last` only when the whole document was fed: chardetng then also judges how the
+        // stream ends (an unfinished multi-byte sequence counts against an encoding).
+        detector.feed(self.fed, self.last);
+        Some(detector.guess(None, Utf8Detection::Allow))
+    }
 }
 
 // ---------------------------------------------------------------------------------------

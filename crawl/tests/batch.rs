@@ -344,6 +344,48 @@ fn buffers_decode_with_their_transport_charset() {
     assert_eq!(result.value, 1);
 }
 
+/// With `Options::tree`, each document comes with its tree, parsed as it was decoded: the
+/// encoding is the tree's answer (a `<meta>` after `<frameset>` is ignored by the tree
+/// builder, where the token pass takes it) and the tree's input is `Document::html`.
+#[test]
+fn documents_with_their_tree_decided_by_it() {
+    let mut page = b"<head><title>caf\xE9 cr\xE8me</title>".to_vec(); // windows-1252
+    page.extend_from_slice(format!("<script>'{}'</script>", "x".repeat(2000)).as_bytes());
+    page.extend_from_slice(b"</head><frameset><meta charset=windows-1251>");
+    let decide = |options: &Options| {
+        batch::map_reduce(
+            [Source::bytes("page", page.clone())],
+            options,
+            |doc| {
+                let tree = doc.tree().map(|tree| {
+                    assert_eq!(tree.input(), doc.html());
+                    tree.title()
+                });
+                let decided = doc.decoded_as().unwrap();
+                vec![(decided.encoding.name(), decided.rule, tree)]
+            },
+            |mut a, b| {
+                a.extend(b);
+                a
+            },
+            Vec::new,
+        )
+        .value
+    };
+    assert_eq!(
+        decide(&Options::new()),
+        [("windows-1251", Rule::LateMeta, None)]
+    );
+    assert_eq!(
+        decide(&Options::new().tree(Some(htmltok_tree::Parser::new()))),
+        [(
+            "windows-1252",
+            Rule::Detector,
+            Some(Some("café crème".to_string()))
+        )]
+    );
+}
+
 #[test]
 fn a_panicking_map_fails_its_document_only() {
     let sources = (0..50).map(|i| Source::bytes(format!("doc{i}"), format!("<p>{i}</p>")));

@@ -20,8 +20,51 @@ use std::path::Path;
 use common::{Manifest, loud};
 use htmltok::{Token, Tokenizer};
 use htmltok_crawl::encoding::{
-    Decoded, Encoding, Rule, charset_from_content_type, decode, detect, prescan, sniff,
+    self, Decoded, Encoding, Rule, charset_from_content_type, decode_and_parse, detect, prescan,
 };
+use htmltok_tree::Parser;
+
+// ---------------------------------------------------------------------------------------
+// Both paths: every case below is decided by the token path (`encoding::decode`,
+// `encoding::sniff`) and by the tree path (`encoding::decode_and_parse`), which must agree
+// ---------------------------------------------------------------------------------------
+
+/// The tree path's decision, checked against the token path's `decoded` (encoding, rule,
+/// replacements, BOM and the text the tree was parsed from).
+fn same_by_tree(bytes: &[u8], transport: Option<&str>, decoded: &Decoded<'_>) {
+    let parsed = decode_and_parse(bytes, transport, &Parser::new());
+    let label = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]);
+    assert_eq!(
+        (parsed.encoding.name(), parsed.rule),
+        (decoded.encoding.name(), decoded.rule),
+        "tree path and token path disagree on {label:?}"
+    );
+    assert_eq!(
+        (parsed.had_replacements, parsed.bom_len),
+        (decoded.had_replacements, decoded.bom_len),
+        "{label:?}"
+    );
+    assert_eq!(
+        parsed.document.input(),
+        decoded.text.as_bytes(),
+        "the tree's text, {label:?}"
+    );
+}
+
+/// `encoding::decode`, with the tree path checked to decide the same.
+fn decode<'a>(bytes: &'a [u8], transport: Option<&str>) -> Decoded<'a> {
+    let decoded = encoding::decode(bytes, transport);
+    same_by_tree(bytes, transport, &decoded);
+    decoded
+}
+
+/// `encoding::sniff`, with the tree path checked to decide the same.
+fn sniff(bytes: &[u8], transport: Option<&str>) -> (&'static Encoding, Rule) {
+    let sniffed = encoding::sniff(bytes, transport);
+    let decoded = decode(bytes, transport);
+    assert_eq!((decoded.encoding, decoded.rule), sniffed);
+    sniffed
+}
 
 // ---------------------------------------------------------------------------------------
 // The corpus's legacy-encoding pages
@@ -811,4 +854,142 @@ fn random_declaration_soup() {
             assert_ne!(encoding.name(), "x-user-defined");
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The tree path where it differs: the real tree builder, and the reparse
+// ---------------------------------------------------------------------------------------
+
+/// A `<meta>` in a place where the tree builder ignores it. The token path's simulation
+/// of the tree builder does not model the insertion modes that drop a `meta` start tag
+/// ("in frameset", "after frameset": "anything else: parse error, ignore the token"), so
+/// it takes the declaration; the tree path asks the tree, where there is no such element,
+/// and the detector's guess stands. The tree is right: a browser never changes the
+/// encoding for a `meta` it did not insert.
+#[test]
+fn the_tree_decides_where_the_simulation_is_wrong() {
+    let long_script = format!("<script>var s = '{}';</script>", "x".repeat(2000));
+    for ignored in [
+        "<frameset><meta charset=windows-1251></frameset>",
+        "<frameset></frameset><meta charset=windows-1251>",
+    ] {
+        let mut page = b"<head><title>caf".to_vec();
+        page.extend_from_slice(b"\xE9 cr\xE8me br\xFBl\xE9e</title>"); // windows-1252
+        page.extend_from_slice(format!("{long_script}</head>{ignored}").as_bytes());
+        let by_tokens = encoding::decode(&page, None);
+        assert_eq!(
+            decided(&by_tokens),
+            ("windows-1251", Rule::LateMeta),
+            "{ignored}"
+        );
+        let parsed = decode_and_parse(&page, None, &Parser::new());
+        assert_eq!(
+            (parsed.encoding.name(), parsed.rule),
+            ("windows-1252", Rule::Detector),
+            "{ignored}"
+        );
+        assert_eq!(
+            parsed.document.title().as_deref(),
+            Some("café crème brûlée")
+        );
+    }
+    // A `<meta>` in a `<noscript>` in the head is an element with scripting off (the tree
+    // builder's "in head noscript" runs the in head rules), text with scripting on; the
+    // simulation tokenizes with scripting on. The tree path follows the parser it is given.
+    let mut page =
+        format!("<head>{long_script}<noscript><meta charset=koi8-r></noscript>").into_bytes();
+    page.extend_from_slice(b"<p>\xF0\xD2\xC9\xD7\xC5\xD4"); // KOI8-R "Привет"
+    let scripting_off = decode_and_parse(&page, None, &Parser::new());
+    assert_eq!(
+        (scripting_off.encoding.name(), scripting_off.rule),
+        ("KOI8-R", Rule::LateMeta)
+    );
+    let scripting_on = decode_and_parse(&page, None, &Parser::new().scripting(true));
+    assert_eq!(scripting_on.rule, Rule::Detector);
+    assert_eq!(encoding::decode(&page, None).rule, Rule::Detector);
+    // Under the customizable `<select>` rules a `meta` in a `select` is an element, as the
+    // simulation has it: both paths agree.
+    let page = format!("<head>{long_script}<body><select><meta charset=gbk></select>");
+    assert_eq!(
+        sniff(page.as_bytes(), None),
+        (encoding_rs_name("GBK"), Rule::LateMeta)
+    );
+}
+
+/// A late `<meta>` naming another encoding than the tentative one: the page is decoded
+/// and parsed again, and the tree is the second parse's.
+#[test]
+fn a_late_meta_reparses_and_the_tree_is_the_second_parse() {
+    let long_script = format!("<script>var s = '{}';</script>", "x".repeat(2000));
+    // "Привет" in KOI8-R is F0 D2 C9 D7 C5 D4, which the detector takes for something else
+    // on so little text.
+    let mut page = b"<head><title>\xF0\xD2\xC9\xD7\xC5\xD4</title>".to_vec();
+    page.extend_from_slice(format!("{long_script}<meta charset=koi8-r><p>").as_bytes());
+    page.extend_from_slice(b"\xF0\xD2\xC9\xD7\xC5\xD4");
+    let tentative = detect(&page).unwrap();
+    assert_ne!(
+        tentative.name(),
+        "KOI8-R",
+        "then there is no reparse to test"
+    );
+    let parsed = decode_and_parse(&page, None, &Parser::new());
+    assert_eq!(
+        (parsed.encoding.name(), parsed.rule),
+        ("KOI8-R", Rule::LateMeta)
+    );
+    assert_eq!(parsed.document.title().as_deref(), Some("Привет"));
+    let p = parsed
+        .document
+        .root()
+        .descendants()
+        .find(|n| n.name() == Some("p"))
+        .unwrap();
+    assert_eq!(p.text(), "Привет");
+    // The same as decoding first and parsing that.
+    let decoded = encoding::decode(&page, None);
+    assert_eq!(
+        parsed.document.to_test_format(),
+        htmltok_tree::parse(decoded.text.as_bytes()).to_test_format()
+    );
+
+    // All ASCII with a late UTF-8 declaration: both decodings are the input, so the tree
+    // of the tentative parse is kept (the same tree), and the text is still borrowed.
+    let page = format!("<head>{long_script}<meta charset=utf-8><p>plain");
+    let parsed = decode_and_parse(page.as_bytes(), None, &Parser::new());
+    assert_eq!(
+        (parsed.encoding.name(), parsed.rule),
+        ("UTF-8", Rule::LateMeta)
+    );
+    assert_eq!(parsed.document.input().as_ptr(), page.as_ptr());
+
+    // A UTF-16 tentative encoding (the prescan's `<?x` in UTF-16) is certain at once: a
+    // `<meta>` in the decoded text changes nothing.
+    let page = utf16("<?xml version='1.0'?><meta charset=koi8-r><p>Привет", false);
+    let parsed = decode_and_parse(&page, None, &Parser::new());
+    assert_eq!(
+        (parsed.encoding.name(), parsed.rule),
+        ("UTF-16LE", Rule::MetaPrescan)
+    );
+}
+
+/// Every page of the real corpus is decided the same by the tree path and the token path
+/// (encoding, rule and text), the corpus's pages having no `<meta>` where the two differ.
+#[test]
+fn the_whole_corpus_is_decided_the_same_by_the_tree() {
+    let Some(dir) = common::real_corpus_or_skip("the tree path over the whole corpus") else {
+        return;
+    };
+    let manifest = Manifest::read(&dir);
+    let mut rules = std::collections::BTreeMap::<&str, usize>::new();
+    for path in manifest.paths() {
+        let bytes = std::fs::read(dir.join(&path)).unwrap_or_else(|e| panic!("read {path}: {e}"));
+        let decoded = encoding::decode(&bytes, None);
+        same_by_tree(&bytes, None, &decoded);
+        *rules.entry(decoded.rule.as_str()).or_default() += 1;
+    }
+    let pages: usize = rules.values().sum();
+    loud(&format!(
+        "tree path = token path on {pages} corpus pages: {rules:?}"
+    ));
+    assert!(pages >= 150, "only {pages} pages in the corpus");
 }

@@ -157,6 +157,12 @@ macro_rules! forward_reads {
             self.view().title()
         }
 
+        /// The `meta` elements the tree builder's `meta` rule read for an encoding, in
+        /// document order (see [`DocumentRef::encoding_metas`]).
+        pub fn encoding_metas(&self) -> impl ExactSizeIterator<Item = NodeRef<'_>> + '_ {
+            self.view().encoding_metas()
+        }
+
         /// The tree in the html5lib tree-construction test format (see
         /// [`DocumentRef::to_test_format`]).
         pub fn to_test_format(&self) -> String {
@@ -257,6 +263,36 @@ impl<'d> DocumentRef<'d> {
             .descendants()
             .filter(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Base)))
             .find_map(|n| n.attr("href"))
+    }
+
+    /// The `meta` elements whose `charset` or `http-equiv` attribute the tree builder's
+    /// "in head" `meta` rule read, in document order: the elements of 13.2.6.4.4, "A start
+    /// tag whose tag name is "meta"", that have a `charset` attribute or an `http-equiv`
+    /// attribute. The rule also runs from "in body", "after head", "in head noscript",
+    /// "in template" and from foreign content (a `meta` breaks out of it), through "using
+    /// the rules for in head"; a `meta` in a mode that ignores it, such as "in frameset",
+    /// is not an element and is not here. On them the rule says: "If the element has a
+    /// charset attribute, and getting an encoding from its value results in an encoding,
+    /// and the confidence is currently tentative, then change the encoding to the
+    /// resulting encoding. Otherwise, if the element has an http-equiv attribute whose
+    /// value is an ASCII case-insensitive match for the string "Content-Type", and the
+    /// element has a content attribute, and applying the algorithm for extracting a
+    /// character encoding from a meta element to that attribute's value returns an
+    /// encoding, and the confidence is currently tentative, then change the encoding to
+    /// the extracted encoding."
+    ///
+    /// The tree knows no encodings: a caller that decoded the input with a tentative
+    /// encoding walks these to find the first that names one (`htmltok_crawl::encoding::
+    /// decode_and_parse` does). Empty for a fragment parse (no encoding applies).
+    ///
+    /// ```
+    /// let doc = htmltok_tree::parse(b"<meta name=x><meta charset=gbk><frameset><meta charset=big5>");
+    /// let charsets: Vec<_> = doc.encoding_metas().map(|m| m.attr("charset").unwrap()).collect();
+    /// assert_eq!(charsets, ["gbk"]); // "in frameset" ignores a meta start tag
+    /// ```
+    pub fn encoding_metas(&self) -> impl ExactSizeIterator<Item = NodeRef<'d>> + use<'d> {
+        let doc = *self;
+        self.dom.encoding_metas.iter().map(move |&id| doc.node(id))
     }
 
     /// `document.title` (see [`Document::title`]).

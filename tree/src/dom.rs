@@ -286,6 +286,9 @@ pub(crate) struct Dom {
     pub(crate) fragment_root: Option<NodeId>,
     /// Whether a `selectedcontent` element was created (see `select.rs`).
     pub(crate) has_selectedcontent: bool,
+    /// The `meta` elements with a `charset` or `http-equiv` attribute that the "in head"
+    /// `meta` rule processed, in document order (see `Document::encoding_metas`).
+    pub(crate) encoding_metas: Vec<NodeId>,
 }
 
 impl Drop for Dom {
@@ -319,6 +322,7 @@ impl Dom {
             quirks: QuirksMode::NoQuirks,
             fragment_root: None,
             has_selectedcontent: false,
+            encoding_metas: Vec::new(),
         };
         dom.new_node(NodeData::Document);
         dom
@@ -698,6 +702,7 @@ impl Dom {
             + self.strings.capacity() * size_of::<String>()
             + self.strings.iter().map(String::capacity).sum::<usize>()
             + self.doctypes.capacity() * size_of::<DoctypeData>()
+            + self.encoding_metas.capacity() * size_of::<NodeId>()
             + self
                 .doctypes
                 .iter()

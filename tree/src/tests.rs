@@ -419,3 +419,57 @@ fn base_href_is_the_first_html_base_with_an_href_in_tree_order() {
         Some("/y")
     );
 }
+
+#[test]
+fn encoding_metas_are_those_the_meta_rule_reads() {
+    let cases: &[(&[u8], &[&str])] = &[
+        // In head, with both attributes' forms; one without either is not recorded.
+        (
+            b"<meta name=a><META CHARSET=gbk><meta http-equiv=Content-Type content=x>",
+            &["gbk", "Content-Type"],
+        ),
+        // In body, after head, in template and in head noscript (scripting off): the
+        // in head rules.
+        (
+            b"<head></head><meta charset=a><body><p><meta charset=b><template><meta charset=c></template><noscript><meta charset=d>",
+            &["a", "b", "c", "d"],
+        ),
+        // A meta breaks out of foreign content; "in table" has no rule for it, so it is
+        // processed "in body" (foster parented), through the in head rules.
+        (
+            b"<svg><meta charset=a></svg><table><meta charset=b></table>",
+            &["a", "b"],
+        ),
+        // Not elements: in frameset and after frameset a meta start tag is ignored; in
+        // a comment, a title or a script it is text.
+        (
+            b"<!--<meta charset=a>--><title><meta charset=b></title><script><meta charset=c></script><frameset><meta charset=d></frameset><meta charset=e>",
+            &[],
+        ),
+    ];
+    for &(html, expected) in cases {
+        let doc = parse(html);
+        let found: Vec<String> = doc
+            .encoding_metas()
+            .map(|m| {
+                m.attr("charset")
+                    .or_else(|| m.attr("http-equiv"))
+                    .unwrap()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(found, expected, "{}", String::from_utf8_lossy(html));
+    }
+    // A fragment has no encoding to change.
+    let doc = parse_fragment(b"<meta charset=gbk>", &FragmentContext::html("head"));
+    assert_eq!(doc.encoding_metas().len(), 0);
+}
+
+#[test]
+fn a_hundred_thousand_encoding_metas() {
+    let html = "<meta charset=x>".repeat(100_000);
+    let doc = parse(html.as_bytes());
+    assert_eq!(doc.encoding_metas().len(), 100_000);
+    // One id each: a small part of the arena.
+    assert!(doc.heap_bytes() > 100_000 * 4);
+}

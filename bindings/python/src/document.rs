@@ -1,7 +1,8 @@
 //! `Document`: a page decoded as a browser decodes it, and what `htmltok_crawl::extract`
 //! takes out of it.
 
-use std::sync::OnceLock;
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
 
 use htmltok::Tokenizer;
 use htmltok_crawl::batch::DecodedAs;
@@ -24,27 +25,58 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// The decoded document's UTF-8 bytes: the input object itself (from `start`, after a
-/// byte order mark) when decoding changed nothing, else a new `bytes` object. Held as a
-/// [`PyBackedBytes`], whose bytes can be read without the GIL, so that a tree can own a
-/// handle on them (`htmltok_tree::OwnedDocument<Html>`) and no copy is made.
-pub(crate) struct Html {
-    bytes: PyBackedBytes,
-    start: usize,
+/// byte order mark) when decoding changed nothing, else the decoded text. Held as a
+/// [`PyBackedBytes`] (whose bytes can be read without the GIL) or an `Arc<String>` (made
+/// without the GIL: what `parse` decodes while it parses, see [`Html::of_text`]), so that
+/// a tree can own a handle on them (`htmltok_tree::OwnedDocument<Html>`) and no copy is
+/// made.
+pub(crate) enum Html {
+    Python { bytes: PyBackedBytes, start: usize },
+    Rust(Arc<String>),
 }
 
 impl Html {
     /// Another handle on the same bytes.
     pub(crate) fn clone_ref(&self, py: Python<'_>) -> Html {
-        Html {
-            bytes: self.bytes.clone_ref(py),
-            start: self.start,
+        match self {
+            Html::Python { bytes, start } => Html::Python {
+                bytes: bytes.clone_ref(py),
+                start: *start,
+            },
+            Html::Rust(text) => Html::Rust(Arc::clone(text)),
         }
+    }
+
+    /// The handle on `text`, the decoding of `input` (without the GIL): `input` itself
+    /// from the start of `text` when `text` is borrowed from it and `input_handle` (a
+    /// handle on `input`) has not been taken yet, else `text` as it is (an owned text
+    /// moves, a borrowed one is copied).
+    pub(crate) fn of_text(
+        input: &[u8],
+        input_handle: &mut Option<PyBackedBytes>,
+        text: Cow<'_, str>,
+    ) -> Html {
+        if let Cow::Borrowed(t) = &text {
+            // Borrowed text is the input minus a byte order mark: a pointer into the input
+            // and the rest of it (compared by address, not byte by byte).
+            let start = (t.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+            if start <= input.len()
+                && input.len() - start == t.len()
+                && let Some(bytes) = input_handle.take()
+            {
+                return Html::Python { bytes, start };
+            }
+        }
+        Html::Rust(Arc::new(text.into_owned()))
     }
 }
 
 impl AsRef<[u8]> for Html {
     fn as_ref(&self) -> &[u8] {
-        self.bytes.get(self.start..).unwrap_or_default()
+        match self {
+            Html::Python { bytes, start } => bytes.get(*start..).unwrap_or_default(),
+            Html::Rust(text) => text.as_bytes(),
+        }
     }
 }
 
@@ -105,15 +137,26 @@ impl Document {
             )
         });
         let html = match owned {
-            None => Html {
+            None => Html::Python {
                 bytes: PyBackedBytes::from(bytes),
                 start,
             },
-            Some(text) => Html {
+            Some(text) => Html::Python {
                 bytes: PyBackedBytes::from(PyBytes::new(py, text.as_bytes())),
                 start: 0,
             },
         };
+        Document::of_parts(html, encoding, rule, had_replacements, url)
+    }
+
+    /// A `Document` of a page decoded already (`html`), its encoding decided by `rule`.
+    pub(crate) fn of_parts(
+        html: Html,
+        encoding: &'static Encoding,
+        rule: Rule,
+        had_replacements: bool,
+        url: Option<String>,
+    ) -> Document {
         Document {
             html,
             encoding,
@@ -141,7 +184,7 @@ impl Document {
             }
             let utf8 = text.to_cow()?;
             return Ok(Document {
-                html: Html {
+                html: Html::Python {
                     bytes: PyBackedBytes::from(PyBytes::new(py, utf8.as_bytes())),
                     start: 0,
                 },
@@ -353,11 +396,12 @@ impl Document {
     /// nothing).
     #[getter]
     fn html_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        if self.html.start == 0 {
-            let Ok(bytes) = (&self.html.bytes).into_pyobject(py);
-            bytes
-        } else {
-            PyBytes::new(py, self.html(py))
+        match &self.html {
+            Html::Python { bytes, start: 0 } => {
+                let Ok(bytes) = bytes.into_pyobject(py);
+                bytes
+            }
+            _ => PyBytes::new(py, self.html(py)),
         }
     }
 

@@ -517,10 +517,14 @@ fn start(
     }
     let base = parse_base(base)?;
     let stop = Arc::new(AtomicBool::new(false));
+    // A tree is parsed for the fields and the tree's columns: as the page is decoded, so
+    // that the tree builder decides the encoding's late `<meta>` (`Options::tree`).
+    let tree = (!want.fields.is_empty() || want.tree.any()).then(htmltok_tree::Parser::new);
     let options = batch::Options::new()
         .threads(threads)
         .all_files(all_files)
         .all_records(all_records)
+        .tree(tree)
         .stop_flag(stop.clone());
     let (tx, rx) = sync_channel(match output {
         Output::Dicts => CHANNEL,

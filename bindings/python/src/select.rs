@@ -270,9 +270,11 @@ fn extract<'py>(
     } else {
         let bytes = crate::input_bytes(data)?;
         let input = bytes.as_bytes();
+        // Decided with the tree it parses anyway (the late `<meta>` as the tree builder
+        // meets it: `htmltok_crawl::encoding::decode_and_parse`).
         py.detach(|| {
-            let decoded = encoding::decode(input, http_charset);
-            fields.extract(&htmltok_tree::parse(decoded.text.as_bytes()))
+            let parsed = encoding::decode_and_parse(input, http_charset, &Default::default());
+            fields.extract_view(parsed.document.view())
         })
     };
     columns_dict(py, fields, columns)

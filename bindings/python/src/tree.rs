@@ -10,12 +10,16 @@
 //! serialization) is the tree crate's own, on the parse itself. The parse runs with the
 //! GIL released; a node is (tree, id).
 
+use std::sync::Arc;
+
+use htmltok_crawl::encoding;
 use htmltok_tree::{
     AttrRef, FragmentContext, NodeKind, NodeRef, Ns, OwnedDocument, Parser, QuirksMode,
 };
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::pybacked::PyBackedBytes;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::document::{Document, Html};
 
@@ -60,6 +64,56 @@ impl Tree {
             doc,
             fragment: context.is_some(),
         }
+    }
+}
+
+impl Tree {
+    /// Decodes `bytes` and parses them in one go (the GIL released): the late `<meta>` is
+    /// decided by the tree builder as it meets it (`htmltok_crawl::encoding::
+    /// decode_and_parse`, 13.2.3.4), so the tree's document has the tree's encoding and
+    /// rule, and no extra tokenizing pass is made for it.
+    fn decode_and_parse(
+        py: Python<'_>,
+        bytes: Bound<'_, PyBytes>,
+        http_charset: Option<&str>,
+        url: Option<String>,
+        scripting: bool,
+    ) -> PyResult<Tree> {
+        let input = bytes.as_bytes();
+        let parser = Parser::new().scripting(scripting);
+        let mut input_handle = Some(PyBackedBytes::from(bytes.clone()));
+        // The tree's input is the one the last call made: the document shares it.
+        let mut last_text = None;
+        let parsed = py.detach(|| {
+            encoding::decode_and_parse_into(input, http_charset, &parser, |text| {
+                let html = Html::of_text(input, &mut input_handle, text);
+                last_text = match &html {
+                    Html::Rust(text) => Some(Arc::clone(text)),
+                    Html::Python { .. } => None,
+                };
+                html
+            })
+        });
+        let html = match last_text {
+            Some(text) => Html::Rust(text),
+            None => Html::Python {
+                bytes: PyBackedBytes::from(bytes.clone()),
+                start: (parsed.document.input().as_ptr() as usize)
+                    .wrapping_sub(input.as_ptr() as usize),
+            },
+        };
+        let document = Document::of_parts(
+            html,
+            parsed.encoding,
+            parsed.rule,
+            parsed.had_replacements,
+            url,
+        );
+        Ok(Tree {
+            document: Py::new(py, document)?,
+            doc: parsed.document,
+            fragment: false,
+        })
     }
 }
 
@@ -547,8 +601,12 @@ fn parse(
     http_charset: Option<&str>,
     url: Option<String>,
 ) -> PyResult<Tree> {
-    let document = Py::new(py, Document::of_input(py, data, http_charset, url)?)?;
-    Ok(Tree::build(py, document, scripting, None))
+    if data.cast::<PyString>().is_ok() {
+        // A str is decoded already: parsed as it is.
+        let document = Py::new(py, Document::of_input(py, data, http_charset, url)?)?;
+        return Ok(Tree::build(py, document, scripting, None));
+    }
+    Tree::decode_and_parse(py, crate::input_bytes(data)?, http_charset, url, scripting)
 }
 
 /// `parse_fragment(data, context, *, scripting=False, http_charset=None, url=None)`.

@@ -215,3 +215,28 @@ def test_gil_released_while_parsing():
     during = [x for x in ticks if start < x < end]
     # With the GIL held the whole time the other thread could not tick during the parse.
     assert end - start < 0.05 or len(during) >= 3, (end - start, len(during))
+
+
+LONG_SCRIPT = b"<script>var s = '" + b"x" * 2000 + b"';</script>"
+
+
+def test_parse_decides_the_late_meta_with_the_tree():
+    # A late declaration naming another encoding than the detector's guess: decoded and
+    # parsed again, the tree is the second parse's ("Привет" in KOI8-R).
+    page = b"<head><title>\xf0\xd2\xc9\xd7\xc5\xd4</title>" + LONG_SCRIPT + b"<meta charset=koi8-r><p>\xf0\xd2\xc9\xd7\xc5\xd4"
+    tree = htmltok.parse(page)
+    assert (tree.document.encoding, tree.document.encoding_rule) == ("KOI8-R", "late-meta")
+    assert tree.title == "Привет" and find(tree, "p").text() == "Привет"
+    assert tree.document.html_bytes == htmltok.Document(page).html_bytes
+    # A meta after <frameset> is no element: the tree builder ignores it, the token pass
+    # of Document takes it; parse has the tree's answer.
+    page = b"<head><title>caf\xe9 cr\xe8me</title>" + LONG_SCRIPT + b"</head><frameset><meta charset=windows-1251>"
+    assert htmltok.Document(page).encoding_rule == "late-meta"
+    tree = htmltok.parse(page)
+    assert (tree.document.encoding, tree.document.encoding_rule) == ("windows-1252", "detector")
+    assert tree.title == "café crème"
+    # Undecoded input is shared, not copied: the document's bytes are the input object.
+    page = b"<p>plain <meta charset=utf-8>"
+    tree = htmltok.parse(page)
+    assert tree.document.html_bytes is page
+    assert htmltok.extract(page + b"<a href=x>", {"a": "a::attr(href)"}) == {"a": ["x"]}

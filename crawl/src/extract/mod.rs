@@ -301,8 +301,9 @@ impl Page {
     }
 
     /// Fills [`Page::fields`] and the columns of `tree` ([`Page::main_text`],
-    /// [`Page::metadata`]) from one tree of the document ([`htmltok_tree::parse`],
-    /// scripting off). The metadata's URLs are resolved against the document's URL, else
+    /// [`Page::metadata`]) from one tree of the document: the batch's
+    /// ([`Document::tree`], with [`batch::Options::tree`](crate::batch::Options::tree)),
+    /// else one parsed here ([`htmltok_tree::parse`], scripting off). The metadata's URLs are resolved against the document's URL, else
     /// `base`. With no fields and no tree column, the tree is not built.
     pub fn with_tree_columns(
         mut self,
@@ -315,11 +316,20 @@ impl Page {
             self.fields = Vec::new();
             return self;
         }
-        let doc = htmltok_tree::parse(document.html());
+        // The batch's tree when it parsed one as it decoded (`batch::Options::tree`: the
+        // encoding then decided with it), else one parsed here.
+        let parsed;
+        let doc = match document.tree() {
+            Some(tree) => tree,
+            None => {
+                parsed = htmltok_tree::parse(document.html());
+                parsed.view()
+            }
+        };
         self.fields = if fields.is_empty() {
             Vec::new()
         } else {
-            fields.extract(&doc)
+            fields.extract_view(doc)
         };
         if tree.main_text {
             self.main_text = Some(htmltok_content::main_text(&doc, &Default::default()).text);

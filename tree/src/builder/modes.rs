@@ -14,7 +14,7 @@ use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE};
-use crate::names::{Name, Ns, Tag};
+use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::Scope;
 
 use Step::{Done, Reprocess};
@@ -179,8 +179,12 @@ impl<'a> TreeBuilder<'a> {
             Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Tag::Html => return self.in_body(tok),
-                Tag::Base | Tag::Basefont | Tag::Bgsound | Tag::Link | Tag::Meta => {
+                Tag::Base | Tag::Basefont | Tag::Bgsound | Tag::Link => {
                     self.insert_void(tag);
+                    return Done;
+                }
+                Tag::Meta => {
+                    self.in_head_meta(tag);
                     return Done;
                 }
                 Tag::Title => {
@@ -242,6 +246,38 @@ impl<'a> TreeBuilder<'a> {
         self.open.pop();
         self.mode = Mode::AfterHead;
         Reprocess
+    }
+
+    /// 13.2.6.4.4, "A start tag whose tag name is "meta"": "Insert an HTML element for the
+    /// token. Immediately pop the current node off the stack of open elements.
+    /// Acknowledge the token's self-closing flag, if it is set." Then, while the
+    /// confidence is tentative, "if the element has a charset attribute, and getting an
+    /// encoding from its value results in an encoding, … change the encoding to the
+    /// resulting encoding. Otherwise, if the element has an http-equiv attribute whose
+    /// value is an ASCII case-insensitive match for the string "Content-Type", and the
+    /// element has a content attribute, … change the encoding to the extracted encoding."
+    ///
+    /// The tree knows no encodings: it records the elements those steps would read (a
+    /// `charset` or an `http-equiv` attribute) for the caller that decided the tentative
+    /// encoding (`Document::encoding_metas`). A fragment has no encoding to change, so
+    /// nothing is recorded there. The rule is rare (a few `meta` per page), so the check
+    /// costs nothing on the hot path; every recorded element is a node, so the list is
+    /// bounded by the arena.
+    fn in_head_meta(&mut self, tag: &mut TagTok<'a>) {
+        let id = self.insert_void(tag);
+        if self.context.is_some() {
+            return;
+        }
+        let declares = self.doc.attrs_of(id).iter().any(|attr| {
+            attr.ns == AttrNs::None
+                && matches!(
+                    self.doc.bytes(self.input, attr.name),
+                    b"charset" | b"http-equiv"
+                )
+        });
+        if declares {
+            self.doc.encoding_metas.push(id);
+        }
     }
 
     // 13.2.6.4.5 The "in head noscript" insertion mode

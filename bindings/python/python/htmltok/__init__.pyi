@@ -334,8 +334,13 @@ def parse(
     http_charset: Optional[str] = None,
     url: Optional[str] = None,
 ) -> Tree:
-    """The page's tree; bytes decoded as Document decodes them (a str is taken as it is).
-    The GIL is released while parsing."""
+    """The page's tree; bytes decoded as Document decodes them (a str is taken as it is),
+    except that a declaring ``<meta>`` the 1024-byte prescan did not see is found by the
+    tree builder as it meets it (one that names another encoding makes the page be decoded
+    and parsed again, as a browser does), not by an extra pass over the tokens: so
+    ``tree.document.encoding`` / ``encoding_rule`` are the tree's answer (they differ from
+    ``Document(data)``'s only where the token pass is wrong, e.g. a ``<meta>`` after
+    ``<frameset>``). The GIL is released while decoding and parsing."""
 
 def parse_fragment(
     data: Union[_Bytes, str],
@@ -380,7 +385,7 @@ def extract(
     http_charset: Optional[str] = None,
 ) -> Dict[str, List[str]]:
     """One list of strings per field, in document order, every field matched in one walk
-    of the page's tree (bytes decoded as Document decodes them; a str taken as it is).
+    of the page's tree (bytes decoded as ``parse`` decodes them; a str taken as it is).
     The GIL is released."""
 
 class Page(TypedDict):
