@@ -149,12 +149,14 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     // counts its output's characters from the walk's counts; only the pass kept lays its
     // text out.
     let mut walks: Vec<blocks::Blocks> = Vec::with_capacity(2);
+    let mut names = hints::NameCache::default();
     let mut selections: Vec<select::Selection> = Vec::with_capacity(3);
     // (walk, selection, pass, characters) of the longest output so far.
     let mut best: Option<(usize, usize, Pass, u32)> = None;
     for (i, pass) in PASSES.into_iter().enumerate() {
         if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-            walks.push(blocks::segment(doc, pass.strip_unlikely));
+            let walk = blocks::segment(doc, pass.strip_unlikely, &mut names, walks.last());
+            walks.push(walk);
         }
         let b = walks.len() - 1;
         if i == 0
