@@ -17,9 +17,6 @@ pub(crate) const BLOCK: u8 = 2;
 pub(crate) const HAS_BLOCK_CHILD: u8 = 4;
 /// The element is, or is inside, a link.
 pub(crate) const IN_LINK: u8 = 8;
-/// On a text node's entry: its `chars` and `commas` are its measure (see [`segment`]'s
-/// `prior`).
-const MEASURED: u8 = 16;
 
 /// What the walk knows of one node (indexed by node id; zero for nodes not reached).
 #[derive(Clone, Copy, Default)]
@@ -48,8 +45,7 @@ pub(crate) struct Block {
     pub(crate) owner: u32,
     /// The `class`/`id` weight.
     pub(crate) weight: i16,
-    /// [`REMOVED`], [`BLOCK`], [`HAS_BLOCK_CHILD`], [`IN_LINK`]; a text node's entry
-    /// [`MEASURED`].
+    /// [`REMOVED`], [`BLOCK`], [`HAS_BLOCK_CHILD`], [`IN_LINK`].
     pub(crate) flags: u8,
 }
 
@@ -190,16 +186,12 @@ fn dropped(node: &NodeRef<'_>, tag: Option<Tag>, strip_unlikely: bool) -> bool {
 
 /// Walks the document: drops boilerplate, counts text (see the module's doc).
 /// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
-/// …) and `header` elements are dropped too. `names` keeps the `class`/`id` words read
-/// for the next walk; `prior`, an earlier walk of the same document, gives the measures
-/// of the text nodes it reached (each walk leaves them in the text nodes' own entries,
-/// which no element's count uses), so a second walk measures only the text the first
-/// one dropped.
+/// …) and `header` elements are dropped too. `names` holds the `class`/`id` words read
+/// so far (in this walk and the ones before it on the same document).
 pub(crate) fn segment<'d>(
     doc: &DocumentRef<'d>,
     strip_unlikely: bool,
     names: &mut hints::NameCache<'d>,
-    prior: Option<&Blocks>,
 ) -> Blocks {
     let mut blocks = vec![Block::default(); doc.node_count()];
     let mut order = Vec::new();
@@ -271,14 +263,7 @@ pub(crate) fn segment<'d>(
                 }
             }
             NodeData::Text(_) => {
-                let (chars, commas) = match prior.map(|p| p.blocks[id]) {
-                    Some(known) if known.flags & MEASURED != 0 => (known.chars, known.commas),
-                    _ => measure(node.text_bytes().unwrap_or_default()),
-                };
-                let entry = &mut blocks[id];
-                entry.chars = chars;
-                entry.commas = commas;
-                entry.flags = MEASURED;
+                let (chars, commas) = measure(node.text_bytes().unwrap_or_default());
                 if chars > 0 {
                     let p = blocks[parent];
                     let b = &mut blocks[parent];

@@ -156,7 +156,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let mut best: Option<(usize, usize, Pass, u32, output::LeftOut)> = None;
     for (i, pass) in PASSES.into_iter().enumerate() {
         if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-            let walk = blocks::segment(doc, pass.strip_unlikely, &mut names, walks.last());
+            let walk = blocks::segment(doc, pass.strip_unlikely, &mut names);
             walks.push(walk);
         }
         let b = walks.len() - 1;
