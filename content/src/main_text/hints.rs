@@ -5,11 +5,11 @@
 //! language, so they stay useful on CJK, Cyrillic or Arabic pages).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use htmltok_tree::{AttrNs, NodeRef, Ns, Tag};
-use rustc_hash::FxHashMap;
 
 use crate::visible;
 
@@ -169,10 +169,13 @@ impl Words {
 /// page repeats its class names (every item of a list, every paragraph of a story), and
 /// the main text's walks read each element's names once per walk. A hash lookup costs a
 /// fraction of the automaton's search (callgrind, 2026-11-26, corpus: the search was
-/// 60 M of main text's 571 M instructions, about 500 a value).
+/// 60 M of main text's 571 M instructions, about 500 a value). The hash is foldhash
+/// with a random seed per map: as fast as an unkeyed hash (the standard SipHash cost 41 M
+/// more), while a page cannot be written to give many values one hash (which would make
+/// every lookup walk them all), since the seed is not known when it is written.
 #[derive(Default)]
 pub(crate) struct NameCache<'d> {
-    words: FxHashMap<Cow<'d, str>, Words>,
+    words: HashMap<Cow<'d, str>, Words, foldhash::fast::RandomState>,
 }
 
 impl<'d> NameCache<'d> {

@@ -173,7 +173,9 @@ impl LeftOut {
     }
 
     fn insert(&mut self, id: u32) {
-        self.0[id as usize / 64] |= 1 << (id % 64);
+        if let Some(word) = self.0.get_mut(id as usize / 64) {
+            *word |= 1 << (id % 64);
+        }
     }
 
     fn contains(&self, id: u32) -> bool {
