@@ -186,10 +186,19 @@ fn dropped(node: &NodeRef<'_>, tag: Option<Tag>, strip_unlikely: bool) -> bool {
 
 /// Walks the document: drops boilerplate, counts text (see the module's doc).
 /// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
-/// …) and `header` elements are dropped too.
-pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
+/// …) and `header` elements are dropped too. `names` holds the `class`/`id` words read
+/// so far (in this walk and the ones before it on the same document).
+pub(crate) fn segment<'d>(
+    doc: &DocumentRef<'d>,
+    strip_unlikely: bool,
+    names: &mut hints::NameCache<'d>,
+) -> Blocks {
     let mut blocks = vec![Block::default(); doc.node_count()];
     let mut order = Vec::new();
+    // The parent of each element of `order`, for the sweep below (which then reads no
+    // node of the tree: perf, 2026-11-26, looking the parents up again was a tenth of
+    // the walk's time).
+    let mut parents: Vec<u32> = Vec::new();
     let root = doc.root();
     let Some(mut node) = root.first_child() else {
         return Blocks { blocks, order };
@@ -215,7 +224,7 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
                 let names = if by_tag {
                     hints::Names::default()
                 } else {
-                    hints::names(&node)
+                    names.names(&node)
                 };
                 if by_tag
                     || names.dropped
@@ -249,6 +258,7 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
                         _ => {}
                     }
                     order.push(id as u32);
+                    parents.push(parent as u32);
                     descend = true;
                 }
             }
@@ -286,12 +296,9 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
     }
     // Subtree totals: children after their parents in `order`, so one backward sweep
     // adds each element into its parent.
-    for &id in order.iter().rev() {
-        let Some(parent) = doc.node(id).parent() else {
-            continue;
-        };
+    for (&id, &parent) in order.iter().zip(&parents).rev() {
         let b = blocks[id as usize];
-        let p = &mut blocks[parent.id() as usize];
+        let p = &mut blocks[parent as usize];
         p.chars += b.chars;
         p.link_chars += b.link_chars;
         p.commas += b.commas;
@@ -334,6 +341,15 @@ mod tests {
         ];
         for text in texts {
             assert_eq!(measure(text.as_bytes()), by_chars(text), "{text:?}");
+        }
+        // Every length from 0 to 80 bytes, so that each split into 32-byte blocks and a
+        // remainder is taken, with every kind of byte at every place in a block.
+        let mixed = "a,\t\n\x0C\r \u{e9}漢、\u{a0}x\u{2003}😀z".repeat(4);
+        for end in (0..=mixed.len()).filter(|&i| mixed.is_char_boundary(i)) {
+            for start in (0..end).filter(|&i| mixed.is_char_boundary(i)).take(9) {
+                let text = &mixed[start..end];
+                assert_eq!(measure(text.as_bytes()), by_chars(text), "{text:?}");
+            }
         }
     }
 }

@@ -149,12 +149,15 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     // counts its output's characters from the walk's counts; only the pass kept lays its
     // text out.
     let mut walks: Vec<blocks::Blocks> = Vec::with_capacity(2);
+    let mut names = hints::NameCache::default();
     let mut selections: Vec<select::Selection> = Vec::with_capacity(3);
-    // (walk, selection, pass, characters) of the longest output so far.
-    let mut best: Option<(usize, usize, Pass, u32)> = None;
+    // (walk, selection, pass, characters, elements left out) of the longest output so
+    // far.
+    let mut best: Option<(usize, usize, Pass, u32, output::LeftOut)> = None;
     for (i, pass) in PASSES.into_iter().enumerate() {
         if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-            walks.push(blocks::segment(doc, pass.strip_unlikely));
+            let walk = blocks::segment(doc, pass.strip_unlikely, &mut names);
+            walks.push(walk);
         }
         let b = walks.len() - 1;
         if i == 0
@@ -170,22 +173,22 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
             pass,
             title: &title,
         };
-        let chars = out.chars(doc);
-        if best.is_none_or(|(.., most)| chars > most) {
-            best = Some((b, s, pass, chars));
+        let (chars, left_out) = out.chars(doc);
+        if best.as_ref().is_none_or(|&(.., most, _)| chars > most) {
+            best = Some((b, s, pass, chars, left_out));
         }
         if chars >= options.min_chars {
             break;
         }
     }
-    let text = best.map_or_else(String::new, |(b, s, pass, _)| {
+    let text = best.map_or_else(String::new, |(b, s, pass, _, left_out)| {
         output::Output {
             blocks: &walks[b],
             selection: &selections[s],
             pass,
             title: &title,
         }
-        .text(doc)
+        .text(doc, &left_out)
     });
     MainText {
         text,
