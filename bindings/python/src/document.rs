@@ -182,10 +182,12 @@ impl Document {
                     "http_charset is for bytes: a str is decoded already",
                 ));
             }
-            let utf8 = text.to_cow()?;
+            // The str's UTF-8 as one new bytes object (one encoding pass, held by the
+            // document), not a Rust copy copied again into bytes.
+            let utf8 = text.encode_utf8()?;
             return Ok(Document {
                 html: Html::Python {
-                    bytes: PyBackedBytes::from(PyBytes::new(py, utf8.as_bytes())),
+                    bytes: PyBackedBytes::from(utf8),
                     start: 0,
                 },
                 encoding: Encoding::for_label(b"utf-8").expect("UTF-8 is an encoding"),

@@ -265,8 +265,9 @@ fn extract<'py>(
                 "http_charset is for bytes: a str is decoded already",
             ));
         }
-        let text = text.to_cow()?;
-        py.detach(|| fields.extract(&htmltok_tree::parse(text.as_bytes())))
+        let utf8 = text.encode_utf8()?;
+        let html = utf8.as_bytes();
+        py.detach(|| fields.extract(&htmltok_tree::parse(html)))
     } else {
         let bytes = crate::input_bytes(data)?;
         let input = bytes.as_bytes();
