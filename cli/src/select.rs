@@ -66,36 +66,30 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Some(Parser::new()),
         out.stop_flag(),
         |document| {
-            let parsed;
-            let doc = match document.tree() {
-                Some(tree) => tree,
-                None => {
-                    parsed = htmltok_tree::parse(document.html());
-                    parsed.view()
-                }
-            };
             let label = document.label();
             let mut lines = String::new();
-            for node in doc.select(&args.selector) {
-                let mut line = |value: Option<&str>| {
-                    lines.push_str("{\"document\":");
-                    json::write_str(&mut lines, &label);
-                    lines.push_str(",\"name\":");
-                    json::write_str(&mut lines, node.name().unwrap_or_default());
-                    let span = node.span();
-                    lines.push_str(&format!(",\"span\":[{},{}]", span.start, span.end));
-                    if let Some(value) = value {
-                        lines.push_str(",\"value\":");
-                        json::write_str(&mut lines, value);
+            document.with_tree(|doc| {
+                for node in doc.select(&args.selector) {
+                    let mut line = |value: Option<&str>| {
+                        lines.push_str("{\"document\":");
+                        json::write_str(&mut lines, &label);
+                        lines.push_str(",\"name\":");
+                        json::write_str(&mut lines, node.name().unwrap_or_default());
+                        let span = node.span();
+                        lines.push_str(&format!(",\"span\":[{},{}]", span.start, span.end));
+                        if let Some(value) = value {
+                            lines.push_str(",\"value\":");
+                            json::write_str(&mut lines, value);
+                        }
+                        lines.push_str("}\n");
+                    };
+                    if args.selector.pseudo_element().is_some() {
+                        args.selector.values(node, |v| line(Some(&v)));
+                    } else {
+                        line(None);
                     }
-                    lines.push_str("}\n");
-                };
-                if args.selector.pseudo_element().is_some() {
-                    args.selector.values(node, |v| line(Some(&v)));
-                } else {
-                    line(None);
                 }
-            }
+            });
             out.write(lines.as_bytes());
         },
         |(), ()| (),

@@ -77,21 +77,16 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             // (title, text, byline and date for --main)
             // The batch's tree (asked for with --main and --visible), else one parsed here
             // (with --no-decode).
-            let parsed;
-            let tree = match document.tree() {
-                Some(tree) => Some(tree),
-                None if args.main || args.visible => {
-                    parsed = htmltok_tree::parse(document.html());
-                    Some(parsed.view())
-                }
-                None => None,
-            };
-            let (title, text, more) = if let (true, Some(doc)) = (args.main, tree) {
-                let main = htmltok_content::main_text(&doc, &Default::default());
-                (main.title, main.text, Some((main.byline, main.date)))
-            } else if let Some(doc) = tree {
-                let text = visible_text(&doc, visible::Options::default());
-                (doc.title(), text, None)
+            let (title, text, more) = if args.main {
+                document.with_tree(|doc| {
+                    let main = htmltok_content::main_text(&doc, &Default::default());
+                    (main.title, main.text, Some((main.byline, main.date)))
+                })
+            } else if args.visible {
+                document.with_tree(|doc| {
+                    let text = visible_text(&doc, visible::Options::default());
+                    (doc.title(), text, None)
+                })
             } else {
                 let extracted = extract::text_with(&mut document.tokenizer());
                 (extracted.title, extracted.text, None)

@@ -643,6 +643,16 @@ impl<'a> Document<'a> {
         self.tree
     }
 
+    /// Calls `f` with the document's tree: the batch's ([`Document::tree`]) when it parsed
+    /// one as it decoded, else one parsed here from [`Document::html`] (no tree asked for,
+    /// or [`Options::decode`] off).
+    pub fn with_tree<R>(&self, f: impl FnOnce(htmltok_tree::DocumentRef<'_>) -> R) -> R {
+        match self.tree {
+            Some(tree) => f(tree),
+            None => f(htmltok_tree::parse(self.html).view()),
+        }
+    }
+
     /// A tokenizer over [`Document::html`] with the batch's tokenizer options.
     pub fn tokenizer(&self) -> Tokenizer<'a> {
         match self.builder {

@@ -3,6 +3,12 @@
 
 use super::*;
 
+/// The elements under `root` (document order) that `sel` matches asked one by one
+/// (`Selector::matches`, right to left, no walk's state): what every walk must agree with.
+fn one_by_one<'d>(root: NodeRef<'d>, sel: &Selector) -> Vec<NodeRef<'d>> {
+    root.descendants().filter(|n| sel.matches(*n)).collect()
+}
+
 /// The `id` attributes (or else the names) of the elements `css` matches in `html`.
 fn ids(html: &str, css: &str) -> Vec<String> {
     let doc = htmltok_tree::parse(html.as_bytes());
@@ -16,7 +22,7 @@ fn ids(html: &str, css: &str) -> Vec<String> {
         })
         .collect();
     // Selector::matches agrees with the walk.
-    let by_matches = doc.root().descendants().filter(|n| sel.matches(*n)).count();
+    let by_matches = one_by_one(doc.root(), &sel).len();
     assert_eq!(by_matches, found.len(), "{css}");
     found
 }
@@ -310,11 +316,7 @@ fn ancestor_filter_keeps_every_match() {
             "svg|* p, p",
         ] {
             let sel = Selector::parse(css).unwrap();
-            let walked: Vec<_> = doc
-                .root()
-                .descendants()
-                .filter(|n| sel.matches(*n))
-                .collect();
+            let walked: Vec<_> = one_by_one(doc.root(), &sel);
             assert!(!walked.is_empty(), "{css}");
             assert_eq!(
                 doc.select(&sel).collect::<Vec<_>>(),
@@ -411,11 +413,7 @@ fn any_selector_text_parses_or_errs_and_matches_without_panic() {
             Err(e) => e.offset <= css.len() && !e.message.is_empty(),
             Ok(sel) => {
                 COMPILED.fetch_add(1, Ordering::Relaxed);
-                let all: Vec<_> = doc
-                    .root()
-                    .descendants()
-                    .filter(|n| sel.matches(*n))
-                    .collect();
+                let all: Vec<_> = one_by_one(doc.root(), &sel);
                 let selected: Vec<_> = doc.select(&sel).collect();
                 let mut values = 0;
                 for n in &selected {
@@ -501,14 +499,8 @@ fn has_later_sibling_is_linear_and_agrees_with_the_walk() {
         ":not(:has(~ *))",
     ] {
         let sel = Selector::parse(css).unwrap();
-        let walked: Vec<_> = doc.select(&sel).map(|n| n.id()).collect();
-        let one_by_one: Vec<_> = doc
-            .root()
-            .descendants()
-            .filter(|n| n.is_element() && sel.matches(*n))
-            .map(|n| n.id())
-            .collect();
-        assert_eq!(walked, one_by_one, "{css}");
+        let walked: Vec<_> = doc.select(&sel).collect();
+        assert_eq!(walked, one_by_one(doc.root(), &sel), "{css}");
         assert!(!walked.is_empty(), "{css} matches something");
     }
 }
@@ -539,14 +531,8 @@ fn inherited_states_agree_with_and_without_the_memo() {
             "legend :disabled",
         ] {
             let sel = Selector::parse(css).unwrap();
-            let walked: Vec<_> = doc.select(&sel).map(|n| n.id()).collect();
-            let one_by_one: Vec<_> = doc
-                .root()
-                .descendants()
-                .filter(|n| n.is_element() && sel.matches(*n))
-                .map(|n| n.id())
-                .collect();
-            assert_eq!(walked, one_by_one, "{css} on {html}");
+            let walked: Vec<_> = doc.select(&sel).collect();
+            assert_eq!(walked, one_by_one(doc.root(), &sel), "{css} on {html}");
         }
     }
 }
@@ -753,11 +739,7 @@ fn top_down_is_right_to_left() {
         if sel.plan.is_none() {
             return false;
         }
-        let all: Vec<_> = doc
-            .root()
-            .descendants()
-            .filter(|n| sel.matches(*n))
-            .collect();
+        let all: Vec<_> = one_by_one(doc.root(), &sel);
         if doc.select(&sel).collect::<Vec<_>>() != all {
             return false;
         }
@@ -818,11 +800,7 @@ fn top_down_plans_of_many_words() {
     let list = shapes.repeat(3).join(", ");
     let sel = Selector::parse(&list).unwrap();
     assert!(sel.plan.is_some());
-    let all: Vec<_> = doc
-        .root()
-        .descendants()
-        .filter(|n| sel.matches(*n))
-        .collect();
+    let all: Vec<_> = one_by_one(doc.root(), &sel);
     assert_eq!(all.len(), 3);
     assert_eq!(doc.select(&sel).collect::<Vec<_>>(), all);
     // 70 compounds: matched right to left.
@@ -844,11 +822,7 @@ fn top_down_compound_past_bit_31_that_is_not_simple() {
     let css = "b, ".repeat(40) + ":first-child";
     let sel = Selector::parse(&css).unwrap();
     assert!(sel.plan.is_some());
-    let all: Vec<_> = doc
-        .root()
-        .descendants()
-        .filter(|n| sel.matches(*n))
-        .collect();
+    let all: Vec<_> = one_by_one(doc.root(), &sel);
     let names: Vec<_> = all.iter().map(|n| n.name().unwrap()).collect();
     assert_eq!(names, ["html", "head", "p", "span"]);
     assert_eq!(doc.select(&sel).collect::<Vec<_>>(), all);

@@ -318,27 +318,21 @@ impl Page {
         }
         // The batch's tree when it parsed one as it decoded (`batch::Options::tree`: the
         // encoding then decided with it), else one parsed here.
-        let parsed;
-        let doc = match document.tree() {
-            Some(tree) => tree,
-            None => {
-                parsed = htmltok_tree::parse(document.html());
-                parsed.view()
+        document.with_tree(|doc| {
+            self.fields = if fields.is_empty() {
+                Vec::new()
+            } else {
+                fields.extract_view(doc)
+            };
+            if tree.main_text {
+                self.main_text = Some(htmltok_content::main_text(&doc, &Default::default()).text);
             }
-        };
-        self.fields = if fields.is_empty() {
-            Vec::new()
-        } else {
-            fields.extract_view(doc)
-        };
-        if tree.main_text {
-            self.main_text = Some(htmltok_content::main_text(&doc, &Default::default()).text);
-        }
-        if tree.metadata {
-            let own = document.url().and_then(|url| Url::parse(url.trim()).ok());
-            let metadata = htmltok_content::metadata(&doc, own.as_ref().or(base));
-            self.metadata = Some(Box::new(metadata));
-        }
+            if tree.metadata {
+                let own = document.url().and_then(|url| Url::parse(url.trim()).ok());
+                let metadata = htmltok_content::metadata(&doc, own.as_ref().or(base));
+                self.metadata = Some(Box::new(metadata));
+            }
+        });
         self
     }
 }
