@@ -13,7 +13,9 @@
 //! `div`s (`div ~ div div`: every `div` looks up each ancestor's earlier siblings), and on
 //! nested pairs `<div></div><div>…` (`body div + div`: every second `div`'s sibling
 //! has `body` at the top); `span div` with no `span` (the ancestor Bloom filter),
-//! `div:has(p)` and `div:has(~ p)` on siblings (the `:has` cache), and the pseudo-classes that ask the ancestors
+//! `div:has(p)`, `div:has(div p.x)`, `div:has(> div > div p)` and `div:has(~ p)`,
+//! `div:has(~ div + p)` on siblings (the `:has` passes, `has.rs`), and the pseudo-classes
+//! that ask the ancestors
 //! (`:disabled` in n nested `fieldset`s under a disabled one, `:lang(en)` in n nested
 //! `div`s, `input:disabled` on the n children of a disabled `fieldset`: the walk's memo,
 //! `memo.rs`). Each must stay linear: the selection
@@ -101,6 +103,18 @@ fn main() {
     time("div:has(p)", &mut || divs.select(&s).count());
     let s = sel("div:has(~ p)");
     time("div:has(~ p) (siblings)", &mut || wide.select(&s).count());
+    for css in [
+        "div:has(div p.x)",
+        "div:has(> div > div p)",
+        "div:not(:has(div span))",
+    ] {
+        let s = sel(css);
+        time(css, &mut || divs.select(&s).count());
+    }
+    let s = sel("div:has(~ div + p)");
+    time("div:has(~ div + p) (siblings)", &mut || {
+        wide.select(&s).count()
+    });
     let fieldsets = "<fieldset disabled>".to_owned() + &"<fieldset>".repeat(n) + "<input>";
     let fieldsets = htmltok_tree::parse(fieldsets.as_bytes());
     let s = sel(":disabled");

@@ -10,117 +10,155 @@
 //!
 //! Cost: a `:has` test walks the anchor's subtree (or its following siblings' subtrees).
 //! Tested on every element of a deep tree (or of a long list of siblings), that is
-//! quadratic; so the one-compound forms after the descendant combinator (`:has(img)`,
-//! `:has(a[href])`) and after the later-sibling combinator (`:has(~ p)`) are answered for
-//! every element of the tree at once when a walk provides a [`HasCache`] (the selections
-//! and `Fields` do): one pass from the leaves up marks the elements with a matching
-//! descendant, one pass over each parent's children from the last marks those with a
-//! matching later sibling. `:has(> p)` and `:has(+ p)` look at the children or the next
-//! sibling only (linear over a walk). The forms of more than one compound (`:has(a b)`,
-//! `:has(> a p)`, `:has(~ a p)`) are still walked per anchor.
+//! quadratic; so when a walk provides a [`HasCache`] (the selections and `Fields` do),
+//! every relative selector is answered for every element of the tree at once, in one pass
+//! per compound ([`answer_for_tree`]): for `:has(c1 A1 c2 A2 ... cn An)`, let R(k, N) say
+//! "an element related to N by `ck` matches `Ak` and R(k + 1, ·)", with R(n + 1, ·) true;
+//! the anchor matches when R(1, anchor). From the last compound back, R(k, ·) is one pass
+//! over the tree: for ` ` children before parents (N has such a descendant when a child
+//! matches or has one), for `>` over each node's children, for `+` from each element to
+//! the one before it, for `~` over each parent's children from the last. Each compound is
+//! matched at most once per element, so `:has(a b)`, `:has(> a p)` and `:has(~ a p)` on a
+//! million nested elements stay linear. Without a cache (`Selector::matches` on one
+//! element) the anchor's reach is walked as above.
 
 use std::cell::RefCell;
 
 use htmltok_tree::NodeRef;
-use selectors::matching::{self, MatchingContext};
+use selectors::matching::{self, CompoundSelectorMatchingResult, MatchingContext};
 use selectors::parser::{Combinator, Component, Selector};
 use selectors::{Element as _, OpaqueElement, SelectorList};
 
 use crate::css::Impl;
 use crate::element::Element;
 
-/// For one walk of a document: for each `:has(C)` or `:has(~ C)` met (by its relative
-/// selector's address), which nodes of the document's tree have a descendant (or a later
-/// element sibling) matching `C` (None: not in the tree, such as template contents), by
-/// node id.
+/// For one walk of a document: for each relative selector of a `:has()` met (by its
+/// address), which nodes of the document's tree it matches as their anchor (None: not in
+/// the tree, such as template contents), by node id.
 #[derive(Default)]
 pub struct HasCache {
     answers: RefCell<Vec<(usize, Vec<Option<bool>>)>>,
 }
 
-/// Whether `anchor` matches the one-compound relative selector `sel` whose leading
-/// combinator is `leading` (` ` or `~`), from `cache` (filled for the whole document
-/// tree the first time); None when the anchor is outside that tree.
+/// Whether `anchor` matches the relative selector `sel`, from `cache` (filled for the
+/// whole document tree the first time); None when the anchor is outside that tree or the
+/// selector has a combinator the passes do not know.
 fn cached(
     cache: &HasCache,
     sel: &Selector<Impl>,
-    leading: Combinator,
     anchor: Element<'_>,
     context: &mut MatchingContext<Impl>,
 ) -> Option<bool> {
     let key = sel as *const Selector<Impl> as usize;
     let id = anchor.0.id() as usize;
     if let Some((_, answers)) = cache.answers.borrow().iter().find(|(k, _)| *k == key) {
-        return answers[id];
+        return answers.get(id).copied().flatten();
     }
-    let root = anchor.0.document().root();
-    let answers = match leading {
-        Combinator::LaterSibling => mark_earlier_siblings_of_matches(root, sel, context),
-        _ => mark_ancestors_of_matches(root, sel, context),
-    };
-    let answer = answers[id];
+    let answers = answer_for_tree(anchor.0.document().root(), sel, context).unwrap_or_default();
+    let answer = answers.get(id).copied().flatten();
     cache.answers.borrow_mut().push((key, answers));
     answer
 }
 
-/// For every node of the tree under `root`, whether one of its descendants matches the
-/// one-compound relative selector `sel`: children before parents (the reverse of document
-/// order), each element matched once, with its parent as the anchor.
-fn mark_ancestors_of_matches(
-    root: NodeRef<'_>,
-    sel: &Selector<Impl>,
-    context: &mut MatchingContext<Impl>,
-) -> Vec<Option<bool>> {
-    let mut below = vec![None; root.document().node_count()];
-    below[root.id() as usize] = Some(false);
-    let order: Vec<NodeRef<'_>> = root.descendants().collect();
-    for node in &order {
-        below[node.id() as usize] = Some(false);
-    }
-    for node in order.into_iter().rev() {
-        let Some(parent) = node.parent().filter(|_| node.is_element()) else {
-            continue;
-        };
-        let hit = below[node.id() as usize] == Some(true) || {
-            let el = Element(node);
-            context.nest_for_relative_selector(OpaqueElement::new(parent.data()), |ctx| {
-                matching::matches_selector(sel, 0, None, &el, ctx)
-            })
-        };
-        if hit {
-            below[parent.id() as usize] = Some(true);
-        }
-    }
-    below
-}
-
-/// For every element of the tree under `root`, whether one of its later element siblings
-/// matches the one-compound relative selector `sel` (`:has(~ C)`): each parent's
-/// children from the last to the first, each element matched once, with its previous
-/// element sibling as the anchor (an element with none is no anchor's later sibling).
-fn mark_earlier_siblings_of_matches(
-    root: NodeRef<'_>,
-    sel: &Selector<Impl>,
-    context: &mut MatchingContext<Impl>,
-) -> Vec<Option<bool>> {
-    let mut later = vec![None; root.document().node_count()];
-    for parent in std::iter::once(root).chain(root.descendants()) {
-        let mut found = false;
-        let mut child = parent.last_child();
-        while let Some(node) = child {
-            child = node.prev_sibling();
-            let Some(el) = Element::of(node) else {
-                continue;
-            };
-            later[node.id() as usize] = Some(found);
-            if !found && let Some(anchor) = el.prev_sibling_element() {
-                found = context.nest_for_relative_selector(anchor.opaque(), |ctx| {
-                    matching::matches_selector(sel, 0, None, &el, ctx)
-                });
+/// The compounds of a relative selector after its anchor, in parse order: each with the
+/// combinator before it and the parse-order offset of its first component. None when a
+/// combinator is not one of the four that `:has` allows.
+fn steps(sel: &Selector<Impl>) -> Option<Vec<(Combinator, usize)>> {
+    let mut steps = Vec::new();
+    for (i, component) in sel.iter_raw_parse_order_from(0).enumerate() {
+        if let Component::Combinator(c) = component {
+            match c {
+                Combinator::Descendant
+                | Combinator::Child
+                | Combinator::NextSibling
+                | Combinator::LaterSibling => steps.push((*c, i + 1)),
+                _ => return None,
             }
         }
     }
-    later
+    (!steps.is_empty()).then_some(steps)
+}
+
+/// For every node of the tree under `root` (by node id; None for nodes outside it, such
+/// as template contents), whether it is an anchor that the relative selector `sel`
+/// matches: R(1, ·) of the module docs, computed from the last compound back.
+fn answer_for_tree(
+    root: NodeRef<'_>,
+    sel: &Selector<Impl>,
+    context: &mut MatchingContext<Impl>,
+) -> Option<Vec<Option<bool>>> {
+    let steps = steps(sel)?;
+    let order: Vec<NodeRef<'_>> = std::iter::once(root).chain(root.descendants()).collect();
+    let count = root.document().node_count();
+    // R(k + 1, ·), starting with R(n + 1, ·): true everywhere.
+    let mut next = vec![true; count];
+    for &(combinator, offset) in steps.iter().rev() {
+        let mut reach = vec![false; count];
+        // Whether `node` is an element matching compound k with R(k + 1, node).
+        let hit = |node: NodeRef<'_>, context: &mut MatchingContext<Impl>| {
+            next[node.id() as usize]
+                && Element::of(node).is_some_and(|el| {
+                    context.nest_for_relative_selector(OpaqueElement::new(root.data()), |ctx| {
+                        !matches!(
+                            matching::matches_compound_selector_from(sel, offset, ctx, &el),
+                            CompoundSelectorMatchingResult::NotMatched
+                        )
+                    })
+                })
+        };
+        match combinator {
+            // Children before parents: a node has a matching descendant when a child
+            // matches or has one.
+            Combinator::Descendant => {
+                for &node in order.iter().rev() {
+                    if let Some(parent) = node.parent()
+                        && (reach[node.id() as usize] || hit(node, context))
+                    {
+                        reach[parent.id() as usize] = true;
+                    }
+                }
+            }
+            Combinator::Child => {
+                for &node in &order {
+                    if let Some(parent) = node.parent()
+                        && hit(node, context)
+                    {
+                        reach[parent.id() as usize] = true;
+                    }
+                }
+            }
+            Combinator::NextSibling => {
+                for &node in &order {
+                    if let Some(prev) = Element::of(node).and_then(|el| el.prev_sibling_element())
+                        && hit(node, context)
+                    {
+                        reach[prev.0.id() as usize] = true;
+                    }
+                }
+            }
+            // Each parent's children from the last: an element has a matching later
+            // sibling when one after it matched.
+            _ => {
+                for &parent in &order {
+                    let mut found = false;
+                    let mut child = parent.last_child();
+                    while let Some(node) = child {
+                        child = node.prev_sibling();
+                        if node.is_element() {
+                            reach[node.id() as usize] = found;
+                            found = found || hit(node, context);
+                        }
+                    }
+                }
+            }
+        }
+        next = reach;
+    }
+    let mut answers = vec![None; count];
+    for node in order {
+        answers[node.id() as usize] = Some(next[node.id() as usize]);
+    }
+    Some(answers)
 }
 
 /// Whether `anchor` matches `:has(list)`.
@@ -152,9 +190,8 @@ fn matches_relative(
         .filter(|c| matches!(c, Component::Combinator(_)))
         .count()
         == 1;
-    let cacheable = matches!(leading, Combinator::Descendant | Combinator::LaterSibling);
-    if let (true, true, Some(memo)) = (cacheable, one_step, context.extra_data)
-        && let Some(answer) = cached(&memo.has, sel, leading, anchor, context)
+    if let Some(memo) = context.extra_data
+        && let Some(answer) = cached(&memo.has, sel, anchor, context)
     {
         return answer;
     }

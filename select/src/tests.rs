@@ -505,6 +505,80 @@ fn has_later_sibling_is_linear_and_agrees_with_the_walk() {
     }
 }
 
+/// `:has()` of one compound or more after any of the four combinators, answered for the
+/// whole tree at once through a walk's cache (`has.rs`), agrees with the walk of each
+/// anchor's reach (`Selector::matches`, no cache) on random trees, also inside `:not()`
+/// and beside another `:has` in one list.
+#[test]
+fn has_passes_agree_with_the_walk_per_anchor() {
+    const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
+    const COMPOUNDS: &[&str] = &["div", "p", "span", "a", "*", ".x", "b.x", ":is(p, a)"];
+    fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, wrap: u8) -> bool {
+        let mut html = String::from("<!DOCTYPE html>");
+        let mut open = Vec::new();
+        for (k, attrs) in tree.iter().take(40) {
+            if k % 4 == 3 {
+                if let Some(name) = open.pop() {
+                    html += &format!("</{name}>");
+                }
+                continue;
+            }
+            let name = NAMES[*k as usize % NAMES.len()];
+            html += &format!("<{name}{}>", if attrs % 3 == 0 { " class=x" } else { "" });
+            open.push(name);
+        }
+        let doc = htmltok_tree::parse(html.as_bytes());
+        let mut relative = String::new();
+        for (c, join) in picks.iter().take(4) {
+            relative += ["", "> ", "+ ", "~ "][*join as usize % 4];
+            relative += COMPOUNDS[*c as usize % COMPOUNDS.len()];
+            relative += " ";
+        }
+        if relative.is_empty() {
+            return true;
+        }
+        // A leading ` ` written as nothing; the later ones between compounds.
+        let relative = relative.trim_end();
+        let css = match wrap % 4 {
+            0 => format!(":has({relative})"),
+            1 => format!("div:not(:has({relative}))"),
+            2 => format!(":has({relative}, > b)"),
+            _ => format!("p, :has({relative}) > *"),
+        };
+        let Ok(sel) = Selector::parse(&css) else {
+            return false;
+        };
+        doc.select(&sel).collect::<Vec<_>>() == one_by_one(doc.root(), &sel)
+    }
+    quickcheck::QuickCheck::new()
+        .tests(2000)
+        .quickcheck(check as fn(Vec<(u8, u8)>, Vec<(u8, u8)>, u8) -> bool);
+}
+
+/// `:has()` of two or more compounds on 200,000 nested elements and on 200,000 siblings:
+/// walked per anchor, each `div` would walk its whole subtree (or its later siblings and
+/// their subtrees); the passes answer every element in one pass per compound.
+#[test]
+fn has_of_several_compounds_is_linear() {
+    let n = 200_000;
+    let html = "<div>".repeat(n) + "<span><p class=x></p></span>" + &"</div>".repeat(n);
+    let doc = htmltok_tree::parse(html.as_bytes());
+    let count = |doc: &htmltok_tree::Document<'_>, css: &str| {
+        doc.select(&Selector::parse(css).unwrap()).count()
+    };
+    assert_eq!(count(&doc, "div:has(span p.x)"), n);
+    assert_eq!(count(&doc, "div:has(div span > p)"), n - 1);
+    assert_eq!(count(&doc, "div:has(> div > div span)"), n - 2);
+    assert_eq!(count(&doc, "div:has(p span)"), 0);
+    assert_eq!(count(&doc, "div:not(:has(div div p))"), 2);
+    let html = "<div></div>".repeat(n) + "<span><p class=x></p></span><div></div>";
+    let doc = htmltok_tree::parse(html.as_bytes());
+    assert_eq!(count(&doc, "div:has(~ span p.x)"), n);
+    assert_eq!(count(&doc, "div:has(~ span + div)"), n);
+    assert_eq!(count(&doc, "div:has(+ div ~ span > p)"), n - 1);
+    assert_eq!(count(&doc, "div:has(~ span ~ span)"), 0);
+}
+
 /// `:disabled`, `:enabled` and `:lang()` answered through a walk's memo (`memo.rs`, the
 /// selections) agree with the same pseudo-classes asked of one element without it
 /// (`Selector::matches`, which walks up): fieldsets in fieldsets, first and later
