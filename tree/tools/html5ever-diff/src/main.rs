@@ -2,6 +2,13 @@
 //! the html5lib test format: over files (`FILE...`), or over generated tag soup (`soup N`,
 //! a fixed-seed generator). html5ever gets the input decoded lossily, without a BOM.
 //!
+//! `bench [--repeat N] FILE...` times html5ever into RcDom, html5ever into a `Vec` DOM
+//! and htmltok-tree over the files, in turn, N passes (default 5), and prints the best
+//! pass of each and their ratios. `once rcdom|htmltok FILE...` parses the files once with
+//! one of them, for an instruction count that the machine's load does not move:
+//! `valgrind --tool=callgrind --callgrind-out-file=/dev/null html5ever-diff once rcdom
+//! FILE...` against the same with `htmltok` (the file reading is in both).
+//!
 //! Known differences, where html5ever departs from the standard (the soup finds them;
 //! the shared corpus agrees on all 191 pages): its special category has HTML elements only
 //! and lacks `search`, its "has an element in scope" list lacks MathML `annotation-xml`,
@@ -419,7 +426,13 @@ fn soup(n: usize) {
 /// html5ever's own tests use: issue #25's yardstick), of html5ever into this file's simple
 /// `Vec` DOM (which does less per node than RcDom), and of htmltok-tree, in turn in one
 /// run, best of 3 rounds.
-fn bench(files: &[String]) {
+fn bench(args: &[String]) {
+    let (repeat, files) = match args {
+        [flag, n, rest @ ..] if flag == "--repeat" => {
+            (n.parse().expect("--repeat takes a number"), rest)
+        }
+        _ => (5, args),
+    };
     let docs: Vec<String> = files
         .iter()
         .map(|f| String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned())
@@ -427,7 +440,7 @@ fn bench(files: &[String]) {
     let bytes: usize = docs.iter().map(String::len).sum();
     let (mut rc, mut h5e, mut htt) = (f64::MAX, f64::MAX, f64::MAX);
     let mut sink = 0usize;
-    for _ in 0..3 {
+    for _ in 0..repeat {
         let t = std::time::Instant::now();
         for d in &docs {
             let dom = parse_document(markup5ever_rcdom::RcDom::default(), Default::default())
@@ -455,7 +468,7 @@ fn bench(files: &[String]) {
     }
     let mb = bytes as f64 / 1e6;
     println!(
-        "{mb:.1} MB: html5ever into RcDom {:.1} MB/s, html5ever into a Vec DOM {:.1} MB/s, \
+        "{mb:.1} MB, best of {repeat}: html5ever into RcDom {:.1} MB/s, html5ever into a Vec DOM {:.1} MB/s, \
          htmltok-tree {:.1} MB/s: {:.1}x RcDom, {:.1}x the Vec DOM ({sink})",
         mb / rc,
         mb / h5e,
@@ -465,7 +478,31 @@ fn bench(files: &[String]) {
     );
 }
 
+/// One parse of each file with one parser (`rcdom` or `htmltok`), for callgrind.
+fn once(args: &[String]) {
+    let (which, files) = args.split_first().expect("once rcdom|htmltok FILE...");
+    let mut sink = 0usize;
+    for f in files {
+        let d = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();
+        sink += match which.as_str() {
+            "rcdom" => parse_document(markup5ever_rcdom::RcDom::default(), Default::default())
+                .one(StrTendril::from_slice(&d))
+                .document
+                .children
+                .borrow()
+                .len(),
+            "htmltok" => htmltok_tree::parse(d.as_bytes()).node_count(),
+            other => panic!("once: {other}: rcdom or htmltok"),
+        };
+    }
+    println!("{} files ({sink})", files.len());
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("once") {
+        once(&std::env::args().skip(2).collect::<Vec<_>>());
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("bench") {
         bench(&std::env::args().skip(2).collect::<Vec<_>>());
         return;
@@ -519,11 +556,12 @@ fn main() {
                 a.get(i.saturating_sub(0)),
                 b.get(i)
             );
-            for k in i.saturating_sub(3)..(i + 3).min(a.len()) {
-                println!("   h5e {}", a[k]);
+            let (from, to) = (i.saturating_sub(3), i + 3);
+            for line in a.iter().take(to).skip(from) {
+                println!("   h5e {line}");
             }
-            for k in i.saturating_sub(3)..(i + 3).min(b.len()) {
-                println!("   htt {}", b[k]);
+            for line in b.iter().take(to).skip(from) {
+                println!("   htt {line}");
             }
         }
     }
