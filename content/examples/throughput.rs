@@ -4,7 +4,8 @@
 //! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
 //! argument, `parse`, `metadata`, `visible` or `main_text`, runs that one alone (for instruction counts
 //! under `valgrind --tool=callgrind`); `main_text-only=N` parses the pages first and
-//! then times main text alone, N times over them (for profiles without the parse).
+//! then times main text alone (`main_text::text`, as `Tree.main_text()` from Python), N
+//! times over them (for profiles without the parse).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -93,9 +94,7 @@ fn main() -> ExitCode {
         let mut out = 0;
         for _ in 0..repeat {
             for doc in &docs {
-                out += htmltok_content::main_text(doc, &Default::default())
-                    .text
-                    .len();
+                out += htmltok_content::main_text::text(doc, &Default::default()).len();
             }
         }
         let s = started.elapsed().as_secs_f64() / repeat as f64;
