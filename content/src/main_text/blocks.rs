@@ -48,6 +48,9 @@ pub(crate) struct Block {
     pub(crate) weight: i16,
     /// [`REMOVED`], [`BLOCK`], [`HAS_BLOCK_CHILD`], [`IN_LINK`].
     pub(crate) flags: u8,
+    /// The element's tag when it is an HTML element (kept here so that scoring reads no
+    /// tree node for it).
+    pub(crate) tag: Option<Tag>,
 }
 
 impl Block {
@@ -299,6 +302,7 @@ pub(crate) fn segment<'d>(
                         paragraphs: u32::from(tag == Some(Tag::P)),
                         size: 1,
                         owner: if is_block { slot } else { parent_owner },
+                        tag,
                         ..Block::default()
                     });
                     order.push(id as u32);

@@ -5,7 +5,7 @@
 //! several, is the article, together with those of its siblings that score well or
 //! read as prose.
 
-use htmltok_tree::{DocumentRef, Ns, Tag};
+use htmltok_tree::{DocumentRef, Tag};
 
 use super::blocks::{BLOCK, Blocks, HAS_BLOCK_CHILD, REMOVED};
 use super::hints;
@@ -23,13 +23,6 @@ const ANCESTORS: usize = 5;
 pub(crate) struct Selection {
     pub(crate) nodes: Vec<u32>,
     pub(crate) scores: Vec<f32>,
-}
-
-fn html_tag(doc: &DocumentRef<'_>, id: u32) -> Option<Tag> {
-    doc.node(id)
-        .element_name()
-        .filter(|n| n.ns == Ns::Html)
-        .map(|n| n.tag)
 }
 
 /// Whether an element's text scores (not a list item, a table heading or a title:
@@ -50,10 +43,7 @@ pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> 
     for i in 0..b.order.len() {
         let id = b.order[i];
         let block = b.in_order(i);
-        if block.flags & BLOCK == 0
-            || block.own_chars < MIN_PARAGRAPH
-            || !scores_text(html_tag(doc, id))
-        {
+        if block.flags & BLOCK == 0 || block.own_chars < MIN_PARAGRAPH || !scores_text(block.tag) {
             continue;
         }
         let score =
@@ -81,7 +71,7 @@ pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> 
                 } else {
                     0.0
                 };
-                scores[a as usize] = html_tag(doc, a).map_or(0.0, hints::tag_score) + weight;
+                scores[a as usize] = b.get(a).tag.map_or(0.0, hints::tag_score) + weight;
                 candidates.push(a);
             }
             let divider = match level {
