@@ -3,7 +3,9 @@
 //! htmltok-content --example throughput -- ../shared/corpus`. Files are read as UTF-8
 //! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
 //! argument, `parse`, `metadata`, `visible` or `main_text`, runs that one alone (for instruction counts
-//! under `valgrind --tool=callgrind`).
+//! under `valgrind --tool=callgrind`); `main_text-only=N` parses the pages first and
+//! then times main text alone (`main_text::text`, as `Tree.main_text()` from Python), N
+//! times over them (for profiles without the parse).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,7 +34,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() -> ExitCode {
     let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: throughput DIR [parse|metadata|visible|main_text]");
+        eprintln!("usage: throughput DIR [parse|metadata|visible|main_text|main_text-only=N]");
         return ExitCode::from(2);
     };
     let only = std::env::args().nth(2);
@@ -76,6 +78,31 @@ fn main() -> ExitCode {
                 .text
                 .len()
         });
+    }
+    if let Some(repeat) = only
+        .as_deref()
+        .and_then(|o| o.strip_prefix("main_text-only="))
+    {
+        // The pages parsed first, then main text alone, `repeat` times over them (for
+        // profiles of main text without the parse: `perf record`, callgrind).
+        let repeat: usize = repeat.parse().unwrap_or(1);
+        let docs: Vec<_> = pages
+            .iter()
+            .map(|p| htmltok_tree::parse(p.as_bytes()))
+            .collect();
+        let started = Instant::now();
+        let mut out = 0;
+        for _ in 0..repeat {
+            for doc in &docs {
+                out += htmltok_content::main_text::text(doc, &Default::default()).len();
+            }
+        }
+        let s = started.elapsed().as_secs_f64() / repeat as f64;
+        println!(
+            "{:<28} {s:7.3} s {:8.1} MB/s  ({out} out, {repeat} runs)",
+            "main_text alone",
+            mb / s
+        );
     }
     ExitCode::SUCCESS
 }

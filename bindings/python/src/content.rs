@@ -22,6 +22,12 @@ pub(crate) fn main_text(py: Python<'_>, doc: &OwnedDocument<Html>) -> MainText {
     py.detach(|| htmltok_content::main_text(doc, &MainTextOptions::default()))
 }
 
+/// The main text alone (`Tree.main_text()`): the fields are not read (the title only if
+/// a heading must be compared with it).
+pub(crate) fn main_text_only(py: Python<'_>, doc: &OwnedDocument<Html>) -> String {
+    py.detach(|| htmltok_content::main_text::text(doc, &MainTextOptions::default()))
+}
+
 /// `article()`'s dict: `text`, `title`, `byline`, `date` (None when the page has none).
 pub(crate) fn article<'py>(
     py: Python<'py>,

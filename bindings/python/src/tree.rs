@@ -255,7 +255,7 @@ impl Tree {
     /// text, paragraphs set apart by a blank line ('' when the page has no text). The GIL
     /// is released while it runs. `article()` gives the title, byline and date with it.
     pub(crate) fn main_text(&self, py: Python<'_>) -> String {
-        crate::content::main_text(py, &self.doc).text
+        crate::content::main_text_only(py, &self.doc)
     }
 
     /// The main text with the fields read beside it: a dict with `text` (as

@@ -41,12 +41,16 @@ pub(crate) struct Block {
     pub(crate) inputs: u32,
     /// Nodes at or below it (kept ones).
     pub(crate) size: u32,
-    /// The nearest block-level element at or above it: whose own text its text is.
+    /// The block of the nearest block-level element at or above it: whose own text its
+    /// text is.
     pub(crate) owner: u32,
     /// The `class`/`id` weight.
     pub(crate) weight: i16,
     /// [`REMOVED`], [`BLOCK`], [`HAS_BLOCK_CHILD`], [`IN_LINK`].
     pub(crate) flags: u8,
+    /// The element's tag when it is an HTML element (kept here so that scoring reads no
+    /// tree node for it).
+    pub(crate) tag: Option<Tag>,
 }
 
 impl Block {
@@ -60,11 +64,43 @@ impl Block {
     }
 }
 
-/// The walk's result.
+/// The walk's result. The blocks are stored densely, one per element kept (the element
+/// `order[i]` has `blocks[KEPT + i]`), with one shared block for the nodes not reached
+/// and one for the elements dropped: zeroing a block for every node of the tree (text,
+/// comments, scripts' insides) was 13% of the walk's time (perf, 2026-11-26), and a
+/// node's slot (`slots`, by node id) is a twelfth of a block's size.
 pub(crate) struct Blocks {
-    pub(crate) blocks: Vec<Block>,
+    blocks: Vec<Block>,
+    /// Each node's block in `blocks`, by node id.
+    slots: Vec<u32>,
     /// The elements kept, in document order.
     pub(crate) order: Vec<u32>,
+}
+
+/// The shared block of the nodes the walk did not reach: all zero.
+const UNREACHED: u32 = 0;
+/// The shared block of the elements dropped: [`REMOVED`], nothing counted.
+const DROPPED: u32 = 1;
+/// The document's block (the parent of the top-level elements).
+const ROOT: u32 = 2;
+/// The block of `order[0]`.
+const KEPT: u32 = 3;
+
+impl Blocks {
+    /// The block of node `id`.
+    pub(crate) fn get(&self, id: u32) -> &Block {
+        &self.blocks[self.slots[id as usize] as usize]
+    }
+
+    /// The block of `order[i]`.
+    pub(crate) fn in_order(&self, i: usize) -> &Block {
+        &self.blocks[KEPT as usize + i]
+    }
+
+    /// How many nodes the document has.
+    pub(crate) fn node_count(&self) -> usize {
+        self.slots.len()
+    }
 }
 
 /// Whether a character is a comma of some script (Latin, Arabic, CJK full-width and
@@ -193,19 +229,30 @@ pub(crate) fn segment<'d>(
     strip_unlikely: bool,
     names: &mut hints::NameCache<'d>,
 ) -> Blocks {
-    let mut blocks = vec![Block::default(); doc.node_count()];
-    let mut order = Vec::new();
-    // The parent of each element of `order`, for the sweep below (which then reads no
-    // node of the tree: perf, 2026-11-26, looking the parents up again was a tenth of
-    // the walk's time).
-    let mut parents: Vec<u32> = Vec::new();
+    let mut slots = vec![UNREACHED; doc.node_count()];
+    // Room for every node, reserved but not written: only the kept elements' blocks are.
+    let mut blocks = Vec::with_capacity(KEPT as usize + doc.node_count());
+    blocks.resize(KEPT as usize, Block::default());
+    blocks[DROPPED as usize].flags = REMOVED;
+    // Text with no block-level element above it is the document's own.
+    blocks[ROOT as usize].owner = ROOT;
+    let mut order = Vec::with_capacity(doc.node_count());
+    // The parent's block of each element of `order`, for the sweep below (which then
+    // reads no node of the tree: perf, 2026-11-26, looking the parents up again was a
+    // tenth of the walk's time).
+    let mut parents: Vec<u32> = Vec::with_capacity(doc.node_count());
     let root = doc.root();
+    slots[root.id() as usize] = ROOT;
     let Some(mut node) = root.first_child() else {
-        return Blocks { blocks, order };
+        return Blocks {
+            blocks,
+            slots,
+            order,
+        };
     };
     'walk: loop {
         let id = node.id() as usize;
-        let parent = node.parent().map_or(0, |p| p.id() as usize);
+        let parent = node.parent().map_or(ROOT, |p| slots[p.id() as usize]) as usize;
         let mut descend = false;
         match node.data() {
             NodeData::Element(_) => {
@@ -231,32 +278,33 @@ pub(crate) fn segment<'d>(
                     || (names.boilerplate && !structural)
                     || (strip_unlikely && names.unlikely && !structural)
                 {
-                    blocks[id].flags = REMOVED;
+                    slots[id] = DROPPED;
                 } else {
                     let is_block = tag.is_some_and(|t| {
                         !matches!(visible::layout(t), Layout::Inline | Layout::Break)
                     });
-                    let b = &mut blocks[id];
-                    b.flags = blocks_flags(is_block, tag == Some(Tag::A));
-                    b.weight = names.weight as i16;
-                    b.paragraphs = u32::from(tag == Some(Tag::P));
-                    b.size = 1;
-                    let parent_block = blocks[parent];
-                    let b = &mut blocks[id];
-                    b.flags |= parent_block.flags & IN_LINK;
-                    b.owner = if is_block {
-                        id as u32
-                    } else {
-                        parent_block.owner
-                    };
+                    let slot = blocks.len() as u32;
+                    slots[id] = slot;
+                    let parent_block = &mut blocks[parent];
                     if is_block {
-                        blocks[parent].flags |= HAS_BLOCK_CHILD;
+                        parent_block.flags |= HAS_BLOCK_CHILD;
                     }
                     match tag {
-                        Some(Tag::Li) => blocks[parent].items += 1,
-                        Some(Tag::Img) => blocks[parent].images += 1,
+                        Some(Tag::Li) => parent_block.items += 1,
+                        Some(Tag::Img) => parent_block.images += 1,
                         _ => {}
                     }
+                    let (in_link, parent_owner) =
+                        (parent_block.flags & IN_LINK, parent_block.owner);
+                    blocks.push(Block {
+                        flags: blocks_flags(is_block, tag == Some(Tag::A)) | in_link,
+                        weight: names.weight as i16,
+                        paragraphs: u32::from(tag == Some(Tag::P)),
+                        size: 1,
+                        owner: if is_block { slot } else { parent_owner },
+                        tag,
+                        ..Block::default()
+                    });
                     order.push(id as u32);
                     parents.push(parent as u32);
                     descend = true;
@@ -265,14 +313,14 @@ pub(crate) fn segment<'d>(
             NodeData::Text(_) => {
                 let (chars, commas) = measure(node.text_bytes().unwrap_or_default());
                 if chars > 0 {
-                    let p = blocks[parent];
                     let b = &mut blocks[parent];
                     b.chars += chars;
                     b.commas += commas;
-                    if p.flags & IN_LINK != 0 {
+                    if b.flags & IN_LINK != 0 {
                         b.link_chars += chars;
                     }
-                    let owner = &mut blocks[p.owner as usize];
+                    let owner = b.owner as usize;
+                    let owner = &mut blocks[owner];
                     owner.own_chars += chars;
                     owner.own_commas += commas;
                 }
@@ -296,8 +344,8 @@ pub(crate) fn segment<'d>(
     }
     // Subtree totals: children after their parents in `order`, so one backward sweep
     // adds each element into its parent.
-    for (&id, &parent) in order.iter().zip(&parents).rev() {
-        let b = blocks[id as usize];
+    for (i, &parent) in parents.iter().enumerate().rev() {
+        let b = blocks[KEPT as usize + i];
         let p = &mut blocks[parent as usize];
         p.chars += b.chars;
         p.link_chars += b.link_chars;
@@ -308,7 +356,11 @@ pub(crate) fn segment<'d>(
         p.inputs += b.inputs;
         p.size += b.size;
     }
-    Blocks { blocks, order }
+    Blocks {
+        blocks,
+        slots,
+        order,
+    }
 }
 
 fn blocks_flags(is_block: bool, is_link: bool) -> u8 {

@@ -54,6 +54,8 @@ mod hints;
 mod output;
 mod select;
 
+use htmltok_tree::DocumentRef;
+
 use crate::Tree;
 
 /// How strict a pass is (the first is the strictest; Readability relaxes the same three
@@ -141,9 +143,38 @@ const PASSES: [Pass; 4] = [
 /// ```
 pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let view = doc.view();
-    let doc = &view;
-    let fields = fields::fields(doc);
-    let title = output::normalized_title(fields.title.as_deref());
+    let fields = fields::fields(&view);
+    let title = output::PageTitle::known(fields.title.as_deref());
+    MainText {
+        text: extract(&view, options, &title),
+        title: fields.title,
+        byline: fields.byline,
+        date: fields.date,
+    }
+}
+
+/// The main text alone: [`main_text`]'s `text`, without its other fields (the page
+/// title is read only when a heading of the article has to be compared with it).
+///
+/// ```
+/// let doc = htmltok_tree::parse(
+///     b"<title>News</title><div><p>The council met on Monday, and after a long \
+///       debate, it voted to keep the library open.</p></div>",
+/// );
+/// let text = htmltok_content::main_text::text(&doc, &Default::default());
+/// assert_eq!(
+///     text,
+///     htmltok_content::main_text(&doc, &Default::default()).text
+/// );
+/// ```
+pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
+    let view = doc.view();
+    let read = || fields::fields(&view).title;
+    extract(&view, options, &output::PageTitle::new(&read))
+}
+
+/// The text of the passes (see the module's doc).
+fn extract(doc: &DocumentRef<'_>, options: &Options, title: &output::PageTitle<'_>) -> String {
     // A pass reuses what the one before computed when it differs only later: the walk
     // depends on `strip_unlikely` alone, the selection on `weigh_classes` too. Each pass
     // counts its output's characters from the walk's counts; only the pass kept lays its
@@ -171,7 +202,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
             blocks: &walks[b],
             selection: &selections[s],
             pass,
-            title: &title,
+            title,
         };
         let (chars, left_out) = out.chars(doc);
         if best.as_ref().is_none_or(|&(.., most, _)| chars > most) {
@@ -181,19 +212,13 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
             break;
         }
     }
-    let text = best.map_or_else(String::new, |(b, s, pass, _, left_out)| {
+    best.map_or_else(String::new, |(b, s, pass, _, left_out)| {
         output::Output {
             blocks: &walks[b],
             selection: &selections[s],
             pass,
-            title: &title,
+            title,
         }
         .text(doc, &left_out)
-    });
-    MainText {
-        text,
-        title: fields.title,
-        byline: fields.byline,
-        date: fields.date,
-    }
+    })
 }

@@ -3,6 +3,8 @@
 //! subtrees the walk dropped, headings that are negatively named or repeat the page
 //! title, and (in the stricter passes) the link lists, galleries and forms inside it.
 
+use std::cell::OnceCell;
+
 use htmltok_tree::{DocumentRef, NodeRef, Ns, Tag};
 
 use super::Pass;
@@ -20,7 +22,7 @@ fn clean_out(tag: Tag, b: &Blocks, sel: &Selection, weigh_classes: bool, id: usi
     if !matches!(tag, Form | Fieldset | Table | Ul | Ol | Div | Section) {
         return false;
     }
-    let block = &b.blocks[id];
+    let block = b.get(id as u32);
     let weight = if weigh_classes {
         f32::from(block.weight)
     } else {
@@ -59,8 +61,12 @@ fn normalize(text: &str) -> String {
 
 /// Whether a heading restates the page title (the article body does not repeat its
 /// headline). Only small headings are read, so the check stays linear.
-fn repeats_title(node: &NodeRef<'_>, size: u32, title: &str) -> bool {
-    if title.is_empty() || size > 64 {
+fn repeats_title(node: &NodeRef<'_>, size: u32, title: &PageTitle<'_>) -> bool {
+    if size > 64 {
+        return false;
+    }
+    let title = title.get();
+    if title.is_empty() {
         return false;
     }
     let heading = normalize(&node.text());
@@ -68,19 +74,19 @@ fn repeats_title(node: &NodeRef<'_>, size: u32, title: &str) -> bool {
 }
 
 /// What output needs of a pass: its walk, its selection, its settings and the page
-/// title (normalized).
+/// title.
 pub(crate) struct Output<'p> {
     pub(crate) blocks: &'p Blocks,
     pub(crate) selection: &'p Selection,
     pub(crate) pass: Pass,
-    pub(crate) title: &'p str,
+    pub(crate) title: &'p PageTitle<'p>,
 }
 
 impl Output<'_> {
     /// Whether the output leaves out element `n` (inside the chosen container `start`).
     fn skips(&self, n: &NodeRef<'_>, start: u32) -> bool {
         let i = n.id() as usize;
-        let block = &self.blocks.blocks[i];
+        let block = self.blocks.get(i as u32);
         if block.flags & REMOVED != 0 {
             return true;
         }
@@ -106,20 +112,20 @@ impl Output<'_> {
     /// only the pass kept does. With it, the elements left out, as [`LeftOut`].
     pub(crate) fn chars(&self, doc: &DocumentRef<'_>) -> (u32, LeftOut) {
         let mut total = 0u32;
-        let mut left_out = LeftOut::new(self.blocks.blocks.len());
+        let mut left_out = LeftOut::new(self.blocks.node_count());
         for &id in &self.selection.nodes {
             let start = doc.node(id);
             if self.skips(&start, id) {
                 left_out.insert(id);
                 continue;
             }
-            total += self.blocks.blocks[id as usize].chars;
+            total += self.blocks.get(id).chars;
             let mut next = start.first_child();
             while let Some(node) = next {
                 let mut descend = false;
                 if node.is_element() {
                     if self.skips(&node, id) {
-                        total -= self.blocks.blocks[node.id() as usize].chars;
+                        total -= self.blocks.get(node.id()).chars;
                         left_out.insert(node.id());
                     } else {
                         descend = true;
@@ -185,7 +191,35 @@ impl LeftOut {
     }
 }
 
-/// The page title as headings are compared with it.
-pub(crate) fn normalized_title(title: Option<&str>) -> String {
-    title.map(normalize).unwrap_or_default()
+/// The page title as headings are compared with it (lowercased, whitespace collapsed),
+/// read when a heading first needs it: a page without a `title` in its head has the
+/// whole document walked for one (`document.title`), which one page of the corpus
+/// (203,716 nodes) made 2% of main text's time (perf, 2026-11-26), though the text
+/// alone ([`super::text`]) needs the title only for a small `h1`/`h2` in the article.
+pub(crate) struct PageTitle<'a> {
+    normalized: OnceCell<String>,
+    read: &'a dyn Fn() -> Option<String>,
+}
+
+impl<'a> PageTitle<'a> {
+    /// The title `read` gives, read when first asked for.
+    pub(crate) fn new(read: &'a dyn Fn() -> Option<String>) -> PageTitle<'a> {
+        PageTitle {
+            normalized: OnceCell::new(),
+            read,
+        }
+    }
+
+    /// A title already read.
+    pub(crate) fn known(title: Option<&str>) -> PageTitle<'a> {
+        PageTitle {
+            normalized: OnceCell::from(title.map(normalize).unwrap_or_default()),
+            read: &|| None,
+        }
+    }
+
+    fn get(&self) -> &str {
+        self.normalized
+            .get_or_init(|| (self.read)().as_deref().map(normalize).unwrap_or_default())
+    }
 }

@@ -5,7 +5,7 @@
 //! several, is the article, together with those of its siblings that score well or
 //! read as prose.
 
-use htmltok_tree::{DocumentRef, Ns, Tag};
+use htmltok_tree::{DocumentRef, Tag};
 
 use super::blocks::{BLOCK, Blocks, HAS_BLOCK_CHILD, REMOVED};
 use super::hints;
@@ -25,13 +25,6 @@ pub(crate) struct Selection {
     pub(crate) scores: Vec<f32>,
 }
 
-fn html_tag(doc: &DocumentRef<'_>, id: u32) -> Option<Tag> {
-    doc.node(id)
-        .element_name()
-        .filter(|n| n.ns == Ns::Html)
-        .map(|n| n.tag)
-}
-
 /// Whether an element's text scores (not a list item, a table heading or a title:
 /// menus are lists of short items, and headings restate the text).
 fn scores_text(tag: Option<Tag>) -> bool {
@@ -44,16 +37,13 @@ fn scores_text(tag: Option<Tag>) -> bool {
 /// Scores the candidates and picks the article's containers; `weigh_classes`: whether
 /// class weights count.
 pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> Selection {
-    let mut scores = vec![0.0f32; b.blocks.len()];
-    let mut candidate = vec![false; b.blocks.len()];
+    let mut scores = vec![0.0f32; b.node_count()];
+    let mut candidate = vec![false; b.node_count()];
     let mut candidates: Vec<u32> = Vec::new();
     for i in 0..b.order.len() {
         let id = b.order[i];
-        let block = b.blocks[id as usize];
-        if block.flags & BLOCK == 0
-            || block.own_chars < MIN_PARAGRAPH
-            || !scores_text(html_tag(doc, id))
-        {
+        let block = b.in_order(i);
+        if block.flags & BLOCK == 0 || block.own_chars < MIN_PARAGRAPH || !scores_text(block.tag) {
             continue;
         }
         let score =
@@ -77,11 +67,11 @@ pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> 
             if !candidate[a as usize] {
                 candidate[a as usize] = true;
                 let weight = if weigh_classes {
-                    f32::from(b.blocks[a as usize].weight)
+                    f32::from(b.get(a).weight)
                 } else {
                     0.0
                 };
-                scores[a as usize] = html_tag(doc, a).map_or(0.0, hints::tag_score) + weight;
+                scores[a as usize] = b.get(a).tag.map_or(0.0, hints::tag_score) + weight;
                 candidates.push(a);
             }
             let divider = match level {
@@ -93,7 +83,7 @@ pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> 
         }
     }
     for &c in &candidates {
-        scores[c as usize] *= 1.0 - b.blocks[c as usize].link_density();
+        scores[c as usize] *= 1.0 - b.get(c).link_density();
     }
     let best = |ids: &[u32]| {
         ids.iter()
@@ -123,7 +113,7 @@ pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> 
     strong.truncate(4);
     if strong.len() >= 3 {
         // How many strong candidates each ancestor holds: one walk up from each (linear).
-        let mut held = vec![0u8; b.blocks.len()];
+        let mut held = vec![0u8; b.node_count()];
         for &c in &strong {
             for n in std::iter::successors(doc.node(c).parent(), |n| n.parent()) {
                 held[n.id() as usize] += 1;
@@ -202,7 +192,7 @@ pub(crate) fn select(doc: &DocumentRef<'_>, b: &Blocks, weigh_classes: bool) -> 
             nodes.push(sid);
             continue;
         }
-        let sb = b.blocks[sid as usize];
+        let sb = b.get(sid);
         if sb.flags & REMOVED != 0 || sb.chars == 0 {
             continue;
         }
