@@ -157,8 +157,9 @@ impl selectors::Element for Element<'_> {
     }
 
     fn has_attr_in_no_namespace(&self, local_name: &Ident) -> bool {
-        // `[href]`: the tree's lookup, as in `attr_matches`.
-        self.attr(local_name.as_str()).is_some()
+        // `[href]`: presence only, the names compared as bytes; the value is not decoded
+        // (`NodeRef::attr` would decode it: half of `a[href]`'s matching cost).
+        self.has_attr(local_name.as_str())
     }
 
     fn match_non_ts_pseudo_class(

@@ -182,8 +182,19 @@ pub(crate) fn extract_tree<'py>(
     let mut compiled = None;
     let fields = fields_arg(fields, &mut compiled)?;
     let doc = tree.doc.view();
-    let columns = py.detach(|| fields.extract_view(doc));
+    let columns = py.detach(|| columns(fields, doc));
     columns_dict(py, fields, columns)
+}
+
+/// The fields' columns on `doc`, the strings borrowed from the tree where decoding
+/// changed nothing: each is copied once, into its Python `str`.
+fn columns<'d>(
+    fields: &htmltok_select::Fields,
+    doc: DocumentRef<'d>,
+) -> Vec<Vec<std::borrow::Cow<'d, str>>> {
+    let mut columns = vec![Vec::new(); fields.len()];
+    fields.extract_each(doc, |i, v| columns[i].push(v));
+    columns
 }
 
 /// `Fields({"title": "title::text", ...})`: named selectors compiled once, for
@@ -258,7 +269,7 @@ fn extract<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut compiled = None;
     let fields = fields_arg(fields, &mut compiled)?;
-    let columns = if let Ok(text) = data.cast::<PyString>() {
+    if let Ok(text) = data.cast::<PyString>() {
         // A str is taken as it is, as `parse` takes it.
         if http_charset.is_some() {
             return Err(PyValueError::new_err(
@@ -267,25 +278,29 @@ fn extract<'py>(
         }
         let utf8 = text.encode_utf8()?;
         let html = utf8.as_bytes();
-        py.detach(|| fields.extract(&htmltok_tree::parse(html)))
-    } else {
-        let bytes = crate::input_bytes(data)?;
-        let input = bytes.as_bytes();
-        // Decided with the tree it parses anyway (the late `<meta>` as the tree builder
-        // meets it: `htmltok_crawl::encoding::decode_and_parse`).
-        py.detach(|| {
-            let parsed = encoding::decode_and_parse(input, http_charset, &Default::default());
-            fields.extract_view(parsed.document.view())
-        })
-    };
-    columns_dict(py, fields, columns)
+        let doc = py.detach(|| htmltok_tree::parse(html));
+        let out = py.detach(|| columns(fields, doc.view()));
+        let dict = columns_dict(py, fields, out);
+        py.detach(|| drop(doc));
+        return dict;
+    }
+    let bytes = crate::input_bytes(data)?;
+    let input = bytes.as_bytes();
+    // Decided with the tree it parses anyway (the late `<meta>` as the tree builder
+    // meets it: `htmltok_crawl::encoding::decode_and_parse`). The tree is kept until the
+    // `str`s are made from its strings, then freed without the GIL.
+    let parsed = py.detach(|| encoding::decode_and_parse(input, http_charset, &Default::default()));
+    let out = py.detach(|| columns(fields, parsed.document.view()));
+    let dict = columns_dict(py, fields, out);
+    py.detach(|| drop(parsed));
+    dict
 }
 
 /// The columns as a dict of lists, in the fields' order.
 fn columns_dict<'py>(
     py: Python<'py>,
     fields: &htmltok_select::Fields,
-    columns: Vec<Vec<String>>,
+    columns: Vec<Vec<std::borrow::Cow<'_, str>>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     for (field, column) in fields.fields().iter().zip(columns) {
