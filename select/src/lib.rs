@@ -266,7 +266,7 @@ impl Selector {
                 } else {
                     Cow::Borrowed(&**name)
                 };
-                if let Some(value) = node.attr(&key) {
+                if let Some(value) = Element(node).attr(&key) {
                     out(value);
                 }
             }
@@ -401,19 +401,18 @@ impl<'d> Iterator for Matches<'_, 'd> {
     type Item = NodeRef<'d>;
 
     fn next(&mut self) -> Option<NodeRef<'d>> {
-        for node in self.walk.by_ref() {
-            if let Some(walk) = &mut self.topdown {
+        if let Some(walk) = &mut self.topdown {
+            for node in self.walk.by_ref() {
                 let Some(subject) = Subject::of(node) else {
                     continue;
                 };
-                let mut matched = false;
-                walk.matches(&subject, &self.memo, &mut self.caches, |_| matched = true);
-                walk.push(node);
-                if matched {
+                if walk.matches_any(&subject, &self.memo, &mut self.caches) {
                     return Some(node);
                 }
-                continue;
             }
+            return None;
+        }
+        for node in self.walk.by_ref() {
             if let Some(a) = &mut self.ancestors {
                 a.enter(node);
             }

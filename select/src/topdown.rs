@@ -46,7 +46,7 @@ use selectors::context::{
     SelectorCaches,
 };
 use selectors::matching::{
-    CompoundSelectorMatchingResult, matches_compound_selector_from, select_name,
+    CompoundSelectorMatchingResult, matches_compound_selector_from,
     to_unconditional_case_sensitivity,
 };
 use selectors::parser::{Combinator, Component, Selector as Complex};
@@ -167,14 +167,24 @@ impl Compound {
 /// through the same `Element` methods and with the same arguments as `selectors`'
 /// `matches_simple_selector` uses: the same answer without a matching context, for the
 /// compounds most selectors are made of (`a[href]`, `meta[name=robots]`, `.x`).
-fn matches_simple(c: &Component<Impl>, el: &Element<'_>, quirks: QuirksMode) -> bool {
+#[inline]
+fn matches_simple(c: &Component<Impl>, subject: &Subject<'_>, quirks: QuirksMode) -> bool {
+    let el = &subject.el;
     match c {
         Component::ID(id) => el.has_id(id, quirks.classes_and_ids_case_sensitivity()),
         Component::Class(class) => el.has_class(class, quirks.classes_and_ids_case_sensitivity()),
         Component::AttributeInNoNamespaceExists {
             local_name,
             local_name_lower,
-        } => el.has_attr_in_no_namespace(select_name(el, local_name, local_name_lower)),
+        } => {
+            // `select_name`: the lowercased name on HTML elements (the subject knows).
+            let name = if subject.html {
+                local_name_lower
+            } else {
+                local_name
+            };
+            el.has_attr_in_no_namespace(name)
+        }
         Component::AttributeInNoNamespace {
             local_name,
             value,
@@ -450,6 +460,21 @@ impl<'p, 'd> Walk<'p, 'd> {
         walk
     }
 
+    /// Whether the element `subject` (the next element of a document-order walk) matches
+    /// some selector of the plan; then [`Walk::push`]es it.
+    #[inline]
+    pub(crate) fn matches_any(
+        &mut self,
+        subject: &Subject<'d>,
+        memo: &WalkMemo,
+        caches: &mut SelectorCaches,
+    ) -> bool {
+        let mut matched = false;
+        self.matches(subject, memo, caches, |_| matched = true);
+        self.push(subject.el.0);
+        matched
+    }
+
     /// Matches the element `subject` (the next element of a document-order walk) against
     /// the plan's compounds whose prefixes its parent and earlier siblings allow; then,
     /// for each bit of the plan's `last` it matched (the selectors it matches), calls
@@ -569,7 +594,7 @@ impl<'p, 'd> Walk<'p, 'd> {
                     Some(parts) => {
                         if parts
                             .iter()
-                            .all(|c| matches_simple(c, &subject.el, self.quirks))
+                            .all(|c| matches_simple(c, subject, self.quirks))
                         {
                             matched |= 1 << bit;
                         }
@@ -627,6 +652,7 @@ impl<'p, 'd> Walk<'p, 'd> {
     /// After matching `node`: an element with children becomes an ancestor of what
     /// follows (when some selector has prefixes to pass down; else the stack stays
     /// empty).
+    #[inline]
     pub(crate) fn push(&mut self, node: NodeRef<'d>) {
         if self.plan.prefixes && node.is_element() && node.first_child().is_some() {
             self.enter(node);
