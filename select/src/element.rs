@@ -10,7 +10,7 @@
 //! `viewBox`). Class and id compare ASCII case-insensitively in quirks mode, as
 //! `selectors` asks through its matching context.
 
-use htmltok_tree::{AttrNs, NodeKind, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrNs, AttrRef, NodeKind, NodeRef, Ns, Tag};
 use selectors::attr::{AttrSelectorOperation, CaseSensitivity, NamespaceConstraint};
 use selectors::bloom::BloomFilter;
 use selectors::matching::{ElementSelectorFlags, MatchingContext};
@@ -33,16 +33,33 @@ impl<'d> Element<'d> {
         self.0.element_name().is_some_and(|n| n.is_html(tag))
     }
 
-    /// The value of the attribute `name` in no namespace.
-    fn attr(&self, name: &str) -> Option<std::borrow::Cow<'d, str>> {
-        self.0.attr(name)
+    /// The value of the attribute `name` in no namespace, decoded.
+    pub(crate) fn attr(&self, name: &str) -> Option<std::borrow::Cow<'d, str>> {
+        self.attr_ref(name.as_bytes()).map(|a| a.value())
     }
 
-    pub(crate) fn has_attr(&self, name: &str) -> bool {
+    /// The attribute `name` in no namespace, its value not decoded (an element has one
+    /// attribute of a name at most).
+    #[inline]
+    pub(crate) fn attr_ref(&self, name: &[u8]) -> Option<AttrRef<'d>> {
         self.0
             .attrs()
-            .any(|a| a.ns() == AttrNs::None && a.name_bytes() == name.as_bytes())
+            .find(|a| a.ns() == AttrNs::None && same_bytes(a.name_bytes(), name))
     }
+
+    /// Whether the element has the attribute `name` in no namespace.
+    #[inline]
+    pub(crate) fn has_attr(&self, name: &str) -> bool {
+        self.attr_ref(name.as_bytes()).is_some()
+    }
+}
+
+/// `a == b` for attribute names, a few bytes long: compared in line, byte by byte, where
+/// the slices' `==` calls `memcmp` on every name of the right length (0.8 M of the 16 M
+/// instructions `a[href]` took on the corpus's news/ pages).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The URL of an element namespace.
@@ -157,8 +174,9 @@ impl selectors::Element for Element<'_> {
     }
 
     fn has_attr_in_no_namespace(&self, local_name: &Ident) -> bool {
-        // `[href]`: the tree's lookup, as in `attr_matches`.
-        self.attr(local_name.as_str()).is_some()
+        // `[href]`: presence only, the names compared as bytes; the value is not decoded
+        // (`NodeRef::attr` would decode it: half of `a[href]`'s matching cost).
+        self.has_attr(local_name.as_str())
     }
 
     fn match_non_ts_pseudo_class(

@@ -22,6 +22,8 @@
 //! The walk keeps the ancestor Bloom filter (see `ancestors.rs`) when a field tests
 //! ancestors.
 
+use std::borrow::Cow;
+
 use htmltok_tree::{Document, DocumentRef};
 use selectors::context::SelectorCaches;
 
@@ -103,6 +105,11 @@ impl ByName {
         }
     }
 
+    /// True when no field is matched right to left.
+    fn is_empty(&self) -> bool {
+        self.html.is_empty() && self.foreign.is_empty() && self.any.is_empty()
+    }
+
     /// The fields an element named `name` may match.
     fn candidates(&self, name: &str, html: bool) -> &[usize] {
         let table = if html { &self.html } else { &self.foreign };
@@ -178,8 +185,29 @@ impl Fields {
     /// (`owned.view()`), or a document reached from a node (`node.document()`).
     pub fn extract_view(&self, doc: DocumentRef<'_>) -> Vec<Vec<String>> {
         let mut columns = vec![Vec::new(); self.fields.len()];
+        self.extract_each(doc, |i, v| columns[i].push(v.into_owned()));
+        columns
+    }
+
+    /// The values of every field, in one walk of the document, handed to `out` with the
+    /// field's index as they are found: in document order, and for one element in the
+    /// fields' order. The strings borrow from the document where decoding changed
+    /// nothing (most values), so a caller that copies them elsewhere (Python's `str`s)
+    /// copies each once.
+    ///
+    /// ```
+    /// use htmltok_select::Fields;
+    ///
+    /// let fields = Fields::new([("title", "title::text"), ("links", "a[href]::attr(href)")])
+    ///     .unwrap();
+    /// let doc = htmltok_tree::parse(b"<title>Hi</title><a href=/x>x</a>");
+    /// let mut found = Vec::new();
+    /// fields.extract_each(doc.view(), |i, v| found.push((fields.fields()[i].name.as_str(), v)));
+    /// assert_eq!(found, [("title", "Hi".into()), ("links", "/x".into())]);
+    /// ```
+    pub fn extract_each<'d>(&self, doc: DocumentRef<'d>, mut out: impl FnMut(usize, Cow<'d, str>)) {
         if self.fields.is_empty() {
-            return columns;
+            return;
         }
         let mut caches = SelectorCaches::default();
         let memo = WalkMemo::default();
@@ -194,6 +222,7 @@ impl Fields {
             .filter(fallback)
             .any(|i| self.fields[i].selector.uses_ancestors())
             .then(|| Ancestors::new(None));
+        let right_to_left = !self.by_name.is_empty();
         for node in doc.root().descendants() {
             if let Some(a) = &mut ancestors {
                 a.enter(node);
@@ -205,26 +234,24 @@ impl Fields {
                     walk.matches(&subject, &memo, &mut caches, |i| {
                         if i != last {
                             last = i;
-                            self.fields[i]
-                                .selector
-                                .values(node, |v| columns[i].push(v.into_owned()));
+                            self.fields[i].selector.values(node, |v| out(i, v));
                         }
                     });
                     walk.push(node);
                 }
-                let filter = ancestors.as_ref().map(|a| a.filter());
-                for &i in self.by_name.candidates(subject.name, subject.html) {
-                    let field = &self.fields[i];
-                    if field.selector.matches_subject(
-                        &subject,
-                        None,
-                        filter,
-                        Some(&memo),
-                        &mut caches,
-                    ) {
-                        field
-                            .selector
-                            .values(node, |v| columns[i].push(v.into_owned()));
+                if right_to_left {
+                    let filter = ancestors.as_ref().map(|a| a.filter());
+                    for &i in self.by_name.candidates(subject.name(), subject.html) {
+                        let field = &self.fields[i];
+                        if field.selector.matches_subject(
+                            &subject,
+                            None,
+                            filter,
+                            Some(&memo),
+                            &mut caches,
+                        ) {
+                            field.selector.values(node, |v| out(i, v));
+                        }
                     }
                 }
             }
@@ -232,6 +259,5 @@ impl Fields {
                 a.push(node);
             }
         }
-        columns
     }
 }

@@ -199,7 +199,7 @@ impl Selector {
     ) -> bool {
         if let Some(names) = &self.names {
             // As `selectors` compares type selectors: lowercased for HTML elements.
-            let name = subject.name;
+            let name = subject.name();
             if !names
                 .iter()
                 .any(|(n, lower)| name == if subject.html { &**lower } else { &**n })
@@ -266,7 +266,7 @@ impl Selector {
                 } else {
                     Cow::Borrowed(&**name)
                 };
-                if let Some(value) = node.attr(&key) {
+                if let Some(value) = Element(node).attr(&key) {
                     out(value);
                 }
             }
@@ -275,10 +275,11 @@ impl Selector {
     }
 }
 
-/// An element about to be matched against several selectors, its name looked up once.
+/// An element about to be matched against several selectors, its interned name read
+/// once. The name as a string is looked up only when asked ([`Subject::name`]): the
+/// top-down plan needs it only for names the tree does not intern and foreign elements.
 struct Subject<'d> {
     el: Element<'d>,
-    name: &'d str,
     html: bool,
     /// The interned name: [`htmltok_tree::Tag::Unknown`] for names the tree does not
     /// intern.
@@ -286,21 +287,25 @@ struct Subject<'d> {
 }
 
 impl<'d> Subject<'d> {
+    #[inline]
     fn of(node: NodeRef<'d>) -> Option<Subject<'d>> {
         let interned = node.element_name()?;
-        let html = interned.ns == htmltok_tree::Ns::Html;
         Some(Subject {
             el: Element(node),
-            // An HTML element's name is lowercase: an interned one is its tag's name,
-            // without looking the name up in the document.
-            name: if html && interned.tag != htmltok_tree::Tag::Unknown {
-                interned.tag.as_str()
-            } else {
-                node.name()?
-            },
-            html,
+            html: interned.ns == htmltok_tree::Ns::Html,
             tag: interned.tag,
         })
+    }
+
+    /// The local name (`div`, `foreignObject`, `my-widget`).
+    fn name(&self) -> &'d str {
+        // An HTML element's name is lowercase: an interned one is its tag's name,
+        // without looking the name up in the document.
+        if self.html && self.tag != htmltok_tree::Tag::Unknown {
+            self.tag.as_str()
+        } else {
+            self.el.0.name().unwrap_or_default()
+        }
     }
 }
 
@@ -396,19 +401,18 @@ impl<'d> Iterator for Matches<'_, 'd> {
     type Item = NodeRef<'d>;
 
     fn next(&mut self) -> Option<NodeRef<'d>> {
-        for node in self.walk.by_ref() {
-            if let Some(walk) = &mut self.topdown {
+        if let Some(walk) = &mut self.topdown {
+            for node in self.walk.by_ref() {
                 let Some(subject) = Subject::of(node) else {
                     continue;
                 };
-                let mut matched = false;
-                walk.matches(&subject, &self.memo, &mut self.caches, |_| matched = true);
-                walk.push(node);
-                if matched {
+                if walk.matches_any(&subject, &self.memo, &mut self.caches) {
                     return Some(node);
                 }
-                continue;
             }
+            return None;
+        }
+        for node in self.walk.by_ref() {
             if let Some(a) = &mut self.ancestors {
                 a.enter(node);
             }

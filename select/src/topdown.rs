@@ -46,7 +46,7 @@ use selectors::context::{
     SelectorCaches,
 };
 use selectors::matching::{
-    CompoundSelectorMatchingResult, matches_compound_selector_from, select_name,
+    CompoundSelectorMatchingResult, matches_compound_selector_from,
     to_unconditional_case_sensitivity,
 };
 use selectors::parser::{Combinator, Component, Selector as Complex};
@@ -167,14 +167,24 @@ impl Compound {
 /// through the same `Element` methods and with the same arguments as `selectors`'
 /// `matches_simple_selector` uses: the same answer without a matching context, for the
 /// compounds most selectors are made of (`a[href]`, `meta[name=robots]`, `.x`).
-fn matches_simple(c: &Component<Impl>, el: &Element<'_>, quirks: QuirksMode) -> bool {
+#[inline]
+fn matches_simple(c: &Component<Impl>, subject: &Subject<'_>, quirks: QuirksMode) -> bool {
+    let el = &subject.el;
     match c {
         Component::ID(id) => el.has_id(id, quirks.classes_and_ids_case_sensitivity()),
         Component::Class(class) => el.has_class(class, quirks.classes_and_ids_case_sensitivity()),
         Component::AttributeInNoNamespaceExists {
             local_name,
             local_name_lower,
-        } => el.has_attr_in_no_namespace(select_name(el, local_name, local_name_lower)),
+        } => {
+            // `select_name`: the lowercased name on HTML elements (the subject knows).
+            let name = if subject.html {
+                local_name_lower
+            } else {
+                local_name
+            };
+            el.has_attr_in_no_namespace(name)
+        }
         Component::AttributeInNoNamespace {
             local_name,
             value,
@@ -223,10 +233,14 @@ pub(crate) struct Plan {
     foreign: Vec<(Box<str>, Mask)>,
     /// The compounds naming no type: the candidates of an element named in no compound.
     any: Mask,
-    /// For HTML elements of an interned name, by the name's id ([`Tag`] as a number): the
-    /// index of their entry in `html`, `usize::MAX` for none (then `any`). The string
+    /// For HTML elements of an interned name, by the name's id ([`Tag`] as a number),
+    /// `words` words each: the compounds that may match (`html`'s entry, else `any`); ids
+    /// past the end: `any`. One load for most elements (`div`, `span`, `p`); the string
     /// search is left for names the tree does not intern and for foreign elements.
-    by_tag: Box<[usize]>,
+    by_tag: Box<[u64]>,
+    /// Whether `html` names a type the tree does not intern (`my-widget`): else an HTML
+    /// element of an uninterned name can only be offered `any`, its name not looked up.
+    html_uninterned: bool,
     /// Whether some selector has more than one compound: else no prefix sets need be
     /// kept from parent to child or sibling to sibling, and the walk keeps no stack.
     prefixes: bool,
@@ -305,20 +319,26 @@ impl Plan {
                 .collect()
         };
         let html: Vec<(Box<str>, Mask)> = index(|(_, lower)| lower);
-        let mut by_tag = Vec::new();
-        for (i, (name, _)) in html.iter().enumerate() {
+        let mut by_tag: Vec<u64> = Vec::new();
+        let mut html_uninterned = false;
+        for (name, mask) in &html {
             let tag = Tag::from_name(name);
-            if tag != Tag::Unknown {
-                let id = tag as usize;
-                by_tag.resize(by_tag.len().max(id + 1), usize::MAX);
-                by_tag[id] = i;
+            if tag == Tag::Unknown {
+                html_uninterned = true;
+                continue;
             }
+            let at = tag as usize * words;
+            while by_tag.len() < at + words {
+                by_tag.extend_from_slice(&any);
+            }
+            by_tag[at..at + words].copy_from_slice(mask);
         }
         let prefixes = [&child, &descendant, &next_sibling, &later_sibling]
             .iter()
             .any(|m| m.iter().any(|&w| w != 0));
         Some(Plan {
             by_tag: by_tag.into(),
+            html_uninterned,
             prefixes,
             html,
             foreign: index(|(written, _)| written),
@@ -341,19 +361,32 @@ impl Plan {
     }
 
     /// The compounds the element `subject` may match, by its name.
+    #[inline]
     fn candidates(&self, subject: &Subject<'_>) -> &[u64] {
         if subject.html && subject.tag != Tag::Unknown {
-            return match self.by_tag.get(subject.tag as usize) {
-                Some(&i) if i != usize::MAX => &self.html[i].1,
-                _ => &self.any,
-            };
+            let at = subject.tag as usize * self.words;
+            return self.by_tag.get(at..at + self.words).unwrap_or(&self.any);
         }
+        self.candidates_by_name(subject)
+    }
+
+    /// [`Plan::candidates`] for an element whose name the tree does not intern, or a
+    /// foreign one: its name looked up in `html` or `foreign` (when they may hold it).
+    #[inline(never)]
+    fn candidates_by_name(&self, subject: &Subject<'_>) -> &[u64] {
         let table = if subject.html {
+            if !self.html_uninterned {
+                return &self.any;
+            }
             &self.html
         } else {
+            if self.foreign.is_empty() {
+                return &self.any;
+            }
             &self.foreign
         };
-        match table.binary_search_by(|(n, _)| (**n).cmp(subject.name)) {
+        let name = subject.name();
+        match table.binary_search_by(|(n, _)| (**n).cmp(name)) {
             Ok(i) => &table[i].1,
             Err(_) => &self.any,
         }
@@ -427,6 +460,21 @@ impl<'p, 'd> Walk<'p, 'd> {
         walk
     }
 
+    /// Whether the element `subject` (the next element of a document-order walk) matches
+    /// some selector of the plan; then [`Walk::push`]es it.
+    #[inline]
+    pub(crate) fn matches_any(
+        &mut self,
+        subject: &Subject<'d>,
+        memo: &WalkMemo,
+        caches: &mut SelectorCaches,
+    ) -> bool {
+        let mut matched = false;
+        self.matches(subject, memo, caches, |_| matched = true);
+        self.push(subject.el.0);
+        matched
+    }
+
     /// Matches the element `subject` (the next element of a document-order walk) against
     /// the plan's compounds whose prefixes its parent and earlier siblings allow; then,
     /// for each bit of the plan's `last` it matched (the selectors it matches), calls
@@ -439,7 +487,19 @@ impl<'p, 'd> Walk<'p, 'd> {
         caches: &mut SelectorCaches,
         mut hit: impl FnMut(usize),
     ) {
-        self.step(subject, memo, caches);
+        if self.plan.prefixes {
+            self.step(subject, memo, caches);
+        } else {
+            // Each compound is a whole selector (its first and its last): the candidates
+            // are those of the element's name, and no sets are read or kept. Most
+            // elements are candidates for none.
+            let names = self.plan.candidates(subject);
+            if names.iter().all(|&w| w == 0) {
+                return;
+            }
+            self.current[..names.len()].copy_from_slice(names);
+            self.match_candidates(subject, memo, caches);
+        }
         for w in 0..self.plan.words {
             let mut hits = self.current[w] & self.plan.last[w];
             while hits != 0 {
@@ -454,23 +514,11 @@ impl<'p, 'd> Walk<'p, 'd> {
     /// prefix is in the parent's `matched` (`>`), the parent's `reached` (` `), the
     /// previous element sibling's `matched` (`+`) or the union of the earlier element
     /// siblings' `matched` (`~`). Then records `subject` as the last child of its level.
+    /// For plans with prefixes (see [`Walk::matches`] for the others).
     #[inline]
     fn step(&mut self, subject: &Subject<'d>, memo: &WalkMemo, caches: &mut SelectorCaches) {
         let plan = self.plan;
         let words = plan.words;
-        if !plan.prefixes {
-            // Each compound is a whole selector: no sets to read or keep.
-            let names = plan.candidates(subject);
-            let mut any = 0;
-            for ((current, first), names) in self.current.iter_mut().zip(&plan.first).zip(names) {
-                *current = first & names;
-                any |= *current;
-            }
-            if any != 0 {
-                self.match_candidates(subject, memo, caches);
-            }
-            return;
-        }
         let node = subject.el.0;
         let parent = node.parent();
         // Leave on the stack only the element's ancestors.
@@ -546,7 +594,7 @@ impl<'p, 'd> Walk<'p, 'd> {
                     Some(parts) => {
                         if parts
                             .iter()
-                            .all(|c| matches_simple(c, &subject.el, self.quirks))
+                            .all(|c| matches_simple(c, subject, self.quirks))
                         {
                             matched |= 1 << bit;
                         }
@@ -604,6 +652,7 @@ impl<'p, 'd> Walk<'p, 'd> {
     /// After matching `node`: an element with children becomes an ancestor of what
     /// follows (when some selector has prefixes to pass down; else the stack stays
     /// empty).
+    #[inline]
     pub(crate) fn push(&mut self, node: NodeRef<'d>) {
         if self.plan.prefixes && node.is_element() && node.first_child().is_some() {
             self.enter(node);

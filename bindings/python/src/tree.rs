@@ -330,6 +330,21 @@ fn qualified_name<'d>(attr: &AttrRef<'d>) -> std::borrow::Cow<'d, str> {
     }
 }
 
+/// Whether `attr`'s [`qualified_name`] is `name`, compared as bytes: without the UTF-8
+/// check of `AttrRef::name` and the `String` of a prefixed name for every attribute
+/// `Node.attr` passes over (it is called once per node in `[a.attr("href") for a in
+/// tree.select("a[href]")]`).
+fn is_named(attr: &AttrRef<'_>, name: &str) -> bool {
+    let (local, name) = (attr.name_bytes(), name.as_bytes());
+    match attr.ns().prefix() {
+        Some(prefix) => name
+            .strip_prefix(prefix.as_bytes())
+            .and_then(|rest| rest.strip_prefix(b":"))
+            .is_some_and(|rest| rest == local),
+        None => local == name,
+    }
+}
+
 #[pymethods]
 impl Node {
     /// The node's id in its tree (`tree.node(id)`).
@@ -394,7 +409,7 @@ impl Node {
         name: &str,
         default: Option<Bound<'py, PyAny>>,
     ) -> Bound<'py, PyAny> {
-        match self.n().attrs().find(|a| qualified_name(a) == name) {
+        match self.n().attrs().find(|a| is_named(a, name)) {
             Some(attr) => PyString::new(py, &attr.value()).into_any(),
             None => default.unwrap_or_else(|| py.None().into_bound(py)),
         }

@@ -263,6 +263,25 @@ def test_compiled_selector_reused_across_trees(tree):
     assert not els.matches(tree.root)
 
 
+def test_str_selectors_kept_compiled_give_what_selector_gives(tree):
+    # A str selector is compiled once and kept among the last few: more of them than it
+    # keeps, given twice in turn, must each give what its compiled Selector gives.
+    texts = [f"a[href]:nth-child({i} of a)::attr(href)" for i in range(1, 21)]
+    texts += [f"li:nth-child({i})" for i in range(1, 21)]
+    for _ in range(2):
+        for text in texts:
+            sel = htmltok.Selector(text)
+            if sel.gives == "elements":
+                assert [n.id for n in tree.select(text)] == [n.id for n in tree.select(sel)]
+            else:
+                assert tree.select(text) == tree.select(sel)
+    assert tree.select(texts[0]) == ["/a"]
+    with pytest.raises(ValueError):
+        tree.select("a[")
+    with pytest.raises(ValueError):
+        tree.select("a[")
+
+
 def test_bad_selector_errors(tree):
     with pytest.raises(ValueError, match=r"offset 2: .*ends too soon"):
         tree.select("a[")

@@ -72,6 +72,13 @@ def test_names_as_written_or_adjusted():
     assert div.children[0].name == "my-el" and div.children[0].attr("v") == "2"
     assert find(tree, "svg").attrs == {"viewBox": "v"}
     assert find(tree, "svg").children[0].attrs == {"xlink:href": "h"}
+    # attr() finds an attribute by the name attrs gives it, prefix and all.
+    svg_a = find(tree, "svg").children[0]
+    assert svg_a.attr("xlink:href") == "h"
+    assert svg_a.attr("href") is None and svg_a.attr("xlink:") is None and svg_a.attr("xlinkhref") is None
+    foreign = htmltok.parse(b"<svg xml:lang=en xmlns:xlink=u><a xlink:title=t href=x></a></svg>")
+    for node in [find(foreign, "svg"), find(foreign, "svg").children[0], div]:
+        assert {name: node.attr(name) for name in node.attrs} == node.attrs
     assert repr(div) == "<htmltok.Node element 'div'>"
 
 
