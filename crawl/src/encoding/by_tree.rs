@@ -17,6 +17,11 @@
 //! page is parsed first as windows-1252 and chardetng (hundreds of instructions a byte)
 //! runs only when the tree has no declaration.
 //!
+//! Each byte's UTF-8 is checked once: the decoded text is parsed as a `&str`
+//! ([`Parser::parse_str_owned`]), so the tree does not validate its texts again, and an
+//! undeclared page that is valid UTF-8 is decided and decoded by the same validation
+//! (`detect_and_decode`).
+//!
 //! Where the token path's simulation and the tree disagree, the tree is right: a `<meta>`
 //! after `<frameset>` or in "after frameset" is ignored by the tree builder (not an
 //! element), which the simulation does not model.
