@@ -100,6 +100,54 @@ pub(crate) fn decode_span_nul(input: &[u8], span: Span, context: Context) -> (Co
     }
 }
 
+/// [`decode_span_nul`] over an input known to be UTF-8: `input` is the whole input as a
+/// `&str`. Only the UTF-8 checks differ: a span that is not plain ASCII is taken from
+/// `input` by `str::get` (two char-boundary tests) instead of being validated again, and
+/// so are the runs decoding copies. The answer is the same as `decode_span_nul` on
+/// `input.as_bytes()`.
+#[inline(always)]
+pub(crate) fn decode_str_span_nul<'a>(
+    input: &'a str,
+    span: Span,
+    context: Context,
+) -> (Cow<'a, str>, bool) {
+    let bytes = input.as_bytes();
+    let nul = if context.replaces_nul() {
+        0
+    } else {
+        crate::scan::special::NUL
+    };
+    match crate::scan::plain_ascii_span(bytes, span.start, span.end, context.specials() | nul) {
+        Ok(s) => (Cow::Borrowed(s), false),
+        Err(plain_prefix) => match input.get(span.start..span.end) {
+            Some(text) => {
+                let may_have_nul =
+                    nul != 0 && memchr::memchr(0, &text.as_bytes()[plain_prefix..]).is_some();
+                (
+                    decode_general_str(text, context, plain_prefix),
+                    may_have_nul,
+                )
+            }
+            // Never for the tokenizer's spans, which start and end at ASCII bytes or at
+            // the input's ends; kept safe for any span.
+            None => decode_span_nul(bytes, span, context),
+        },
+    }
+}
+
+/// [`decode_span`] over an input known to be UTF-8 (see [`decode_str_span_nul`]).
+#[inline(always)]
+pub(crate) fn decode_str_span(input: &str, span: Span, context: Context) -> Cow<'_, str> {
+    let bytes = input.as_bytes();
+    match crate::scan::plain_ascii_span(bytes, span.start, span.end, context.specials()) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(plain_prefix) => match input.get(span.start..span.end) {
+            Some(text) => decode_general_str(text, context, plain_prefix),
+            None => decode_general(span.of(bytes), context, plain_prefix),
+        },
+    }
+}
+
 /// Decodes `bytes`, whose first `plain_prefix` bytes are ASCII and need no transform.
 #[inline(never)]
 fn decode_general(bytes: &[u8], context: Context, plain_prefix: usize) -> Cow<'_, str> {
@@ -112,10 +160,25 @@ fn decode_general(bytes: &[u8], context: Context, plain_prefix: usize) -> Cow<'_
     Cow::Owned(decode_slow(bytes, context, unchanged))
 }
 
+/// [`decode_general`] for text already known to be UTF-8: no validation, so unchanged
+/// text is borrowed as it is and decoding copies its runs as `&str` pieces (cut at the
+/// ASCII bytes decoding transforms, so always on character boundaries).
+#[inline(never)]
+fn decode_general_str(text: &str, context: Context, plain_prefix: usize) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let unchanged = unchanged_prefix(bytes, context, plain_prefix);
+    if unchanged == bytes.len() {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(decode_slow_str(text, context, unchanged))
+}
+
 /// The length of the prefix of `bytes` (at least `from`) that decoding leaves as it is,
 /// apart from invalid UTF-8: it ends at the first byte that is transformed. An `&` that
 /// starts no character reference (`a=1&b=2` in a URL, say) changes nothing, so a value
-/// full of them still borrows.
+/// full of them still borrows. Inlined into both of its callers, as it was into its one
+/// caller before `decode_general_str` (out of line it cost the tokenizer 0.4%).
+#[inline(always)]
 fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> usize {
     let mut i = from;
     loop {
@@ -150,14 +213,43 @@ fn next_special(bytes: &[u8], context: Context) -> Option<usize> {
 
 /// Decodes `bytes` into a new string; the first `unchanged` bytes need no transform.
 fn decode_slow(bytes: &[u8], context: Context, unchanged: usize) -> String {
+    decode_runs(bytes, context, unchanged, |out, from, to| {
+        push_lossy(out, &bytes[from..to])
+    })
+}
+
+/// [`decode_slow`] for `bytes` known to be UTF-8 (`text`): the runs copied as they are
+/// are `&str` pieces, not validated again. They end at ASCII bytes (a special) or at the
+/// end, so on character boundaries; `get` checks that, with the validating copy as the
+/// fallback.
+fn decode_slow_str(text: &str, context: Context, unchanged: usize) -> String {
+    let bytes = text.as_bytes();
+    decode_runs(bytes, context, unchanged, |out, from, to| {
+        match text.get(from..to) {
+            Some(run) => out.push_str(run),
+            None => push_lossy(out, &bytes[from..to]),
+        }
+    })
+}
+
+/// The decoding loop of [`decode_slow`] and [`decode_slow_str`]: `push_run(out, from,
+/// to)` appends `bytes[from..to]`, a run that needs no transform (a generic, so that
+/// each caller gets its own copy with the run copy inlined).
+#[inline(always)]
+fn decode_runs(
+    bytes: &[u8],
+    context: Context,
+    unchanged: usize,
+    push_run: impl Fn(&mut String, usize, usize),
+) -> String {
     let mut out = String::with_capacity(bytes.len());
-    push_lossy(&mut out, &bytes[..unchanged]);
+    push_run(&mut out, 0, unchanged);
     let mut i = unchanged;
     while i < bytes.len() {
         // Copy the longest run that needs no transform in one go: only this context's
         // special bytes end it (an upper-case letter in text, say, does not).
         let run_end = next_special(&bytes[i..], context).map_or(bytes.len(), |p| i + p);
-        push_lossy(&mut out, &bytes[i..run_end]);
+        push_run(&mut out, i, run_end);
         i = run_end;
         if i == bytes.len() {
             break;

@@ -113,6 +113,20 @@ impl<'a> Text<'a> {
         crate::decode::decode_span_nul(self.input, self.content, self.kind.context())
     }
 
+    /// [`Text::text_and_nul`] for a caller that holds the tokenizer's whole input as a
+    /// `&str` (the tokenizer was built over `input.as_bytes()`): the same answer, without
+    /// validating the UTF-8 of text that is not plain ASCII again (a whole-input `&str`
+    /// is valid, and the text's span starts and ends at ASCII bytes). Given any other
+    /// `&str`, it is [`Text::text_and_nul`].
+    #[inline]
+    pub fn text_and_nul_in(&self, input: &'a str) -> (Cow<'a, str>, bool) {
+        if std::ptr::eq(input.as_bytes(), self.input) {
+            crate::decode::decode_str_span_nul(input, self.content, self.kind.context())
+        } else {
+            self.text_and_nul()
+        }
+    }
+
     /// The undecoded bytes of the text (for CDATA, without `<![CDATA[` and `]]>`).
     pub fn raw_text(&self) -> &'a [u8] {
         self.content.of(self.input)
@@ -152,6 +166,17 @@ impl<'a> Comment<'a> {
     #[inline]
     pub fn data(&self) -> Cow<'a, str> {
         decode_span(self.input, self.data, Context::Verbatim)
+    }
+
+    /// [`Comment::data`] for a caller that holds the tokenizer's whole input as a `&str`
+    /// (see [`Text::text_and_nul_in`]): the same data, not validated as UTF-8 again.
+    #[inline]
+    pub fn data_in(&self, input: &'a str) -> Cow<'a, str> {
+        if std::ptr::eq(input.as_bytes(), self.input) {
+            crate::decode::decode_str_span(input, self.data, Context::Verbatim)
+        } else {
+            self.data()
+        }
     }
 
     /// The undecoded bytes of the data.

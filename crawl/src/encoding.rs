@@ -348,6 +348,36 @@ fn detect_without_models(bytes: &[u8]) -> Result<Option<&'static Encoding>, Char
     }
 }
 
+/// Steps 8 and 9 with the decoding, for a caller that decodes the page anyway: bytes that
+/// are valid UTF-8 are decided by the one validation that also gives their text (UTF-8
+/// when some byte is not ASCII, as [`detect`] answers without chardetng; windows-1252,
+/// the default, when all are, which decodes them the same). Otherwise what
+/// [`detect_without_models`] answers, decoded, or chardetng's input. The same encodings
+/// and rules as [`detect`] and the default; before, valid UTF-8 was checked twice (the
+/// detector's prefix with `str::from_utf8`, then the whole page by the decoder).
+fn detect_and_decode(bytes: &[u8]) -> Result<Decoded<'_>, Chardetng<'_>> {
+    if let Some(Cow::Borrowed(text)) =
+        UTF_8.decode_without_bom_handling_and_without_replacement(bytes)
+    {
+        let (encoding, rule) = if Encoding::ascii_valid_up_to(bytes) == bytes.len() {
+            (WINDOWS_1252, Rule::Default)
+        } else {
+            (UTF_8, Rule::Detector)
+        };
+        return Ok(Decoded {
+            text: Cow::Borrowed(text),
+            encoding,
+            rule,
+            had_replacements: false,
+            bom_len: 0,
+        });
+    }
+    match detect_without_models(bytes)? {
+        Some(encoding) => Ok(decode_as(bytes, encoding, Rule::Detector)),
+        None => Ok(decode_as(bytes, WINDOWS_1252, Rule::Default)),
+    }
+}
+
 /// The bytes chardetng is fed (see [`detect`]); `last` when they are the whole document.
 struct Chardetng<'a> {
     fed: &'a [u8],

@@ -50,8 +50,11 @@ fn main() {
     let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
     // `tree` or `tokens` as a third argument: only that loop, and no DOM statistics (for
     // counting instructions under callgrind, one loop at a time).
+    // `tree-str`: the tree loop with each page that is valid UTF-8 given as a `&str`
+    // (`Parser::parse_str`, checked before the loop), as decoded text is parsed.
     let only = args.next();
-    let only_tree = only.as_deref() == Some("tree");
+    let as_str = only.as_deref() == Some("tree-str");
+    let only_tree = only.as_deref() == Some("tree") || as_str;
     let only_tokens = only.as_deref() == Some("tokens");
     let mut files = Vec::new();
     html_files(Path::new(&dir), &mut files);
@@ -59,6 +62,11 @@ fn main() {
         .iter()
         .map(|p| std::fs::read(p).expect("read"))
         .collect();
+    let texts: Vec<Option<&str>> = docs
+        .iter()
+        .map(|d| as_str.then(|| std::str::from_utf8(d).ok()).flatten())
+        .collect();
+    let parser = htmltok_tree::Parser::new();
     let bytes: usize = docs.iter().map(Vec::len).sum();
     println!(
         "{} files, {:.1} MB, {rounds} rounds",
@@ -82,8 +90,11 @@ fn main() {
             continue;
         }
         let t = Instant::now();
-        for d in &docs {
-            let doc = htmltok_tree::parse(d);
+        for (d, text) in docs.iter().zip(&texts) {
+            let doc = match text {
+                Some(text) => parser.parse_str(text),
+                None => parser.parse(d),
+            };
             sink = sink.wrapping_add(doc.node_count());
         }
         best_tree = best_tree.min(t.elapsed());

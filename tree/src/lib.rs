@@ -147,6 +147,39 @@ impl Parser {
         OwnedDocument::new(input, dom)
     }
 
+    /// Parses a document whose input is known to be UTF-8 (decoded text): the same tree
+    /// as [`Parser::parse`] of its bytes, without validating the UTF-8 of each text that
+    /// is not plain ASCII again.
+    pub fn parse_str<'a>(&self, input: &'a str) -> Document<'a> {
+        Document::new(input.as_bytes(), self.build_str(input))
+    }
+
+    /// [`Parser::parse_str`] for a document that owns its input: `text` is parsed, then
+    /// `into_input` turns it into the input the document keeps (a `String` into an
+    /// `Arc<String>`, a `Cow<str>` into bytes, …), which must hold the same bytes (the
+    /// tree names them by span). For a caller with decoded text whose owner is not itself
+    /// a `&str` (the same tree as [`Parser::parse_owned`] of those bytes).
+    ///
+    /// ```
+    /// let text = String::from("<p>caf\u{e9}");
+    /// let document = htmltok_tree::Parser::new().parse_str_owned(text, String::into_bytes);
+    /// assert_eq!(document.to_test_format(), htmltok_tree::parse("<p>caf\u{e9}".as_bytes()).to_test_format());
+    /// ```
+    pub fn parse_str_owned<T: AsRef<str>, I: AsRef<[u8]>>(
+        &self,
+        text: T,
+        into_input: impl FnOnce(T) -> I,
+    ) -> OwnedDocument<I> {
+        let len = text.as_ref().len();
+        let dom = self.build_str(text.as_ref());
+        let input = into_input(text);
+        if input.as_ref().len() != len {
+            // Not the same bytes: the tree of the bytes given, as `parse_owned` makes it.
+            return self.parse_owned(input);
+        }
+        OwnedDocument::new(input, dom)
+    }
+
     /// Parses a fragment in the context of an element (13.4).
     pub fn parse_fragment<'a>(&self, input: &'a [u8], context: &FragmentContext) -> Document<'a> {
         Document::new(input, self.build_fragment(input, context))
@@ -166,6 +199,16 @@ impl Parser {
         let tokenizer = Tokenizer::builder().simulation(false).build(input);
         let mut dom = TreeBuilder::new(input, self.opts).run(tokenizer);
         select::update_selectedcontent(&mut dom, input);
+        dom
+    }
+
+    fn build_str(&self, input: &str) -> Dom {
+        let bytes = input.as_bytes();
+        let tokenizer = Tokenizer::builder().simulation(false).build(bytes);
+        let mut builder = TreeBuilder::new(bytes, self.opts);
+        builder.input_str = Some(input);
+        let mut dom = builder.run(tokenizer);
+        select::update_selectedcontent(&mut dom, bytes);
         dom
     }
 

@@ -195,6 +195,17 @@ fn run(case: &Case, scripting: bool) -> Result<(), libtest_mimic::Failed> {
         None => parser.parse(input),
     };
     let got = doc.to_test_format();
+    // A document given as a `&str` (its text decoded without UTF-8 checks) is the same.
+    if case.fragment.is_none() {
+        let from_str = parser.parse_str(&case.data).to_test_format();
+        if from_str != got {
+            return Err(format!(
+                "input:\n{}\nparse_str gave:\n{from_str}\nparse gave:\n{got}",
+                case.data
+            )
+            .into());
+        }
+    }
     if got == case.document {
         Ok(())
     } else {

@@ -17,6 +17,11 @@
 //! page is parsed first as windows-1252 and chardetng (hundreds of instructions a byte)
 //! runs only when the tree has no declaration.
 //!
+//! Each byte's UTF-8 is checked once: the decoded text is parsed as a `&str`
+//! ([`Parser::parse_str_owned`]), so the tree does not validate its texts again, and an
+//! undeclared page that is valid UTF-8 is decided and decoded by the same validation
+//! (`detect_and_decode`).
+//!
 //! Where the token path's simulation and the tree disagree, the tree is right: a `<meta>`
 //! after `<frameset>` or in "after frameset" is ignored by the tree builder (not an
 //! element), which the simulation does not model.
@@ -26,9 +31,9 @@ use std::borrow::Cow;
 use htmltok_tree::{DocumentView, OwnedDocument, Parser};
 
 use super::{
-    Decoded, Encoding, Rule, decode_as, detect_without_models, may_declare, meta_declares, prescan,
+    Decoded, Encoding, Rule, decode_as, detect_and_decode, may_declare, meta_declares, prescan,
 };
-use encoding_rs::{UTF_16BE, UTF_16LE, WINDOWS_1252};
+use encoding_rs::{UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 /// A page decoded and parsed by [`decode_and_parse`]: the tree (over the decoded UTF-8, as
 /// `I`) and how its encoding was decided.
@@ -93,7 +98,9 @@ pub fn decode_and_parse_into<'a, I: AsRef<[u8]>>(
     let mut parse = |decoded: Decoded<'a>| {
         let borrowed = matches!(decoded.text, Cow::Borrowed(_));
         let parsed = Parsed {
-            document: parser.parse_owned(input(decoded.text)),
+            // Parsed as a `&str`: the decoding validated (or made) the UTF-8, so the tree
+            // does not check each text's again.
+            document: parser.parse_str_owned(decoded.text, &mut input),
             encoding: decoded.encoding,
             rule: decoded.rule,
             had_replacements: decoded.had_replacements,
@@ -110,11 +117,11 @@ pub fn decode_and_parse_into<'a, I: AsRef<[u8]>>(
         return parse(decode_as(bytes, encoding, Rule::Transport)).0;
     }
     // Steps 5, 8 and 9: the tentative encoding.
-    let (tentative, rule) = match prescan(bytes) {
-        Some(encoding) => (encoding, Rule::MetaPrescan),
-        None => match detect_without_models(bytes) {
-            Ok(Some(encoding)) => (encoding, Rule::Detector),
-            Ok(None) => (WINDOWS_1252, Rule::Default),
+    let decoded = match prescan(bytes) {
+        Some(encoding) => decode_as(bytes, encoding, Rule::MetaPrescan),
+        // Valid UTF-8 (all ASCII among it) is decided and decoded by one validation.
+        None => match detect_and_decode(bytes) {
+            Ok(decoded) => decoded,
             // chardetng costs hundreds of instructions per byte, a parse a few dozen, and
             // a declaring `<meta>` wins over its guess: when one may be there, the page
             // is parsed first as windows-1252 (the tree's elements are the same in every
@@ -133,10 +140,14 @@ pub fn decode_and_parse_into<'a, I: AsRef<[u8]>>(
                 drop(parsed);
                 return parse(decode_as(bytes, encoding, rule)).0;
             }
-            Err(chardetng) => (chardetng.guess().unwrap_or(WINDOWS_1252), Rule::Detector),
+            Err(chardetng) => {
+                let guess = chardetng.guess().unwrap_or(WINDOWS_1252);
+                decode_as(bytes, guess, Rule::Detector)
+            }
         },
     };
-    let (mut parsed, borrowed) = parse(decode_as(bytes, tentative, rule));
+    let (tentative, rule) = (decoded.encoding, decoded.rule);
+    let (mut parsed, borrowed) = parse(decoded);
     // 13.2.3.4 step 1: "If the encoding that is already being used to interpret the input
     // stream is UTF-16BE/LE, then set the confidence to certain and return." (A UTF-16
     // tentative encoding comes from the prescan's UTF-16 `<?x` declarations.)
@@ -158,6 +169,15 @@ pub fn decode_and_parse_into<'a, I: AsRef<[u8]>>(
     }
     // Steps 5 and 6: "Otherwise, navigate to the document again, with …, and with the
     // encoding set to the new encoding, and confidence certain."
+    if borrowed && tentative != UTF_8 && declared.is_ascii_compatible() {
+        // A decoding other than UTF-8 left the input as it is only when it is all ASCII,
+        // which every ASCII-compatible encoding decodes the same, without replacements:
+        // the same tree, known without decoding (validating) the page again.
+        parsed.encoding = declared;
+        parsed.rule = Rule::LateMeta;
+        parsed.had_replacements = false;
+        return parsed;
+    }
     let again = decode_as(bytes, declared, Rule::LateMeta);
     if borrowed && matches!(again.text, Cow::Borrowed(_)) {
         // Both decodings are the input itself (all ASCII, or UTF-8 that a tentative

@@ -75,6 +75,9 @@ pub(crate) struct Options {
 pub(crate) struct TreeBuilder<'a> {
     /// The input, whose bytes the arena names by span.
     pub(crate) input: &'a [u8],
+    /// The input as a `&str` when the caller gave one (`Parser::parse_str`): its text
+    /// tokens are then decoded without validating their UTF-8 again.
+    pub(crate) input_str: Option<&'a str>,
     pub(crate) doc: Dom,
     pub(crate) opts: Options,
     pub(crate) mode: Mode,
@@ -104,6 +107,7 @@ impl<'a> TreeBuilder<'a> {
     pub(crate) fn new(input: &'a [u8], opts: Options) -> TreeBuilder<'a> {
         TreeBuilder {
             input,
+            input_str: None,
             doc: Dom::new(input.len()),
             opts,
             mode: Mode::Initial,
@@ -130,7 +134,7 @@ impl<'a> TreeBuilder<'a> {
             let foreign = self.adjusted_current_is_foreign();
             tokenizer.set_foreign_content(foreign);
             let mut tok = match tokenizer.next_token() {
-                Some(t) => Tok::from_token(t, &mut self.tag_attrs),
+                Some(t) => Tok::from_token(t, self.input_str, &mut self.tag_attrs),
                 None => Tok::Eof,
             };
             if let Tok::Text(text) = &tok

@@ -188,13 +188,22 @@ pub(crate) enum Tok<'a> {
 
 impl<'a> Tok<'a> {
     /// Converts a token of the tokenizer; a start tag's attributes go to `attrs` (the
-    /// builder's `tag_attrs`, whose allocation every tag reuses). Inlined into the parse
-    /// loop: called out of line, the 112-byte token was copied for the call.
+    /// builder's `tag_attrs`, whose allocation every tag reuses). `input_str` is the
+    /// tokenizer's input when it is known to be a `&str`: text and comments are then
+    /// decoded without validating their UTF-8 again. Inlined into the parse loop: called
+    /// out of line, the 112-byte token was copied for the call.
     #[inline(always)]
-    pub(crate) fn from_token(token: Token<'a, '_>, attrs: &mut Vec<Attribute<'a>>) -> Tok<'a> {
+    pub(crate) fn from_token(
+        token: Token<'a, '_>,
+        input_str: Option<&'a str>,
+        attrs: &mut Vec<Attribute<'a>>,
+    ) -> Tok<'a> {
         match token {
             Token::Text(t) => {
-                let (text, may_have_nul) = t.text_and_nul();
+                let (text, may_have_nul) = match input_str {
+                    Some(input) => t.text_and_nul_in(input),
+                    None => t.text_and_nul(),
+                };
                 let span = t.text_span();
                 let exact = match &text {
                     Cow::Borrowed(s) => s.len() == span.len(),
@@ -252,7 +261,13 @@ impl<'a> Tok<'a> {
                     None => decoded_tag(&t, end),
                 }
             }
-            Token::Comment(c) => Tok::Comment(c.data(), c.span()),
+            Token::Comment(c) => Tok::Comment(
+                match input_str {
+                    Some(input) => c.data_in(input),
+                    None => c.data(),
+                },
+                c.span(),
+            ),
             Token::Doctype(d) => Tok::Doctype(Box::new(DoctypeTok {
                 name: d.name(),
                 public_id: d.public_id(),
