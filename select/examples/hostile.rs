@@ -61,6 +61,10 @@ fn main() {
         "html body div",
         "div > div > p.x",
         "span div",
+        "div:has(p)",
+        "div:has(div p.x)",
+        "div:has(> div > div p)",
+        "div:not(:has(div span))",
     ] {
         let s = sel(css);
         time(css, &mut || divs.select(&s).count());
@@ -87,6 +91,8 @@ fn main() {
         "body div ~ div",
         "div + div + div",
         "span ~ div ~ p",
+        "div:has(~ p)",
+        "div:has(~ div + p)",
     ] {
         let s = sel(css);
         time(&format!("{css} (siblings)"), &mut || {
@@ -99,22 +105,6 @@ fn main() {
             pairs.select(&s).count()
         });
     }
-    let s = sel("div:has(p)");
-    time("div:has(p)", &mut || divs.select(&s).count());
-    let s = sel("div:has(~ p)");
-    time("div:has(~ p) (siblings)", &mut || wide.select(&s).count());
-    for css in [
-        "div:has(div p.x)",
-        "div:has(> div > div p)",
-        "div:not(:has(div span))",
-    ] {
-        let s = sel(css);
-        time(css, &mut || divs.select(&s).count());
-    }
-    let s = sel("div:has(~ div + p)");
-    time("div:has(~ div + p) (siblings)", &mut || {
-        wide.select(&s).count()
-    });
     let fieldsets = "<fieldset disabled>".to_owned() + &"<fieldset>".repeat(n) + "<input>";
     let fieldsets = htmltok_tree::parse(fieldsets.as_bytes());
     let s = sel(":disabled");

@@ -9,6 +9,31 @@ fn one_by_one<'d>(root: NodeRef<'d>, sel: &Selector) -> Vec<NodeRef<'d>> {
     root.descendants().filter(|n| sel.matches(*n)).collect()
 }
 
+/// A random tree as HTML after `prologue`: each pair of `tree` (the first 40) opens an
+/// element named from `names` with the attributes `attrs` gives for its second byte, or,
+/// when the first byte is 3 mod 4, closes the last one opened.
+fn random_tree(
+    tree: &[(u8, u8)],
+    names: &[&'static str],
+    prologue: &str,
+    attrs: impl Fn(u8) -> String,
+) -> String {
+    let mut html = String::from(prologue);
+    let mut open = Vec::new();
+    for (k, a) in tree.iter().take(40) {
+        if k % 4 == 3 {
+            if let Some(name) = open.pop() {
+                html += &format!("</{name}>");
+            }
+            continue;
+        }
+        let name = names[*k as usize % names.len()];
+        html += &format!("<{name}{}>", attrs(*a));
+        open.push(name);
+    }
+    html
+}
+
 /// The `id` attributes (or else the names) of the elements `css` matches in `html`.
 fn ids(html: &str, css: &str) -> Vec<String> {
     let doc = htmltok_tree::parse(html.as_bytes());
@@ -514,19 +539,9 @@ fn has_passes_agree_with_the_walk_per_anchor() {
     const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
     const COMPOUNDS: &[&str] = &["div", "p", "span", "a", "*", ".x", "b.x", ":is(p, a)"];
     fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, wrap: u8) -> bool {
-        let mut html = String::from("<!DOCTYPE html>");
-        let mut open = Vec::new();
-        for (k, attrs) in tree.iter().take(40) {
-            if k % 4 == 3 {
-                if let Some(name) = open.pop() {
-                    html += &format!("</{name}>");
-                }
-                continue;
-            }
-            let name = NAMES[*k as usize % NAMES.len()];
-            html += &format!("<{name}{}>", if attrs % 3 == 0 { " class=x" } else { "" });
-            open.push(name);
-        }
+        let html = random_tree(&tree, NAMES, "<!DOCTYPE html>", |a| {
+            if a % 3 == 0 { " class=x" } else { "" }.to_owned()
+        });
         let doc = htmltok_tree::parse(html.as_bytes());
         let mut relative = String::new();
         for (c, join) in picks.iter().take(4) {
@@ -780,22 +795,12 @@ fn top_down_is_right_to_left() {
         "div:not(:has(> a))",
     ];
     fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, quirks: bool) -> bool {
-        // The tree: each pair opens an element (name, attributes) or, for some, closes one.
-        let mut html = String::from(if quirks { "" } else { "<!DOCTYPE html>" });
-        let mut open = Vec::new();
-        for (k, attrs) in tree.iter().take(40) {
-            if k % 4 == 3 {
-                if let Some(name) = open.pop() {
-                    html += &format!("</{name}>");
-                }
-                continue;
-            }
-            let name = NAMES[*k as usize % NAMES.len()];
-            let class = ["", " class=x", " class=X", " id=i"][*attrs as usize % 4];
-            let title = if attrs & 4 != 0 { " title=t" } else { "" };
-            html += &format!("<{name}{class}{title}>");
-            open.push(name);
-        }
+        let prologue = if quirks { "" } else { "<!DOCTYPE html>" };
+        let html = random_tree(&tree, NAMES, prologue, |a| {
+            let class = ["", " class=x", " class=X", " id=i"][a as usize % 4];
+            let title = if a & 4 != 0 { " title=t" } else { "" };
+            format!("{class}{title}")
+        });
         let doc = htmltok_tree::parse(html.as_bytes());
         let mut css = String::new();
         for (i, (c, join)) in picks.iter().take(5).enumerate() {
