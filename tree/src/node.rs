@@ -385,3 +385,33 @@ impl<'d> Iterator for Descendants<'d> {
         Some(NodeRef { doc: self.doc, id })
     }
 }
+
+/// A document's elements in tree order, by a scan of an arena whose order is tree order
+/// (see [`DocumentRef::elements_in_tree_order`]).
+pub struct Elements<'d> {
+    doc: DocumentRef<'d>,
+    nodes: std::iter::Enumerate<std::slice::Iter<'d, Node>>,
+}
+
+impl<'d> Elements<'d> {
+    pub(crate) fn new(doc: DocumentRef<'d>, nodes: &'d [Node]) -> Elements<'d> {
+        Elements {
+            doc,
+            nodes: nodes.iter().enumerate(),
+        }
+    }
+}
+
+impl<'d> Iterator for Elements<'d> {
+    type Item = NodeRef<'d>;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeRef<'d>> {
+        self.nodes.find_map(|(id, n)| {
+            matches!(n.data, NodeData::Element(_)).then_some(NodeRef {
+                doc: self.doc,
+                id: id as NodeId,
+            })
+        })
+    }
+}
