@@ -592,10 +592,10 @@ impl Dom {
     }
 
     /// Appends `child` (detached) as the last child of `parent`.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
-        if self.in_tree_order {
-            self.in_tree_order = self.appends_in_tree_order(parent, child);
+        if self.in_tree_order && !self.appends_in_tree_order(parent, child) {
+            self.in_tree_order = false;
         }
         let last = self.nodes[parent as usize].last_child;
         {
@@ -648,22 +648,34 @@ impl Dom {
     /// the nodes passed leave their tree's rightmost path for good (`child` comes after
     /// all of them), so each node is passed at most once in a parse; the first refusal
     /// ends the checks. A million nested elements and then a sibling of the outermost
-    /// cost one walk of a million steps, once. (Callgrind, the 10-page subset: the parse
-    /// +0.2% instructions.)
-    #[inline(always)]
+    /// cost one walk of a million steps, once. (Callgrind: ~11 instructions an append;
+    /// the parse +0.2% on the 10-page subset, +0.9% on the corpus's news/; see
+    /// ARCHITECTURE.md, "Arena order".)
+    #[inline]
     fn appends_in_tree_order(&self, parent: NodeId, child: NodeId) -> bool {
-        // (For `child` 0, `at` is NONE: refused below.)
-        let mut at = child.wrapping_sub(1);
-        loop {
-            let Some(node) = self.nodes.get(at as usize) else {
-                // NONE: the walk left the tree before `child`.
-                return false;
+        let before = child.wrapping_sub(1);
+        // The two common cases in line: the first child of the node just made, and the
+        // next sibling of a node just made that has no children. (For `child` 0,
+        // `before` is NONE: refused.)
+        before == parent
+            || self
+                .nodes
+                .get(before as usize)
+                .is_some_and(|n| n.parent == parent || self.walk_up_to(n.parent, parent))
+    }
+
+    /// Whether walking up from `at` through the parents, while the ids are above
+    /// `parent`'s, reaches `parent` (NONE, above every id, ends the walk: it left the
+    /// tree before `child`).
+    #[inline(never)]
+    fn walk_up_to(&self, mut at: NodeId, parent: NodeId) -> bool {
+        while at > parent {
+            at = match self.nodes.get(at as usize) {
+                Some(node) => node.parent,
+                None => return false,
             };
-            if at <= parent {
-                return at == parent;
-            }
-            at = node.parent;
         }
+        at == parent
     }
 
     /// Whether the arena's order is tree order: the nodes by increasing id are the

@@ -390,15 +390,14 @@ impl<'d> Iterator for Descendants<'d> {
 /// (see [`DocumentRef::elements_in_tree_order`]).
 pub struct Elements<'d> {
     doc: DocumentRef<'d>,
-    nodes: std::iter::Enumerate<std::slice::Iter<'d, Node>>,
+    nodes: &'d [Node],
+    /// The next id to look at.
+    at: usize,
 }
 
 impl<'d> Elements<'d> {
     pub(crate) fn new(doc: DocumentRef<'d>, nodes: &'d [Node]) -> Elements<'d> {
-        Elements {
-            doc,
-            nodes: nodes.iter().enumerate(),
-        }
+        Elements { doc, nodes, at: 0 }
     }
 }
 
@@ -407,11 +406,15 @@ impl<'d> Iterator for Elements<'d> {
 
     #[inline]
     fn next(&mut self) -> Option<NodeRef<'d>> {
-        self.nodes.find_map(|(id, n)| {
-            matches!(n.data, NodeData::Element(_)).then_some(NodeRef {
-                doc: self.doc,
-                id: id as NodeId,
-            })
-        })
+        // A plain loop over the slice: the iterator adapters (`enumerate().find_map`)
+        // cost several times the instructions per node under callgrind.
+        while let Some(node) = self.nodes.get(self.at) {
+            let id = self.at as NodeId;
+            self.at += 1;
+            if let NodeData::Element(_) = node.data {
+                return Some(NodeRef { doc: self.doc, id });
+            }
+        }
+        None
     }
 }
