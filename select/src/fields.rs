@@ -236,13 +236,15 @@ impl Fields {
             .then(|| Ancestors::new(None));
         let right_to_left = !self.by_name.is_empty();
         // With every field top down (no ancestor filter either), only the elements in
-        // document order are needed: scanned when the arena is in tree order.
+        // document order are needed: scanned when the arena is in tree order. (A `for`
+        // loop, the body in line: through a closure called per element the ten fields
+        // cost 1.2 M instructions more on news/.)
         let nodes = if right_to_left {
             Nodes::below(doc.root())
         } else {
             Nodes::of_document(doc, scan)
         };
-        nodes.visit(|node| {
+        for node in nodes {
             if let Some(a) = &mut ancestors {
                 a.enter(node);
             }
@@ -277,6 +279,6 @@ impl Fields {
             if let Some(a) = &mut ancestors {
                 a.push(node);
             }
-        });
+        }
     }
 }

@@ -65,23 +65,6 @@ impl<'d> Nodes<'d> {
         }
         None
     }
-
-    /// Calls `f` on every node (a loop per variant, as [`Nodes::find_next`]).
-    #[inline]
-    pub(crate) fn visit(self, mut f: impl FnMut(NodeRef<'d>)) {
-        match self {
-            Nodes::Scan(elements) => {
-                for node in elements {
-                    f(node);
-                }
-            }
-            Nodes::Walk(walk) => {
-                for node in walk {
-                    f(node);
-                }
-            }
-        }
-    }
 }
 
 impl<'d> Iterator for Nodes<'d> {
