@@ -29,6 +29,7 @@ use selectors::context::SelectorCaches;
 
 use crate::ancestors::Ancestors;
 use crate::memo::WalkMemo;
+use crate::scan::Nodes;
 use crate::topdown::{Plan, Walk};
 use crate::{SelectError, Selector, Subject, quirks};
 
@@ -205,7 +206,18 @@ impl Fields {
     /// fields.extract_each(doc.view(), |i, v| found.push((fields.fields()[i].name.as_str(), v)));
     /// assert_eq!(found, [("title", "Hi".into()), ("links", "/x".into())]);
     /// ```
-    pub fn extract_each<'d>(&self, doc: DocumentRef<'d>, mut out: impl FnMut(usize, Cow<'d, str>)) {
+    pub fn extract_each<'d>(&self, doc: DocumentRef<'d>, out: impl FnMut(usize, Cow<'d, str>)) {
+        self.extract_each_by(doc, true, out);
+    }
+
+    /// [`Fields::extract_each`]; `scan`: the arena may be scanned instead of walked when
+    /// every field is matched top down (`scan.rs`).
+    pub(crate) fn extract_each_by<'d>(
+        &self,
+        doc: DocumentRef<'d>,
+        scan: bool,
+        mut out: impl FnMut(usize, Cow<'d, str>),
+    ) {
         if self.fields.is_empty() {
             return;
         }
@@ -223,7 +235,16 @@ impl Fields {
             .any(|i| self.fields[i].selector.uses_ancestors())
             .then(|| Ancestors::new(None));
         let right_to_left = !self.by_name.is_empty();
-        for node in doc.root().descendants() {
+        // With every field top down (no ancestor filter either), only the elements in
+        // document order are needed: scanned when the arena is in tree order. (A `for`
+        // loop, the body in line: through a closure called per element the ten fields
+        // cost 1.2 M instructions more on news/.)
+        let nodes = if right_to_left {
+            Nodes::below(doc.root())
+        } else {
+            Nodes::of_document(doc, scan)
+        };
+        for node in nodes {
             if let Some(a) = &mut ancestors {
                 a.enter(node);
             }

@@ -35,11 +35,12 @@ mod error;
 mod fields;
 mod has;
 mod memo;
+mod scan;
 mod topdown;
 
 use std::borrow::Cow;
 
-use htmltok_tree::{Descendants, DocumentRef, DocumentView, NodeRef};
+use htmltok_tree::{DocumentRef, DocumentView, NodeRef};
 use selectors::Element as _;
 use selectors::SelectorList;
 use selectors::bloom::BloomFilter;
@@ -343,7 +344,7 @@ pub trait Select<'d>: Sized {
 
 impl<'d> Select<'d> for DocumentRef<'d> {
     fn select(self, selector: &Selector) -> Matches<'_, 'd> {
-        Matches::new(selector, self.root(), None)
+        Matches::new(selector, self.root(), None, true)
     }
 }
 
@@ -356,7 +357,7 @@ impl<'d, D: DocumentView + ?Sized> Select<'d> for &'d D {
 
 impl<'d> Select<'d> for NodeRef<'d> {
     fn select(self, selector: &Selector) -> Matches<'_, 'd> {
-        Matches::new(selector, self, Some(self))
+        Matches::new(selector, self, Some(self), false)
     }
 }
 
@@ -364,7 +365,10 @@ impl<'d> Select<'d> for NodeRef<'d> {
 pub struct Matches<'s, 'd> {
     selector: &'s Selector,
     scope: Option<NodeRef<'d>>,
-    walk: Descendants<'d>,
+    /// The nodes below `scope` (or the document's), walked, or for a top-down walk of the
+    /// whole document the elements by a scan of the arena when that is tree order
+    /// (`scan.rs`).
+    walk: scan::Nodes<'d>,
     /// The top-down walk when the selector has a plan; else `selectors`' right-to-left
     /// matching with the ancestor filter (when it tests ancestors).
     topdown: Option<topdown::Walk<'s, 'd>>,
@@ -374,20 +378,28 @@ pub struct Matches<'s, 'd> {
 }
 
 impl<'s, 'd> Matches<'s, 'd> {
+    /// The matches below `below` (the document's root, or `scope`); `scan`: the arena may
+    /// be scanned (a whole-document selection) when the selector is matched top down.
     fn new(
         selector: &'s Selector,
         below: NodeRef<'d>,
         scope: Option<NodeRef<'d>>,
+        scan: bool,
     ) -> Matches<'s, 'd> {
         let memo = WalkMemo::default();
         let mut caches = SelectorCaches::default();
         let topdown = selector.plan.as_deref().map(|plan| {
             topdown::Walk::new(plan, quirks(below.document()), scope, &memo, &mut caches)
         });
+        let walk = if topdown.is_some() && scope.is_none() {
+            scan::Nodes::of_document(below.document(), scan)
+        } else {
+            scan::Nodes::below(below)
+        };
         Matches {
             selector,
             scope,
-            walk: below.descendants(),
+            walk,
             ancestors: (topdown.is_none() && selector.uses_ancestors())
                 .then(|| Ancestors::new(scope)),
             topdown,
@@ -402,15 +414,10 @@ impl<'d> Iterator for Matches<'_, 'd> {
 
     fn next(&mut self) -> Option<NodeRef<'d>> {
         if let Some(walk) = &mut self.topdown {
-            for node in self.walk.by_ref() {
-                let Some(subject) = Subject::of(node) else {
-                    continue;
-                };
-                if walk.matches_any(&subject, &self.memo, &mut self.caches) {
-                    return Some(node);
-                }
-            }
-            return None;
+            let (memo, caches) = (&self.memo, &mut self.caches);
+            return self.walk.find_next(|&node| {
+                Subject::of(node).is_some_and(|subject| walk.matches_any(&subject, memo, caches))
+            });
         }
         for node in self.walk.by_ref() {
             if let Some(a) = &mut self.ancestors {

@@ -906,3 +906,149 @@ fn top_down_compound_past_bit_31_that_is_not_simple() {
     assert_eq!(names, ["html", "head", "p", "span"]);
     assert_eq!(doc.select(&sel).collect::<Vec<_>>(), all);
 }
+
+/// The selectors and fields the scan/walk comparisons use: flat (`a[href]`, the issue's
+/// ten fields) and with each combinator, so every top-down plan shape is scanned.
+const SCAN_SELECTORS: &[&str] = &[
+    "a[href]",
+    "p",
+    "*",
+    ".x",
+    "td:not(.x)",
+    ":nth-child(2)",
+    "div > p",
+    "div p + p",
+    "p ~ a",
+    "table td",
+    "svg *",
+    "a[href]::attr(href)",
+    "title::text",
+];
+
+/// The issue's ten fields and two with combinators.
+const SCAN_FIELDS: &[(&str, &str)] = &[
+    ("title", "title::text"),
+    ("description", "meta[name=description]::attr(content)"),
+    ("canonical", "link[rel=canonical]::attr(href)"),
+    ("robots", "meta[name=robots]::attr(content)"),
+    ("og_title", "meta[property=\"og:title\"]::attr(content)"),
+    ("h1", "h1::text"),
+    ("links", "a[href]::attr(href)"),
+    ("images", "img[src]::attr(src)"),
+    ("lang", "html[lang]::attr(lang)"),
+    ("hreflang", "link[rel=alternate][hreflang]::attr(href)"),
+    ("nested", "div > p::text"),
+    ("after", "h1 ~ p::text"),
+];
+
+/// `doc.select` and `Fields::extract_each` on the whole document (which scan the arena
+/// when it is in tree order) give what the walk gives. Returns whether the arena was in
+/// tree order (so that the callers can check both cases ran).
+fn scan_agrees_with_walk(html: &[u8], fields: &[&Fields]) -> bool {
+    let doc = htmltok_tree::parse(html);
+    let view = doc.view();
+    for css in SCAN_SELECTORS {
+        let sel = Selector::parse(css).unwrap();
+        let ids = |m: Matches<'_, '_>| m.map(|n| n.id()).collect::<Vec<_>>();
+        let scanned = ids(doc.select(&sel));
+        let walked = ids(Matches::new(&sel, view.root(), None, false));
+        assert_eq!(
+            scanned,
+            walked,
+            "{css} on {}",
+            String::from_utf8_lossy(html)
+        );
+        assert_eq!(
+            doc.select_first(&sel).map(|n| n.id()),
+            walked.first().copied()
+        );
+    }
+    for fields in fields {
+        let mut scanned = Vec::new();
+        fields.extract_each_by(view, true, |i, v| scanned.push((i, v)));
+        let mut walked = Vec::new();
+        fields.extract_each_by(view, false, |i, v| walked.push((i, v)));
+        assert_eq!(
+            scanned,
+            walked,
+            "fields on {}",
+            String::from_utf8_lossy(html)
+        );
+    }
+    doc.in_tree_order()
+}
+
+/// On corpus-like documents (and on the shared corpus when it is there) the scan of the
+/// arena and the walk find the same elements and fields.
+#[test]
+fn scan_and_walk_agree_on_pages() {
+    let ten = Fields::new(SCAN_FIELDS.iter().copied()).unwrap();
+    let mut pages: Vec<Vec<u8>> = vec![
+        b"<!DOCTYPE html><html lang=en><head><title>T</title>\
+          <meta name=description content=d><link rel=canonical href=/c>\
+          <link rel=alternate hreflang=de href=/de></head><body><h1>H</h1><p>x</p>\
+          <div><p>a<a href=/1>1</a></p><p>b</p></div><img src=i.png><a href=/2>2</a>"
+            .to_vec(),
+        // Foster parenting and the adoption agency algorithm: walked.
+        b"<table>x<tr><td class=x>1<td>2</table><a href=/x><p>y</a>z".to_vec(),
+        // A template's contents are not searched either way.
+        b"<p><template><a href=/t>t</a></template><a href=/u>u</a>".to_vec(),
+        b"<svg><a href=/s><text>t</text></a></svg><math><mi>m</mi></math><p>x".to_vec(),
+    ];
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus");
+    if let Ok(dirs) = std::fs::read_dir(corpus) {
+        for dir in dirs.flatten() {
+            for page in std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if page.path().extension().is_some_and(|e| e == "html") {
+                    pages.push(std::fs::read(page.path()).unwrap());
+                }
+            }
+        }
+    }
+    let in_order = pages
+        .iter()
+        .filter(|p| scan_agrees_with_walk(p, &[&ten]))
+        .count();
+    // Both ways ran.
+    assert!(in_order >= 2 && in_order < pages.len(), "{in_order}");
+}
+
+/// On random trees (with the tree builder's corners: tables, formatting elements,
+/// templates, foreign content) the scan and the walk agree.
+#[test]
+fn scan_and_walk_agree_on_random_trees() {
+    const NAMES: &[&str] = &[
+        "div", "p", "a", "b", "td", "tr", "table", "template", "svg", "title", "h1", "span",
+        "select", "option", "img", "li",
+    ];
+    let fields = Fields::new(SCAN_FIELDS.iter().copied()).unwrap();
+    let (runs, mut in_order) = (1500, 0);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..runs {
+        let tree: Vec<(u8, u8)> = (0..40)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                ((x >> 8) as u8, (x >> 16) as u8)
+            })
+            .collect();
+        let html = random_tree(&tree, NAMES, "", |a| match a % 4 {
+            0 => " class=x href=/h".to_owned(),
+            1 => " src=s".to_owned(),
+            // Text after the start tag.
+            2 => ">t".to_owned(),
+            _ => String::new(),
+        });
+        in_order += usize::from(scan_agrees_with_walk(html.as_bytes(), &[&fields]));
+    }
+    // Both ways ran.
+    assert!(
+        in_order > runs / 10 && in_order < runs,
+        "{in_order} of {runs}"
+    );
+}

@@ -117,10 +117,11 @@ fn main() {
         best_tok.as_secs_f64() / best_tree.as_secs_f64()
     );
 
-    let (mut nodes, mut attrs, mut heap) = (0usize, 0usize, 0usize);
+    let (mut nodes, mut attrs, mut heap, mut in_order) = (0usize, 0usize, 0usize, 0usize);
     for d in &docs {
         let doc = htmltok_tree::parse(d);
         nodes += doc.node_count();
+        in_order += usize::from(doc.in_tree_order());
         attrs += doc
             .root()
             .descendants()
@@ -133,6 +134,9 @@ fn main() {
         heap as f64 / 1e6,
         heap as f64 / bytes as f64
     );
+    // Selectors scan the arena instead of walking the links on these
+    // (`Document::in_tree_order`).
+    println!("arena in tree order: {in_order} of {} pages", docs.len());
     // What the process holds with every document's tree kept at once (Linux): the
     // resident memory the trees added, and the address space, which counts the arena's
     // untouched reservation too.

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use crate::dom::{Dom, NodeId, QuirksMode, strip_and_collapse_ascii_whitespace};
 use crate::names::Tag;
-use crate::node::NodeRef;
+use crate::node::{Elements, NodeRef};
 
 /// A view of a parsed document: its arena and its input. Cheap to copy; what
 /// [`NodeRef::document`] gives.
@@ -132,6 +132,11 @@ macro_rules! forward_reads {
             self.view().document_element()
         }
 
+        /// Whether the arena's order is tree order (see [`DocumentRef::in_tree_order`]).
+        pub fn in_tree_order(&self) -> bool {
+            self.dom.in_tree_order()
+        }
+
         /// The `head` element: the first `head` child of the document element.
         pub fn head(&self) -> Option<NodeRef<'_>> {
             self.view().head()
@@ -234,6 +239,26 @@ impl<'d> DocumentRef<'d> {
     /// The number of nodes in the arena.
     pub fn node_count(&self) -> usize {
         self.dom.nodes.len()
+    }
+
+    /// Whether the arena's order is tree order: node 0 is the document and ids
+    /// `1..node_count()` are its descendants in tree order (what `root().descendants()`
+    /// gives), so every node of the arena is in the document. True for most pages: the tree builder appended each node as
+    /// it was created, at the end of the tree; false once it did anything else (foster
+    /// parenting, the adoption agency algorithm's moves, a `template`, a fragment parse's
+    /// context element, ...).
+    pub fn in_tree_order(&self) -> bool {
+        self.dom.in_tree_order()
+    }
+
+    /// The document's elements in tree order by a scan of the arena, when its order is
+    /// tree order ([`Self::in_tree_order`]); else None (walk `root().descendants()`).
+    /// The scan reads the nodes in memory order and skips the others with one
+    /// comparison, where the walk follows the links (and visits every text node).
+    pub fn elements_in_tree_order(&self) -> Option<Elements<'d>> {
+        self.dom
+            .in_tree_order()
+            .then(|| Elements::new(*self, &self.dom.nodes))
     }
 
     /// The `<html>` element (the document element), if any.

@@ -57,7 +57,7 @@ pub use dom::{
 };
 pub use htmltok::Span;
 pub use names::{AttrNs, Name, Ns, Tag};
-pub use node::{AttrRef, Children, Descendants, NodeKind, NodeRef};
+pub use node::{AttrRef, Children, Descendants, Elements, NodeKind, NodeRef};
 
 use builder::{Mode, Options, TagTok, TreeBuilder};
 use dom::Dom;

@@ -196,6 +196,100 @@ fn check_links(doc: &Document<'_>) {
     }
 }
 
+/// When the document says its arena is in tree order, the walk from the document visits
+/// every other node of the arena, by increasing id; and the element scan gives the walk's
+/// elements. Returns the flag.
+fn check_tree_order(doc: &Document<'_>) -> bool {
+    let view = doc.view();
+    let Some(scan) = view.elements_in_tree_order() else {
+        assert!(!doc.in_tree_order());
+        return false;
+    };
+    assert!(doc.in_tree_order());
+    let walked: Vec<NodeId> = doc.root().descendants().map(|n| n.id()).collect();
+    let arena: Vec<NodeId> = (1..doc.node_count() as NodeId).collect();
+    assert_eq!(
+        walked,
+        arena,
+        "tree order claimed:\n{}",
+        doc.to_test_format()
+    );
+    let elements: Vec<NodeId> = doc
+        .root()
+        .descendants()
+        .filter(|n| n.is_element())
+        .map(|n| n.id())
+        .collect();
+    assert_eq!(scan.map(|n| n.id()).collect::<Vec<_>>(), elements);
+    true
+}
+
+/// Which shapes keep the arena in tree order, and which clear the flag.
+#[test]
+fn tree_order_flag() {
+    let kept = [
+        "",
+        "<!DOCTYPE html><title>t</title><p>a<b>b</b>c",
+        "<ul><li>a<li>b</ul><p>x<!-- c --></p>",
+        // Text merged into the node before it: no new link.
+        "<p>a&amp;b\0c</p>",
+        // The reconstruction of a formatting element appends a copy at the end.
+        "<b>x<p>y",
+        // Elements closed long before: the next is appended higher up.
+        "<div><div><div><span>x</span></div></div></div><p>",
+    ];
+    for html in kept {
+        let doc = parse(html.as_bytes());
+        assert!(check_tree_order(&doc), "{html:?}");
+    }
+    let cleared = [
+        // Foster parenting: inserted before the table.
+        "<table>x<tr><td>y</table>",
+        // The adoption agency algorithm moves the paragraph.
+        "<a><p>x</a>y",
+        // Template contents are outside the tree.
+        "<template><p>x</template>",
+        // The frameset replaces the body.
+        "<div><frameset><frame></frameset>",
+        // Text after the body is appended to a body that is no longer last.
+        "<body><p>x</p></body><!-- c --></html>y",
+        // A `<meta>` after `</head>` and a space (in the `html`) goes back into the head.
+        "<head></head> <meta charset=utf-8>",
+    ];
+    for html in cleared {
+        let doc = parse(html.as_bytes());
+        check_tree_order(&doc);
+        assert!(!doc.in_tree_order(), "{html:?}");
+    }
+    // A fragment parse creates its context element and never inserts it.
+    let frag = parse_fragment(b"<p>x", &FragmentContext::html("div"));
+    check_tree_order(&frag);
+    assert!(!frag.in_tree_order());
+}
+
+/// The flag's check walks up from the newest node: a million nested elements and then a
+/// sibling of the outermost cost one walk of a million steps (each node passed once), and
+/// the result is still in tree order.
+#[test]
+fn tree_order_on_deep_trees() {
+    let n = 1_000_000;
+    let mut html = String::with_capacity(n * 20);
+    for round in 0..2 {
+        for _ in 0..n / 2 {
+            html.push_str("<div>");
+        }
+        for _ in 0..n / 2 {
+            html.push_str("</div>");
+        }
+        html.push_str(if round == 0 { "<p>x</p>" } else { "<p>y" });
+    }
+    let doc = parse(html.as_bytes());
+    assert!(doc.in_tree_order());
+    let view = doc.view();
+    let scanned = view.elements_in_tree_order().unwrap().count();
+    assert_eq!(scanned, n + 2 + 3, "the divs, the two p, html, head, body");
+}
+
 /// Random documents from a vocabulary of markup that reaches the tree builder's corners
 /// (tables, templates, foreign content, formatting elements, frames): no panic, and the
 /// links stay consistent.
@@ -304,6 +398,7 @@ fn random_documents_keep_the_tree_consistent() {
         seed ^= seed << 17;
         seed
     };
+    let mut in_order = 0;
     for round in 0..3000 {
         let len = (next() % 60) as usize;
         let mut html = String::new();
@@ -313,6 +408,7 @@ fn random_documents_keep_the_tree_consistent() {
         let scripting = round % 2 == 1;
         let doc = Parser::new().scripting(scripting).parse(html.as_bytes());
         check_links(&doc);
+        in_order += usize::from(check_tree_order(&doc));
         let _ = doc.to_test_format();
         let _ = doc.root().outer_html();
         let ctx = [
@@ -323,8 +419,11 @@ fn random_documents_keep_the_tree_consistent() {
             .scripting(scripting)
             .parse_fragment(html.as_bytes(), &context);
         check_links(&frag);
+        check_tree_order(&frag);
         let _ = frag.to_test_format();
     }
+    // Both kinds are exercised (the pieces make most documents lose the order).
+    assert!(in_order > 100, "{in_order} of 3000 in tree order");
 }
 
 #[test]

@@ -195,6 +195,18 @@ fn run(case: &Case, scripting: bool) -> Result<(), libtest_mimic::Failed> {
         None => parser.parse(input),
     };
     let got = doc.to_test_format();
+    // When the arena claims tree order, it is tree order (see `Document::in_tree_order`).
+    if doc.in_tree_order() {
+        let walked: Vec<u32> = doc.root().descendants().map(|n| n.id()).collect();
+        if walked.len() + 1 != doc.node_count() || walked.iter().zip(1..).any(|(&w, i)| w != i) {
+            return Err(format!(
+                "input:\n{}\nin_tree_order() but the walk gives {walked:?} of {} nodes",
+                case.data,
+                doc.node_count()
+            )
+            .into());
+        }
+    }
     // A document given as a `&str` (its text decoded without UTF-8 checks) is the same.
     if case.fragment.is_none() {
         let from_str = parser.parse_str(&case.data).to_test_format();
