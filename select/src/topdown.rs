@@ -221,11 +221,11 @@ impl Compound {
 
     /// The compound made of `rest` (the compound's components as
     /// `iter_raw_parse_order_from` gives them, those answered by `nested` left out) and
-    /// `nested`. `selectors` cannot be told the answer
-    /// of a nested selector, nor can a selector be built from components, so when `rest`
-    /// holds more than [`matches_simple`] answers it is written out and parsed again as a
-    /// selector of its own; None (the selector is then left to `selectors`) should that
-    /// not give back the same components.
+    /// `nested`. `selectors` cannot be told the answer of a nested selector, nor can a
+    /// selector be built from components, so when `rest` holds more than
+    /// [`matches_simple`] answers it is written out and parsed again as a selector of its
+    /// own; None (the selector is then left to `selectors`) should that not give back the
+    /// same components.
     fn with_nested(
         selector: &Complex<Impl>,
         offset: usize,
@@ -233,16 +233,17 @@ impl Compound {
         nested: Vec<Nested>,
     ) -> Option<Compound> {
         let nested = nested.into_boxed_slice();
+        // The type is checked by the plan's name index, as in `Compound::new`.
         let parts = || {
             rest.iter()
+                .copied()
                 .filter(|c| !matches!(c, Component::LocalName(_)))
-                .map(|&c| c.clone())
         };
-        if parts().all(|c| is_simple(&c)) {
+        if parts().all(is_simple) {
             return Some(Compound {
                 selector: selector.clone(),
                 offset,
-                simple: Some(parts().collect()),
+                simple: Some(parts().cloned().collect()),
                 nested,
             });
         }
