@@ -18,7 +18,8 @@
 //! nested in `:is()` / `:not()` (`div:not(span div)`, `:is(html div) div`, `div:not(p ~
 //! div)` on siblings: the plan's auxiliary entries) and `:has` at the top level beside
 //! combinators (`body div:has(p) div`: every `div` walks up to `body`; `p ~ div:has(~ p)`
-//! on siblings: every `div` looks back at all the earlier ones); and the pseudo-classes
+//! on siblings: every `div` looks back at all the earlier ones), and complex selectors nested
+//! in `:has()`'s argument (`div:has(> div:not(span div))`: `topdown::compound_for_tree`); and the pseudo-classes
 //! that ask the ancestors
 //! (`:disabled` in n nested `fieldset`s under a disabled one, `:lang(en)` in n nested
 //! `div`s, `input:disabled` on the n children of a disabled `fieldset`: the walk's memo,
@@ -75,6 +76,7 @@ fn main() {
         "div div:has(p)",
         "div:has(p.x) > div",
         "body div:has(p) div",
+        "div:has(> div:not(span div))",
     ] {
         let s = sel(css);
         time(css, &mut || divs.select(&s).count());

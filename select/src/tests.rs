@@ -538,7 +538,22 @@ fn has_later_sibling_is_linear_and_agrees_with_the_walk() {
 #[test]
 fn has_passes_agree_with_the_walk_per_anchor() {
     const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
-    const COMPOUNDS: &[&str] = &["div", "p", "span", "a", "*", ".x", "b.x", ":is(p, a)"];
+    const COMPOUNDS: &[&str] = &[
+        "div",
+        "p",
+        "span",
+        "a",
+        "*",
+        ".x",
+        "b.x",
+        ":is(p, a)",
+        // Complex selectors nested in the compound: planned top down for the whole tree
+        // (`topdown::compound_for_tree`).
+        "p:not(div p)",
+        ":is(div > span, a + b)",
+        "b:where(span ~ b, .x b):not(p > *)",
+        ":not(:is(a span))",
+    ];
     fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, wrap: u8) -> bool {
         let html = random_tree(&tree, NAMES, "<!DOCTYPE html>", |a| {
             if a % 3 == 0 { " class=x" } else { "" }.to_owned()
@@ -587,6 +602,11 @@ fn has_of_several_compounds_is_linear() {
     assert_eq!(count(&doc, "div:has(> div > div span)"), n - 2);
     assert_eq!(count(&doc, "div:has(p span)"), 0);
     assert_eq!(count(&doc, "div:not(:has(div div p))"), 2);
+    // A complex selector nested in a compound of the relative selector: `selectors`
+    // would walk up from every element for it.
+    assert_eq!(count(&doc, "div:has(> div:not(span div))"), n - 1);
+    assert_eq!(count(&doc, "div:has(> div:is(body > div div))"), n - 1);
+    assert_eq!(count(&doc, "div:has(div:not(body div))"), 0);
     let html = "<div></div>".repeat(n) + "<span><p class=x></p></span><div></div>";
     let doc = htmltok_tree::parse(html.as_bytes());
     assert_eq!(count(&doc, "div:has(~ span p.x)"), n);
@@ -943,7 +963,14 @@ fn nested_complex_and_has_top_down_is_right_to_left() {
         "A",
         ":scope",
     ];
-    const HAS: &[&str] = &[":has(b)", ":has(> a)", ":has(~ p)", ":has(+ span b)"];
+    const HAS: &[&str] = &[
+        ":has(b)",
+        ":has(> a)",
+        ":has(~ p)",
+        ":has(+ span b)",
+        ":has(p:not(div p))",
+        ":has(~ :is(a > b, :scope b))",
+    ];
     fn complex(bytes: &mut impl Iterator<Item = u8>, depth: usize) -> String {
         let n = 1 + bytes.next().unwrap_or(0) as usize % 3;
         let mut css = String::new();

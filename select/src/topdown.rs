@@ -46,8 +46,10 @@
 //! are. `:has()` at the top level (`div p:has(b)`) is matched by `selectors` with the
 //! walk's `:has` cache (`has.rs`): answered for the whole tree at once, linear too.
 //!
-//! Not linear yet: complex selectors nested in the arguments of `:has()` (`:has(p:not(div
-//! p))`, matched by `has.rs`' passes through `selectors`) and in `:nth-child(… of S)`;
+//! The compounds of a `:has()` argument that hold such a selector (`:has(p:not(div p))`)
+//! are matched for the whole tree by one walk of a plan of their own
+//! ([`compound_for_tree`]), for `has.rs`' passes. Not linear yet: a complex selector in
+//! `:nth-child(… of S)`, and one in a `:has()` compound that mentions `:scope`;
 //! `selectors` walks up for those.
 
 use htmltok_tree::{NodeRef, Tag};
@@ -357,8 +359,38 @@ impl Layout {
     /// be matched top down.
     fn add(&mut self, sel: &Complex<Impl>, owner: Option<usize>) -> Option<usize> {
         let links = chain(sel)?;
+        self.add_links(sel, &links, owner)
+    }
+
+    /// Lays out the compound of `sel` at `offset` alone, as a selector of owner 0 (see
+    /// [`compound_for_tree`]).
+    fn add_compound(&mut self, sel: &Complex<Impl>, offset: usize) -> Option<usize> {
+        let name = sel
+            .iter_raw_parse_order_from(offset)
+            .take_while(|c| !matches!(c, Component::Combinator(_)))
+            .find_map(|c| match c {
+                Component::LocalName(n) => {
+                    Some((n.name.as_str().into(), n.lower_name.as_str().into()))
+                }
+                _ => None,
+            });
+        let link = Link {
+            offset,
+            join: Join::Descendant,
+            name,
+        };
+        self.add_links(sel, &[link], Some(0))
+    }
+
+    /// [`Layout::add`] of the compounds `links` of `sel`.
+    fn add_links(
+        &mut self,
+        sel: &Complex<Impl>,
+        links: &[Link],
+        owner: Option<usize>,
+    ) -> Option<usize> {
         let mut compounds = Vec::with_capacity(links.len());
-        for link in &links {
+        for link in links {
             let mut rest = Vec::new();
             let mut nested = Vec::new();
             for c in sel
@@ -472,6 +504,11 @@ impl Plan {
                 layout.add(sel, Some(owner))?;
             }
         }
+        Some(Plan::of(layout))
+    }
+
+    /// The plan laid out in `layout`.
+    fn of(layout: Layout) -> Plan {
         let Layout {
             compounds,
             owners,
@@ -525,7 +562,7 @@ impl Plan {
         let prefixes = [&child, &descendant, &next_sibling, &later_sibling]
             .iter()
             .any(|m| m.iter().any(|&w| w != 0));
-        Some(Plan {
+        Plan {
             by_tag: by_tag.into(),
             html_uninterned,
             prefixes,
@@ -541,7 +578,7 @@ impl Plan {
             later_sibling: full(later_sibling),
             last: full(last),
             any,
-        })
+        }
     }
 
     /// True when the plan has no selector.
@@ -865,4 +902,61 @@ impl<'p, 'd> Walk<'p, 'd> {
         let words = self.plan.words;
         self.states.extend(std::iter::repeat_n(0, 2 * words));
     }
+}
+
+/// Whether some component of `list`, nested in `:is()`, `:where()` or `:not()` at any
+/// depth, is `:scope`.
+fn mentions_scope(list: &SelectorList<Impl>) -> bool {
+    list.slice().iter().any(|sel| {
+        sel.iter_raw_parse_order_from(0).any(|c| match c {
+            Component::Scope | Component::ImplicitScope => true,
+            Component::Is(l) | Component::Where(l) | Component::Negation(l) => mentions_scope(l),
+            _ => false,
+        })
+    })
+}
+
+/// For every node of the tree under `root` (by node id), whether it is an element that
+/// matches the compound of `sel` at `offset`, when that compound holds a complex selector
+/// nested in `:is()` / `:where()` / `:not()`: one top-down walk of the tree with the
+/// compound's plan (its nested selectors as auxiliary entries), instead of `selectors`
+/// walking up from each element. For `has.rs`' passes, which match a relative selector's
+/// compounds on every element. None when the compound holds no such selector (matching
+/// it is then no walk up), or mentions `:scope` (which inside `:has()` is the outer
+/// selector's scope, not this walk's), or cannot be planned.
+pub(crate) fn compound_for_tree(
+    sel: &Complex<Impl>,
+    offset: usize,
+    root: NodeRef<'_>,
+) -> Option<Vec<bool>> {
+    let compound = || {
+        sel.iter_raw_parse_order_from(offset)
+            .take_while(|c| !matches!(c, Component::Combinator(_)))
+    };
+    let lists = || {
+        compound().filter_map(|c| match c {
+            Component::Is(l) | Component::Where(l) | Component::Negation(l) => Some(l),
+            _ => None,
+        })
+    };
+    if !lists().any(is_complex)
+        || lists().any(mentions_scope)
+        || compound().any(|c| matches!(c, Component::Scope | Component::ImplicitScope))
+    {
+        return None;
+    }
+    let mut layout = Layout::default();
+    layout.add_compound(sel, offset)?;
+    let plan = Plan::of(layout);
+    let memo = WalkMemo::default();
+    let mut caches = SelectorCaches::default();
+    let quirks = crate::quirks(root.document());
+    let mut walk = Walk::new(&plan, quirks, None, &memo, &mut caches);
+    let mut answers = vec![false; root.document().node_count()];
+    for node in root.descendants() {
+        if let Some(subject) = Subject::of(node) {
+            answers[node.id() as usize] = walk.matches_any(&subject, &memo, &mut caches);
+        }
+    }
+    Some(answers)
 }
