@@ -158,10 +158,9 @@ pub(crate) fn check_nesting(css: &str) -> Result<(), SelectError> {
     Ok(())
 }
 
-/// `selectors` lets some pseudo-classes follow a pseudo-element (`::text:hover`,
-/// `::text:is()`, for the user-action states of Selectors 4 § 3.6.3), which means nothing
-/// for parsel's `::text` and `::attr()`, and which the two ways of matching read
-/// differently (the top-down plan left them out, `selectors` did not: found by the
+/// `selectors` lets some pseudo-classes follow a pseudo-element (`::text:is(b)`), which
+/// mean nothing for parsel's `::text` and `::attr()`, and which the two ways of matching
+/// read differently (the top-down plan left them out, `selectors` did not: found by the
 /// random-text property test). Refused, as anything else after a pseudo-element is.
 pub(crate) fn check_pseudo_element_last(
     css: &str,
