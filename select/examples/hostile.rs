@@ -14,7 +14,12 @@
 //! nested pairs `<div></div><div>…` (`body div + div`: every second `div`'s sibling
 //! has `body` at the top); `span div` with no `span` (the ancestor Bloom filter),
 //! `div:has(p)`, `div:has(div p.x)`, `div:has(> div > div p)` and `div:has(~ p)`,
-//! `div:has(~ div + p)` on siblings (the `:has` passes, `has.rs`), and the pseudo-classes
+//! `div:has(~ div + p)` on siblings (the `:has` passes, `has.rs`); complex selectors
+//! nested in `:is()` / `:not()` (`div:not(span div)`, `:is(html div) div`, `div:not(p ~
+//! div)` on siblings: the plan's auxiliary entries) and `:has` at the top level beside
+//! combinators (`body div:has(p) div`: every `div` walks up to `body`; `p ~ div:has(~ p)`
+//! on siblings: every `div` looks back at all the earlier ones), and complex selectors nested
+//! in `:has()`'s argument (`div:has(> div:not(span div))`: `topdown::compound_for_tree`); and the pseudo-classes
 //! that ask the ancestors
 //! (`:disabled` in n nested `fieldset`s under a disabled one, `:lang(en)` in n nested
 //! `div`s, `input:disabled` on the n children of a disabled `fieldset`: the walk's memo,
@@ -65,6 +70,13 @@ fn main() {
         "div:has(div p.x)",
         "div:has(> div > div p)",
         "div:not(:has(div span))",
+        "div:not(span div)",
+        "div:is(body > div div)",
+        ":is(html div) div",
+        "div div:has(p)",
+        "div:has(p.x) > div",
+        "body div:has(p) div",
+        "div:has(> div:not(span div))",
     ] {
         let s = sel(css);
         time(css, &mut || divs.select(&s).count());
@@ -75,6 +87,10 @@ fn main() {
     });
     let s = sel("body > span > div div");
     time("body > span > div div", &mut || in_span.select(&s).count());
+    let s = sel("div:not(div > span div)");
+    time("div:not(div > span div) (under one span)", &mut || {
+        in_span.select(&s).count()
+    });
     let s = sel("html body div div");
     let top = divs
         .select_first(&sel("body > div"))
@@ -93,6 +109,10 @@ fn main() {
         "span ~ div ~ p",
         "div:has(~ p)",
         "div:has(~ div + p)",
+        "p ~ div:has(b)",
+        "p ~ div:has(~ p)",
+        "div:not(p ~ div)",
+        "div:is(div + div + div)",
     ] {
         let s = sel(css);
         time(&format!("{css} (siblings)"), &mut || {

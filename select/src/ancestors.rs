@@ -10,12 +10,12 @@
 //! is pushed (and its hashes added) after it has been matched. A saturated counter is
 //! never decremented, so the filter can only say "maybe" wrongly, never "no".
 //!
-//! Only the selectors matched right to left use it: those with `:has` at the top of a
-//! compound or more than 64 compounds (the others, whatever their combinators, are
-//! matched top down, `topdown.rs`, in linear time). For those, not every shape is made
-//! linear: when the ancestors' names are all there but not in the order a selector asks
-//! (`div > span p:has(b)` under one `span`), or the ancestor sought is found far up,
-//! `selectors` still walks to the root for each element.
+//! Only the selectors matched right to left use it: none of those `Selector::parse`
+//! gives today (every one is matched top down, `topdown.rs`, in linear time); it stays
+//! for a compound `topdown::Compound::with_nested` could not rebuild. There not every
+//! shape is linear: when the ancestors' names are all there but not in the order a
+//! selector asks, or the ancestor sought is found far up, `selectors` still walks to the
+//! root for each element.
 
 use htmltok_tree::{NodeRef, Ns};
 use selectors::bloom::BloomFilter;

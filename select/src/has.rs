@@ -19,7 +19,10 @@
 //! matches or has one), for `>` over each node's children, for `+` from each element to
 //! the one before it, for `~` over each parent's children from the last. Each compound is
 //! matched at most once per element, so `:has(a b)`, `:has(> a p)` and `:has(~ a p)` on a
-//! million nested elements stay linear. Without a cache (`Selector::matches` on one
+//! million nested elements stay linear. A compound holding a complex selector in `:is()` /
+//! `:not()` (`:has(p:not(div p))`), for which `selectors` would walk up from each element,
+//! is matched for every element by one top-down walk first (`topdown::compound_for_tree`).
+//! Without a cache (`Selector::matches` on one
 //! element) the anchor's reach is walked as above.
 
 use std::cell::RefCell;
@@ -31,6 +34,7 @@ use selectors::{Element as _, OpaqueElement, SelectorList};
 
 use crate::css::Impl;
 use crate::element::Element;
+use crate::topdown;
 
 /// For one walk of a document: for each relative selector of a `:has()` met (by its
 /// address), which nodes of the document's tree it matches as their anchor (None: not in
@@ -94,8 +98,15 @@ fn answer_for_tree(
     let mut next = vec![true; count];
     for &(combinator, offset) in steps.iter().rev() {
         let mut reach = vec![false; count];
+        // A compound holding a complex selector in `:is()` / `:not()` (`:has(p:not(div
+        // p))`): matched for the whole tree by one top-down walk, as `selectors` would
+        // walk up from each element.
+        let planned = topdown::compound_for_tree(sel, offset, root);
         // Whether `node` is an element matching compound k with R(k + 1, node).
         let hit = |node: NodeRef<'_>, context: &mut MatchingContext<Impl>| {
+            if let Some(planned) = &planned {
+                return next[node.id() as usize] && planned[node.id() as usize];
+            }
             next[node.id() as usize]
                 && Element::of(node).is_some_and(|el| {
                     context.nest_for_relative_selector(OpaqueElement::new(root.data()), |ctx| {

@@ -22,11 +22,11 @@
 //! with selector lists, `:has`, and the `i` / `s` attribute flags. The case rules are an
 //! HTML document's: see the `element` module. Nothing recurses per level of the tree
 //! (`:has` is matched with loops, see the `has` module); the selector itself may nest
-//! [`MAX_NESTING`] levels of brackets. Selectors without `:has` (`body div p`, `ul > li
-//! a[href]`, `h2 + p`, `a ~ b > c`) are matched top down as the walk goes, a state per
-//! open element and per level of siblings, in time linear in the tree's size whatever its
-//! depth or width (the `topdown` module); those with `:has` right to left by `selectors`,
-//! with an ancestor Bloom filter.
+//! [`MAX_NESTING`] levels of brackets. Selectors (`body div p`, `ul > li a[href]`, `h2 +
+//! p`, `a ~ b > c`, `span:not(div span)`, `div p:has(b)`) are matched top down as the
+//! walk goes, a state per open element and per level of siblings, in time linear in the
+//! tree's size whatever its depth or width (the `topdown` module); `Selector::matches` on
+//! one element right to left by `selectors`.
 
 mod ancestors;
 mod css;
@@ -72,8 +72,9 @@ pub struct Selector {
     /// for no-quirks and for quirks mode (where ids and classes are left out); None when
     /// no selector has any (`a[href]`), so no filter need be kept.
     ancestor_hashes: Option<[Box<[AncestorHashes]>; 2]>,
-    /// The top-down plan when no selector of the list has `:has` at its top level or more
-    /// than 64 compounds (`topdown.rs`): matched so, in time linear in the tree's size.
+    /// The top-down plan (`topdown.rs`): matched so, in time linear in the tree's size.
+    /// None only should a compound holding a nested complex selector not be rebuilt
+    /// (`topdown::Compound::with_nested`); then right to left, with the Bloom filter.
     plan: Option<Box<topdown::Plan>>,
 }
 
@@ -126,6 +127,7 @@ impl Selector {
                 )
             })
             .map_err(|e| SelectError::from_parse(css, e))?;
+        error::check_pseudo_element_last(css, &list)?;
         let mut pseudos = list.slice().iter().map(|s| s.pseudo_element().cloned());
         let pseudo = pseudos.next().flatten();
         if pseudos.any(|p| p != pseudo) {

@@ -262,6 +262,7 @@ fn errors_say_where_and_what() {
         ("a::text, b", 0, "same pseudo-element"),
         (":not(a::text)", 12, "may only end a selector"),
         ("a:has(::text)", 7, "inside :has()"),
+        ("a::text:is(b)", 1, "nothing may follow it"),
         ("a:has(b:has(c))", 12, "nested"),
         ("a[x=1=2]", 4, "attribute value"),
         (":nth-child(x)", 12, "unexpected `x`"),
@@ -537,7 +538,22 @@ fn has_later_sibling_is_linear_and_agrees_with_the_walk() {
 #[test]
 fn has_passes_agree_with_the_walk_per_anchor() {
     const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
-    const COMPOUNDS: &[&str] = &["div", "p", "span", "a", "*", ".x", "b.x", ":is(p, a)"];
+    const COMPOUNDS: &[&str] = &[
+        "div",
+        "p",
+        "span",
+        "a",
+        "*",
+        ".x",
+        "b.x",
+        ":is(p, a)",
+        // Complex selectors nested in the compound: planned top down for the whole tree
+        // (`topdown::compound_for_tree`).
+        "p:not(div p)",
+        ":is(div > span, a + b)",
+        "b:where(span ~ b, .x b):not(p > *)",
+        ":not(:is(a span))",
+    ];
     fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, wrap: u8) -> bool {
         let html = random_tree(&tree, NAMES, "<!DOCTYPE html>", |a| {
             if a % 3 == 0 { " class=x" } else { "" }.to_owned()
@@ -586,6 +602,11 @@ fn has_of_several_compounds_is_linear() {
     assert_eq!(count(&doc, "div:has(> div > div span)"), n - 2);
     assert_eq!(count(&doc, "div:has(p span)"), 0);
     assert_eq!(count(&doc, "div:not(:has(div div p))"), 2);
+    // A complex selector nested in a compound of the relative selector: `selectors`
+    // would walk up from every element for it.
+    assert_eq!(count(&doc, "div:has(> div:not(span div))"), n - 1);
+    assert_eq!(count(&doc, "div:has(> div:is(body > div div))"), n - 1);
+    assert_eq!(count(&doc, "div:has(div:not(body div))"), 0);
     let html = "<div></div>".repeat(n) + "<span><p class=x></p></span><div></div>";
     let doc = htmltok_tree::parse(html.as_bytes());
     assert_eq!(count(&doc, "div:has(~ span p.x)"), n);
@@ -842,9 +863,9 @@ fn top_down_is_right_to_left() {
         .quickcheck(check as fn(Vec<(u8, u8)>, Vec<(u8, u8)>, bool) -> bool);
 }
 
-/// Plans wider than one 64-bit word: many fields, a long selector list (a selector's
-/// compounds never straddle two words), and a selector of more than 64 compounds (left
-/// to `selectors`): the same matches as right to left.
+/// Plans wider than one 64-bit word: many fields, a long selector list, and selectors of
+/// more than 64 compounds (straddling two words, a prefix carried from bit 63 of one
+/// word to bit 0 of the next): the same matches as right to left.
 #[test]
 fn top_down_plans_of_many_words() {
     let html = "<!DOCTYPE html><main><section class=a><div><p id=x>1</p><p class=b>2</p>\
@@ -882,13 +903,26 @@ fn top_down_plans_of_many_words() {
     let all: Vec<_> = one_by_one(doc.root(), &sel);
     assert_eq!(all.len(), 3);
     assert_eq!(doc.select(&sel).collect::<Vec<_>>(), all);
-    // 70 compounds: matched right to left.
+    // 70 compounds and more, straddling words: top down too.
     let long = "html ".to_owned() + &"* ".repeat(68) + "p";
     let sel = Selector::parse(&long).unwrap();
-    assert!(sel.plan.is_none());
+    assert!(sel.plan.is_some());
     assert_eq!(doc.select(&sel).count(), 0);
-    let long = "html ".to_owned() + &":not(p) ".repeat(68) + "p";
-    assert!(Selector::parse(&long).unwrap().plan.is_none());
+    let deep = "<div>".repeat(80) + "<p>";
+    let deep = htmltok_tree::parse(deep.as_bytes());
+    for (css, want) in [
+        ("html ".to_owned() + &":not(p) ".repeat(68) + "p", 1),
+        ("body > ".to_owned() + &"div > ".repeat(80) + "p", 1),
+        ("body > ".to_owned() + &"div > ".repeat(79) + "p", 0),
+        ("b, ".repeat(50) + "html " + &"div ".repeat(70) + "p", 1),
+        ("b, ".repeat(50) + "body " + &"div ".repeat(81) + "p", 0),
+    ] {
+        let sel = Selector::parse(&css).unwrap();
+        assert!(sel.plan.is_some());
+        let all: Vec<_> = one_by_one(deep.root(), &sel);
+        assert_eq!(all.len(), want, "{css}");
+        assert_eq!(deep.select(&sel).collect::<Vec<_>>(), all, "{css}");
+    }
 }
 
 /// Found by the `select` fuzz target: a compound that `matches_simple` does not answer
@@ -1051,4 +1085,154 @@ fn scan_and_walk_agree_on_random_trees() {
         in_order > runs / 10 && in_order < runs,
         "{in_order} of {runs}"
     );
+}
+
+/// Complex selectors nested in `:is()` / `:where()` / `:not()` (matched by the top-down
+/// plan's auxiliary entries, `topdown::Nested`) and `:has()` at the top level beside
+/// combinators: top down as `Selector::matches` right to left, on random trees and
+/// random selectors nested up to three deep (`a:not(div > p ~ span:is(b, .x a))`,
+/// `div p:has(~ a) + span`), on the whole document, below each element, and as a field.
+#[test]
+fn nested_complex_and_has_top_down_is_right_to_left() {
+    const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
+    const BASE: &[&str] = &[
+        "div",
+        "p",
+        "span",
+        "a",
+        "*",
+        ".x",
+        "#i",
+        "[title]",
+        "p:first-child",
+        "b:only-child",
+        "A",
+        ":scope",
+    ];
+    const HAS: &[&str] = &[
+        ":has(b)",
+        ":has(> a)",
+        ":has(~ p)",
+        ":has(+ span b)",
+        ":has(p:not(div p))",
+        ":has(~ :is(a > b, :scope b))",
+    ];
+    fn complex(bytes: &mut impl Iterator<Item = u8>, depth: usize) -> String {
+        let n = 1 + bytes.next().unwrap_or(0) as usize % 3;
+        let mut css = String::new();
+        for i in 0..n {
+            if i > 0 {
+                css += [" ", " > ", " + ", " ~ "][bytes.next().unwrap_or(0) as usize % 4];
+            }
+            css += &compound(bytes, depth);
+        }
+        css
+    }
+    fn compound(bytes: &mut impl Iterator<Item = u8>, depth: usize) -> String {
+        let b = bytes.next().unwrap_or(0) as usize;
+        let mut css = BASE[b % BASE.len()].to_owned();
+        if depth < 3 && !(b / 16).is_multiple_of(3) {
+            css += [":not(", ":is(", ":where("][b / 48 % 3];
+            for i in 0..1 + b / 144 % 2 {
+                if i > 0 {
+                    css += ", ";
+                }
+                css += &complex(bytes, depth + 1);
+            }
+            css += ")";
+        }
+        if depth == 0 && b.is_multiple_of(5) {
+            css += HAS[b / 5 % HAS.len()];
+        }
+        css
+    }
+    fn check(tree: Vec<(u8, u8)>, picks: Vec<u8>) -> bool {
+        let html = random_tree(&tree, NAMES, "<!DOCTYPE html>", |a| {
+            let class = ["", " class=x", " id=i", ""][a as usize % 4];
+            let title = if a & 4 != 0 { " title=t" } else { "" };
+            format!("{class}{title}")
+        });
+        let doc = htmltok_tree::parse(html.as_bytes());
+        let css = complex(&mut picks.into_iter(), 0);
+        let Ok(sel) = Selector::parse(&css) else {
+            return false;
+        };
+        if sel.plan.is_none() {
+            return false;
+        }
+        let all: Vec<_> = one_by_one(doc.root(), &sel);
+        if doc.select(&sel).collect::<Vec<_>>() != all {
+            return false;
+        }
+        for scope in doc.root().descendants().filter(|n| n.is_element()) {
+            let mut caches = SelectorCaches::default();
+            let want: Vec<_> = scope
+                .descendants()
+                .filter(|n| sel.matches_with(*n, Some(scope), &mut caches))
+                .collect();
+            if scope.select(&sel).collect::<Vec<_>>() != want {
+                return false;
+            }
+        }
+        let fields = Fields::new([("b", "b"), ("s", css.as_str())]).unwrap();
+        fields.extract(&doc)[1].len() == all.len()
+    }
+    quickcheck::QuickCheck::new()
+        .tests(2000)
+        .quickcheck(check as fn(Vec<(u8, u8)>, Vec<u8>) -> bool);
+}
+
+/// The shapes that stayed quadratic after the top-down matcher: complex selectors nested
+/// in `:is()` / `:where()` / `:not()`, which `selectors` matched by walking up from each
+/// element (to the root when the ancestor part matches far up or not at all), and `:has`
+/// at the top level with combinators (right to left, each element looking up or back).
+/// 200,000 elements, nested and side by side.
+#[test]
+fn deep_and_wide_trees_are_linear_for_nested_complex_and_has() {
+    let n = 200_000;
+    let nested = "<div>".repeat(n) + "<p class=x>" + &"</div>".repeat(n);
+    let nested = htmltok_tree::parse(nested.as_bytes());
+    let count = |css: &str| nested.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("div:not(span div)"), n);
+    assert_eq!(count("div:not(body > div div)"), 1);
+    assert_eq!(count("div:is(body > div div)"), n - 1);
+    assert_eq!(count("div:where(div + div, span div)"), 0);
+    assert_eq!(count(":is(html div) div"), n - 1);
+    assert_eq!(count("p:is(div > p):not(:is(span, a) p)"), 1);
+    assert_eq!(count("div div:has(p)"), n - 1);
+    assert_eq!(count("div:has(p.x) > div"), n - 1);
+    assert_eq!(count("body div:has(p) div"), n - 1);
+    assert_eq!(count("body div:has(> p) + div, div:has(span) div"), 0);
+    let fields = Fields::new([
+        ("d", "div:not(span div)::attr(class)"),
+        ("p", "div p:has(b)"),
+    ])
+    .unwrap();
+    assert_eq!(fields.extract(&nested), [Vec::<String>::new(), vec![]]);
+    let top = nested
+        .select_first(&Selector::parse("body > div").unwrap())
+        .unwrap();
+    assert_eq!(
+        top.select(&Selector::parse("div:is(html > body div)").unwrap())
+            .count(),
+        n - 1
+    );
+
+    // The names all there but out of order: a `span` above every `div`.
+    let in_span = "<span>".to_owned() + &"<div>".repeat(n) + &"</div>".repeat(n) + "</span>";
+    let in_span = htmltok_tree::parse(in_span.as_bytes());
+    let count = |css: &str| in_span.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("div:not(div > span div)"), n);
+    assert_eq!(count("div:is(span > div div)"), n - 1);
+
+    let wide = "<div></div>".repeat(n) + "<p>";
+    let wide = htmltok_tree::parse(wide.as_bytes());
+    let count = |css: &str| wide.select(&Selector::parse(css).unwrap()).count();
+    assert_eq!(count("p ~ div:has(b)"), 0);
+    assert_eq!(count("div ~ div:has(~ p)"), n - 1);
+    assert_eq!(count("p ~ div:has(~ p)"), 0);
+    assert_eq!(count("div:not(p ~ div)"), n);
+    assert_eq!(count("div:is(div + div + div)"), n - 2);
+    assert_eq!(count("p:not(span ~ p, body > p ~ *)"), 1);
+    assert_eq!(count(":is(div ~ div) ~ p"), 1);
 }

@@ -29,15 +29,28 @@
 //! right-to-left path.
 //!
 //! The sets are bit masks, one bit per compound of every selector of the plan (a
-//! selector list, or all the fields of a [`crate::Fields`]), 64 to a word; a selector's
-//! compounds never straddle two words, so a prefix bit moves to the next compound's bit by
-//! a shift. Compounds that name a type (`a`, `h1`) are offered only to elements of that
-//! name (one lookup of the element's name per element for the whole plan).
+//! selector list, or all the fields of a [`crate::Fields`]), 64 to a word; a prefix bit
+//! moves to the next compound's bit by a shift, carried into the next word when a
+//! selector straddles two (so selectors of any number of compounds are planned). Compounds
+//! that name a type (`a`, `h1`) are offered only to elements of that name (one lookup of
+//! the element's name per element for the whole plan).
 //!
-//! What is not done here (the selector keeps `selectors`' right-to-left path): `:has()`
-//! (see `has.rs`), and selectors of more than 64 compounds. A compound may still hold a
-//! complex selector inside `:is()` / `:not()` (`:not(div p)`), which `selectors` matches
-//! by walking up: that part is not linear.
+//! A complex selector nested in `:is()`, `:where()` or `:not()` (`span:not(div span)`,
+//! `:is(ul li) a`) `selectors` would match by walking up from the element, outside the
+//! walk's state: a walk to the root per element. So each selector of such a list becomes
+//! an auxiliary entry of the plan (recursively, for the lists nested in it), laid out on
+//! the bits before the compound that holds the pseudo-class; the walk matches it like any
+//! other, and when the compound is tried at an element the entries' last bits there are
+//! final and say whether the element matches them ([`Nested`]: `:is`/`:where` any of
+//! them, `:not` none). The compound's other simple selectors are matched as the others
+//! are. `:has()` at the top level (`div p:has(b)`) is matched by `selectors` with the
+//! walk's `:has` cache (`has.rs`): answered for the whole tree at once, linear too.
+//!
+//! The compounds of a `:has()` argument that hold such a selector (`:has(p:not(div p))`)
+//! are matched for the whole tree by one walk of a plan of their own
+//! ([`compound_for_tree`]), for `has.rs`' passes. Not linear yet: a complex selector in
+//! `:nth-child(… of S)`, and one in a `:has()` compound that mentions `:scope`;
+//! `selectors` walks up for those.
 
 use htmltok_tree::{NodeRef, Tag};
 use selectors::attr::{AttrSelectorOperation, NamespaceConstraint};
@@ -52,7 +65,7 @@ use selectors::matching::{
 use selectors::parser::{Combinator, Component, Selector as Complex};
 use selectors::{Element as _, SelectorList};
 
-use crate::css::{Ident, Impl, PseudoClass};
+use crate::css::{Ident, Impl};
 use crate::element::Element;
 use crate::memo::WalkMemo;
 use crate::{Subject, TypeName};
@@ -80,7 +93,7 @@ struct Link {
 
 /// The compounds of `sel` left to right, when it is made only of compounds joined by
 /// combinators (perhaps ending in a pseudo-element, which is left out: the element it is
-/// taken from is the subject) and holds no `:has()` at its top level; None otherwise.
+/// taken from is the subject); None otherwise (`::slotted()`, `::part()`).
 fn chain(sel: &Complex<Impl>) -> Option<Vec<Link>> {
     let mut links = Vec::new();
     let mut start = 0;
@@ -109,7 +122,6 @@ fn chain(sel: &Complex<Impl>) -> Option<Vec<Link>> {
             Component::LocalName(n) => {
                 name = Some((n.name.as_str().into(), n.lower_name.as_str().into()));
             }
-            Component::NonTSPseudoClass(PseudoClass::Has(_)) => return None,
             _ => {}
         }
     }
@@ -122,12 +134,70 @@ fn chain(sel: &Complex<Impl>) -> Option<Vec<Link>> {
 }
 
 /// A compound to test: a selector and the offset of the compound in it, and its simple
-/// selectors when they are all of the kinds [`matches_simple`] answers.
+/// selectors when they are all of the kinds [`matches_simple`] answers; and the
+/// pseudo-classes of it that the plan answers from its own bits ([`Nested`]), which the
+/// selector then leaves out.
 #[derive(Clone, Debug)]
 struct Compound {
     selector: Complex<Impl>,
     offset: usize,
     simple: Option<Box<[Component<Impl>]>>,
+    nested: Box<[Nested]>,
+}
+
+/// `:is()` / `:where()` (some selector of the list matches the element) or `:not()` (none
+/// does) whose list holds a complex selector (`:not(div p)`). `selectors` would match it
+/// by walking up from the element (and back along its siblings), outside the walk's
+/// state: a walk to the root per element on a deep tree. So each selector of the list is
+/// an auxiliary entry of the plan, laid out before the compounds that ask it, and matched
+/// by the same walk: the bit of its last compound says, when the walk reaches an element,
+/// whether the element matches it.
+#[derive(Clone, Debug)]
+struct Nested {
+    negated: bool,
+    /// The bits of the last compounds of the list's selectors.
+    lasts: Box<[usize]>,
+}
+
+impl Nested {
+    /// Whether the element whose `matched` set is `matched` (its bits below those of the
+    /// compound asking already final) matches the pseudo-class.
+    #[inline]
+    fn holds(&self, matched: &[u64]) -> bool {
+        let any = self
+            .lasts
+            .iter()
+            .any(|&bit| matched[bit / 64] >> (bit % 64) & 1 == 1);
+        any != self.negated
+    }
+}
+
+/// Whether some selector of `list` has a combinator, or such a list nested in `:is()`,
+/// `:where()` or `:not()` (not in `:has()`, which `has.rs` answers for the whole tree,
+/// nor in `:nth-child(… of S)`).
+fn is_complex(list: &SelectorList<Impl>) -> bool {
+    list.slice().iter().any(|sel| {
+        sel.iter_raw_parse_order_from(0).any(|c| match c {
+            Component::Combinator(_) => true,
+            Component::Is(l) | Component::Where(l) | Component::Negation(l) => is_complex(l),
+            _ => false,
+        })
+    })
+}
+
+/// Whether `c` is one of the simple selectors [`matches_simple`] answers.
+fn is_simple(c: &Component<Impl>) -> bool {
+    matches!(
+        c,
+        Component::ID(_)
+            | Component::Class(_)
+            | Component::AttributeInNoNamespaceExists { .. }
+            | Component::AttributeInNoNamespace { .. }
+            | Component::ExplicitUniversalType
+            | Component::ExplicitAnyNamespace
+            | Component::Namespace(..)
+            | Component::DefaultNamespace(_)
+    )
 }
 
 impl Compound {
@@ -141,25 +211,78 @@ impl Compound {
             .collect();
         let simple = parts
             .iter()
-            .all(|c| {
-                matches!(
-                    c,
-                    Component::ID(_)
-                        | Component::Class(_)
-                        | Component::AttributeInNoNamespaceExists { .. }
-                        | Component::AttributeInNoNamespace { .. }
-                        | Component::ExplicitUniversalType
-                        | Component::ExplicitAnyNamespace
-                        | Component::Namespace(..)
-                        | Component::DefaultNamespace(_)
-                )
-            })
+            .all(is_simple)
             .then(|| parts.into_boxed_slice());
         Compound {
             selector: selector.clone(),
             offset,
             simple,
+            nested: Box::new([]),
         }
+    }
+
+    /// The compound made of `rest` (the compound's components as
+    /// `iter_raw_parse_order_from` gives them, those answered by `nested` left out) and
+    /// `nested`. `selectors` cannot be told the answer of a nested selector, nor can a
+    /// selector be built from components, so when `rest` holds more than
+    /// [`matches_simple`] answers it is written out and parsed again as a selector of its
+    /// own; None (the selector is then left to `selectors`) should that not give back the
+    /// same components.
+    fn with_nested(
+        selector: &Complex<Impl>,
+        offset: usize,
+        rest: &[&Component<Impl>],
+        nested: Vec<Nested>,
+    ) -> Option<Compound> {
+        let nested = nested.into_boxed_slice();
+        // The type is checked by the plan's name index, as in `Compound::new`.
+        let parts = || {
+            rest.iter()
+                .copied()
+                .filter(|c| !matches!(c, Component::LocalName(_)))
+        };
+        if parts().all(is_simple) {
+            return Some(Compound {
+                selector: selector.clone(),
+                offset,
+                simple: Some(parts().cloned().collect()),
+                nested,
+            });
+        }
+        // A compound's components are stored (and iterated here) last first.
+        let mut css = String::new();
+        for c in rest.iter().rev() {
+            cssparser::ToCss::to_css(*c, &mut css).ok()?;
+        }
+        let mut input = cssparser::ParserInput::new(&css);
+        let mut parser = cssparser::Parser::new(&mut input);
+        let list = parser
+            .parse_entirely(|p| {
+                SelectorList::parse(
+                    &crate::css::Parser::default(),
+                    p,
+                    selectors::parser::ParseRelative::No,
+                )
+            })
+            .ok()?;
+        let [again] = list.slice() else {
+            return None;
+        };
+        if !again.iter_raw_parse_order_from(0).eq(rest.iter().copied()) {
+            return None;
+        }
+        Some(Compound {
+            selector: again.clone(),
+            offset: 0,
+            simple: None,
+            nested,
+        })
+    }
+
+    /// Whether the compound is answered by [`matches_simple`] alone.
+    #[inline]
+    fn is_plain_simple(&self) -> bool {
+        self.simple.is_some() && self.nested.is_empty()
     }
 }
 
@@ -205,6 +328,127 @@ fn matches_simple(c: &Component<Impl>, subject: &Subject<'_>, quirks: QuirksMode
     }
 }
 
+/// A plan being laid out, bit by bit (the fields of [`Plan`] of the same names, as
+/// growing vectors).
+#[derive(Default)]
+struct Layout {
+    compounds: Vec<Compound>,
+    owners: Vec<usize>,
+    named: Vec<(usize, TypeName)>,
+    first: Vec<u64>,
+    last: Vec<u64>,
+    any: Vec<u64>,
+    child: Vec<u64>,
+    descendant: Vec<u64>,
+    next_sibling: Vec<u64>,
+    later_sibling: Vec<u64>,
+}
+
+/// Sets `bit` in the growing mask `v`.
+fn set_bit(v: &mut Vec<u64>, bit: usize) {
+    v.resize(v.len().max(bit / 64 + 1), 0);
+    v[bit / 64] |= 1 << (bit % 64);
+}
+
+impl Layout {
+    /// Lays out the compounds of `sel` on consecutive bits, after the auxiliary entries
+    /// of the complex selectors nested in them (recursively: each entry after those it
+    /// asks), so that a compound's [`Nested`] bits come before its own and are final
+    /// when it is matched. `owner`: the owner of a selector of the plan, None for an
+    /// auxiliary entry. Returns the bit of the last compound, or None when `sel` cannot
+    /// be matched top down.
+    fn add(&mut self, sel: &Complex<Impl>, owner: Option<usize>) -> Option<usize> {
+        let links = chain(sel)?;
+        self.add_links(sel, &links, owner)
+    }
+
+    /// Lays out the compound of `sel` at `offset` alone, as a selector of owner 0 (see
+    /// [`compound_for_tree`]).
+    fn add_compound(&mut self, sel: &Complex<Impl>, offset: usize) -> Option<usize> {
+        let name = sel
+            .iter_raw_parse_order_from(offset)
+            .take_while(|c| !matches!(c, Component::Combinator(_)))
+            .find_map(|c| match c {
+                Component::LocalName(n) => {
+                    Some((n.name.as_str().into(), n.lower_name.as_str().into()))
+                }
+                _ => None,
+            });
+        let link = Link {
+            offset,
+            join: Join::Descendant,
+            name,
+        };
+        self.add_links(sel, &[link], Some(0))
+    }
+
+    /// [`Layout::add`] of the compounds `links` of `sel`.
+    fn add_links(
+        &mut self,
+        sel: &Complex<Impl>,
+        links: &[Link],
+        owner: Option<usize>,
+    ) -> Option<usize> {
+        let mut compounds = Vec::with_capacity(links.len());
+        for link in links {
+            let mut rest = Vec::new();
+            let mut nested = Vec::new();
+            for c in sel
+                .iter_raw_parse_order_from(link.offset)
+                .take_while(|c| !matches!(c, Component::Combinator(_)))
+            {
+                match c {
+                    Component::Is(list) | Component::Where(list) | Component::Negation(list)
+                        if is_complex(list) =>
+                    {
+                        let lasts = list
+                            .slice()
+                            .iter()
+                            .map(|s| self.add(s, None))
+                            .collect::<Option<Box<[usize]>>>()?;
+                        nested.push(Nested {
+                            negated: matches!(c, Component::Negation(_)),
+                            lasts,
+                        });
+                    }
+                    _ => rest.push(c),
+                }
+            }
+            compounds.push(if nested.is_empty() {
+                Compound::new(sel, link.offset)
+            } else {
+                Compound::with_nested(sel, link.offset, &rest, nested)?
+            });
+        }
+        let start = self.compounds.len();
+        for (j, (link, compound)) in links.iter().zip(compounds).enumerate() {
+            let bit = start + j;
+            if j == 0 {
+                set_bit(&mut self.first, bit);
+            } else {
+                let joins = match link.join {
+                    Join::Child => &mut self.child,
+                    Join::Descendant => &mut self.descendant,
+                    Join::NextSibling => &mut self.next_sibling,
+                    Join::LaterSibling => &mut self.later_sibling,
+                };
+                set_bit(joins, bit - 1);
+            }
+            match &link.name {
+                Some(name) => self.named.push((bit, name.clone())),
+                None => set_bit(&mut self.any, bit),
+            }
+            self.compounds.push(compound);
+            self.owners.push(owner.unwrap_or(usize::MAX));
+        }
+        let end = self.compounds.len() - 1;
+        if owner.is_some() {
+            set_bit(&mut self.last, end);
+        }
+        Some(end)
+    }
+}
+
 /// Bit masks over a plan's compounds, a word per 64.
 type Mask = Box<[u64]>;
 
@@ -213,9 +457,10 @@ type Mask = Box<[u64]>;
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     words: usize,
-    /// By bit: the compound, None for the bits left unused at the end of a word.
-    compounds: Vec<Option<Compound>>,
-    /// By bit: the owner of the selector the compound belongs to.
+    /// By bit: the compound.
+    compounds: Vec<Compound>,
+    /// By bit: the owner of the selector the compound belongs to (`usize::MAX` for the
+    /// auxiliary entries of [`Nested`] pseudo-classes, which match for no owner).
     owners: Vec<usize>,
     /// The first compound of each selector: always a candidate.
     first: Mask,
@@ -224,7 +469,8 @@ pub(crate) struct Plan {
     descendant: Mask,
     next_sibling: Mask,
     later_sibling: Mask,
-    /// The last compound of each selector: an element matching it matches the selector.
+    /// The last compound of each selector (not of the auxiliary entries): an element
+    /// matching it matches the selector.
     last: Mask,
     /// For HTML elements, by (lowercased) name: the compounds that may match an element of
     /// that name (those naming it, and those naming no type), sorted by name.
@@ -252,49 +498,29 @@ impl Plan {
     pub(crate) fn new<'a>(
         lists: impl IntoIterator<Item = (usize, &'a SelectorList<Impl>)>,
     ) -> Option<Plan> {
-        let mut compounds: Vec<Option<Compound>> = Vec::new();
-        let mut owners = Vec::new();
-        let mut named: Vec<(usize, TypeName)> = Vec::new();
-        let bits = |v: &mut Vec<u64>, bit: usize| {
-            v.resize(v.len().max(bit / 64 + 1), 0);
-            v[bit / 64] |= 1 << (bit % 64);
-        };
-        let (mut first, mut last, mut any) = (vec![], vec![], vec![]);
-        let (mut child, mut descendant, mut next_sibling, mut later_sibling) =
-            (vec![], vec![], vec![], vec![]);
+        let mut layout = Layout::default();
         for (owner, list) in lists {
             for sel in list.slice() {
-                let links = chain(sel).filter(|c| c.len() <= 64)?;
-                // Keep a selector's compounds in one word.
-                if compounds.len() % 64 + links.len() > 64 {
-                    let pad = 64 - compounds.len() % 64;
-                    compounds.extend((0..pad).map(|_| None));
-                    owners.extend((0..pad).map(|_| usize::MAX));
-                }
-                let start = compounds.len();
-                for (j, link) in links.iter().enumerate() {
-                    let bit = start + j;
-                    if j == 0 {
-                        bits(&mut first, bit);
-                    } else {
-                        let joins = match link.join {
-                            Join::Child => &mut child,
-                            Join::Descendant => &mut descendant,
-                            Join::NextSibling => &mut next_sibling,
-                            Join::LaterSibling => &mut later_sibling,
-                        };
-                        bits(joins, bit - 1);
-                    }
-                    match &link.name {
-                        Some(name) => named.push((bit, name.clone())),
-                        None => bits(&mut any, bit),
-                    }
-                    compounds.push(Some(Compound::new(sel, link.offset)));
-                    owners.push(owner);
-                }
-                bits(&mut last, compounds.len() - 1);
+                layout.add(sel, Some(owner))?;
             }
         }
+        Some(Plan::of(layout))
+    }
+
+    /// The plan laid out in `layout`.
+    fn of(layout: Layout) -> Plan {
+        let Layout {
+            compounds,
+            owners,
+            named,
+            first,
+            last,
+            any,
+            child,
+            descendant,
+            next_sibling,
+            later_sibling,
+        } = layout;
         let words = compounds.len().div_ceil(64);
         let full = |mut v: Vec<u64>| {
             v.resize(words, 0);
@@ -336,7 +562,7 @@ impl Plan {
         let prefixes = [&child, &descendant, &next_sibling, &later_sibling]
             .iter()
             .any(|m| m.iter().any(|&w| w != 0));
-        Some(Plan {
+        Plan {
             by_tag: by_tag.into(),
             html_uninterned,
             prefixes,
@@ -352,7 +578,7 @@ impl Plan {
             later_sibling: full(later_sibling),
             last: full(last),
             any,
-        })
+        }
     }
 
     /// True when the plan has no selector.
@@ -540,12 +766,16 @@ impl<'p, 'd> Walk<'p, 'd> {
         let (previous, earlier) = rest.split_at(words);
         let names = plan.candidates(subject);
         let mut any = 0;
+        // A selector's compounds may straddle two words: a prefix at bit 63 allows bit 0
+        // of the next word.
+        let mut carry = 0;
         for w in 0..words {
             let prefixes = matched_above[w] & plan.child[w]
                 | reached_above[w] & plan.descendant[w]
                 | previous[w] & plan.next_sibling[w]
                 | earlier[w] & plan.later_sibling[w];
-            let candidates = (plan.first[w] | prefixes << 1) & names[w];
+            let candidates = (plan.first[w] | prefixes << 1 | carry) & names[w];
+            carry = prefixes >> 63;
             self.current[w] = candidates;
             self.current[words + w] = reached_above[w];
             any |= candidates;
@@ -587,11 +817,9 @@ impl<'p, 'd> Walk<'p, 'd> {
             while candidates != 0 {
                 let bit = candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
-                let Some(compound) = &self.plan.compounds[w * 64 + bit] else {
-                    continue;
-                };
+                let compound = &self.plan.compounds[w * 64 + bit];
                 match &compound.simple {
-                    Some(parts) => {
+                    Some(parts) if compound.nested.is_empty() => {
                         if parts
                             .iter()
                             .all(|c| matches_simple(c, subject, self.quirks))
@@ -599,7 +827,7 @@ impl<'p, 'd> Walk<'p, 'd> {
                             matched |= 1 << bit;
                         }
                     }
-                    None => {
+                    _ => {
                         matched |= 1 << bit;
                         rest = true;
                     }
@@ -630,19 +858,27 @@ impl<'p, 'd> Walk<'p, 'd> {
             while candidates != 0 {
                 let bit = candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
-                let Some(compound) = &self.plan.compounds[w * 64 + bit] else {
-                    continue;
-                };
-                if compound.simple.is_some() {
+                let compound = &self.plan.compounds[w * 64 + bit];
+                if compound.is_plain_simple() {
                     continue;
                 }
-                let result = matches_compound_selector_from(
-                    &compound.selector,
-                    compound.offset,
-                    &mut ctx,
-                    &subject.el,
-                );
-                if matches!(result, CompoundSelectorMatchingResult::NotMatched) {
+                // The nested entries' bits are below this one: final by now.
+                let matched = compound.nested.iter().all(|n| n.holds(&self.current))
+                    && match &compound.simple {
+                        Some(parts) => parts
+                            .iter()
+                            .all(|c| matches_simple(c, subject, self.quirks)),
+                        None => !matches!(
+                            matches_compound_selector_from(
+                                &compound.selector,
+                                compound.offset,
+                                &mut ctx,
+                                &subject.el,
+                            ),
+                            CompoundSelectorMatchingResult::NotMatched
+                        ),
+                    };
+                if !matched {
                     self.current[w] &= !(1 << bit);
                 }
             }
@@ -666,4 +902,61 @@ impl<'p, 'd> Walk<'p, 'd> {
         let words = self.plan.words;
         self.states.extend(std::iter::repeat_n(0, 2 * words));
     }
+}
+
+/// Whether some component of `list`, nested in `:is()`, `:where()` or `:not()` at any
+/// depth, is `:scope`.
+fn mentions_scope(list: &SelectorList<Impl>) -> bool {
+    list.slice().iter().any(|sel| {
+        sel.iter_raw_parse_order_from(0).any(|c| match c {
+            Component::Scope | Component::ImplicitScope => true,
+            Component::Is(l) | Component::Where(l) | Component::Negation(l) => mentions_scope(l),
+            _ => false,
+        })
+    })
+}
+
+/// For every node of the tree under `root` (by node id), whether it is an element that
+/// matches the compound of `sel` at `offset`, when that compound holds a complex selector
+/// nested in `:is()` / `:where()` / `:not()`: one top-down walk of the tree with the
+/// compound's plan (its nested selectors as auxiliary entries), instead of `selectors`
+/// walking up from each element. For `has.rs`' passes, which match a relative selector's
+/// compounds on every element. None when the compound holds no such selector (matching
+/// it is then no walk up), or mentions `:scope` (which inside `:has()` is the outer
+/// selector's scope, not this walk's), or cannot be planned.
+pub(crate) fn compound_for_tree(
+    sel: &Complex<Impl>,
+    offset: usize,
+    root: NodeRef<'_>,
+) -> Option<Vec<bool>> {
+    let compound = || {
+        sel.iter_raw_parse_order_from(offset)
+            .take_while(|c| !matches!(c, Component::Combinator(_)))
+    };
+    let lists = || {
+        compound().filter_map(|c| match c {
+            Component::Is(l) | Component::Where(l) | Component::Negation(l) => Some(l),
+            _ => None,
+        })
+    };
+    if !lists().any(is_complex)
+        || lists().any(mentions_scope)
+        || compound().any(|c| matches!(c, Component::Scope | Component::ImplicitScope))
+    {
+        return None;
+    }
+    let mut layout = Layout::default();
+    layout.add_compound(sel, offset)?;
+    let plan = Plan::of(layout);
+    let memo = WalkMemo::default();
+    let mut caches = SelectorCaches::default();
+    let quirks = crate::quirks(root.document());
+    let mut walk = Walk::new(&plan, quirks, None, &memo, &mut caches);
+    let mut answers = vec![false; root.document().node_count()];
+    for node in root.descendants() {
+        if let Some(subject) = Subject::of(node) {
+            answers[node.id() as usize] = walk.matches_any(&subject, &memo, &mut caches);
+        }
+    }
+    Some(answers)
 }
