@@ -13,7 +13,8 @@
 # 3. merges the profile with llvm-profdata and builds the wheel with -Cprofile-use into
 #    target/wheels-pgo (printed at the end); --install VENV installs it there too.
 # The profile changes code layout and inlining only: the extension gives the same
-# answers (run the pytest suite on it to check). Measured gain: see README "Benchmarks".
+# answers (run the pytest suite on it to check). Measured gain: ARCHITECTURE.md "Release
+# builds" and README.md "Speed".
 #
 # Needs llvm-profdata of the LLVM rustc was built with (`rustc -vV`): the rustup component
 # (`rustup component add llvm-tools`), or Debian's `llvm-NN` package (llvm-profdata-NN).

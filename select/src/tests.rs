@@ -9,6 +9,32 @@ fn one_by_one<'d>(root: NodeRef<'d>, sel: &Selector) -> Vec<NodeRef<'d>> {
     root.descendants().filter(|n| sel.matches(*n)).collect()
 }
 
+/// `css` parsed, given a top-down plan, and matched by it as right to left
+/// (`Selector::matches`): on the whole document, and below each element with `:scope`
+/// that element. The document's matches when all of that holds, else None.
+fn top_down_as_right_to_left<'d>(
+    doc: &'d htmltok_tree::Document<'_>,
+    css: &str,
+) -> Option<Vec<NodeRef<'d>>> {
+    let sel = Selector::parse(css).ok()?;
+    sel.plan.as_ref()?;
+    let all: Vec<_> = one_by_one(doc.root(), &sel);
+    if doc.select(&sel).collect::<Vec<_>>() != all {
+        return None;
+    }
+    for scope in doc.root().descendants().filter(|n| n.is_element()) {
+        let mut caches = SelectorCaches::default();
+        let want: Vec<_> = scope
+            .descendants()
+            .filter(|n| sel.matches_with(*n, Some(scope), &mut caches))
+            .collect();
+        if scope.select(&sel).collect::<Vec<_>>() != want {
+            return None;
+        }
+    }
+    Some(all)
+}
+
 /// A random tree as HTML after `prologue`: each pair of `tree` (the first 40) opens an
 /// element named from `names` with the attributes `attrs` gives for its second byte, or,
 /// when the first byte is 3 mod 4, closes the last one opened.
@@ -833,27 +859,9 @@ fn top_down_is_right_to_left() {
         if css.is_empty() {
             return true;
         }
-        let Ok(sel) = Selector::parse(&css) else {
+        let Some(all) = top_down_as_right_to_left(&doc, &css) else {
             return false;
         };
-        if sel.plan.is_none() {
-            return false;
-        }
-        let all: Vec<_> = one_by_one(doc.root(), &sel);
-        if doc.select(&sel).collect::<Vec<_>>() != all {
-            return false;
-        }
-        // Below each element, `:scope` being that element.
-        for scope in doc.root().descendants().filter(|n| n.is_element()) {
-            let mut caches = SelectorCaches::default();
-            let want: Vec<_> = scope
-                .descendants()
-                .filter(|n| sel.matches_with(*n, Some(scope), &mut caches))
-                .collect();
-            if scope.select(&sel).collect::<Vec<_>>() != want {
-                return false;
-            }
-        }
         // As a field beside another.
         let fields = Fields::new([("s", css.as_str()), ("b", "b")]).unwrap();
         fields.extract(&doc)[0].len() == all.len()
@@ -1154,26 +1162,9 @@ fn nested_complex_and_has_top_down_is_right_to_left() {
         });
         let doc = htmltok_tree::parse(html.as_bytes());
         let css = complex(&mut picks.into_iter(), 0);
-        let Ok(sel) = Selector::parse(&css) else {
+        let Some(all) = top_down_as_right_to_left(&doc, &css) else {
             return false;
         };
-        if sel.plan.is_none() {
-            return false;
-        }
-        let all: Vec<_> = one_by_one(doc.root(), &sel);
-        if doc.select(&sel).collect::<Vec<_>>() != all {
-            return false;
-        }
-        for scope in doc.root().descendants().filter(|n| n.is_element()) {
-            let mut caches = SelectorCaches::default();
-            let want: Vec<_> = scope
-                .descendants()
-                .filter(|n| sel.matches_with(*n, Some(scope), &mut caches))
-                .collect();
-            if scope.select(&sel).collect::<Vec<_>>() != want {
-                return false;
-            }
-        }
         let fields = Fields::new([("b", "b"), ("s", css.as_str())]).unwrap();
         fields.extract(&doc)[1].len() == all.len()
     }
