@@ -273,21 +273,32 @@ def corpus_pages(root):
     return pages
 
 
-def speed(run, pages, from_bytes=False, repeat=1):
-    """MB/s, seconds and errors of the fastest of `repeat` passes over the pages."""
-    total = sum(size for size, _, _ in pages)
-    best = None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        errors = 0
-        for _, text, data in pages:
-            try:
-                run(data if from_bytes else text)
-            except Exception:
-                errors += 1
-        seconds = time.perf_counter() - started
-        best = seconds if best is None else min(best, seconds)
-    return total / best / 1e6, best, errors
+def speed_pass(run, pages, from_bytes=False):
+    """Seconds and errors of one pass over the pages."""
+    started = time.perf_counter()
+    errors = 0
+    for _, text, data in pages:
+        try:
+            run(data if from_bytes else text)
+        except Exception:
+            errors += 1
+    return time.perf_counter() - started, errors
+
+
+def speed_rounds(runs, pages, from_bytes=False, repeat=1):
+    """Each round makes one pass per extractor, in turn (the order rotated from round to
+    round), so that a shared machine's load falls on all of them alike rather than on
+    whichever ran its passes while it was busy. Gives, per extractor, the seconds of each
+    round and its errors."""
+    seconds = [[] for _ in runs]
+    errors = [0] * len(runs)
+    for round_ in range(repeat):
+        for k in range(len(runs)):
+            i = (k + round_) % len(runs)
+            took, failed = speed_pass(runs[i], pages, from_bytes)
+            seconds[i].append(took)
+            errors[i] = failed
+    return seconds, errors
 
 
 # ---------------------------------------------------------------------------------------
@@ -327,7 +338,7 @@ def main():
         default="str",
         help="--speed hands each extractor the page as str (default) or as bytes (the library's entry for bytes)",
     )
-    args.add_argument("--speed-repeat", type=int, default=1, help="--speed: the best of N passes per extractor")
+    args.add_argument("--speed-repeat", type=int, default=1, help="--speed: N rounds of one pass per extractor, in turn; the best pass of each")
     args = args.parse_args()
 
     extractors = []
@@ -382,17 +393,30 @@ def main():
         given = args.speed_input
         print(
             f"\nspeed: {len(pages)} pages of {args.speed}, {size / 1e6:.1f} MB, one thread, each page as {given},"
-            f" best of {args.speed_repeat}"
+            f" {args.speed_repeat} rounds of a pass each, in turn; the best pass"
         )
         print(f"  {'extractor':<40} {'MB/s':>7} {'seconds':>8} {'errors':>6}")
+        timed = []
         for key, name, run, run_bytes in extractors:
             if given == "bytes" and run_bytes is None:
                 print(f"  {name:<40} left out: no entry for bytes")
                 continue
-            rate, seconds, errors = speed(
-                run_bytes if given == "bytes" else run, pages, given == "bytes", args.speed_repeat
+            timed.append((key, name, run_bytes if given == "bytes" else run))
+        rounds, errors = speed_rounds([run for _, _, run in timed], pages, given == "bytes", args.speed_repeat)
+        for (_, name, _), took, failed in zip(timed, rounds, errors):
+            print(f"  {name:<40} {size / min(took) / 1e6:7.2f} {min(took):8.2f} {failed:6d}")
+        # htmltok against each other extractor: the ratio of the best passes, and the
+        # median of the ratios within a round (passes that ran close together in time).
+        ours = next((took for (key, _, _), took in zip(timed, rounds) if key == "htmltok"), None)
+        for (key, name, _), took in zip(timed, rounds):
+            if ours is None or key == "htmltok":
+                continue
+            per_round = sorted(t / o for t, o in zip(took, ours))
+            print(
+                f"  htmltok / {name}: {min(took) / min(ours):.2f}x (best passes),"
+                f" {per_round[len(per_round) // 2]:.2f}x (median of {len(per_round)} rounds,"
+                f" {per_round[0]:.2f}-{per_round[-1]:.2f})"
             )
-            print(f"  {name:<40} {rate:7.2f} {seconds:8.2f} {errors:6d}")
 
     if args.check:
         floors = json.loads(args.check.read_text("utf-8"))

@@ -218,13 +218,30 @@ def main():
         fn(pages[0])
     # Round robin: each run measures every method once, so a machine whose speed drifts
     # (a shared VM) slows them alike and the ratios between rows hold.
-    best = [float("inf")] * len(chosen)
+    rounds = [[] for _ in chosen]
     for _ in range(args.repeat):
         for i, (_, _, fn) in enumerate(chosen):
-            best[i] = min(best[i], measure(fn, pages, 1))
-    for (task, name, _), seconds in zip(chosen, best):
+            rounds[i].append(measure(fn, pages, 1))
+    for (task, name, _), took in zip(chosen, rounds):
+        seconds = min(took)
         rows.append((task, name, total / seconds / 1e6, len(pages) / seconds))
         print(f"  {task:7} {name:62} {rows[-1][2]:8.1f} MB/s {rows[-1][3]:8.0f} docs/s", file=sys.stderr)
+    # Each htmltok row against each other row of its task: the ratio of the best runs and
+    # the median of the ratios within a round (the two runs closest in time).
+    ratios = []
+    for (task, name, _), ours in zip(chosen, rounds):
+        if not name.startswith("htmltok"):
+            continue
+        for (other_task, other, _), theirs in zip(chosen, rounds):
+            if other_task != task or other.startswith("htmltok"):
+                continue
+            per_round = sorted(t / o for t, o in zip(theirs, ours))
+            short = lambda n: n.split(" (")[0]  # noqa: E731
+            ratios.append(f"  {task:7} {short(name)} / {short(other)}: {min(theirs) / min(ours):.2f}x best,"
+                          f" {per_round[len(per_round) // 2]:.2f}x median of {len(per_round)} rounds"
+                          f" ({per_round[0]:.2f}-{per_round[-1]:.2f})")
+    if ratios:
+        print("\n".join(["ratios (htmltok / peer, time of the peer over htmltok's):"] + ratios), file=sys.stderr)
     try:
         import pyarrow  # noqa: F401  (process_arrow needs it)
         arrow = True
