@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Python bindings (bindings/python) into a virtualenv and runs their pytest
-# suite. Needs only the Rust toolchain and Python 3 (>= 3.9) with venv; downloads maturin,
+# suite. Needs only the Rust toolchain and Python 3 (>= 3.10) with venv; downloads maturin,
 # pytest, zstandard and lz4 from PyPI and crates from crates.io.
 #
 #   scripts/test-python.sh [pytest arguments...]

@@ -11,7 +11,7 @@ use htmltok_crawl::extract::{self, ElementSet, Link, Stats, Text};
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use url::Url;
 
@@ -26,12 +26,15 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// The decoded document's UTF-8 bytes: the input object itself (from `start`, after a
 /// byte order mark) when decoding changed nothing, else the decoded text. Held as a
-/// [`PyBackedBytes`] (whose bytes can be read without the GIL) or an `Arc<String>` (made
-/// without the GIL: what `parse` decodes while it parses, see [`Html::of_text`]), so that
-/// a tree can own a handle on them (`htmltok_tree::OwnedDocument<Html>`) and no copy is
-/// made.
+/// [`PyBackedBytes`] (whose bytes can be read without the GIL), a [`PyBackedStr`] (a
+/// `str` given by the caller: its UTF-8 as CPython keeps it, the `str`'s own characters
+/// when it is ASCII, encoded once and cached in the `str` otherwise) or an `Arc<String>`
+/// (made without the GIL: what `parse` decodes while it parses, see [`Html::of_text`]),
+/// so that a tree can own a handle on them (`htmltok_tree::OwnedDocument<Html>`) and no
+/// copy is made.
 pub(crate) enum Html {
     Python { bytes: PyBackedBytes, start: usize },
+    Str(PyBackedStr),
     Rust(Arc<String>),
 }
 
@@ -43,7 +46,19 @@ impl Html {
                 bytes: bytes.clone_ref(py),
                 start: *start,
             },
+            Html::Str(text) => Html::Str(text.clone_ref(py)),
             Html::Rust(text) => Html::Rust(Arc::clone(text)),
+        }
+    }
+
+    /// The text when the type says it is UTF-8 (a `str`'s, or decoded by Rust); `None`
+    /// for bytes, which are UTF-8 too (decoded, or checked by decoding) but would have to
+    /// be checked again to be a `&str`.
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Html::Python { .. } => None,
+            Html::Str(text) => Some(text),
+            Html::Rust(text) => Some(text),
         }
     }
 
@@ -75,6 +90,7 @@ impl AsRef<[u8]> for Html {
     fn as_ref(&self) -> &[u8] {
         match self {
             Html::Python { bytes, start } => bytes.get(*start..).unwrap_or_default(),
+            Html::Str(text) => text.as_bytes(),
             Html::Rust(text) => text.as_bytes(),
         }
     }
@@ -182,14 +198,11 @@ impl Document {
                     "http_charset is for bytes: a str is decoded already",
                 ));
             }
-            // The str's UTF-8 as one new bytes object (one encoding pass, held by the
-            // document), not a Rust copy copied again into bytes.
-            let utf8 = text.encode_utf8()?;
+            // The str's UTF-8 as CPython keeps it: no copy (an ASCII `str` is its UTF-8;
+            // another is encoded once, and the `str` keeps that for its later uses).
+            // A lone surrogate, which UTF-8 cannot hold, is a UnicodeEncodeError.
             return Ok(Document {
-                html: Html::Python {
-                    bytes: PyBackedBytes::from(utf8),
-                    start: 0,
-                },
+                html: Html::Str(PyBackedStr::try_from(text.clone())?),
                 encoding: Encoding::for_label(b"utf-8").expect("UTF-8 is an encoding"),
                 rule: Rule::Transport,
                 had_replacements: false,
@@ -388,10 +401,13 @@ impl Document {
         self.extracted(py).title.clone()
     }
 
-    /// The decoded page as a `str`.
+    /// The decoded page as a `str` (the `str` given, when one was).
     #[getter]
-    fn html_text(&self, py: Python<'_>) -> String {
-        String::from_utf8_lossy(self.html(py)).into_owned()
+    fn html_text<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        match &self.html {
+            Html::Str(text) => text.as_py_str().bind(py).clone(),
+            _ => PyString::new(py, &String::from_utf8_lossy(self.html(py))),
+        }
     }
 
     /// The decoded page as UTF-8 `bytes` (the input object itself when decoding changed

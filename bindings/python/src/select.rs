@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use htmltok_crawl::encoding;
@@ -306,9 +307,9 @@ fn extract<'py>(
                 "http_charset is for bytes: a str is decoded already",
             ));
         }
-        let utf8 = text.encode_utf8()?;
-        let html = utf8.as_bytes();
-        let doc = py.detach(|| htmltok_tree::parse(html));
+        // Its UTF-8 as CPython keeps it (no copy), parsed as text known to be UTF-8.
+        let html = PyBackedStr::try_from(text.clone())?;
+        let doc = py.detach(|| htmltok_tree::Parser::new().parse_str(&html));
         let out = py.detach(|| columns(fields, doc.view()));
         let dict = columns_dict(py, fields, out);
         py.detach(|| drop(doc));

@@ -57,6 +57,8 @@ impl Tree {
         let parser = Parser::new().scripting(scripting);
         let doc = py.detach(|| match context {
             Some(ctx) => parser.parse_fragment_owned(html, &FragmentContext::from_test_string(ctx)),
+            // Text the type says is UTF-8 is parsed as such: no text checked again.
+            None if html.as_str().is_some() => parser.parse_str_owned(Utf8(html), |t| t.0),
             None => parser.parse_owned(html),
         });
         Tree {
@@ -89,7 +91,7 @@ impl Tree {
                 let html = Html::of_text(input, &mut input_handle, text);
                 last_text = match &html {
                     Html::Rust(text) => Some(Arc::clone(text)),
-                    Html::Python { .. } => None,
+                    Html::Python { .. } | Html::Str(_) => None,
                 };
                 html
             })
@@ -114,6 +116,17 @@ impl Tree {
             doc: parsed.document,
             fragment: false,
         })
+    }
+}
+
+/// An [`Html`] whose [`Html::as_str`] is `Some`, as a `&str` for
+/// `Parser::parse_str_owned`. (Were it bytes, it would read as "" and `parse_str_owned`,
+/// seeing the lengths differ, would parse the bytes as `parse_owned` does.)
+struct Utf8(Html);
+
+impl AsRef<str> for Utf8 {
+    fn as_ref(&self) -> &str {
+        self.0.as_str().unwrap_or_default()
     }
 }
 

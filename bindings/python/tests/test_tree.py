@@ -131,6 +131,22 @@ def test_str_and_encodings():
         htmltok.parse(42)
 
 
+def test_str_is_parsed_in_place():
+    # A str's UTF-8 is read where CPython keeps it (no copy): the tree, spans, html_text
+    # and html_bytes are those of the same page given as UTF-8 bytes.
+    for page in ["<p class=x>plain &amp; ascii", "<p>Grüße, 世界 &eacute;<b>\U0001F600</b>"]:
+        tree, same = htmltok.parse(page), htmltok.parse(page.encode())
+        assert tree.to_test_format() == same.to_test_format()
+        assert [n.span for n in tree.select("p, b")] == [n.span for n in same.select("p, b")]
+        assert tree.document.html_text is page
+        assert tree.document.html_bytes == page.encode()
+        assert htmltok.extract(page, {"p": "p::text"}) == htmltok.extract(page.encode(), {"p": "p::text"})
+    with pytest.raises(UnicodeEncodeError):
+        htmltok.parse("<p>\ud800")
+    with pytest.raises(UnicodeEncodeError):
+        htmltok.extract("<p>\ud800", {"p": "p"})
+
+
 def test_document_tree_is_parse():
     doc = htmltok.Document(PAGE)
     tree = doc.tree()
