@@ -418,7 +418,9 @@ impl<'d> Iterator for Matches<'_, 'd> {
         if let Some(walk) = &mut self.topdown {
             let (memo, caches) = (&self.memo, &mut self.caches);
             return self.walk.find_next(|&node| {
-                Subject::of(node).is_some_and(|subject| walk.matches_any(&subject, memo, caches))
+                Subject::of(node).is_some_and(|subject| {
+                    !walk.passes_by(&subject) && walk.matches_any(&subject, memo, caches)
+                })
             });
         }
         for node in self.walk.by_ref() {
