@@ -1,6 +1,7 @@
 """htmltok.parse: the tree (WHATWG tree construction), its node views, the html5lib
 expected trees of a few adoption-agency and foster-parenting cases, depth, and the GIL."""
 
+import sys
 import threading
 import time
 
@@ -63,6 +64,23 @@ def test_nodes():
     assert tree.node(p.id) == p
     with pytest.raises(IndexError):
         tree.node(len(tree))
+
+
+def test_freed_nodes_let_go_of_their_tree():
+    # Freed `Node`s go to a free list (tree.rs) and come back as other nodes: a freed one
+    # holds no reference to its tree, and a reused one is the new tree's node.
+    tree = htmltok.parse(b"<a href=/x>x</a>" * 5000)  # more nodes than the list keeps
+    base = sys.getrefcount(tree)
+    for _ in range(3):
+        nodes = tree.select("a")
+        assert len(nodes) == 5000 and sys.getrefcount(tree) == base + 5000
+        del nodes
+        assert sys.getrefcount(tree) == base
+        other = htmltok.parse(b"<a href=/y>y</a><a href=/z>z</a>")
+        assert [(n.tree is other, n.attr("href")) for n in other.select("a")] == [
+            (True, "/y"),
+            (True, "/z"),
+        ]
 
 
 def test_names_as_written_or_adjusted():
