@@ -222,13 +222,8 @@ fn dropped(node: &NodeRef<'_>, tag: Option<Tag>, strip_unlikely: bool) -> bool {
 
 /// Walks the document: drops boilerplate, counts text (see the module's doc).
 /// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
-/// …) and `header` elements are dropped too. `names` holds the `class`/`id` words read
-/// so far (in this walk and the ones before it on the same document).
-pub(crate) fn segment<'d>(
-    doc: &DocumentRef<'d>,
-    strip_unlikely: bool,
-    names: &mut hints::NameCache<'d>,
-) -> Blocks {
+/// …) and `header` elements are dropped too.
+pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
     let mut slots = vec![UNREACHED; doc.node_count()];
     // Room for every node, reserved but not written: only the kept elements' blocks are.
     let mut blocks = Vec::with_capacity(KEPT as usize + doc.node_count());
@@ -271,7 +266,7 @@ pub(crate) fn segment<'d>(
                 let names = if by_tag {
                     hints::Names::default()
                 } else {
-                    names.names(&node)
+                    hints::names(&node)
                 };
                 if by_tag
                     || names.dropped
