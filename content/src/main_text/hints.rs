@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use aho_corasick::automaton::Automaton;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
-use htmltok_tree::{AttrNs, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrNs, Name, NodeRef, Ns, Tag};
 
 use crate::visible;
 
@@ -260,10 +260,7 @@ pub(crate) enum TagKind {
     Keep,
 }
 
-pub(crate) fn tag_kind(node: &NodeRef<'_>) -> TagKind {
-    let Some(name) = node.element_name() else {
-        return TagKind::Keep;
-    };
+pub(crate) fn tag_kind(name: Name) -> TagKind {
     if name.ns == Ns::Svg {
         return TagKind::Drop;
     }
