@@ -97,6 +97,11 @@ impl Blocks {
         &self.blocks[KEPT as usize + i]
     }
 
+    /// The place in `order` of node `id`, when the walk kept it (an element).
+    pub(crate) fn position(&self, id: u32) -> Option<usize> {
+        (self.slots[id as usize] as usize).checked_sub(KEPT as usize)
+    }
+
     /// How many nodes the document has.
     pub(crate) fn node_count(&self) -> usize {
         self.slots.len()
