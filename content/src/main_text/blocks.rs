@@ -4,7 +4,7 @@
 //! it inside links, its commas, and the text it holds itself (outside any block-level
 //! descendant: Readability's "paragraph" once it has wrapped a container's loose text).
 
-use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
+use htmltok_tree::{DocumentRef, Name, NodeData, Ns, Tag};
 
 use super::hints::{self, TagKind};
 use crate::visible::{self, Layout};
@@ -95,6 +95,11 @@ impl Blocks {
     /// The block of `order[i]`.
     pub(crate) fn in_order(&self, i: usize) -> &Block {
         &self.blocks[KEPT as usize + i]
+    }
+
+    /// The place in `order` of node `id`, when the walk kept it (an element).
+    pub(crate) fn position(&self, id: u32) -> Option<usize> {
+        (self.slots[id as usize] as usize).checked_sub(KEPT as usize)
     }
 
     /// How many nodes the document has.
@@ -210,25 +215,21 @@ pub(crate) fn measure(bytes: &[u8]) -> (u32, u32) {
     (chars, commas)
 }
 
-/// Whether the walk drops the element (with its subtree) in this pass.
-fn dropped(node: &NodeRef<'_>, tag: Option<Tag>, strip_unlikely: bool) -> bool {
-    match hints::tag_kind(node) {
+/// Whether the walk drops the element (with its subtree) in this pass, by its name and
+/// its layout (None for an element not in the HTML namespace).
+fn dropped(name: Name, layout: Option<Layout>, strip_unlikely: bool) -> bool {
+    match hints::tag_kind(name) {
         TagKind::Drop => return true,
         TagKind::Header if strip_unlikely => return true,
         _ => {}
     }
-    tag.is_some_and(|tag| visible::layout(tag) == Layout::None)
+    layout == Some(Layout::None)
 }
 
 /// Walks the document: drops boilerplate, counts text (see the module's doc).
 /// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
-/// …) and `header` elements are dropped too. `names` holds the `class`/`id` words read
-/// so far (in this walk and the ones before it on the same document).
-pub(crate) fn segment<'d>(
-    doc: &DocumentRef<'d>,
-    strip_unlikely: bool,
-    names: &mut hints::NameCache<'d>,
-) -> Blocks {
+/// …) and `header` elements are dropped too.
+pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
     let mut slots = vec![UNREACHED; doc.node_count()];
     // Room for every node, reserved but not written: only the kept elements' blocks are.
     let mut blocks = Vec::with_capacity(KEPT as usize + doc.node_count());
@@ -255,9 +256,12 @@ pub(crate) fn segment<'d>(
         let parent = node.parent().map_or(ROOT, |p| slots[p.id() as usize]) as usize;
         let mut descend = false;
         match node.data() {
-            NodeData::Element(_) => {
-                let name = node.element_name();
-                let tag = name.filter(|n| n.ns == Ns::Html).map(|n| n.tag);
+            NodeData::Element(_) => 'element: {
+                let Some(name) = node.element_name() else {
+                    break 'element;
+                };
+                let tag = (name.ns == Ns::Html).then_some(name.tag);
+                let layout = tag.map(visible::layout);
                 let structural = matches!(
                     tag,
                     Some(Tag::Html | Tag::Body | Tag::Article | Tag::Main | Tag::A)
@@ -267,11 +271,11 @@ pub(crate) fn segment<'d>(
                 }
                 // The tag decides first: an element it drops (scripts, styles, navigation,
                 // …) needs no scan of its attributes.
-                let by_tag = dropped(&node, tag, strip_unlikely);
+                let by_tag = dropped(name, layout, strip_unlikely);
                 let names = if by_tag {
                     hints::Names::default()
                 } else {
-                    names.names(&node)
+                    hints::names(&node)
                 };
                 if by_tag
                     || names.dropped
@@ -280,9 +284,8 @@ pub(crate) fn segment<'d>(
                 {
                     slots[id] = DROPPED;
                 } else {
-                    let is_block = tag.is_some_and(|t| {
-                        !matches!(visible::layout(t), Layout::Inline | Layout::Break)
-                    });
+                    let is_block =
+                        layout.is_some_and(|l| !matches!(l, Layout::Inline | Layout::Break));
                     let slot = blocks.len() as u32;
                     slots[id] = slot;
                     let parent_block = &mut blocks[parent];

@@ -4,12 +4,12 @@
 //! this crate's own lists (English class names dominate the web whatever the page's
 //! language, so they stay useful on CJK, Cyrillic or Arabic pages).
 
-use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
-use htmltok_tree::{AttrNs, NodeRef, Ns, Tag};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind, StartKind};
+use htmltok_tree::{AttrNs, Name, NodeRef, Ns, Tag};
 
 use crate::visible;
 
@@ -107,13 +107,21 @@ const WORDS: &[(&str, Hint)] = &[
 ];
 
 /// One automaton over all the words: an attribute is read once, however many words
-/// there are (measured: a word-by-word search cost more than the rest of the walk).
-static MATCHER: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasickBuilder::new()
+/// there are (measured: a word-by-word search cost more than the rest of the walk). A
+/// full DFA, stepped a byte at a time through [`Automaton`]'s state transitions rather
+/// than by the crate's overlapping search: every word that ends at a byte is known from
+/// the state reached (the standard match kind gives a state all the words that end
+/// there), and a class/id value needs only the set of its words, not where they are.
+/// The search's iterator, with its match positions and prefilter, cost about 480
+/// instructions a value; the bare loop is a table lookup a byte (callgrind, corpus,
+/// 2026-11-26: see ARCHITECTURE "Page content").
+static MATCHER: LazyLock<DFA> = LazyLock::new(|| {
+    DFA::builder()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::Standard)
-        // A full DFA: the fastest search, and small for these few words.
-        .kind(Some(AhoCorasickKind::DFA))
+        .start_kind(StartKind::Unanchored)
+        // The loop below steps the states itself: no prefilter is asked for.
+        .prefilter(false)
         .build(WORDS.iter().map(|(w, _)| w))
         .expect("the word list is a valid automaton")
 });
@@ -144,18 +152,33 @@ impl Words {
     const MAYBE: u8 = 8;
     const BOILERPLATE: u8 = 16;
 
-    /// One search of the automaton over the value.
-    fn of(value: &str) -> Words {
+    /// The bits of one hint.
+    fn of_hint(hint: Hint) -> u8 {
+        match hint {
+            Hint::Unlikely => Words::UNLIKELY,
+            Hint::UnlikelyNegative => Words::UNLIKELY | Words::NEGATIVE,
+            Hint::Negative => Words::NEGATIVE,
+            Hint::Boilerplate => Words::BOILERPLATE | Words::NEGATIVE,
+            Hint::Maybe => Words::MAYBE | Words::POSITIVE,
+            Hint::Positive => Words::POSITIVE,
+        }
+    }
+
+    /// One pass of the automaton over the value: the words of every match state
+    /// reached (each byte ends the words of the state it leads to).
+    fn of(value: &[u8]) -> Words {
+        let dfa = &*MATCHER;
+        let Ok(mut state) = dfa.start_state(Anchored::No) else {
+            return Words(0);
+        };
         let mut bits = 0;
-        for m in MATCHER.find_overlapping_iter(value) {
-            bits |= match WORDS[m.pattern().as_usize()].1 {
-                Hint::Unlikely => Words::UNLIKELY,
-                Hint::UnlikelyNegative => Words::UNLIKELY | Words::NEGATIVE,
-                Hint::Negative => Words::NEGATIVE,
-                Hint::Boilerplate => Words::BOILERPLATE | Words::NEGATIVE,
-                Hint::Maybe => Words::MAYBE | Words::POSITIVE,
-                Hint::Positive => Words::POSITIVE,
-            };
+        for &byte in value {
+            state = dfa.next_state(Anchored::No, state, byte);
+            if dfa.is_match(state) {
+                for i in 0..dfa.match_len(state) {
+                    bits |= Words::of_hint(WORDS[dfa.match_pattern(state, i).as_usize()].1);
+                }
+            }
         }
         Words(bits)
     }
@@ -165,61 +188,41 @@ impl Words {
     }
 }
 
-/// The words of the `class` and `id` values already read in a document, by value: a
-/// page repeats its class names (every item of a list, every paragraph of a story), and
-/// the main text's walks read each element's names once per walk. A hash lookup costs a
-/// fraction of the automaton's search (callgrind, 2026-11-26, corpus: the search was
-/// 60 M of main text's 571 M instructions, about 500 a value). The hash is foldhash
-/// with a random seed per map: as fast as an unkeyed hash (the standard SipHash cost 41 M
-/// more), while a page cannot be written to give many values one hash (which would make
-/// every lookup walk them all), since the seed is not known when it is written.
-#[derive(Default)]
-pub(crate) struct NameCache<'d> {
-    words: HashMap<Cow<'d, str>, Words, foldhash::fast::RandomState>,
-}
-
-impl<'d> NameCache<'d> {
-    fn words(&mut self, value: Cow<'d, str>) -> Words {
-        if let Some(&words) = self.words.get(value.as_ref()) {
-            return words;
+/// What the element's attributes say: `class` and `id` words, and whether `hidden`,
+/// `aria-hidden`, `style` or `role` drop it. One scan of the attributes. No cache of
+/// the words by value: the automaton reads a value in about what a hash map takes to
+/// look it up (with a cache keyed by the decoded value, main text over the corpus was
+/// 2 M instructions more, callgrind 2026-11-26; reading the value's bytes from the
+/// input when it has no `&`, not decoding it, was 3 M more).
+pub(crate) fn names(node: &NodeRef<'_>) -> Names {
+    let (mut weight, mut unlikely, mut maybe, mut dropped) = (0, false, false, false);
+    let mut boilerplate = false;
+    for attr in node.attrs() {
+        if attr.ns() != AttrNs::None {
+            continue;
         }
-        let words = Words::of(&value);
-        self.words.insert(value, words);
-        words
+        // The name's bytes: compared, never output, so not checked as UTF-8.
+        match attr.name_bytes() {
+            b"class" | b"id" => {
+                let words = Words::of(attr.value().as_bytes());
+                unlikely |= words.has(Words::UNLIKELY);
+                maybe |= words.has(Words::MAYBE);
+                boilerplate |= words.has(Words::BOILERPLATE);
+                weight += 25 * i32::from(words.has(Words::POSITIVE))
+                    - 25 * i32::from(words.has(Words::NEGATIVE));
+            }
+            b"role" => dropped |= role_is_boilerplate(&attr.value()),
+            name @ (b"hidden" | b"aria-hidden" | b"style") => {
+                dropped |= visible::attribute_hides(name, &attr.value());
+            }
+            _ => {}
+        }
     }
-
-    /// What the element's attributes say: `class` and `id` words, and whether `hidden`,
-    /// `aria-hidden`, `style` or `role` drop it. One scan of the attributes.
-    pub(crate) fn names(&mut self, node: &NodeRef<'d>) -> Names {
-        let (mut weight, mut unlikely, mut maybe, mut dropped) = (0, false, false, false);
-        let mut boilerplate = false;
-        for attr in node.attrs() {
-            if attr.ns() != AttrNs::None {
-                continue;
-            }
-            // The name's bytes: compared, never output, so not checked as UTF-8.
-            match attr.name_bytes() {
-                b"class" | b"id" => {
-                    let words = self.words(attr.value());
-                    unlikely |= words.has(Words::UNLIKELY);
-                    maybe |= words.has(Words::MAYBE);
-                    boilerplate |= words.has(Words::BOILERPLATE);
-                    weight += 25 * i32::from(words.has(Words::POSITIVE))
-                        - 25 * i32::from(words.has(Words::NEGATIVE));
-                }
-                b"role" => dropped |= role_is_boilerplate(&attr.value()),
-                name @ (b"hidden" | b"aria-hidden" | b"style") => {
-                    dropped |= visible::attribute_hides(name, &attr.value());
-                }
-                _ => {}
-            }
-        }
-        Names {
-            weight,
-            unlikely: unlikely && !maybe,
-            dropped,
-            boilerplate,
-        }
+    Names {
+        weight,
+        unlikely: unlikely && !maybe,
+        dropped,
+        boilerplate,
     }
 }
 
@@ -257,10 +260,7 @@ pub(crate) enum TagKind {
     Keep,
 }
 
-pub(crate) fn tag_kind(node: &NodeRef<'_>) -> TagKind {
-    let Some(name) = node.element_name() else {
-        return TagKind::Keep;
-    };
+pub(crate) fn tag_kind(name: Name) -> TagKind {
     if name.ns == Ns::Svg {
         return TagKind::Drop;
     }

@@ -180,14 +180,13 @@ fn extract(doc: &DocumentRef<'_>, options: &Options, title: &output::PageTitle<'
     // counts its output's characters from the walk's counts; only the pass kept lays its
     // text out.
     let mut walks: Vec<blocks::Blocks> = Vec::with_capacity(2);
-    let mut names = hints::NameCache::default();
     let mut selections: Vec<select::Selection> = Vec::with_capacity(3);
     // (walk, selection, pass, characters, elements left out) of the longest output so
     // far.
     let mut best: Option<(usize, usize, Pass, u32, output::LeftOut)> = None;
     for (i, pass) in PASSES.into_iter().enumerate() {
         if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-            let walk = blocks::segment(doc, pass.strip_unlikely, &mut names);
+            let walk = blocks::segment(doc, pass.strip_unlikely);
             walks.push(walk);
         }
         let b = walks.len() - 1;

@@ -5,10 +5,10 @@
 
 use std::cell::OnceCell;
 
-use htmltok_tree::{DocumentRef, NodeRef, Ns, Tag};
+use htmltok_tree::{DocumentRef, NodeRef, Tag};
 
 use super::Pass;
-use super::blocks::{Blocks, REMOVED};
+use super::blocks::{Block, Blocks, REMOVED};
 use super::select::{MIN_PARAGRAPH, Selection};
 use crate::visible::{self, Writer};
 
@@ -85,77 +85,125 @@ pub(crate) struct Output<'p> {
 impl Output<'_> {
     /// Whether the output leaves out element `n` (inside the chosen container `start`).
     fn skips(&self, n: &NodeRef<'_>, start: u32) -> bool {
-        let i = n.id() as usize;
-        let block = self.blocks.get(i as u32);
+        let id = n.id();
+        let block = self.blocks.get(id);
         if block.flags & REMOVED != 0 {
             return true;
         }
-        if i == start as usize {
+        if id == start {
             return false;
         }
-        let Some(tag) = n.element_name().filter(|n| n.ns == Ns::Html).map(|n| n.tag) else {
+        self.skips_kept(&n.document(), id, block)
+    }
+
+    /// Whether the output leaves out element `id`, kept by the walk (its block `block`),
+    /// inside a chosen container: a heading or a boilerplate block, by the block alone
+    /// (the tree is read only for a small `h1`/`h2`, to compare its text with the title).
+    fn skips_kept(&self, doc: &DocumentRef<'_>, id: u32, block: &Block) -> bool {
+        let Some(tag) = block.tag else {
             return false;
         };
         let pass = self.pass;
         if matches!(tag, Tag::H1 | Tag::H2)
             && ((pass.weigh_classes && block.weight < 0)
-                || repeats_title(n, block.size, self.title))
+                || repeats_title(&doc.node(id), block.size, self.title))
         {
             return true;
         }
-        pass.clean && clean_out(tag, self.blocks, self.selection, pass.weigh_classes, i)
+        pass.clean
+            && clean_out(
+                tag,
+                self.blocks,
+                self.selection,
+                pass.weigh_classes,
+                id as usize,
+            )
     }
 
     /// How many characters (as the walk counts them) the output has, from the walk's
     /// counts: the chosen containers' less the subtrees left out, found by a walk over
-    /// elements that does not descend into them. Cheaper than laying the text out, which
+    /// the kept elements that steps over them. Cheaper than laying the text out, which
     /// only the pass kept does. With it, the elements left out, as [`LeftOut`].
     pub(crate) fn chars(&self, doc: &DocumentRef<'_>) -> (u32, LeftOut) {
         let mut total = 0u32;
         let mut left_out = LeftOut::new(self.blocks.node_count());
         for &id in &self.selection.nodes {
-            let start = doc.node(id);
-            if self.skips(&start, id) {
-                left_out.insert(id);
+            let Some(first) = self.blocks.position(id) else {
+                total += self.chars_in_tree(doc, id, &mut left_out);
                 continue;
-            }
-            total += self.blocks.get(id).chars;
-            let mut next = start.first_child();
-            while let Some(node) = next {
-                let mut descend = false;
-                if node.is_element() {
-                    if self.skips(&node, id) {
-                        total -= self.blocks.get(node.id()).chars;
-                        left_out.insert(node.id());
-                    } else {
-                        descend = true;
-                    }
-                }
-                next = if descend { node.first_child() } else { None };
-                let mut at = node;
-                while next.is_none() {
-                    if let Some(sibling) = at.next_sibling() {
-                        next = Some(sibling);
-                    } else {
-                        match at.parent() {
-                            Some(p) if p.id() != id => at = p,
-                            _ => break,
-                        }
-                    }
+            };
+            // The kept elements below it follow it in `order`, a subtree's `size` of
+            // them: a subtree left out is stepped over, and no node of the tree is read
+            // (walking the tree's nodes, text included, for this was 44 M of main
+            // text's 483 M instructions over the corpus, callgrind 2026-11-26). The
+            // elements the walk dropped are not in `order`: the layout leaves them out
+            // by their block (`REMOVED`), not by `left_out`.
+            let start = self.blocks.in_order(first);
+            total += start.chars;
+            let end = first + start.size as usize;
+            let mut k = first + 1;
+            while k < end {
+                let block = self.blocks.in_order(k);
+                let element = self.blocks.order[k];
+                if self.skips_kept(doc, element, block) {
+                    total -= block.chars;
+                    left_out.insert(element);
+                    k += (block.size as usize).max(1);
+                } else {
+                    k += 1;
                 }
             }
         }
         (total, left_out)
     }
 
+    /// [`Output::chars`] of a chosen container the walk did not keep (the document's
+    /// `body` when nothing scored and the walk never reached it), by a walk of the
+    /// tree below it.
+    fn chars_in_tree(&self, doc: &DocumentRef<'_>, id: u32, left_out: &mut LeftOut) -> u32 {
+        let start = doc.node(id);
+        if self.skips(&start, id) {
+            left_out.insert(id);
+            return 0;
+        }
+        let mut total = self.blocks.get(id).chars;
+        let mut next = start.first_child();
+        while let Some(node) = next {
+            let mut descend = false;
+            if node.is_element() {
+                if self.skips(&node, id) {
+                    total -= self.blocks.get(node.id()).chars;
+                    left_out.insert(node.id());
+                } else {
+                    descend = true;
+                }
+            }
+            next = if descend { node.first_child() } else { None };
+            let mut at = node;
+            while next.is_none() {
+                if let Some(sibling) = at.next_sibling() {
+                    next = Some(sibling);
+                } else {
+                    match at.parent() {
+                        Some(p) if p.id() != id => at = p,
+                        _ => break,
+                    }
+                }
+            }
+        }
+        total
+    }
+
     /// The text of the selection, without the elements [`Output::chars`] found left out
-    /// (its walk reached every element this one does: looking its answers up, not
-    /// asking [`Output::skips`] again, saves a tenth of laying the text out: 163 M to
-    /// 149 M instructions over the corpus, callgrind 2026-11-26).
+    /// and those the walk dropped (looking the answers up, not asking
+    /// [`Output::skips`] again, saves a tenth of laying the text out: 163 M to 149 M
+    /// instructions over the corpus, callgrind 2026-11-26).
     pub(crate) fn text(&self, doc: &DocumentRef<'_>, left_out: &LeftOut) -> String {
         let mut w = Writer::default();
         for &id in &self.selection.nodes {
-            let mut skip = |n: &NodeRef<'_>| left_out.contains(n.id());
+            let mut skip = |n: &NodeRef<'_>| {
+                left_out.contains(n.id()) || self.blocks.get(n.id()).flags & REMOVED != 0
+            };
             w.line_break(2);
             // The walk dropped the hidden elements already (`REMOVED`).
             visible::render(
