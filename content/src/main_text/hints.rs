@@ -289,3 +289,49 @@ pub(crate) fn tag_score(tag: Tag) -> f32 {
         _ => 0.0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What [`Words::of`] must give: the hints of every word found anywhere in the value,
+    /// ASCII case-insensitively, overlapping ones included (`contentry` holds `content`
+    /// and `entry`; `pager` holds `page` and `pager`).
+    fn by_search(value: &[u8]) -> u8 {
+        let lower = value.to_ascii_lowercase();
+        WORDS
+            .iter()
+            .filter(|(w, _)| lower.windows(w.len()).any(|at| at == w.as_bytes()))
+            .fold(0, |bits, &(_, hint)| bits | Words::of_hint(hint))
+    }
+
+    #[test]
+    fn the_automaton_finds_every_word_a_search_finds() {
+        let mut values: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"contentry".to_vec(),
+            b"PAGER".to_vec(),
+            b"article-comments".to_vec(),
+            b"foo-ad-bar footer".to_vec(),
+            b"x caf\xc3\xa9 sidebarsharing".to_vec(),
+        ];
+        // Every word alone, inside others' letters, and every pair run together (so that
+        // each word's end overlaps each other word's start).
+        for (a, _) in WORDS {
+            values.push(a.as_bytes().to_vec());
+            values.push(format!("x{}Y", a.to_ascii_uppercase()).into_bytes());
+            for (b, _) in WORDS {
+                values.push(format!("{a}{b}").into_bytes());
+                values.push(format!("{a}{}", &b[1..]).into_bytes());
+            }
+        }
+        for value in values {
+            assert_eq!(
+                Words::of(&value).0,
+                by_search(&value),
+                "{:?}",
+                String::from_utf8_lossy(&value)
+            );
+        }
+    }
+}
