@@ -181,6 +181,7 @@ impl<'a> TreeBuilder<'a> {
                 // text, the most common of them, without `in_body`'s either.
                 match tok {
                     Tok::Text(text) => self.in_body_characters(text),
+                    Tok::Tag(tag) if self.in_body_end_of_current(tag) => Step::Done,
                     _ => self.in_body(tok),
                 }
             } else {
