@@ -160,6 +160,9 @@ impl<'a> TreeBuilder<'a> {
                 break;
             }
         }
+        // The text buffer grew by doubling: its slack given back (one `realloc`, usually
+        // in place), so that a kept document holds what its text needs.
+        self.doc.text.shrink_to_fit();
         self.doc
     }
 
