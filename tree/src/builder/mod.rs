@@ -185,6 +185,13 @@ impl<'a> TreeBuilder<'a> {
                 match tok {
                     Tok::Text(text) => self.in_body_characters(text),
                     Tok::Tag(tag) if self.in_body_end_of_current(tag) => Step::Done,
+                    Tok::Tag(tag) if !modes::uses_in_head_rules(tag) => {
+                        if tag.end {
+                            self.in_body_end_tag(tag)
+                        } else {
+                            self.in_body_start_tag(tag)
+                        }
+                    }
                     _ => self.in_body(tok),
                 }
             } else {

@@ -20,7 +20,7 @@ use crate::stack::Scope;
 use Step::{Done, Reprocess};
 
 /// The tags "in body" processes "using the rules for the in head insertion mode".
-fn uses_in_head_rules(tag: &TagTok<'_>) -> bool {
+pub(super) fn uses_in_head_rules(tag: &TagTok<'_>) -> bool {
     use Tag::*;
     if tag.end {
         tag.tag == Template
@@ -467,7 +467,7 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
+    pub(super) fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         match tag.tag {
             Html => {
@@ -730,7 +730,7 @@ impl<'a> TreeBuilder<'a> {
         Done
     }
 
-    fn in_body_end_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
+    pub(super) fn in_body_end_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         match tag.tag {
             Template => unreachable!("handled by in_body with the in head rules"),
