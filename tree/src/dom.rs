@@ -7,8 +7,9 @@
 //!
 //! Text and comment data, uninterned element names and attribute names are a [`Str`]: a
 //! span of the input when decoding changed nothing (the common case: nothing is copied),
-//! else an index into the arena's owned strings. Attribute values are spans, decoded when
-//! read. Interned element names are a [`Name`].
+//! else an index into the arena's owned strings, which are ranges of one text buffer per
+//! document (see [`Owned`]). Attribute values are spans, decoded when read. Interned
+//! element names are a [`Name`].
 //!
 //! # Source positions
 //!
@@ -196,7 +197,7 @@ impl From<Option<Span>> for Sp {
 
 /// A string of the document: the input's bytes `start..end` (valid UTF-8: only text the
 /// tokenizer handed out as a slice of the input is stored so), or, when `start` is
-/// [`Str::OWNED`], the owned string number `end` of the arena.
+/// [`Str::OWNED`], the owned string number `end` of the arena ([`Dom::owned`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Str {
     start: u32,
@@ -213,6 +214,10 @@ impl Str {
         }
     }
 
+    fn is_owned(self) -> bool {
+        self.start == Str::OWNED
+    }
+
     /// The span of a borrowed string of `input`, when it is one and fits in `u32`s.
     #[inline]
     fn of_input(input: &[u8], s: &str) -> Option<Str> {
@@ -223,6 +228,24 @@ impl Str {
             end: end as u32,
         })
     }
+}
+
+/// A string decoding changed (or merged text that is not one span of the input).
+#[derive(Clone, Debug)]
+pub(crate) enum Owned {
+    /// `Dom::text[start..end]`: where every owned string starts. One buffer per document,
+    /// so that a decoded text is not an allocation kept until the document is dropped
+    /// (it was a `String` each, moved in from the token: the tokenizer's `malloc` lived
+    /// on, and dropping the document freed every one of them, cold, through the
+    /// allocator's slow paths). Copied here, the token's string is freed at once and its
+    /// memory reused by the next decoded text. Text merged into the buffer's last string
+    /// is appended in place.
+    Buf { start: usize, end: usize },
+    /// A string of its own: text merged into an owned string that is no longer the
+    /// buffer's last (rare: foster-parented text beside other decoded text). Moved out
+    /// of the buffer once, so that each later merge appends in amortized O(1) (copying it
+    /// to the buffer's end on every merge would be quadratic on hostile input).
+    Heap(String),
 }
 
 /// One attribute as the document stores it: its name, and the spans of its name and
@@ -276,8 +299,10 @@ pub(crate) struct Dom {
     pub(crate) attrs: Vec<AttrRec>,
     /// Uninterned element names (`extra` of an element with [`Tag::Unknown`]).
     pub(crate) names: Vec<Str>,
-    /// The strings decoding changed (a [`Str`] of index `i` is `strings[i]`).
-    pub(crate) strings: Vec<String>,
+    /// The strings decoding changed (a [`Str`] of index `i` is `owned[i]`).
+    pub(crate) owned: Vec<Owned>,
+    /// The text of the [`Owned::Buf`] strings.
+    pub(crate) text: String,
     pub(crate) doctypes: Vec<DoctypeData>,
     /// The spans of the text nodes made of several tokens.
     pub(crate) span_lists: std::collections::HashMap<NodeId, Vec<Span>>,
@@ -319,7 +344,8 @@ impl Dom {
             nodes: spare::nodes(input_len / 12 + 8),
             attrs: spare::attrs(input_len / 24 + 8),
             names: Vec::new(),
-            strings: Vec::new(),
+            owned: Vec::new(),
+            text: String::new(),
             doctypes: Vec::new(),
             span_lists: std::collections::HashMap::new(),
             quirks: QuirksMode::NoQuirks,
@@ -335,8 +361,11 @@ impl Dom {
     /// The text of `s` (empty if the input is not the one the document was parsed from).
     #[inline]
     pub(crate) fn str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
-        if s.start == Str::OWNED {
-            return &self.strings[s.end as usize];
+        if s.is_owned() {
+            return match &self.owned[s.end as usize] {
+                Owned::Buf { start, end } => self.text.get(*start..*end).unwrap_or(""),
+                Owned::Heap(h) => h,
+            };
         }
         input
             .get(s.start as usize..s.end as usize)
@@ -347,8 +376,13 @@ impl Dom {
     /// The bytes of `s` (no UTF-8 check: for comparisons).
     #[inline]
     pub(crate) fn bytes<'d>(&'d self, input: &'d [u8], s: Str) -> &'d [u8] {
-        if s.start == Str::OWNED {
-            return self.strings[s.end as usize].as_bytes();
+        if s.is_owned() {
+            return match &self.owned[s.end as usize] {
+                Owned::Buf { start, end } => {
+                    self.text.as_bytes().get(*start..*end).unwrap_or_default()
+                }
+                Owned::Heap(h) => h.as_bytes(),
+            };
         }
         input
             .get(s.start as usize..s.end as usize)
@@ -381,16 +415,21 @@ impl Dom {
 
     #[inline(never)]
     fn store_copy(&mut self, s: Cow<'_, str>) -> Str {
-        match s {
-            Cow::Borrowed("") => Str { start: 0, end: 0 },
-            Cow::Borrowed(b) => self.own(b.to_owned()),
-            Cow::Owned(o) => self.own(o),
+        if s.is_empty() {
+            return Str { start: 0, end: 0 };
         }
+        self.own(&s)
     }
 
-    fn own(&mut self, s: String) -> Str {
-        self.strings.push(s);
-        Str::owned(self.strings.len() - 1)
+    /// Copies `s` to the end of the text buffer, as a new owned string.
+    fn own(&mut self, s: &str) -> Str {
+        let start = self.text.len();
+        self.text.push_str(s);
+        self.owned.push(Owned::Buf {
+            start,
+            end: self.text.len(),
+        });
+        Str::owned(self.owned.len() - 1)
     }
 
     #[inline]
@@ -740,7 +779,7 @@ impl Dom {
             let first = t.span.get();
             // Two pieces of the input that touch stay one span.
             let joined = match &*text {
-                Cow::Borrowed(b) if old.start != Str::OWNED => {
+                Cow::Borrowed(b) if !old.is_owned() => {
                     Str::of_input(input, b).filter(|new| new.start == old.end)
                 }
                 _ => None,
@@ -750,16 +789,39 @@ impl Dom {
                     start: old.start,
                     end: new.end,
                 },
-                None if old.start == Str::OWNED => {
-                    self.strings[old.end as usize].push_str(text);
+                None if old.is_owned() => {
+                    let buf_len = self.text.len();
+                    match &mut self.owned[old.end as usize] {
+                        // The buffer's last string: appended in place.
+                        Owned::Buf { end, .. } if *end == buf_len => {
+                            self.text.push_str(text);
+                            *end = self.text.len();
+                        }
+                        Owned::Buf { start, end } => {
+                            let mut own = self.text[*start..*end].to_owned();
+                            own.push_str(text);
+                            self.owned[old.end as usize] = Owned::Heap(own);
+                        }
+                        Owned::Heap(own) => own.push_str(text),
+                    }
                     old
                 }
                 None => {
-                    let mut s = self.str(input, old).to_owned();
-                    s.push_str(text);
-                    self.own(s)
+                    let start = self.text.len();
+                    let old_text = match input.get(old.start as usize..old.end as usize) {
+                        Some(b) => std::str::from_utf8(b).unwrap_or(""),
+                        None => "",
+                    };
+                    self.text.push_str(old_text);
+                    self.text.push_str(text);
+                    self.owned.push(Owned::Buf {
+                        start,
+                        end: self.text.len(),
+                    });
+                    Str::owned(self.owned.len() - 1)
                 }
             };
+
             if let NodeData::Text(t) = &mut self.nodes[prev as usize].data {
                 t.text = merged;
             }
@@ -789,8 +851,16 @@ impl Dom {
         self.nodes.len() * size_of::<Node>()
             + self.attrs.len() * size_of::<AttrRec>()
             + self.names.capacity() * size_of::<Str>()
-            + self.strings.capacity() * size_of::<String>()
-            + self.strings.iter().map(String::capacity).sum::<usize>()
+            + self.owned.capacity() * size_of::<Owned>()
+            + self.text.capacity()
+            + self
+                .owned
+                .iter()
+                .map(|o| match o {
+                    Owned::Heap(h) => h.capacity(),
+                    Owned::Buf { .. } => 0,
+                })
+                .sum::<usize>()
             + self.doctypes.capacity() * size_of::<DoctypeData>()
             + self.encoding_metas.capacity() * size_of::<NodeId>()
             + self
@@ -931,6 +1001,60 @@ mod tests {
         assert_eq!(walked(&dom), [a, c, b]);
     }
 
+    /// Owned text merges: in place while it is the buffer's last string, moved to a
+    /// string of its own (once) when another owned string came after it.
+    #[test]
+    fn owned_text_merges() {
+        let input = b"ab";
+        let mut dom = Dom::new(input.len());
+        let new = |dom: &mut Dom| {
+            let p = dom.new_element(
+                input,
+                Name::html(Tag::P),
+                None,
+                &mut Vec::new(),
+                Span::default(),
+            );
+            dom.append(0, p);
+            p
+        };
+        let (p, q) = (new(&mut dom), new(&mut dom));
+        let owned = |s: &str| Cow::Owned(s.to_owned());
+        let at = Span::new(0, 1);
+        dom.insert_text(input, p, NONE, &mut owned("x"), at);
+        dom.insert_text(input, p, NONE, &mut owned("y"), at);
+        assert!(
+            matches!(dom.owned[..], [Owned::Buf { .. }]),
+            "appended in place"
+        );
+        dom.insert_text(input, q, NONE, &mut owned("z"), at);
+        for piece in ["1", "2", "3"] {
+            dom.insert_text(input, p, NONE, &mut owned(piece), at);
+        }
+        assert!(matches!(dom.owned[0], Owned::Heap(_)), "moved out once");
+        // A span of the input merged with owned text.
+        let s = std::str::from_utf8(input).unwrap();
+        dom.insert_text(
+            input,
+            q,
+            NONE,
+            &mut Cow::Borrowed(&s[1..2]),
+            Span::new(1, 2),
+        );
+        let r = new(&mut dom);
+        dom.insert_text(
+            input,
+            r,
+            NONE,
+            &mut Cow::Borrowed(&s[0..1]),
+            Span::new(0, 1),
+        );
+        dom.insert_text(input, r, NONE, &mut owned("!"), at);
+        let doc = crate::DocumentRef::new(input, &dom);
+        let texts: Vec<_> = [p, q, r].map(|e| doc.node(e).text()).into();
+        assert_eq!(texts, ["xy123", "zb", "a!"]);
+    }
+
     #[test]
     fn touching_pieces_stay_one_span() {
         let input = b"abcdef";
@@ -958,7 +1082,7 @@ mod tests {
             &mut Cow::Borrowed(&s[3..5]),
             Span::new(3, 5),
         );
-        assert!(dom.strings.is_empty(), "nothing copied");
+        assert!(dom.owned.is_empty(), "nothing copied");
         dom.insert_text(input, p, NONE, &mut Cow::Owned("!".into()), Span::new(5, 6));
         let doc = crate::DocumentRef::new(input, &dom);
         assert_eq!(doc.node(p).text(), "bcde!");

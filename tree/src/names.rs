@@ -233,6 +233,57 @@ pub struct Name {
     pub tag: Tag,
 }
 
+/// Whether the "in body" rules for an end tag `tag`, met when the current node is the
+/// HTML element `tag`, do nothing but pop it and record the end tag (see
+/// `TreeBuilder::in_body_end_of_current`): every tag but those whose rules do more (`body`,
+/// `html`, `form`, `template`, `br`; the marker-pushing `applet`, `marquee`, `object`; the
+/// formatting elements, whose list entry the adoption agency algorithm removes) and
+/// [`Tag::Unknown`] (compared by text). A table indexed by the tag's id, so that the
+/// check is one load (a `match` on the set cost the parse loop more than it saved).
+static END_POPS_CURRENT_ONLY: [bool; 256] = {
+    use Tag::*;
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        table[tag as usize] = !matches!(
+            tag,
+            Body | Html
+                | Form
+                | Template
+                | Br
+                | Applet
+                | Marquee
+                | Object
+                | A
+                | B
+                | Big
+                | Code
+                | Em
+                | Font
+                | I
+                | Nobr
+                | S
+                | Small
+                | Strike
+                | Strong
+                | Tt
+                | U
+        );
+        i += 1;
+    }
+    table
+};
+
+impl Tag {
+    /// See [`END_POPS_CURRENT_ONLY`]. (A tag's id is below 256, as the stack's per-tag
+    /// counts also assume.)
+    #[inline(always)]
+    pub(crate) fn end_pops_current_only(self) -> bool {
+        END_POPS_CURRENT_ONLY[self as usize]
+    }
+}
+
 impl Name {
     /// An HTML element's name.
     pub const fn html(tag: Tag) -> Name {

@@ -107,6 +107,7 @@ impl OpenElements {
     }
 
     /// Pops the current node.
+    #[inline]
     pub(crate) fn pop(&mut self) -> Option<(NodeId, Name)> {
         let top = self.items.pop()?;
         self.forget(top.0, top.1);

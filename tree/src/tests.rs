@@ -47,7 +47,7 @@ fn borrowed_text() {
         matches!(text, Cow::Borrowed(t) if std::ptr::eq(t.as_bytes(), &html[3..13])),
         "the text is the input's bytes, not a copy"
     );
-    assert!(doc.view().dom().strings.is_empty(), "nothing owned");
+    assert!(doc.view().dom().owned.is_empty(), "nothing owned");
 }
 
 /// A document that owns its input is the same tree, read through the same handles.

@@ -160,6 +160,9 @@ impl<'a> TreeBuilder<'a> {
                 break;
             }
         }
+        // The text buffer grew by doubling: its slack given back (one `realloc`, usually
+        // in place), so that a kept document holds what its text needs.
+        self.doc.text.shrink_to_fit();
         self.doc
     }
 
@@ -181,6 +184,14 @@ impl<'a> TreeBuilder<'a> {
                 // text, the most common of them, without `in_body`'s either.
                 match tok {
                     Tok::Text(text) => self.in_body_characters(text),
+                    Tok::Tag(tag) if self.in_body_end_of_current(tag) => Step::Done,
+                    Tok::Tag(tag) if !modes::uses_in_head_rules(tag) => {
+                        if tag.end {
+                            self.in_body_end_tag(tag)
+                        } else {
+                            self.in_body_start_tag(tag)
+                        }
+                    }
                     _ => self.in_body(tok),
                 }
             } else {
@@ -496,21 +507,37 @@ impl<'a> TreeBuilder<'a> {
     // ----- 13.2.6.4.7 the adoption agency algorithm -----
 
     /// Runs the adoption agency algorithm for an end tag `tag`; false when the caller must
-    /// instead act as for "any other end tag".
+    /// instead act as for "any other end tag". The common case inlined into the callers:
+    /// the rest ([`Self::adoption_agency_steps`]) is a large function whose frame (every
+    /// register saved) cost the common case more than its own work.
+    #[inline]
     pub(crate) fn adoption_agency(&mut self, tag: &TagTok<'a>) -> bool {
+        if let Some((cur, name)) = self.open.current()
+            && name.is_html(tag.tag)
+            && self.active.last() == Some(Entry::Element(cur, name))
+        {
+            // The current node last in the list (`<b>…</b>`, the common case): it is the
+            // formatting element of 4.3 (the last `subject` after the last marker), and
+            // the shortcut of 4.4 - 4.8 applies (it is popped and removed from the
+            // list), without searching the list twice.
+            self.open.pop();
+            self.active.pop_element();
+            if let NodeData::Element(e) = &mut self.doc.nodes[cur as usize].data {
+                e.set_end(tag.span);
+            }
+            return true;
+        }
+        self.adoption_agency_steps(tag)
+    }
+
+    /// The adoption agency algorithm (13.2.6.4.7) but for the common case of
+    /// [`Self::adoption_agency`].
+    #[inline(never)]
+    fn adoption_agency_steps(&mut self, tag: &TagTok<'a>) -> bool {
         let subject = tag.tag;
         if let Some((cur, name)) = self.open.current()
             && name.is_html(subject)
         {
-            // The current node last in the list (`<b>…</b>`, the common case): it is the
-            // formatting element of 4.3 (the last `subject` after the last marker), and
-            // the shortcut below (4.4 - 4.8) applies, without searching the list twice.
-            if self.active.last() == Some(Entry::Element(cur, name)) {
-                self.open.pop();
-                self.active.pop_element();
-                self.doc.element_mut(cur).set_end(tag.span);
-                return true;
-            }
             // 2.
             if self.active.position(cur).is_none() {
                 self.open.pop();
