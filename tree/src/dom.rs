@@ -230,6 +230,15 @@ impl Str {
     }
 }
 
+/// The text of a span of the input (`s` not owned): "" if it is not one (never for the
+/// spans the tree makes, which come from `&str`s of the input).
+fn input_str(input: &[u8], s: Str) -> &str {
+    input
+        .get(s.start as usize..s.end as usize)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .unwrap_or("")
+}
+
 /// A string decoding changed (or merged text that is not one span of the input).
 #[derive(Clone, Debug)]
 pub(crate) enum Owned {
@@ -362,27 +371,24 @@ impl Dom {
     #[inline]
     pub(crate) fn str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
         if s.is_owned() {
-            return match &self.owned[s.end as usize] {
-                Owned::Buf { start, end } => self.text.get(*start..*end).unwrap_or(""),
-                Owned::Heap(h) => h,
-            };
+            return self.owned_str(s);
         }
-        input
-            .get(s.start as usize..s.end as usize)
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .unwrap_or("")
+        input_str(input, s)
+    }
+
+    /// The text of an owned `s` ([`Str::is_owned`]).
+    fn owned_str(&self, s: Str) -> &str {
+        match &self.owned[s.end as usize] {
+            Owned::Buf { start, end } => self.text.get(*start..*end).unwrap_or(""),
+            Owned::Heap(h) => h,
+        }
     }
 
     /// The bytes of `s` (no UTF-8 check: for comparisons).
     #[inline]
     pub(crate) fn bytes<'d>(&'d self, input: &'d [u8], s: Str) -> &'d [u8] {
         if s.is_owned() {
-            return match &self.owned[s.end as usize] {
-                Owned::Buf { start, end } => {
-                    self.text.as_bytes().get(*start..*end).unwrap_or_default()
-                }
-                Owned::Heap(h) => h.as_bytes(),
-            };
+            return self.owned_str(s).as_bytes();
         }
         input
             .get(s.start as usize..s.end as usize)
@@ -419,6 +425,26 @@ impl Dom {
             return Str { start: 0, end: 0 };
         }
         self.own(&s)
+    }
+
+    /// Appends `text` to the owned string `s`: in place while `s` is the text buffer's
+    /// last string; else `s` moves once to a `String` of its own, so that each later merge
+    /// appends in amortized O(1) (copying it to the buffer's end on every merge would be
+    /// quadratic on hostile input).
+    fn append_owned(&mut self, s: Str, text: &str) {
+        let buf_len = self.text.len();
+        match &mut self.owned[s.end as usize] {
+            Owned::Buf { end, .. } if *end == buf_len => {
+                self.text.push_str(text);
+                *end = self.text.len();
+            }
+            Owned::Buf { start, end } => {
+                let mut own = self.text[*start..*end].to_owned();
+                own.push_str(text);
+                self.owned[s.end as usize] = Owned::Heap(own);
+            }
+            Owned::Heap(own) => own.push_str(text),
+        }
     }
 
     /// Copies `s` to the end of the text buffer, as a new owned string.
@@ -790,35 +816,14 @@ impl Dom {
                     end: new.end,
                 },
                 None if old.is_owned() => {
-                    let buf_len = self.text.len();
-                    match &mut self.owned[old.end as usize] {
-                        // The buffer's last string: appended in place.
-                        Owned::Buf { end, .. } if *end == buf_len => {
-                            self.text.push_str(text);
-                            *end = self.text.len();
-                        }
-                        Owned::Buf { start, end } => {
-                            let mut own = self.text[*start..*end].to_owned();
-                            own.push_str(text);
-                            self.owned[old.end as usize] = Owned::Heap(own);
-                        }
-                        Owned::Heap(own) => own.push_str(text),
-                    }
+                    self.append_owned(old, text);
                     old
                 }
                 None => {
-                    let start = self.text.len();
-                    let old_text = match input.get(old.start as usize..old.end as usize) {
-                        Some(b) => std::str::from_utf8(b).unwrap_or(""),
-                        None => "",
-                    };
-                    self.text.push_str(old_text);
-                    self.text.push_str(text);
-                    self.owned.push(Owned::Buf {
-                        start,
-                        end: self.text.len(),
-                    });
-                    Str::owned(self.owned.len() - 1)
+                    // A span of the input, then `text`: copied as one new owned string.
+                    let merged = self.own(input_str(input, old));
+                    self.append_owned(merged, text);
+                    merged
                 }
             };
 

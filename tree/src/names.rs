@@ -246,30 +246,10 @@ static END_POPS_CURRENT_ONLY: [bool; 256] = {
     let mut i = 0;
     while i < ALL_TAGS.len() {
         let tag = ALL_TAGS[i];
-        table[tag as usize] = !matches!(
+        table[tag as usize] = !(matches!(
             tag,
-            Body | Html
-                | Form
-                | Template
-                | Br
-                | Applet
-                | Marquee
-                | Object
-                | A
-                | B
-                | Big
-                | Code
-                | Em
-                | Font
-                | I
-                | Nobr
-                | S
-                | Small
-                | Strike
-                | Strong
-                | Tt
-                | U
-        );
+            Body | Html | Form | Template | Br | Applet | Marquee | Object
+        ) || Name::html(tag).is_formatting());
         i += 1;
     }
     table
@@ -392,9 +372,9 @@ impl Name {
     }
 
     /// 13.2.4.3: the formatting elements.
-    pub fn is_formatting(self) -> bool {
+    pub const fn is_formatting(self) -> bool {
         use Tag::*;
-        self.ns == Ns::Html
+        matches!(self.ns, Ns::Html)
             && matches!(
                 self.tag,
                 A | B | Big | Code | Em | Font | I | Nobr | S | Small | Strike | Strong | Tt | U

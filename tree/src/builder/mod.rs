@@ -181,17 +181,10 @@ impl<'a> TreeBuilder<'a> {
                 self.foreign_content(tok)
             } else if self.mode == Mode::InBody {
                 // Most tokens of a page: called here, without `process_in`'s frame, and
-                // text, the most common of them, without `in_body`'s either.
+                // text and most tags without `in_body`'s either.
                 match tok {
                     Tok::Text(text) => self.in_body_characters(text),
-                    Tok::Tag(tag) if self.in_body_end_of_current(tag) => Step::Done,
-                    Tok::Tag(tag) if !modes::uses_in_head_rules(tag) => {
-                        if tag.end {
-                            self.in_body_end_tag(tag)
-                        } else {
-                            self.in_body_start_tag(tag)
-                        }
-                    }
+                    Tok::Tag(tag) if !modes::uses_in_head_rules(tag) => self.in_body_tag(tag),
                     _ => self.in_body(tok),
                 }
             } else {
@@ -522,9 +515,7 @@ impl<'a> TreeBuilder<'a> {
             // list), without searching the list twice.
             self.open.pop();
             self.active.pop_element();
-            if let NodeData::Element(e) = &mut self.doc.nodes[cur as usize].data {
-                e.set_end(tag.span);
-            }
+            self.doc.element_mut(cur).set_end(tag.span);
             return true;
         }
         self.adoption_agency_steps(tag)

@@ -13,7 +13,7 @@ use htmltok::State;
 use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
-use crate::dom::{DoctypeData, NONE, NodeData};
+use crate::dom::{DoctypeData, NONE};
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -425,20 +425,18 @@ impl<'a> TreeBuilder<'a> {
     /// tags whose rules do more (`body`, `html`, `form`, `template`, `br`, the
     /// marker-pushing `applet`, `marquee`, `object`, the formatting elements, whose
     /// list entry the adoption agency algorithm removes) and uninterned names (compared
-    /// by text, in "any other end tag"). Called by the dispatcher before `in_body`,
-    /// without its frame or its scope checks (`</p>` took ~150 instructions through
-    /// `close_p`); false leaves the token to the rules.
+    /// by text, in "any other end tag"). Called before the end tag rules, without their
+    /// scope checks (`</p>` took ~150 instructions through `close_p`); false leaves the
+    /// token to the rules.
     #[inline(always)]
-    pub(super) fn in_body_end_of_current(&mut self, tag: &TagTok<'a>) -> bool {
+    fn in_body_end_of_current(&mut self, tag: &TagTok<'a>) -> bool {
         if !tag.end || !tag.tag.end_pops_current_only() {
             return false;
         }
         match self.open.current() {
             Some((id, name)) if name.is_html(tag.tag) => {
                 self.open.pop();
-                if let NodeData::Element(e) = &mut self.doc.nodes[id as usize].data {
-                    e.set_end(tag.span);
-                }
+                self.doc.element_mut(id).set_end(tag.span);
                 true
             }
             _ => false,
@@ -462,12 +460,26 @@ impl<'a> TreeBuilder<'a> {
                 Done
             }
             Tok::Tag(tag) if uses_in_head_rules(tag) => self.in_head(tok),
-            Tok::Tag(tag) if !tag.end => self.in_body_start_tag(tag),
-            Tok::Tag(tag) => self.in_body_end_tag(tag),
+            Tok::Tag(tag) => self.in_body_tag(tag),
         }
     }
 
-    pub(super) fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
+    /// The "in body" rules for a tag they do not hand to the "in head" rules: start tags,
+    /// and end tags (those of the current node's name first, on the short path of
+    /// [`Self::in_body_end_of_current`]). Inlined into `in_body` and into the dispatcher,
+    /// which calls it for most tags of a page without `in_body`'s frame.
+    #[inline(always)]
+    pub(super) fn in_body_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
+        if !tag.end {
+            self.in_body_start_tag(tag)
+        } else if self.in_body_end_of_current(tag) {
+            Done
+        } else {
+            self.in_body_end_tag(tag)
+        }
+    }
+
+    fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         match tag.tag {
             Html => {
@@ -730,7 +742,7 @@ impl<'a> TreeBuilder<'a> {
         Done
     }
 
-    pub(super) fn in_body_end_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
+    fn in_body_end_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         match tag.tag {
             Template => unreachable!("handled by in_body with the in head rules"),
