@@ -22,7 +22,7 @@
 //! The walk is iterative (first child, next sibling, parent): a million nested elements
 //! take no stack.
 
-use htmltok_tree::{AttrNs, NodeData, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrNs, Name, NodeData, NodeRef, Ns, Tag};
 
 use crate::Tree;
 
@@ -292,14 +292,17 @@ impl Writer {
 /// `summary` (which is all a closed `details` shows). Linear over a page: only a
 /// `summary` looks back, and only as far as the `summary` before it.
 fn in_closed_details(node: &NodeRef<'_>) -> bool {
-    node.parent()
-        .is_some_and(|parent| is_closed_details(&parent))
-        && hidden_in_details(node)
+    node.parent().is_some_and(|parent| {
+        parent
+            .element_name()
+            .is_some_and(|name| is_closed_details(name, &parent))
+    }) && hidden_in_details(node)
 }
 
-/// Whether an element is a `details` element without the `open` attribute.
-fn is_closed_details(node: &NodeRef<'_>) -> bool {
-    node.element_name().is_some_and(|n| n.is_html(Tag::Details)) && node.attr("open").is_none()
+/// Whether an element (`node`, named `name`) is a `details` element without the `open`
+/// attribute.
+fn is_closed_details(name: Name, node: &NodeRef<'_>) -> bool {
+    name.is_html(Tag::Details) && node.attr("open").is_none()
 }
 
 /// Whether a child of a closed `details` element is hidden: all but its first
@@ -376,7 +379,7 @@ fn enter(node: &NodeRef<'_>, options: Options, check_hidden: bool, w: &mut Write
     Some(Open {
         layout,
         pre,
-        closed_details: html && name.tag == Tag::Details && node.attr("open").is_none(),
+        closed_details: is_closed_details(name, node),
     })
 }
 
