@@ -35,6 +35,12 @@ fn top_down_as_right_to_left<'d>(
     Some(all)
 }
 
+/// The element names of the random trees of the properties below.
+const RANDOM_NAMES: &[&str] = &["div", "p", "span", "a", "b"];
+
+/// The four combinators, for random selectors.
+const COMBINATORS: [&str; 4] = [" ", " > ", " + ", " ~ "];
+
 /// A random tree as HTML after `prologue`: each pair of `tree` (the first 40) opens an
 /// element named from `names` with the attributes `attrs` gives for its second byte, or,
 /// when the first byte is 3 mod 4, closes the last one opened.
@@ -563,7 +569,6 @@ fn has_later_sibling_is_linear_and_agrees_with_the_walk() {
 /// and beside another `:has` in one list.
 #[test]
 fn has_passes_agree_with_the_walk_per_anchor() {
-    const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
     const COMPOUNDS: &[&str] = &[
         "div",
         "p",
@@ -581,7 +586,7 @@ fn has_passes_agree_with_the_walk_per_anchor() {
         ":not(:is(a span))",
     ];
     fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, wrap: u8) -> bool {
-        let html = random_tree(&tree, NAMES, "<!DOCTYPE html>", |a| {
+        let html = random_tree(&tree, RANDOM_NAMES, "<!DOCTYPE html>", |a| {
             if a % 3 == 0 { " class=x" } else { "" }.to_owned()
         });
         let doc = htmltok_tree::parse(html.as_bytes());
@@ -818,7 +823,6 @@ fn deep_and_wide_trees_are_linear_for_siblings() {
 /// whole document, below a node, and as fields.
 #[test]
 fn top_down_is_right_to_left() {
-    const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
     const COMPOUNDS: &[&str] = &[
         "div",
         "p",
@@ -843,7 +847,7 @@ fn top_down_is_right_to_left() {
     ];
     fn check(tree: Vec<(u8, u8)>, picks: Vec<(u8, u8)>, quirks: bool) -> bool {
         let prologue = if quirks { "" } else { "<!DOCTYPE html>" };
-        let html = random_tree(&tree, NAMES, prologue, |a| {
+        let html = random_tree(&tree, RANDOM_NAMES, prologue, |a| {
             let class = ["", " class=x", " class=X", " id=i"][a as usize % 4];
             let title = if a & 4 != 0 { " title=t" } else { "" };
             format!("{class}{title}")
@@ -852,7 +856,7 @@ fn top_down_is_right_to_left() {
         let mut css = String::new();
         for (i, (c, join)) in picks.iter().take(5).enumerate() {
             if i > 0 {
-                css += [" ", " > ", " + ", " ~ "][*join as usize % 4];
+                css += COMBINATORS[*join as usize % 4];
             }
             css += COMPOUNDS[*c as usize % COMPOUNDS.len()];
         }
@@ -1102,7 +1106,6 @@ fn scan_and_walk_agree_on_random_trees() {
 /// `div p:has(~ a) + span`), on the whole document, below each element, and as a field.
 #[test]
 fn nested_complex_and_has_top_down_is_right_to_left() {
-    const NAMES: &[&str] = &["div", "p", "span", "a", "b"];
     const BASE: &[&str] = &[
         "div",
         "p",
@@ -1130,7 +1133,7 @@ fn nested_complex_and_has_top_down_is_right_to_left() {
         let mut css = String::new();
         for i in 0..n {
             if i > 0 {
-                css += [" ", " > ", " + ", " ~ "][bytes.next().unwrap_or(0) as usize % 4];
+                css += COMBINATORS[bytes.next().unwrap_or(0) as usize % 4];
             }
             css += &compound(bytes, depth);
         }
@@ -1155,7 +1158,7 @@ fn nested_complex_and_has_top_down_is_right_to_left() {
         css
     }
     fn check(tree: Vec<(u8, u8)>, picks: Vec<u8>) -> bool {
-        let html = random_tree(&tree, NAMES, "<!DOCTYPE html>", |a| {
+        let html = random_tree(&tree, RANDOM_NAMES, "<!DOCTYPE html>", |a| {
             let class = ["", " class=x", " id=i", ""][a as usize % 4];
             let title = if a & 4 != 0 { " title=t" } else { "" };
             format!("{class}{title}")
