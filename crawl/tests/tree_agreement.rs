@@ -57,6 +57,22 @@ fn title_and_base_as_the_tree_has_them() {
             "template base",
             b"<template><base href=/t></template><base href=/real>",
         ),
+        // Found by the tag-soup property below: the tokenizer's simulated tree builder
+        // kept a template's `<title>` open, and does not keep the list of active
+        // formatting elements (the second `<a>` closes the first), so it took an SVG
+        // `title` or `textarea` for an HTML one and read what follows as RCDATA.
+        (
+            "template title, then svg",
+            b"<template><title>t2</title><svg></title><title></template><base href=/x>",
+        ),
+        (
+            "a in a, then svg",
+            b"<a><a></a><svg></a><textarea><title>t</title><base href=/z>",
+        ),
+        (
+            "a in a, then math",
+            b"<a><a></a><math></a><textarea><table><title>",
+        ),
     ] {
         check(label, html, &mut problems);
     }

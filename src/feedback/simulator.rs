@@ -691,7 +691,13 @@ impl Simulator {
                     // 13.2.6.4.18 "in template": the start tag sets the template
                     // insertion mode, except the ones "in head" processes.
                     let new = if categories(name) & cat::IN_HEAD != 0 {
-                        self.push_unless_void(name);
+                        // "In head" inserts these. The ones that switch the tokenizer
+                        // to a text state (`title`, `style`, `script`, `noframes`)
+                        // are popped by "text" (13.2.6.4.8) at their end tag, which
+                        // "in template" here would ignore: they are not pushed.
+                        if !matches!(kind, HtmlStartTag::Switch(_)) {
+                            self.push_unless_void(name);
+                        }
                         return true;
                     } else if one_of(
                         name,

@@ -385,6 +385,25 @@ fn table_modes_decide_inside_integration_points() {
 }
 
 #[test]
+fn text_elements_in_template_contents_are_closed_by_their_end_tag() {
+    // "In template" hands `<title>`, `<style>`, `<script>` and `<noframes>` to "in
+    // head", which switches to "text" (13.2.6.4.8): their end tag pops them, though "in
+    // template" ignores other end tags. With a `<title>` left open, `</title>` under a
+    // later `<svg>` would reach it, and the `<title>` after it would be taken for an
+    // HTML one (RCDATA) instead of an SVG one (found by crawl's tree agreement test).
+    for tag in ["title", "style", "script", "noframes"] {
+        let mut sim = Simulator::new_whole_stack(true);
+        let (start, end) = (format!("<{tag}>"), format!("</{tag}>"));
+        assert_eq!(
+            feed(&mut sim, &["<template>", &start, &end, "<svg>", &end]),
+            Outcome::None
+        );
+        assert!(sim.in_foreign_content(), "{tag}: the <svg> is still open");
+        assert_eq!(feed(&mut sim, &["<title>"]), Outcome::None, "{tag}");
+    }
+}
+
+#[test]
 fn adoption_agency_moves_the_formatting_element_above_the_furthest_block() {
     // `</b>` with a `<div>` above the `<b>`: the `<b>` is re-opened inside the `<div>`,
     // then closed with everything above it: the `<svg>` too.

@@ -9,13 +9,18 @@
 //! contents, not in the tree), a `<table>` (a later one may be foster-parented before the
 //! table, ahead of it in tree order) or a `<frameset>` (after which both are ignored), and
 //! when a `<frameset>` comes after them (it can take the body out of the tree, and them
-//! with it). Only then is the tree ([`htmltok_tree`], with the scripting flag on as the
+//! with it), and when, after one of those tags and before the first `<title>` (`<base
+//! href>`), text that the tokenizer read in a state other than data holds `<title`
+//! (`<base`): the tokenizer's simulated tree builder may have put it in the wrong state
+//! there ([`Watch::text`]). Only then is the tree ([`htmltok_tree`], with the scripting flag on as the
 //! tokenizer's simulation has it by default) built, to decide; `crawl/tests/tree_agreement.rs`
 //! holds the two equal on the real corpus and on generated tag soup. Building the tree
 //! costs some three times the tokens, and such documents are few (most titles and bases
 //! are in the head, before any of those tags): none of the shared corpus's 191 pages
 //! needs the tree, for its title or for its base (counted with the collectors
 //! themselves).
+
+use htmltok::TextKind;
 
 /// What a start tag (its raw name, as written, any case) means to the token paths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +78,35 @@ impl Watch {
         self.known = true;
         self.needs_tree |= self.risky;
     }
+
+    /// Whether [`Watch::text`] must see text tokens: a risky start tag was met and the
+    /// watched tag was not.
+    #[inline]
+    pub(crate) fn watches_text(&self) -> bool {
+        self.risky && !self.known
+    }
+
+    /// A text token, as written (`raw`), that the tokenizer read in the state `kind`.
+    /// After a risky tag the tokenizer's simulated tree builder can be wrong about the
+    /// state (it does not keep the list of active formatting elements, for one:
+    /// `<a><a></a><svg></a><textarea>` makes an SVG `textarea` that it takes for an HTML
+    /// one), and text it read as RCDATA, RAWTEXT, script data, PLAINTEXT or CDATA may
+    /// hold a start tag named `name` that the tree reads as a tag. Text read in the data
+    /// state cannot: there, `<` and a letter always begin a tag. So such text with
+    /// `<name` in it (any case) leaves the decision to the tree.
+    pub(crate) fn text(&mut self, kind: TextKind, raw: &[u8], name: &[u8]) {
+        if self.watches_text() && kind != TextKind::Data && has_tag_open(raw, name) {
+            self.needs_tree = true;
+        }
+    }
+}
+
+/// Whether `raw` holds `<` followed by `name` in any ASCII case.
+fn has_tag_open(raw: &[u8], name: &[u8]) -> bool {
+    memchr::memchr_iter(b'<', raw).any(|at| {
+        raw.get(at + 1..at + 1 + name.len())
+            .is_some_and(|after| after.eq_ignore_ascii_case(name))
+    })
 }
 
 /// The title (whitespace stripped and collapsed) and the first base `href` of `html`, as
@@ -88,6 +122,7 @@ pub(crate) fn title_and_base(html: &[u8]) -> (Option<String>, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::{Shape, Watch, shape};
+    use htmltok::TextKind;
 
     #[test]
     fn tree_shapes() {
@@ -98,6 +133,26 @@ mod tests {
         for name in ["sv", "svgx", "maths", "tables", "frame", "title", "base"] {
             assert_eq!(shape(name.as_bytes()), Shape::No, "{name}");
         }
+    }
+
+    #[test]
+    fn text_read_outside_the_data_state_can_hide_a_tag() {
+        let mut w = Watch::default();
+        w.text(TextKind::Rcdata, b"<TiTle>", b"title");
+        assert!(!w.needs_tree, "no risky tag before it");
+        w.start_tag(b"svg");
+        w.text(TextKind::Data, b"a <title", b"title");
+        assert!(!w.needs_tree, "data-state text holds no tag");
+        w.text(TextKind::Rawtext, b"<titl", b"title");
+        assert!(!w.needs_tree, "too short");
+        w.text(TextKind::Rcdata, b"x < y <TiTle>", b"title");
+        assert!(w.needs_tree);
+        let mut w = Watch::default();
+        w.start_tag(b"table");
+        w.found();
+        let before = w.needs_tree;
+        w.text(TextKind::ScriptData, b"<base href=x>", b"base");
+        assert_eq!(w.needs_tree, before, "the first one is known already");
     }
 
     #[test]

@@ -253,8 +253,13 @@ impl Collector {
     /// tags, and most start tags carry no link.
     #[inline]
     pub(crate) fn token(&mut self, token: &Token<'_, '_>) {
-        let Token::StartTag(tag) = token else {
-            return;
+        let tag = match token {
+            Token::StartTag(tag) => tag,
+            Token::Text(run) if self.watch.watches_text() => {
+                self.watch.text(run.kind(), run.raw(), b"base");
+                return;
+            }
+            _ => return,
         };
         // Tell from the raw name's bytes, without decoding it (`Tag::name` would lowercase
         // into a new string where there is upper case): a lowercase name first, the common

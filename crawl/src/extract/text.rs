@@ -214,6 +214,7 @@ impl Collector {
                 }
             }
             Token::Text(run) => {
+                self.watch.text(run.kind(), run.raw(), b"title");
                 let visible = match run.kind() {
                     TextKind::ScriptData => false,
                     TextKind::Rawtext => self.opened_xmp,
