@@ -79,7 +79,7 @@ mod tape;
 mod token;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
-pub use machine::{Builder, Tokenizer};
+pub use machine::{Builder, TokenSink, Tokenizer};
 pub use scan::Scanner;
 pub use span::Span;
 pub use state::State;

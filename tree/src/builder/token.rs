@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use htmltok::{Span, Token};
+use htmltok::{Span, Token, TokenSink};
 
 use crate::dom::Attribute;
 use crate::names::{AttrNs, Tag};
@@ -287,6 +287,29 @@ impl<'a> Tok<'a> {
             Tok::Text(t) => t.span.start,
             Tok::Eof => usize::MAX,
         }
+    }
+}
+
+/// [`Tok::from_token`] as the tokenizer's [`TokenSink`]: given to
+/// `Tokenizer::next_token_into`, the conversion is inlined once per kind of token, each
+/// copy knowing its kind (`next_token` merged the kinds into one `Token` that
+/// `from_token` took apart again: about 18 instructions a token).
+pub(crate) struct ToTok<'r, 'a> {
+    pub(crate) input_str: Option<&'a str>,
+    pub(crate) attrs: &'r mut Vec<Attribute<'a>>,
+}
+
+impl<'a> TokenSink<'a> for ToTok<'_, 'a> {
+    type Output = Tok<'a>;
+
+    #[inline(always)]
+    fn token(&mut self, token: Token<'a, '_>) -> Tok<'a> {
+        Tok::from_token(token, self.input_str, self.attrs)
+    }
+
+    #[inline(always)]
+    fn end(&mut self) -> Tok<'a> {
+        Tok::Eof
     }
 }
 
