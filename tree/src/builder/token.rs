@@ -258,7 +258,7 @@ impl<'a> Tok<'a> {
                         has_attrs: !end,
                         span: t.span(),
                     }),
-                    None => decoded_tag(&t, end),
+                    None => decoded_tag(t, end),
                 }
             }
             Token::Comment(c) => Tok::Comment(
@@ -313,10 +313,12 @@ impl<'a> TokenSink<'a> for ToTok<'_, 'a> {
     }
 }
 
-/// A tag token whose name decoding changes (upper case, NUL, non-ASCII).
+/// A tag token whose name decoding changes (upper case, NUL, non-ASCII). The tag comes
+/// by value: given a reference, the loop wrote every token to the stack for this cold
+/// call (11 stores a tag; callgrind, `<p>x</p>` x 100,000: 142.5 M -> 140.3 M).
 #[cold]
 #[inline(never)]
-fn decoded_tag<'a>(t: &htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
+fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
     let name = t.name();
     Tok::Tag(TagTok {
         end,
