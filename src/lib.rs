@@ -43,7 +43,9 @@
 //!   script data and PLAINTEXT after the right start tags and recognises CDATA sections
 //!   inside `<svg>`/`<math>`; turn it off ([`Builder::simulation`]) and drive the state with
 //!   [`Tokenizer::set_state`], [`Tokenizer::set_last_start_tag`] and
-//!   [`Tokenizer::set_foreign_content`] from a real tree builder.
+//!   [`Tokenizer::set_foreign_content`] from a real tree builder, which can take its
+//!   tokens through [`Tokenizer::next_token_into`] (a [`TokenSink`] called once per kind of
+//!   token) to convert each without matching it twice.
 //! - **No allocation per token**: attribute storage is reused from tag to tag.
 //! - **Streaming input**: [`StreamTokenizer`] (chunks by [`StreamTokenizer::feed`]) and
 //!   [`ReadTokenizer`] (any [`std::io::Read`]) give the same tokens and errors while
@@ -79,7 +81,7 @@ mod tape;
 mod token;
 
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
-pub use machine::{Builder, Tokenizer};
+pub use machine::{Builder, TokenSink, Tokenizer};
 pub use scan::Scanner;
 pub use span::Span;
 pub use state::State;

@@ -551,6 +551,17 @@ enum LastStartTag {
     Owned(Vec<u8>),
 }
 
+/// A consumer of tokens for [`Tokenizer::next_token_into`]: each call turns one token
+/// into an `Output`.
+pub trait TokenSink<'a> {
+    /// What the sink makes of a token.
+    type Output;
+    /// Takes the next token (a tag's attributes borrow the tokenizer until it returns).
+    fn token(&mut self, token: Token<'a, '_>) -> Self::Output;
+    /// The input has ended: there are no more tokens.
+    fn end(&mut self) -> Self::Output;
+}
+
 /// An exact WHATWG HTML tokenizer over a byte slice.
 ///
 /// ```
@@ -772,6 +783,50 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
         if self.run() { Some(self.token()) } else { None }
+    }
+
+    /// The next token handed straight to `sink` ([`TokenSink::token`], or
+    /// [`TokenSink::end`] at the end of the input), whose result is returned: the same
+    /// tokens as [`Self::next_token`], for a consumer that turns each into a value of its
+    /// own, as a tree builder does.
+    ///
+    /// The sink is called in a separate place for each kind of token, with the token
+    /// built right there, so that once its method is inlined (mark it
+    /// `#[inline(always)]`) each copy knows the kind it was given and its `match` on the
+    /// token folds away. Through `next_token`, the fields of every kind meet in one value
+    /// that the consumer's `match` takes apart again, and in a loop as large as the tree
+    /// builder's the compiler does not thread the one match into the other.
+    #[inline(always)]
+    pub fn next_token_into<S: TokenSink<'a>>(&mut self, sink: &mut S) -> S::Output {
+        if !self.run() {
+            return sink.end();
+        }
+        let input = self.input;
+        let p = &self.pending;
+        match p.what {
+            PendingKind::Text => sink.token(Token::Text(Text {
+                input,
+                raw: Span::new(p.raw_start, p.raw_end),
+                content: Span::new(p.inner_start, p.inner_end),
+                kind: p.text_kind,
+            })),
+            PendingKind::Tag => {
+                let tag = Tag {
+                    input,
+                    raw: Span::new(self.tag.start, self.tag.end),
+                    name: self.tag.name(),
+                    self_closing: self.tag.self_closing,
+                    attrs: AttrList::Spans(&self.attrs),
+                };
+                if self.tag.is_end {
+                    sink.token(Token::EndTag(tag))
+                } else {
+                    sink.token(Token::StartTag(tag))
+                }
+            }
+            // Rare: one call site for both.
+            PendingKind::Comment | PendingKind::Doctype => sink.token(self.token()),
+        }
     }
 
     /// Runs to the next token and appends its records to `tape` straight from the

@@ -2,7 +2,7 @@
 //! simulation, and the feedback hooks. The html5lib suite (tests/html5lib.rs) covers the
 //! states themselves.
 
-use crate::{State, Token, Tokenizer};
+use crate::{State, Token, TokenSink, Tokenizer};
 
 /// Renders tokens compactly: `T"…"`, `<name k=v>`, `</name>`, `C"…"`, `D…`, `X"…"` (CDATA).
 fn render(input: &[u8], mut tok: Tokenizer<'_>) -> Vec<String> {
@@ -12,27 +12,32 @@ fn render(input: &[u8], mut tok: Tokenizer<'_>) -> Vec<String> {
         let span = token.span();
         assert!(span.start >= last_end && span.end <= input.len() && span.start <= span.end);
         last_end = span.end;
-        out.push(match token {
-            Token::Text(t) if t.kind() == crate::TextKind::Cdata => format!("X{:?}", t.text()),
-            Token::Text(t) => format!("T{:?}", t.text()),
-            Token::StartTag(tag) => {
-                let attrs: String = tag
-                    .attrs()
-                    .map(|a| format!(" {}={}", a.name(), a.value()))
-                    .collect();
-                format!(
-                    "<{}{}{}>",
-                    tag.name(),
-                    attrs,
-                    if tag.self_closing() { "/" } else { "" }
-                )
-            }
-            Token::EndTag(tag) => format!("</{}>", tag.name()),
-            Token::Comment(c) => format!("C{:?}", c.data()),
-            Token::Doctype(d) => format!("D{:?}", d.name()),
-        });
+        out.push(render_token(token));
     }
     out
+}
+
+/// One token as [`render`] shows it.
+fn render_token(token: Token<'_, '_>) -> String {
+    match token {
+        Token::Text(t) if t.kind() == crate::TextKind::Cdata => format!("X{:?}", t.text()),
+        Token::Text(t) => format!("T{:?}", t.text()),
+        Token::StartTag(tag) => {
+            let attrs: String = tag
+                .attrs()
+                .map(|a| format!(" {}={}", a.name(), a.value()))
+                .collect();
+            format!(
+                "<{}{}{}>",
+                tag.name(),
+                attrs,
+                if tag.self_closing() { "/" } else { "" }
+            )
+        }
+        Token::EndTag(tag) => format!("</{}>", tag.name()),
+        Token::Comment(c) => format!("C{:?}", c.data()),
+        Token::Doctype(d) => format!("D{:?}", d.name()),
+    }
 }
 
 fn tokens(input: &str) -> Vec<String> {
@@ -351,4 +356,42 @@ fn nested_svg_does_not_close_the_outer_one() {
             r#"T"a<b>""#
         ]
     );
+}
+
+/// A sink that renders each token and its span, as [`render`] does.
+struct RenderSink;
+
+impl<'a> TokenSink<'a> for RenderSink {
+    type Output = Option<(String, crate::Span)>;
+
+    fn token(&mut self, token: Token<'a, '_>) -> Self::Output {
+        Some((render_token(token), token.span()))
+    }
+
+    fn end(&mut self) -> Self::Output {
+        None
+    }
+}
+
+#[test]
+fn next_token_into_gives_the_tokens_of_next_token() {
+    let inputs = [
+        "<!DOCTYPE html><html><head><title>a &amp; b</title></head>",
+        "<p class=x id='y' z>text</p><!-- c --><br/><?pi?>",
+        "<script>if (a<b) x()</script><style>p{}</style><textarea>\n<b></textarea>",
+        "<svg><![CDATA[<x>]]><path d=1 /></svg>tail",
+        "<plaintext><p>all text",
+        "",
+    ];
+    for input in inputs {
+        let expected: Vec<(String, crate::Span)> = {
+            let mut tok = Tokenizer::new(input.as_bytes());
+            std::iter::from_fn(|| tok.next_token().map(|t| (render_token(t), t.span()))).collect()
+        };
+        let mut tok = Tokenizer::new(input.as_bytes());
+        let got: Vec<_> = std::iter::from_fn(|| tok.next_token_into(&mut RenderSink)).collect();
+        assert_eq!(got, expected, "{input:?}");
+        // And once more past the end: still the end.
+        assert_eq!(tok.next_token_into(&mut RenderSink), None);
+    }
 }

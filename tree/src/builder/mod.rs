@@ -22,7 +22,7 @@ use crate::formatting::{ActiveFormatting, Entry};
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::{OpenElements, Scope};
 
-pub(crate) use token::{TagTok, TextTok, Tok};
+pub(crate) use token::{TagTok, TextTok, ToTok, Tok};
 
 /// 13.2.4.1 The insertion modes. The 2026 rules for `<select>` (which the html5lib tests
 /// follow) parse a select's content with the "in body" rules, so the old "in select" and
@@ -133,10 +133,10 @@ impl<'a> TreeBuilder<'a> {
         loop {
             let foreign = self.adjusted_current_is_foreign();
             tokenizer.set_foreign_content(foreign);
-            let mut tok = match tokenizer.next_token() {
-                Some(t) => Tok::from_token(t, self.input_str, &mut self.tag_attrs),
-                None => Tok::Eof,
-            };
+            let mut tok = tokenizer.next_token_into(&mut ToTok {
+                input_str: self.input_str,
+                attrs: &mut self.tag_attrs,
+            });
             if let Tok::Text(text) = &tok
                 && text.text.is_empty()
             {
