@@ -1,6 +1,6 @@
 //! Time of metadata, visible text and main text beside the parse alone, over every `*.htm*` file
 //! under a folder (the shared corpus), one thread: `cargo run --release -p
-//! htmltok-content --example throughput -- ../shared/corpus`. Files are read as UTF-8
+//! htmltok-content --example content_throughput -- ../shared/corpus`. Files are read as UTF-8
 //! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
 //! argument, `parse`, `metadata`, `visible` or `main_text`, runs that one alone (for instruction counts
 //! under `valgrind --tool=callgrind`); `main_text-only=N` parses the pages first and

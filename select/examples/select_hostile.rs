@@ -1,7 +1,7 @@
 //! The tree shapes that make selector matching quadratic, each timed (release build):
 //!
 //! ```sh
-//! cargo run --release -p htmltok-select --example hostile [n] [--check]
+//! cargo run --release -p htmltok-select --example select_hostile [n] [--check]
 //! ```
 //!
 //! n (default 100,000) nested elements, and selectors that each element matches or half
