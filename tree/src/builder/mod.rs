@@ -134,7 +134,7 @@ impl<'a> TreeBuilder<'a> {
             let foreign = self.adjusted_current_is_foreign();
             tokenizer.set_foreign_content(foreign);
             let mut tok = match tokenizer.next_token() {
-                Some(t) => Tok::from_token(t, self.input_str, &mut self.tag_attrs),
+                Some(t) => Tok::from_token(t, self.input, self.input_str, &mut self.tag_attrs),
                 None => Tok::Eof,
             };
             if let Tok::Text(text) = &tok
