@@ -501,14 +501,17 @@ impl Dom {
     ) -> NodeId {
         let attrs_start = self.attrs.len() as u32;
         let attrs_len = attrs.len() as u32;
-        for a in attrs.drain(..) {
-            let name = self.store(input, a.name);
-            self.attrs.push(AttrRec {
-                name,
-                ns: a.ns,
-                name_span: a.name_span,
-                value_span: a.value_span,
-            });
+        // Most elements have no attributes: no `Drain` made and dropped for them.
+        if !attrs.is_empty() {
+            for a in attrs.drain(..) {
+                let name = self.store(input, a.name);
+                self.attrs.push(AttrRec {
+                    name,
+                    ns: a.ns,
+                    name_span: a.name_span,
+                    value_span: a.value_span,
+                });
+            }
         }
         let local = match local {
             Some(s) => {
