@@ -90,6 +90,7 @@ macro_rules! tags {
             }
 
             /// The lowercase name ("" for [`Tag::Unknown`]).
+            #[inline]
             pub const fn as_str(self) -> &'static str {
                 match self {
                     Tag::Unknown => "",
@@ -166,19 +167,27 @@ fn pack_window(window: &[u8], len: usize) -> (u64, u64) {
         let eight: [u8; 8] = window[at..at + 8].try_into().expect("eight bytes");
         u64::from_le_bytes(eight)
     };
-    // The low `k` bytes of a word (k from 0 to 8).
-    let mask = |k: usize| {
-        if k >= 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * k)) - 1
-        }
-    };
-    (
-        word(0) & mask(len),
-        word(8) & mask(len.saturating_sub(8)) | (len as u64) << 56,
-    )
+    let (lo, hi) = WINDOW_MASKS[len & LONGEST];
+    (word(0) & lo, word(8) & hi | (len as u64) << 56)
 }
+
+/// Per length (0 to [`LONGEST`]), the masks of [`pack_window`]'s two words: a table, not
+/// shifts and compares per name.
+const WINDOW_MASKS: [(u64, u64); LONGEST + 1] = {
+    let mut masks = [(0, 0); LONGEST + 1];
+    let mut len = 1;
+    while len <= LONGEST {
+        masks[len] = if len < 8 {
+            ((1u64 << (8 * len)) - 1, 0)
+        } else if len == 8 {
+            (u64::MAX, 0)
+        } else {
+            (u64::MAX, (1u64 << (8 * (len - 8))) - 1)
+        };
+        len += 1;
+    }
+    masks
+};
 
 /// [`pack`] for building the table at compile time (a byte loop; `pack` is tested equal).
 const fn pack_const(name: &[u8]) -> (u64, u64) {
