@@ -153,7 +153,9 @@ impl<'a> TreeBuilder<'a> {
             }
             let eof = matches!(tok, Tok::Eof);
             self.dispatch(&mut tok, foreign);
-            if let Some(state) = self.switch_to.take() {
+            // Read, and cleared only when set (rare): `take` wrote it back every token.
+            if let Some(state) = self.switch_to {
+                self.switch_to = None;
                 tokenizer.set_state(state);
             }
             if eof || self.done {
