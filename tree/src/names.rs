@@ -314,7 +314,57 @@ static END_POPS_CURRENT_ONLY: [bool; 256] = {
     table
 };
 
+/// The start tags whose "in body" rule is "if the stack of open elements has a p element
+/// in button scope, close a p element; insert an HTML element for the token" and nothing
+/// else (`div`, `p`, `ul`, `section`, …: 13.2.6.4.7's first group of that shape), so that
+/// the dispatcher runs it without the start tag rules' frame and match. A table indexed
+/// by the tag's id, as [`END_POPS_CURRENT_ONLY`].
+static START_CLOSES_P_THEN_INSERTS: [bool; 256] = {
+    use Tag::*;
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        table[tag as usize] = matches!(
+            tag,
+            Address
+                | Article
+                | Aside
+                | Blockquote
+                | Center
+                | Details
+                | Dialog
+                | Dir
+                | Div
+                | Dl
+                | Fieldset
+                | Figcaption
+                | Figure
+                | Footer
+                | Header
+                | Hgroup
+                | Main
+                | Menu
+                | Nav
+                | Ol
+                | P
+                | Search
+                | Section
+                | Summary
+                | Ul
+        );
+        i += 1;
+    }
+    table
+};
+
 impl Tag {
+    /// See [`START_CLOSES_P_THEN_INSERTS`].
+    #[inline(always)]
+    pub(crate) fn start_closes_p_then_inserts(self) -> bool {
+        START_CLOSES_P_THEN_INSERTS[self as usize]
+    }
+
     /// See [`END_POPS_CURRENT_ONLY`]. (A tag's id is below 256, as the stack's per-tag
     /// counts also assume.)
     #[inline(always)]

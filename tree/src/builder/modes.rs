@@ -471,6 +471,13 @@ impl<'a> TreeBuilder<'a> {
     #[inline(always)]
     pub(super) fn in_body_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         if !tag.end {
+            if tag.tag.start_closes_p_then_inserts() {
+                // `in_body_start_tag`'s rule for these tags (`<div>`, `<p>`, …), without
+                // its frame and match.
+                self.close_p_in_button_scope();
+                self.insert_html_element(tag);
+                return Done;
+            }
             self.in_body_start_tag(tag)
         } else if self.in_body_end_of_current(tag) {
             Done
