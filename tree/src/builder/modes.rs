@@ -486,8 +486,14 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
+    /// [`Tag::start_closes_p_then_inserts`]), which [`Self::in_body_tag`] runs itself.
     fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
+        debug_assert!(
+            !tag.tag.start_closes_p_then_inserts(),
+            "handled by in_body_tag"
+        );
         match tag.tag {
             Html => {
                 if !self.has_template() {
@@ -515,12 +521,6 @@ impl<'a> TreeBuilder<'a> {
                 self.open.truncate(1);
                 self.insert_html_element(tag);
                 self.mode = Mode::InFrameset;
-            }
-            Address | Article | Aside | Blockquote | Center | Details | Dialog | Dir | Div | Dl
-            | Fieldset | Figcaption | Figure | Footer | Header | Hgroup | Main | Menu | Nav
-            | Ol | P | Search | Section | Summary | Ul => {
-                self.close_p_in_button_scope();
-                self.insert_html_element(tag);
             }
             H1 | H2 | H3 | H4 | H5 | H6 => {
                 self.close_p_in_button_scope();
