@@ -14,6 +14,7 @@ use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE};
+use crate::formatting::Entry;
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -428,14 +429,28 @@ impl<'a> TreeBuilder<'a> {
     /// by text, in "any other end tag"). Called before the end tag rules, without their
     /// scope checks (`</p>` took ~150 instructions through `close_p`); false leaves the
     /// token to the rules.
+    ///
+    /// Also the adoption agency algorithm's common case (see
+    /// [`TreeBuilder::adoption_agency`]): a formatting element's end tag (`</a>`, `</b>`)
+    /// when it is the current node and the list of active formatting elements' last
+    /// entry: popped from both, without the end tag rules' frame and the call.
     #[inline(always)]
     fn in_body_end_of_current(&mut self, tag: &TagTok<'a>) -> bool {
-        if !tag.end || !tag.tag.end_pops_current_only() {
+        if !tag.end {
             return false;
         }
         match self.open.current() {
             Some((id, name)) if name.is_html(tag.tag) => {
-                self.open.pop();
+                if tag.tag.end_pops_current_only() {
+                    self.open.pop();
+                } else if name.is_formatting()
+                    && self.active.last() == Some(Entry::Element(id, name))
+                {
+                    self.open.pop();
+                    self.active.pop_element();
+                } else {
+                    return false;
+                }
                 self.doc.element_mut(id).set_end(tag.span);
                 true
             }
