@@ -41,7 +41,7 @@ use std::borrow::Cow;
 
 use htmltok::Span;
 
-use crate::names::{AttrNs, Name, Ns, Tag};
+use crate::names::{AttrNs, Name, Tag};
 use crate::spare;
 
 /// A node's index in its document's arena.
@@ -490,7 +490,9 @@ impl Dom {
 
     /// Creates an element (not inserted). `local` is its local name when not interned
     /// (stored with [`Dom::store`]). Takes the attributes out of `attrs` (which keeps its
-    /// allocation).
+    /// allocation). Inlined into the builder's two element insertions (out of line
+    /// themselves), which saves the call's argument passing and frame per element.
+    #[inline(always)]
     pub(crate) fn new_element(
         &mut self,
         input: &[u8],
@@ -501,23 +503,17 @@ impl Dom {
     ) -> NodeId {
         let attrs_start = self.attrs.len() as u32;
         let attrs_len = attrs.len() as u32;
-        let html_integration_point = name.ns == Ns::MathMl
-            && name.tag == Tag::AnnotationXml
-            && attrs.iter().any(|a| {
-                a.ns == AttrNs::None && a.name == "encoding" && {
-                    let v = a.value(input);
-                    v.eq_ignore_ascii_case("text/html")
-                        || v.eq_ignore_ascii_case("application/xhtml+xml")
-                }
-            });
-        for a in attrs.drain(..) {
-            let name = self.store(input, a.name);
-            self.attrs.push(AttrRec {
-                name,
-                ns: a.ns,
-                name_span: a.name_span,
-                value_span: a.value_span,
-            });
+        // Most elements have no attributes: no `Drain` made and dropped for them.
+        if !attrs.is_empty() {
+            for a in attrs.drain(..) {
+                let name = self.store(input, a.name);
+                self.attrs.push(AttrRec {
+                    name,
+                    ns: a.ns,
+                    name_span: a.name_span,
+                    value_span: a.value_span,
+                });
+            }
         }
         let local = match local {
             Some(s) => {
@@ -544,10 +540,28 @@ impl Dom {
             },
             attrs_start,
             attrs_len,
-            html_integration_point,
+            // Set by the builder for a MathML `annotation-xml` (see
+            // `encoding_is_html_integration_point`), not checked here for every element.
+            html_integration_point: false,
             start_span: start_span.into(),
             end_span: Sp::NONE,
         }))
+    }
+
+    /// Whether a MathML `annotation-xml` with `attrs` is an HTML integration point
+    /// (13.2.6.5: its `encoding` is `text/html` or `application/xhtml+xml`, ASCII
+    /// case-insensitively).
+    pub(crate) fn encoding_is_html_integration_point(
+        input: &[u8],
+        attrs: &[Attribute<'_>],
+    ) -> bool {
+        attrs.iter().any(|a| {
+            a.ns == AttrNs::None && a.name == "encoding" && {
+                let v = a.value(input);
+                v.eq_ignore_ascii_case("text/html")
+                    || v.eq_ignore_ascii_case("application/xhtml+xml")
+            }
+        })
     }
 
     /// A new element like `of` (same name and attributes, which it shares), for the

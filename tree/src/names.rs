@@ -67,7 +67,30 @@ macro_rules! tags {
                 lookup(name.as_bytes())
             }
 
+            /// The id of the tag name whose raw bytes lie in `input` at `at`, of length
+            /// `len` (the tokenizer's name span), when they are exactly an interned
+            /// lowercase name; else [`Tag::Unknown`], also for names that decoding
+            /// changes (upper case, NUL, non-ASCII), which the caller then decodes. The
+            /// table holds only lowercase ASCII names, so a match needs no check of the
+            /// bytes first: the name is read as two words straight from the input (one
+            /// 16-byte window, masked to the length), not scanned and then packed.
+            #[inline(always)]
+            pub(crate) fn from_raw_name(input: &[u8], at: usize, len: usize) -> Tag {
+                if len == 0 || len > LONGEST {
+                    return Tag::Unknown;
+                }
+                match input.get(at..at.wrapping_add(16)) {
+                    Some(window) => lookup_words(pack_window(window, len)),
+                    // Within 16 bytes of the input's end: read byte by byte.
+                    None => match input.get(at..at.wrapping_add(len)) {
+                        Some(name) => lookup_words(pack(name)),
+                        None => Tag::Unknown,
+                    },
+                }
+            }
+
             /// The lowercase name ("" for [`Tag::Unknown`]).
+            #[inline]
             pub const fn as_str(self) -> &'static str {
                 match self {
                     Tag::Unknown => "",
@@ -134,6 +157,37 @@ fn pack(name: &[u8]) -> (u64, u64) {
     let (lo, hi) = name.split_at(name.len().min(8));
     (load_le(lo), load_le(hi) | (name.len() as u64) << 56)
 }
+
+/// [`pack`] of the first `len` bytes (1 to [`LONGEST`]) of a 16-byte window: two
+/// 8-byte loads masked to the length, no branch on it.
+#[inline(always)]
+fn pack_window(window: &[u8], len: usize) -> (u64, u64) {
+    debug_assert!((1..=LONGEST).contains(&len) && window.len() == 16);
+    let word = |at: usize| {
+        let eight: [u8; 8] = window[at..at + 8].try_into().expect("eight bytes");
+        u64::from_le_bytes(eight)
+    };
+    let (lo, hi) = WINDOW_MASKS[len & LONGEST];
+    (word(0) & lo, word(8) & hi | (len as u64) << 56)
+}
+
+/// Per length (0 to [`LONGEST`]), the masks of [`pack_window`]'s two words: a table, not
+/// shifts and compares per name.
+const WINDOW_MASKS: [(u64, u64); LONGEST + 1] = {
+    let mut masks = [(0, 0); LONGEST + 1];
+    let mut len = 1;
+    while len <= LONGEST {
+        masks[len] = if len < 8 {
+            ((1u64 << (8 * len)) - 1, 0)
+        } else if len == 8 {
+            (u64::MAX, 0)
+        } else {
+            (u64::MAX, (1u64 << (8 * (len - 8))) - 1)
+        };
+        len += 1;
+    }
+    masks
+};
 
 /// [`pack`] for building the table at compile time (a byte loop; `pack` is tested equal).
 const fn pack_const(name: &[u8]) -> (u64, u64) {
@@ -209,7 +263,12 @@ fn lookup(name: &[u8]) -> Tag {
     if name.is_empty() || name.len() > LONGEST {
         return Tag::Unknown;
     }
-    let words = pack(name);
+    lookup_words(pack(name))
+}
+
+/// The tag of a packed name (see [`pack`]), or [`Tag::Unknown`].
+#[inline(always)]
+fn lookup_words(words: (u64, u64)) -> Tag {
     let mut i = hash_words(words);
     loop {
         let slot = TABLE.words[i];
@@ -255,7 +314,57 @@ static END_POPS_CURRENT_ONLY: [bool; 256] = {
     table
 };
 
+/// The start tags whose "in body" rule is "if the stack of open elements has a p element
+/// in button scope, close a p element; insert an HTML element for the token" and nothing
+/// else (`div`, `p`, `ul`, `section`, …: 13.2.6.4.7's first group of that shape), so that
+/// the dispatcher runs it without the start tag rules' frame and match. A table indexed
+/// by the tag's id, as [`END_POPS_CURRENT_ONLY`].
+static START_CLOSES_P_THEN_INSERTS: [bool; 256] = {
+    use Tag::*;
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        table[tag as usize] = matches!(
+            tag,
+            Address
+                | Article
+                | Aside
+                | Blockquote
+                | Center
+                | Details
+                | Dialog
+                | Dir
+                | Div
+                | Dl
+                | Fieldset
+                | Figcaption
+                | Figure
+                | Footer
+                | Header
+                | Hgroup
+                | Main
+                | Menu
+                | Nav
+                | Ol
+                | P
+                | Search
+                | Section
+                | Summary
+                | Ul
+        );
+        i += 1;
+    }
+    table
+};
+
 impl Tag {
+    /// See [`START_CLOSES_P_THEN_INSERTS`].
+    #[inline(always)]
+    pub(crate) fn start_closes_p_then_inserts(self) -> bool {
+        START_CLOSES_P_THEN_INSERTS[self as usize]
+    }
+
     /// See [`END_POPS_CURRENT_ONLY`]. (A tag's id is below 256, as the stack's per-tag
     /// counts also assume.)
     #[inline(always)]
@@ -565,6 +674,49 @@ mod tests {
         assert_eq!(Tag::from_name("\0\0\0\0\0\0\0\0\0"), Tag::Unknown);
         // Every slot's probe ends: the table has empty slots.
         assert!(TABLE.words.iter().any(|w| w.1 == 0));
+    }
+
+    /// The raw-bytes lookup finds exactly the names `from_name` finds, wherever the name
+    /// lies in the input (far from its end: the 16-byte window; near it: the byte path)
+    /// and whatever follows it; names that decoding changes are not found.
+    #[test]
+    fn raw_name_lookup_agrees() {
+        let mut names: Vec<String> = ALL_TAGS.iter().map(|t| t.as_str().to_owned()).collect();
+        for extra in [
+            "",
+            "DIV",
+            "Div",
+            "p\0",
+            "\0",
+            "my-element",
+            "blink",
+            "a-",
+            "tablex",
+        ] {
+            names.push(extra.to_owned());
+        }
+        for tag in ["div", "selectedcontent", "annotation-xml", "foreignobject"] {
+            names.push(tag.to_uppercase());
+            names.push(format!("{tag}s"));
+            names.push(tag[..tag.len() - 1].to_owned());
+        }
+        for name in &names {
+            let want = Tag::from_name(name);
+            for (before, after) in [
+                ("<", ">"),
+                ("<", " class=a>"),
+                ("xxxxxxxxxxxxxxxxxxxx<", ""),
+            ] {
+                for pad in ["", "p>x</p><div class=foo>"] {
+                    let input = format!("{before}{name}{after}{pad}");
+                    let at = before.len();
+                    let got = Tag::from_raw_name(input.as_bytes(), at, name.len());
+                    assert_eq!(got, want, "{input:?}");
+                }
+            }
+        }
+        // A span past the input's end finds nothing.
+        assert_eq!(Tag::from_raw_name(b"<di", 1, 3), Tag::Unknown);
     }
 
     #[test]

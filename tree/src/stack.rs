@@ -93,9 +93,18 @@ impl OpenElements {
             self.counts[slot] += 1;
         }
         let i = id as usize;
-        if self.member.len() <= i {
-            self.member.resize(i + 1 + i / 2, false);
+        match self.member.get_mut(i) {
+            Some(bit) => *bit = true,
+            None => self.grow_member(i),
         }
+    }
+
+    /// Makes room for node `i`'s membership bit (by half again, so amortized O(1)) and
+    /// sets it: out of line, so that a push is one bounds check and a store.
+    #[cold]
+    #[inline(never)]
+    fn grow_member(&mut self, i: usize) {
+        self.member.resize(i + 1 + i / 2, false);
         self.member[i] = true;
     }
 

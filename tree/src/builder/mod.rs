@@ -134,6 +134,7 @@ impl<'a> TreeBuilder<'a> {
             let foreign = self.adjusted_current_is_foreign();
             tokenizer.set_foreign_content(foreign);
             let mut tok = tokenizer.next_token_into(&mut ToTok {
+                input: self.input,
                 input_str: self.input_str,
                 attrs: &mut self.tag_attrs,
             });
@@ -153,7 +154,9 @@ impl<'a> TreeBuilder<'a> {
             }
             let eof = matches!(tok, Tok::Eof);
             self.dispatch(&mut tok, foreign);
-            if let Some(state) = self.switch_to.take() {
+            // Read, and cleared only when set (rare): `take` wrote it back every token.
+            if let Some(state) = self.switch_to {
+                self.switch_to = None;
                 tokenizer.set_state(state);
             }
             if eof || self.done {
@@ -370,20 +373,38 @@ impl<'a> TreeBuilder<'a> {
         } else {
             &mut none
         };
+        // Known before the attributes move into the DOM; compiled out of
+        // `insert_html_element`, which knows the namespace.
+        let integration_point = ns == Ns::MathMl
+            && tag_id == Tag::AnnotationXml
+            && Dom::encoding_is_html_integration_point(self.input, attrs);
         let id = self
             .doc
             .new_element(self.input, name, local, attrs, tag.span);
+        if integration_point {
+            self.doc.element_mut(id).html_integration_point = true;
+        }
         (id, name)
     }
 
     /// 13.2.6.1 "insert an HTML element" for a start tag: at the appropriate place, and
     /// pushed onto the stack of open elements.
+    /// Its own copy of [`Self::insert_element`] with the namespace known, so that the
+    /// SVG name adjustment and the MathML checks are compiled out of the common case.
+    #[inline(never)]
     pub(crate) fn insert_html_element(&mut self, tag: &mut TagTok<'a>) -> NodeId {
-        self.insert_foreign_element(tag, Ns::Html)
+        self.insert_element(tag, Ns::Html)
     }
 
     /// 13.2.6.1 "insert a foreign element".
     pub(crate) fn insert_foreign_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> NodeId {
+        self.insert_element(tag, ns)
+    }
+
+    /// "Insert a foreign element" in `ns` ("insert an HTML element" is the same in the
+    /// HTML namespace).
+    #[inline(always)]
+    fn insert_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> NodeId {
         let place = self.insertion_place(None);
         let (id, name) = self.create_element(tag, ns);
         self.insert_at(place, id);

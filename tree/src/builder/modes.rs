@@ -14,6 +14,7 @@ use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE};
+use crate::formatting::Entry;
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -428,14 +429,28 @@ impl<'a> TreeBuilder<'a> {
     /// by text, in "any other end tag"). Called before the end tag rules, without their
     /// scope checks (`</p>` took ~150 instructions through `close_p`); false leaves the
     /// token to the rules.
+    ///
+    /// Also the adoption agency algorithm's common case (see
+    /// [`TreeBuilder::adoption_agency`]): a formatting element's end tag (`</a>`, `</b>`)
+    /// when it is the current node and the list of active formatting elements' last
+    /// entry: popped from both, without the end tag rules' frame and the call.
     #[inline(always)]
     fn in_body_end_of_current(&mut self, tag: &TagTok<'a>) -> bool {
-        if !tag.end || !tag.tag.end_pops_current_only() {
+        if !tag.end {
             return false;
         }
         match self.open.current() {
             Some((id, name)) if name.is_html(tag.tag) => {
-                self.open.pop();
+                if tag.tag.end_pops_current_only() {
+                    self.open.pop();
+                } else if name.is_formatting()
+                    && self.active.last() == Some(Entry::Element(id, name))
+                {
+                    self.open.pop();
+                    self.active.pop_element();
+                } else {
+                    return false;
+                }
                 self.doc.element_mut(id).set_end(tag.span);
                 true
             }
@@ -471,6 +486,13 @@ impl<'a> TreeBuilder<'a> {
     #[inline(always)]
     pub(super) fn in_body_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         if !tag.end {
+            if tag.tag.start_closes_p_then_inserts() {
+                // `in_body_start_tag`'s rule for these tags (`<div>`, `<p>`, …), without
+                // its frame and match.
+                self.close_p_in_button_scope();
+                self.insert_html_element(tag);
+                return Done;
+            }
             self.in_body_start_tag(tag)
         } else if self.in_body_end_of_current(tag) {
             Done
@@ -479,8 +501,14 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
+    /// [`Tag::start_closes_p_then_inserts`]), which [`Self::in_body_tag`] runs itself.
     fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
+        debug_assert!(
+            !tag.tag.start_closes_p_then_inserts(),
+            "handled by in_body_tag"
+        );
         match tag.tag {
             Html => {
                 if !self.has_template() {
@@ -508,12 +536,6 @@ impl<'a> TreeBuilder<'a> {
                 self.open.truncate(1);
                 self.insert_html_element(tag);
                 self.mode = Mode::InFrameset;
-            }
-            Address | Article | Aside | Blockquote | Center | Details | Dialog | Dir | Div | Dl
-            | Fieldset | Figcaption | Figure | Footer | Header | Hgroup | Main | Menu | Nav
-            | Ol | P | Search | Section | Summary | Ul => {
-                self.close_p_in_button_scope();
-                self.insert_html_element(tag);
             }
             H1 | H2 | H3 | H4 | H5 | H6 => {
                 self.close_p_in_button_scope();

@@ -190,11 +190,12 @@ impl<'a> Tok<'a> {
     /// Converts a token of the tokenizer; a start tag's attributes go to `attrs` (the
     /// builder's `tag_attrs`, whose allocation every tag reuses). `input_str` is the
     /// tokenizer's input when it is known to be a `&str`: text and comments are then
-    /// decoded without validating their UTF-8 again. Inlined into the parse loop: called
+    /// decoded without validating their UTF-8 again; `input` is the tokenizer's input. Inlined into the parse loop: called
     /// out of line, the 112-byte token was copied for the call.
     #[inline(always)]
     pub(crate) fn from_token(
         token: Token<'a, '_>,
+        input: &'a [u8],
         input_str: Option<&'a str>,
         attrs: &mut Vec<Attribute<'a>>,
     ) -> Tok<'a> {
@@ -247,12 +248,28 @@ impl<'a> Tok<'a> {
                         }
                     }
                 }
-                // The same for the tag name: the common case builds the token from
-                // registers, the decoded name on a path of its own.
+                // The tag name: an interned name found from its raw bytes in the input
+                // (exact when it matches: the table's names are lowercase ASCII), its
+                // text then the tag's own; else the same as for attribute names, the
+                // common case from registers, the decoded name on a path of its own.
+                let raw = t.raw_name();
+                let at = (raw.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+                let tag = Tag::from_raw_name(input, at, raw.len());
+                if tag != Tag::Unknown {
+                    return Tok::Tag(TagTok {
+                        end,
+                        tag,
+                        name: Cow::Borrowed(tag.as_str()),
+                        self_closing: t.self_closing(),
+                        has_attrs: !end,
+                        span: t.span(),
+                    });
+                }
                 match t.name_if_unchanged() {
+                    // Its raw bytes, which are not an interned name.
                     Some(name) => Tok::Tag(TagTok {
                         end,
-                        tag: Tag::from_name(name),
+                        tag: Tag::Unknown,
                         name: Cow::Borrowed(name),
                         self_closing: t.self_closing(),
                         has_attrs: !end,
@@ -295,6 +312,7 @@ impl<'a> Tok<'a> {
 /// copy knowing its kind (`next_token` merged the kinds into one `Token` that
 /// `from_token` took apart again: about 18 instructions a token).
 pub(crate) struct ToTok<'r, 'a> {
+    pub(crate) input: &'a [u8],
     pub(crate) input_str: Option<&'a str>,
     pub(crate) attrs: &'r mut Vec<Attribute<'a>>,
 }
@@ -304,7 +322,7 @@ impl<'a> TokenSink<'a> for ToTok<'_, 'a> {
 
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Tok<'a> {
-        Tok::from_token(token, self.input_str, self.attrs)
+        Tok::from_token(token, self.input, self.input_str, self.attrs)
     }
 
     #[inline(always)]
