@@ -28,6 +28,7 @@ use htmltok_tree::{Document, DocumentRef};
 use selectors::context::SelectorCaches;
 
 use crate::ancestors::Ancestors;
+use crate::flat::Flat;
 use crate::memo::WalkMemo;
 use crate::scan::Nodes;
 use crate::topdown::{Plan, Walk};
@@ -51,6 +52,10 @@ pub struct Fields {
     pub(crate) plan: Option<Plan>,
     /// The other fields, matched right to left by `selectors`.
     by_name: ByName,
+    /// When every field is flat (`flat.rs`: one compound of a type and conditions on the
+    /// element, as the ten are), all of them in flat form: matched without the
+    /// top-down walk's state.
+    pub(crate) flat: Option<Flat>,
 }
 
 /// Which fields may match an element, by the element's name, built from the fields'
@@ -154,10 +159,17 @@ impl Fields {
         )
         .filter(|p| !p.is_empty());
         let by_name = ByName::new(&fields, |i| plan.is_none() || !planned(i));
+        let flat = Flat::new(
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (i, &f.selector.list)),
+        );
         Ok(Fields {
             fields,
             plan,
             by_name,
+            flat,
         })
     }
 
@@ -219,6 +231,21 @@ impl Fields {
         mut out: impl FnMut(usize, Cow<'d, str>),
     ) {
         if self.fields.is_empty() {
+            return;
+        }
+        if let Some(flat) = &self.flat {
+            let quirks = quirks(doc);
+            for node in Nodes::of_document(doc, scan) {
+                // A field's selectors are consecutive entries: give its values once.
+                let mut last = usize::MAX;
+                flat.matches(node, quirks, |i| {
+                    if i != last {
+                        last = i;
+                        self.fields[i].selector.values(node, |v| out(i, v));
+                    }
+                    false
+                });
+            }
             return;
         }
         let mut caches = SelectorCaches::default();

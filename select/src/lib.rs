@@ -33,6 +33,7 @@ mod css;
 mod element;
 mod error;
 mod fields;
+mod flat;
 mod has;
 mod memo;
 mod scan;
@@ -76,6 +77,9 @@ pub struct Selector {
     /// None only should a compound holding a nested complex selector not be rebuilt
     /// (`topdown::Compound::with_nested`); then right to left, with the Bloom filter.
     plan: Option<Box<topdown::Plan>>,
+    /// The flat form (`flat.rs`) when every selector is one compound of a type and
+    /// conditions on the element (`a[href]`): matched without the top-down walk's state.
+    flat: Option<Box<flat::Flat>>,
 }
 
 /// A type selector's name as written and lowercased.
@@ -152,6 +156,7 @@ impl Selector {
         Ok(Selector {
             names: subject_names(&list),
             plan: topdown::Plan::new([(0, &list)]).map(Box::new),
+            flat: flat::Flat::new([(0, &list)]).map(Box::new),
             ancestor_hashes,
             list,
             pseudo,
@@ -371,6 +376,10 @@ pub struct Matches<'s, 'd> {
     /// whole document the elements by a scan of the arena when that is tree order
     /// (`scan.rs`).
     walk: scan::Nodes<'d>,
+    /// The selector's flat form (`flat.rs`), when it has one: then `topdown` is None.
+    flat: Option<&'s flat::Flat>,
+    /// The document's quirks mode, for `flat`'s id and class tests.
+    quirks: QuirksMode,
     /// The top-down walk when the selector has a plan; else `selectors`' right-to-left
     /// matching with the ancestor filter (when it tests ancestors).
     topdown: Option<topdown::Walk<'s, 'd>>,
@@ -390,10 +399,16 @@ impl<'s, 'd> Matches<'s, 'd> {
     ) -> Matches<'s, 'd> {
         let memo = WalkMemo::default();
         let mut caches = SelectorCaches::default();
-        let topdown = selector.plan.as_deref().map(|plan| {
-            topdown::Walk::new(plan, quirks(below.document()), scope, &memo, &mut caches)
-        });
-        let walk = if topdown.is_some() && scope.is_none() {
+        let quirks = quirks(below.document());
+        // A flat selector depends on the element alone: nothing of the walk's state (nor
+        // the scope: it has no `:scope`) is needed.
+        let flat = selector.flat.as_deref();
+        let topdown = selector
+            .plan
+            .as_deref()
+            .filter(|_| flat.is_none())
+            .map(|plan| topdown::Walk::new(plan, quirks, scope, &memo, &mut caches));
+        let walk = if (flat.is_some() || topdown.is_some()) && scope.is_none() {
             scan::Nodes::of_document(below.document(), scan)
         } else {
             scan::Nodes::below(below)
@@ -402,7 +417,9 @@ impl<'s, 'd> Matches<'s, 'd> {
             selector,
             scope,
             walk,
-            ancestors: (topdown.is_none() && selector.uses_ancestors())
+            flat,
+            quirks,
+            ancestors: (flat.is_none() && topdown.is_none() && selector.uses_ancestors())
                 .then(|| Ancestors::new(scope)),
             topdown,
             memo,
@@ -415,6 +432,17 @@ impl<'d> Iterator for Matches<'_, 'd> {
     type Item = NodeRef<'d>;
 
     fn next(&mut self) -> Option<NodeRef<'d>> {
+        if let Some(flat) = self.flat {
+            let quirks = self.quirks;
+            return self.walk.find_next(|&node| {
+                let mut matched = false;
+                flat.matches(node, quirks, |_| {
+                    matched = true;
+                    true
+                });
+                matched
+            });
+        }
         if let Some(walk) = &mut self.topdown {
             let (memo, caches) = (&self.memo, &mut self.caches);
             return self.walk.find_next(|&node| {

@@ -1230,3 +1230,92 @@ fn deep_and_wide_trees_are_linear_for_nested_complex_and_has() {
     assert_eq!(count("p:not(span ~ p, body > p ~ *)"), 1);
     assert_eq!(count(":is(div ~ div) ~ p"), 1);
 }
+
+/// The flat fast path (`flat.rs`) gives what the general top-down walk gives, order
+/// included: on random trees (HTML elements of interned and uninterned names, SVG
+/// elements of the same names, attributes, classes and ids, quirks and no-quirks) and
+/// random lists of flat selectors, through `select` on the document and below each
+/// element, as `Selector::matches` answers one by one, and as fields beside each other.
+#[test]
+fn flat_is_the_general_walk() {
+    const NAMES: &[&str] = &["a", "div", "p", "my-x", "svg", "img", "title"];
+    const TYPES: &[&str] = &["a", "div", "my-x", "svg", "A", "*", "", "img", "*|a"];
+    const CONDITIONS: &[&str] = &[
+        "[href]",
+        "[title=t]",
+        "[title=T i]",
+        "[href^=\"/\"]",
+        ".x",
+        "#i",
+        "[class~=x]",
+        "[HREF]",
+    ];
+    const PSEUDOS: &[&str] = &["", "::attr(href)", "::text", "::attr(TITLE)"];
+    fn selector(bytes: &mut impl Iterator<Item = u8>, pseudo: &str) -> String {
+        let mut css = TYPES[bytes.next().unwrap_or(0) as usize % TYPES.len()].to_owned();
+        for _ in 0..bytes.next().unwrap_or(0) % 3 {
+            css += CONDITIONS[bytes.next().unwrap_or(0) as usize % CONDITIONS.len()];
+        }
+        if css.is_empty() {
+            css += "*";
+        }
+        css + pseudo
+    }
+    fn check(tree: Vec<(u8, u8)>, picks: Vec<u8>, quirks: bool) -> bool {
+        let prologue = if quirks { "" } else { "<!DOCTYPE html>" };
+        let html = random_tree(&tree, NAMES, prologue, |a| {
+            let class = ["", " class=x", " class=X", " id=i"][a as usize % 4];
+            let title = if a & 4 != 0 { " title=t" } else { "" };
+            let href = if a & 8 != 0 { " href=/h" } else { "" };
+            let text = if a & 16 != 0 { ">t" } else { "" };
+            format!("{class}{title}{href}{text}")
+        });
+        let doc = htmltok_tree::parse(html.as_bytes());
+        let mut bytes = picks.into_iter();
+        let pseudo = PSEUDOS[bytes.next().unwrap_or(0) as usize % PSEUDOS.len()];
+        let lists: Vec<String> = (0..3)
+            .map(|_| {
+                let n = 1 + bytes.next().unwrap_or(0) % 2;
+                let list: Vec<String> = (0..n).map(|_| selector(&mut bytes, pseudo)).collect();
+                list.join(", ")
+            })
+            .collect();
+        for css in &lists {
+            let sel = Selector::parse(css).unwrap();
+            assert!(sel.flat.is_some(), "{css}");
+            let general = Selector {
+                flat: None,
+                ..sel.clone()
+            };
+            let ids = |m: Matches<'_, '_>| m.map(|n| n.id()).collect::<Vec<_>>();
+            let flat = ids(doc.select(&sel));
+            if flat != ids(doc.select(&general)) {
+                return false;
+            }
+            let one: Vec<_> = one_by_one(doc.root(), &sel)
+                .iter()
+                .map(|n| n.id())
+                .collect();
+            if flat != one {
+                return false;
+            }
+            for node in doc.root().descendants().filter(|n| n.is_element()) {
+                if ids(node.select(&sel)) != ids(node.select(&general)) {
+                    return false;
+                }
+            }
+        }
+        let fields =
+            Fields::new(lists.iter().enumerate().map(|(i, l)| (i.to_string(), l))).unwrap();
+        assert!(fields.flat.is_some());
+        let mut general = fields.clone();
+        general.flat = None;
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        fields.extract_each(doc.view(), |i, v| got.push((i, v)));
+        general.extract_each(doc.view(), |i, v| want.push((i, v)));
+        got == want
+    }
+    quickcheck::QuickCheck::new()
+        .tests(2000)
+        .quickcheck(check as fn(Vec<(u8, u8)>, Vec<u8>, bool) -> bool);
+}

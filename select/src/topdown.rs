@@ -291,7 +291,11 @@ impl Compound {
 /// `matches_simple_selector` uses: the same answer without a matching context, for the
 /// compounds most selectors are made of (`a[href]`, `meta[name=robots]`, `.x`).
 #[inline]
-fn matches_simple(c: &Component<Impl>, subject: &Subject<'_>, quirks: QuirksMode) -> bool {
+pub(crate) fn matches_simple(
+    c: &Component<Impl>,
+    subject: &Subject<'_>,
+    quirks: QuirksMode,
+) -> bool {
     let el = &subject.el;
     match c {
         Component::ID(id) => el.has_id(id, quirks.classes_and_ids_case_sensitivity()),
