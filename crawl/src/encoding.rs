@@ -271,11 +271,7 @@ pub(crate) fn meta_declares<'v>(
 /// documents with a declaration have it in the prescan window (the pass then stops there),
 /// and this rules out the documents that cannot have one without tokenizing them.
 fn may_declare(bytes: &[u8]) -> bool {
-    let Some(meta) = memchr::memchr_iter(b'<', bytes).find(|&at| {
-        bytes
-            .get(at + 1..at + 5)
-            .is_some_and(|name| name.eq_ignore_ascii_case(b"meta"))
-    }) else {
+    let Some(meta) = crate::tag_open::find_tag_open(bytes, b"meta") else {
         return false;
     };
     let rest = &bytes[meta..];

@@ -50,4 +50,5 @@ pub mod encoding;
 pub mod extract;
 pub mod http;
 mod mime;
+mod tag_open;
 pub mod warc;

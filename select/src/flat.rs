@@ -21,8 +21,7 @@ use selectors::context::QuirksMode;
 use selectors::parser::{Combinator, Component};
 
 use crate::css::Impl;
-use crate::element::Element;
-use crate::topdown::matches_simple;
+use crate::topdown::{is_simple, matches_simple};
 use crate::{Subject, TypeName};
 
 /// One selector of a flat list: its owner (a field's index; 0 for a lone selector), the
@@ -50,20 +49,6 @@ pub(crate) struct Flat {
     named: bool,
 }
 
-/// The simple selectors a flat compound may hold besides its type: those
-/// [`matches_simple`] answers on the element alone.
-fn is_condition(c: &Component<Impl>) -> bool {
-    matches!(
-        c,
-        Component::ID(_)
-            | Component::Class(_)
-            | Component::AttributeInNoNamespaceExists { .. }
-            | Component::AttributeInNoNamespace { .. }
-            | Component::Namespace(..)
-            | Component::DefaultNamespace(_)
-    )
-}
-
 impl Flat {
     /// The flat form of `lists` (each with its owner), or None when some selector is not
     /// one compound of a type and conditions (perhaps ending in a pseudo-element).
@@ -84,7 +69,7 @@ impl Flat {
                         // The pseudo-element (`::attr()`, `::text`) ends the selector; the
                         // element it is taken from is the subject.
                         Component::Combinator(Combinator::PseudoElement) => break,
-                        c if is_condition(c) => conditions.push(c.clone()),
+                        c if is_simple(c) => conditions.push(c.clone()),
                         _ => return None,
                     }
                 }
@@ -153,7 +138,7 @@ impl Flat {
             if ids.is_empty() {
                 return;
             }
-            let subject = subject(node, name);
+            let subject = Subject::named(node, name);
             for &i in ids {
                 let entry = &self.entries[i as usize];
                 if entry
@@ -180,7 +165,7 @@ impl Flat {
         quirks: QuirksMode,
         mut hit: impl FnMut(usize) -> bool,
     ) {
-        let subject = subject(node, name);
+        let subject = Subject::named(node, name);
         let local = if self.named { subject.name() } else { "" };
         for entry in self.entries.iter() {
             let named = match &entry.name {
@@ -197,15 +182,5 @@ impl Flat {
                 return;
             }
         }
-    }
-}
-
-/// The element `node`, named `name`, as the conditions' tests take it.
-#[inline]
-fn subject(node: NodeRef<'_>, name: Name) -> Subject<'_> {
-    Subject {
-        el: Element(node),
-        html: name.ns == Ns::Html,
-        tag: name.tag,
     }
 }

@@ -297,12 +297,17 @@ struct Subject<'d> {
 impl<'d> Subject<'d> {
     #[inline]
     fn of(node: NodeRef<'d>) -> Option<Subject<'d>> {
-        let interned = node.element_name()?;
-        Some(Subject {
+        Some(Subject::named(node, node.element_name()?))
+    }
+
+    /// The element `node`, whose name (read already) is `name`.
+    #[inline]
+    fn named(node: NodeRef<'d>, name: htmltok_tree::Name) -> Subject<'d> {
+        Subject {
             el: Element(node),
-            html: interned.ns == htmltok_tree::Ns::Html,
-            tag: interned.tag,
-        })
+            html: name.ns == htmltok_tree::Ns::Html,
+            tag: name.tag,
+        }
     }
 
     /// The local name (`div`, `foreignObject`, `my-widget`).

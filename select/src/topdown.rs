@@ -185,8 +185,9 @@ fn is_complex(list: &SelectorList<Impl>) -> bool {
     })
 }
 
-/// Whether `c` is one of the simple selectors [`matches_simple`] answers.
-fn is_simple(c: &Component<Impl>) -> bool {
+/// Whether `c` is one of the simple selectors [`matches_simple`] answers (also the
+/// conditions a flat selector may hold, `flat.rs`).
+pub(crate) fn is_simple(c: &Component<Impl>) -> bool {
     matches!(
         c,
         Component::ID(_)

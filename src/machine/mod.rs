@@ -801,29 +801,11 @@ impl<'a> Tokenizer<'a> {
         if !self.run() {
             return sink.end();
         }
-        let input = self.input;
-        let p = &self.pending;
-        match p.what {
-            PendingKind::Text => sink.token(Token::Text(Text {
-                input,
-                raw: Span::new(p.raw_start, p.raw_end),
-                content: Span::new(p.inner_start, p.inner_end),
-                kind: p.text_kind,
-            })),
-            PendingKind::Tag => {
-                let tag = Tag {
-                    input,
-                    raw: Span::new(self.tag.start, self.tag.end),
-                    name: self.tag.name(),
-                    self_closing: self.tag.self_closing,
-                    attrs: AttrList::Spans(&self.attrs),
-                };
-                if self.tag.is_end {
-                    sink.token(Token::EndTag(tag))
-                } else {
-                    sink.token(Token::StartTag(tag))
-                }
-            }
+        match self.pending.what {
+            PendingKind::Text => sink.token(Token::Text(self.pending_text())),
+            // A call site per kind of tag, so that the sink knows which it was given.
+            PendingKind::Tag if self.tag.is_end => sink.token(Token::EndTag(self.pending_tag())),
+            PendingKind::Tag => sink.token(Token::StartTag(self.pending_tag())),
             // Rare: one call site for both.
             PendingKind::Comment | PendingKind::Doctype => sink.token(self.token()),
         }
@@ -873,12 +855,7 @@ impl<'a> Tokenizer<'a> {
         let input = self.input;
         let p = &self.pending;
         match p.what {
-            PendingKind::Text => Token::Text(Text {
-                input,
-                raw: Span::new(p.raw_start, p.raw_end),
-                content: Span::new(p.inner_start, p.inner_end),
-                kind: p.text_kind,
-            }),
+            PendingKind::Text => Token::Text(self.pending_text()),
             PendingKind::Comment => Token::Comment(Comment {
                 input,
                 raw: Span::new(p.raw_start, p.raw_end),
@@ -892,20 +869,32 @@ impl<'a> Tokenizer<'a> {
                 system_id: self.doctype.system_id,
                 force_quirks: self.doctype.force_quirks,
             }),
-            PendingKind::Tag => {
-                let tag = Tag {
-                    input,
-                    raw: Span::new(self.tag.start, self.tag.end),
-                    name: self.tag.name(),
-                    self_closing: self.tag.self_closing,
-                    attrs: AttrList::Spans(&self.attrs),
-                };
-                if self.tag.is_end {
-                    Token::EndTag(tag)
-                } else {
-                    Token::StartTag(tag)
-                }
-            }
+            PendingKind::Tag if self.tag.is_end => Token::EndTag(self.pending_tag()),
+            PendingKind::Tag => Token::StartTag(self.pending_tag()),
+        }
+    }
+
+    /// The text token in `pending` (its kind is [`PendingKind::Text`]).
+    #[inline(always)]
+    fn pending_text(&self) -> Text<'a> {
+        let p = &self.pending;
+        Text {
+            input: self.input,
+            raw: Span::new(p.raw_start, p.raw_end),
+            content: Span::new(p.inner_start, p.inner_end),
+            kind: p.text_kind,
+        }
+    }
+
+    /// The tag in `pending` (its kind is [`PendingKind::Tag`]), start or end.
+    #[inline(always)]
+    fn pending_tag(&self) -> Tag<'a, '_> {
+        Tag {
+            input: self.input,
+            raw: Span::new(self.tag.start, self.tag.end),
+            name: self.tag.name(),
+            self_closing: self.tag.self_closing,
+            attrs: AttrList::Spans(&self.attrs),
         }
     }
 

@@ -526,20 +526,29 @@ impl<'a> TreeBuilder<'a> {
     /// register saved) cost the common case more than its own work.
     #[inline]
     pub(crate) fn adoption_agency(&mut self, tag: &TagTok<'a>) -> bool {
-        if let Some((cur, name)) = self.open.current()
-            && name.is_html(tag.tag)
-            && self.active.last() == Some(Entry::Element(cur, name))
-        {
-            // The current node last in the list (`<b>…</b>`, the common case): it is the
-            // formatting element of 4.3 (the last `subject` after the last marker), and
-            // the shortcut of 4.4 - 4.8 applies (it is popped and removed from the
-            // list), without searching the list twice.
-            self.open.pop();
-            self.active.pop_element();
-            self.doc.element_mut(cur).set_end(tag.span);
-            return true;
+        self.close_current_formatting(tag) || self.adoption_agency_steps(tag)
+    }
+
+    /// The adoption agency algorithm's common case, which "in body" also tries first for
+    /// the end tags of formatting elements: when the current node is an HTML element of
+    /// the tag's name and the list's last entry (`<b>…</b>`), it is the formatting
+    /// element of 4.3 (the last `subject` after the last marker) and the shortcut of
+    /// steps 4.4 to 4.8 applies: it is popped and removed from the list, without searching
+    /// the list twice. False (nothing done) otherwise.
+    #[inline(always)]
+    pub(crate) fn close_current_formatting(&mut self, tag: &TagTok<'a>) -> bool {
+        match self.open.current() {
+            Some((cur, name))
+                if name.is_html(tag.tag)
+                    && self.active.last() == Some(Entry::Element(cur, name)) =>
+            {
+                self.open.pop();
+                self.active.pop_element();
+                self.doc.element_mut(cur).set_end(tag.span);
+                true
+            }
+            _ => false,
         }
-        self.adoption_agency_steps(tag)
     }
 
     /// The adoption agency algorithm (13.2.6.4.7) but for the common case of

@@ -14,7 +14,6 @@ use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE};
-use crate::formatting::Entry;
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -439,18 +438,12 @@ impl<'a> TreeBuilder<'a> {
         if !tag.end {
             return false;
         }
+        if !tag.tag.end_pops_current_only() {
+            return Name::html(tag.tag).is_formatting() && self.close_current_formatting(tag);
+        }
         match self.open.current() {
             Some((id, name)) if name.is_html(tag.tag) => {
-                if tag.tag.end_pops_current_only() {
-                    self.open.pop();
-                } else if name.is_formatting()
-                    && self.active.last() == Some(Entry::Element(id, name))
-                {
-                    self.open.pop();
-                    self.active.pop_element();
-                } else {
-                    return false;
-                }
+                self.open.pop();
                 self.doc.element_mut(id).set_end(tag.span);
                 true
             }

@@ -252,9 +252,8 @@ impl<'a> Tok<'a> {
                 // (exact when it matches: the table's names are lowercase ASCII), its
                 // text then the tag's own; else the same as for attribute names, the
                 // common case from registers, the decoded name on a path of its own.
-                let raw = t.raw_name();
-                let at = (raw.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-                let tag = Tag::from_raw_name(input, at, raw.len());
+                let name = t.name_span();
+                let tag = Tag::from_raw_name(input, name.start, name.len());
                 if tag != Tag::Unknown {
                     return Tok::Tag(TagTok {
                         end,
