@@ -18,10 +18,11 @@
 //! | `cdata` | 13.2.5.69–71 CDATA section states |
 //! | [`crate::charref`] | 13.2.5.72–80 character reference states, one function (`resolve`) with one commented section per state |
 //!
-//! Seven tag states also have a shortcut: a copy of their commonest branches, taken from
+//! Eight tag states also have a shortcut: a copy of their commonest branches, taken from
 //! the state before them so that a common tag needs fewer trips round a loop. Each is
 //! commented "Shortcut of 13.2.5.N … (home: …)": 13.2.5.6 and 13.2.5.7 in
-//! `text::tag_open_shortcut` (the data state's `<`); 13.2.5.32 in
+//! `text::tag_open_shortcut` (the data state's `<`); 13.2.5.8 at the top of
+//! `tag::tag_states` (a short name scan, then `>` or whitespace); 13.2.5.32 in
 //! `tag::before_attribute_name_shortcut`; 13.2.5.35 in the attribute name arm and, with
 //! 13.2.5.36 and 13.2.5.37, in `tag::quoted_attribute`; 13.2.5.39 in the attribute name
 //! arm and the quoted attribute value arm.
