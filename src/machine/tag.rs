@@ -241,10 +241,18 @@ impl Tokenizer<'_> {
                                 switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
                                 // Shortcut of 13.2.5.35 Before attribute value state (home: its
                                 // arm below): its quote branches, taken directly when the
-                                // quote follows the `=`.
+                                // quote follows the `=`, and its "anything else" branch for
+                                // an unquoted value (`class=a`).
                                 let quoted = match input.get(pos) {
                                     Some(b'"') => S::AttributeValueDoubleQuoted,
                                     Some(b'\'') => S::AttributeValueSingleQuoted,
+                                    Some(&c) if c != b'>' && !is_whitespace(c) => {
+                                        // "Reconsume in the attribute value (unquoted)
+                                        // state", without a trip round the state loop.
+                                        self.start_attribute_value(pos);
+                                        state = S::AttributeValueUnquoted;
+                                        break;
+                                    }
                                     _ => break,
                                 };
                                 self.start_attribute_value(pos + 1);
