@@ -408,9 +408,13 @@ impl Tokenizer<'_> {
                                 pos += 1;
                             }
                             Some(_) => {
-                                // Whitespace.
+                                // Whitespace: "Switch to the before attribute name state",
+                                // through its shortcut.
                                 self.end_attribute_value(pos, pos);
-                                switch_to(&mut state, &mut pos, S::BeforeAttributeName);
+                                (state, pos) = before_attribute_name_shortcut(input, pos + 1);
+                                if state == S::AttributeName {
+                                    self.tag.attr_name_start = pos;
+                                }
                             }
                             None => return self.eof_in_tag(pos),
                         }
