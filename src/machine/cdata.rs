@@ -14,14 +14,14 @@ impl Tokenizer<'_> {
     /// tokenizer starts in the CDATA section state).
     pub(super) fn start_cdata_section(&mut self, raw_start: usize, content_start: usize) {
         self.cdata_start = raw_start;
-        self.text_start = Some(content_start);
+        self.text_start = content_start;
         self.text_kind = TextKind::Cdata;
     }
 
     /// 13.2.5.69 CDATA section state.
     #[inline(never)]
     pub(super) fn cdata_section_state(&mut self) -> Flow {
-        if self.text_start.is_none() {
+        if self.text_start == super::NO_TEXT {
             // Started in this state (html5lib's "CDATA section state").
             self.start_cdata_section(self.pos, self.pos);
         }
@@ -69,7 +69,10 @@ impl Tokenizer<'_> {
     /// Hands out the CDATA section's characters (even when empty: the raw bytes still
     /// need a token so that spans cover the input).
     fn emit_cdata_text(&mut self, content_end: usize, raw_end: usize) -> Flow {
-        let content_start = self.text_start.take().unwrap_or(content_end);
+        let content_start = match std::mem::replace(&mut self.text_start, super::NO_TEXT) {
+            super::NO_TEXT => content_end,
+            start => start,
+        };
         self.text_kind = TextKind::Data;
         let raw = Span::new(self.cdata_start, raw_end);
         if raw.is_empty() {

@@ -18,10 +18,11 @@
 //! | `cdata` | 13.2.5.69–71 CDATA section states |
 //! | [`crate::charref`] | 13.2.5.72–80 character reference states, one function (`resolve`) with one commented section per state |
 //!
-//! Seven tag states also have a shortcut: a copy of their commonest branches, taken from
+//! Eight tag states also have a shortcut: a copy of their commonest branches, taken from
 //! the state before them so that a common tag needs fewer trips round a loop. Each is
 //! commented "Shortcut of 13.2.5.N … (home: …)": 13.2.5.6 and 13.2.5.7 in
-//! `text::tag_open_shortcut` (the data state's `<`); 13.2.5.32 in
+//! `text::tag_open_shortcut` (the data state's `<`); 13.2.5.8 at the top of
+//! `tag::tag_states` (a short name scan, then `>` or whitespace); 13.2.5.32 in
 //! `tag::before_attribute_name_shortcut`; 13.2.5.35 in the attribute name arm and, with
 //! 13.2.5.36 and 13.2.5.37, in `tag::quoted_attribute`; 13.2.5.39 in the attribute name
 //! arm and the quoted attribute value arm.
@@ -490,7 +491,7 @@ impl Builder {
             input,
             pos: start,
             state: S::from(self.state),
-            text_start: None,
+            text_start: NO_TEXT,
             text_kind: text_kind_of(S::from(self.state)),
             markup_start: 0,
             tag: CurrentTag::default(),
@@ -538,6 +539,10 @@ impl Builder {
 /// A callback that takes parse errors as they are found ([`Builder::build_with_sink`]).
 type ErrorSink<'a> = Box<dyn FnMut(ParseError) + Send + Sync + 'a>;
 
+/// `Tokenizer::text_start` when no text run is open: a sentinel rather than an `Option`,
+/// so that opening a run is one store and handing it out one comparison with its end.
+const NO_TEXT: usize = usize::MAX;
+
 /// The UTF-8 encoding of U+FEFF, the byte order mark.
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -584,8 +589,9 @@ pub struct Tokenizer<'a> {
     /// Offset of the next input character.
     pos: usize,
     state: S,
-    /// Start of the run of character tokens not yet handed out.
-    text_start: Option<usize>,
+    /// Start of the run of character tokens not yet handed out; [`NO_TEXT`] when none is
+    /// open.
+    text_start: usize,
     text_kind: TextKind,
     /// Offset of the `<` that may begin markup.
     markup_start: usize,
@@ -1114,15 +1120,16 @@ impl<'a> Tokenizer<'a> {
     /// Notes that character tokens of the current text kind start here (if no run is open).
     #[inline(always)]
     fn open_text(&mut self, at: usize) {
-        if self.text_start.is_none() {
-            self.text_start = Some(at);
+        if self.text_start == NO_TEXT {
+            self.text_start = at;
         }
     }
 
     /// Hands out the open text run, ending at `end`, if it is not empty.
     #[inline]
     fn emit_text(&mut self, end: usize) -> Option<Flow> {
-        let start = self.text_start.take()?;
+        // No open run is `NO_TEXT`, above every `end`: one comparison answers both.
+        let start = std::mem::replace(&mut self.text_start, NO_TEXT);
         (start < end).then(|| {
             let span = Span::new(start, end);
             self.emit(Pending::Text {

@@ -103,306 +103,351 @@ impl Tokenizer<'_> {
         let mut state = self.state;
         // Whether the attribute name being read is plain so far (see `S::AttributeName`).
         let mut plain_name = true;
-        'states: loop {
-            match state {
-                // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
-                // are transformed when the name is decoded.
-                S::TagName => {
-                    pos = match self.index_find(pos, |m| m.tag_name_end) {
-                        Found::At(at) => at,
-                        Found::LongRun(from) => {
-                            from + scanner.find_class(&input[from..], class::TAG_NAME_END)
+        'tag: {
+            if state == S::TagName {
+                // Shortcut of 13.2.5.8 Tag name state (home: its arm below): its `>` and
+                // whitespace branches, taken after a short scan of the name (most are a few
+                // bytes), without a trip round the state loop. `/`, NUL and EOF take the arm.
+                // The name's first character is ASCII alpha (the tag open and end tag open
+                // states create the tag only there), so the scan starts after it.
+                debug_assert!(input[pos].is_ascii_alphabetic());
+                pos += 1 + scanner.find_class_short(&input[pos + 1..], class::TAG_NAME_END);
+                match input.get(pos) {
+                    Some(b'>') => {
+                        self.tag.name_end = pos;
+                        break 'tag;
+                    }
+                    Some(&c) if is_whitespace(c) => {
+                        // "Switch to the before attribute name state", through its shortcut.
+                        self.tag.name_end = pos;
+                        (state, pos) = before_attribute_name_shortcut(input, pos + 1);
+                        if state == S::AttributeName {
+                            self.tag.attr_name_start = pos;
                         }
-                    };
-                    match input.get(pos) {
-                        Some(b'>') => {
-                            self.tag.name_end = pos;
-                            break;
-                        }
-                        Some(b'/') => {
-                            self.tag.name_end = pos;
-                            switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
-                        }
-                        Some(0) => {
-                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
-                            pos += 1;
-                        }
-                        Some(_) => {
-                            // Whitespace: "Switch to the before attribute name state",
-                            // through its shortcut.
-                            self.tag.name_end = pos;
-                            (state, pos) = before_attribute_name_shortcut(input, pos + 1);
-                            if state == S::AttributeName {
-                                self.tag.attr_name_start = pos;
+                    }
+                    _ => {}
+                }
+            }
+            'states: loop {
+                match state {
+                    // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
+                    // are transformed when the name is decoded.
+                    S::TagName => {
+                        pos = match self.index_find(pos, |m| m.tag_name_end) {
+                            Found::At(at) => at,
+                            Found::LongRun(from) => {
+                                from + scanner.find_class(&input[from..], class::TAG_NAME_END)
                             }
-                        }
-                        None => return self.eof_in_tag(pos),
-                    }
-                }
-                // 13.2.5.32 Before attribute name state.
-                S::BeforeAttributeName => {
-                    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
-                        pos += 1;
-                    }
-                    match input.get(pos) {
-                        Some(b'/' | b'>') | None => reconsume_in(&mut state, S::AfterAttributeName),
-                        Some(b'=') => {
-                            self.error_at(ErrorCode::UnexpectedEqualsSignBeforeAttributeName, pos);
-                            self.tag.attr_name_start = pos;
-                            switch_to(&mut state, &mut pos, S::AttributeName);
-                        }
-                        Some(_) => {
-                            // "Start a new attribute … Reconsume in the attribute name state."
-                            self.tag.attr_name_start = pos;
-                            reconsume_in(&mut state, S::AttributeName);
-                        }
-                    }
-                }
-                // 13.2.5.33 Attribute name state. It loops over attributes of the common
-                // shape, `name="value"` then whitespace, without going round the state
-                // loop (shortcuts of 13.2.5.35–37 in `quoted_attribute`, of 13.2.5.39 and
-                // 13.2.5.32 below); anything else picks the next state.
-                S::AttributeName => loop {
-                    // Whether the name so far is ASCII without NUL (see `check_attribute_name`),
-                    // learnt from the blocks the scan reads anyway. A name that began before
-                    // `pos` began with an ASCII character (`=`, a quote or `<`).
-                    let (end, ascii) = match self.index_find_attribute_name_end(pos) {
-                        Some(found) => found,
-                        None => {
-                            let (length, ascii) =
-                                scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
-                            (pos + length, ascii)
-                        }
-                    };
-                    pos = end;
-                    plain_name &= ascii;
-                    match input.get(pos) {
-                        Some(b'=') if matches!(input.get(pos + 1), Some(b'"' | b'\'')) => {
-                            pos = match self.quoted_attribute(pos, plain_name) {
-                                Some(after_quote) => after_quote,
-                                None => return self.eof_in_tag(input.len()),
-                            };
-                            plain_name = true; // for the next name
-                            // Shortcut of 13.2.5.39 After attribute value (quoted) state
-                            // (home: its arm below): its `>` and whitespace branches, taken
-                            // directly after the closing quote.
-                            match input.get(pos) {
-                                Some(b'>') => break 'states,
-                                Some(&c) if is_whitespace(c) => {
-                                    (state, pos) = before_attribute_name_shortcut(input, pos + 1);
-                                    if state != S::AttributeName {
-                                        break;
-                                    }
+                        };
+                        match input.get(pos) {
+                            Some(b'>') => {
+                                self.tag.name_end = pos;
+                                break;
+                            }
+                            Some(b'/') => {
+                                self.tag.name_end = pos;
+                                switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
+                            }
+                            Some(0) => {
+                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                pos += 1;
+                            }
+                            Some(_) => {
+                                // Whitespace: "Switch to the before attribute name state",
+                                // through its shortcut.
+                                self.tag.name_end = pos;
+                                (state, pos) = before_attribute_name_shortcut(input, pos + 1);
+                                if state == S::AttributeName {
                                     self.tag.attr_name_start = pos;
                                 }
-                                _ => {
-                                    // The closing quote was consumed: "Switch to the after
-                                    // attribute value (quoted) state" for this character.
-                                    state = S::AfterAttributeValueQuoted;
-                                    break;
-                                }
+                            }
+                            None => return self.eof_in_tag(pos),
+                        }
+                    }
+                    // 13.2.5.32 Before attribute name state.
+                    S::BeforeAttributeName => {
+                        while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
+                            pos += 1;
+                        }
+                        match input.get(pos) {
+                            Some(b'/' | b'>') | None => {
+                                reconsume_in(&mut state, S::AfterAttributeName)
+                            }
+                            Some(b'=') => {
+                                self.error_at(
+                                    ErrorCode::UnexpectedEqualsSignBeforeAttributeName,
+                                    pos,
+                                );
+                                self.tag.attr_name_start = pos;
+                                switch_to(&mut state, &mut pos, S::AttributeName);
+                            }
+                            Some(_) => {
+                                // "Start a new attribute … Reconsume in the attribute name state."
+                                self.tag.attr_name_start = pos;
+                                reconsume_in(&mut state, S::AttributeName);
                             }
                         }
-                        Some(b'=') => {
-                            // "Switch to the before attribute value state".
-                            self.leave_attribute_name(pos, plain_name);
-                            plain_name = true;
-                            switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
-                            // Shortcut of 13.2.5.35 Before attribute value state (home: its
-                            // arm below): its quote branches, taken directly when the
-                            // quote follows the `=`.
-                            let quoted = match input.get(pos) {
-                                Some(b'"') => S::AttributeValueDoubleQuoted,
-                                Some(b'\'') => S::AttributeValueSingleQuoted,
-                                _ => break,
-                            };
-                            self.start_attribute_value(pos + 1);
-                            switch_to(&mut state, &mut pos, quoted);
-                            break;
+                    }
+                    // 13.2.5.33 Attribute name state. It loops over attributes of the common
+                    // shape, `name="value"` then whitespace, without going round the state
+                    // loop (shortcuts of 13.2.5.35–37 in `quoted_attribute`, of 13.2.5.39 and
+                    // 13.2.5.32 below); anything else picks the next state.
+                    S::AttributeName => loop {
+                        // Whether the name so far is ASCII without NUL (see `check_attribute_name`),
+                        // learnt from the blocks the scan reads anyway. A name that began before
+                        // `pos` began with an ASCII character (`=`, a quote or `<`).
+                        let (end, ascii) = match self.index_find_attribute_name_end(pos) {
+                            Some(found) => found,
+                            None => {
+                                let (length, ascii) =
+                                    scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
+                                (pos + length, ascii)
+                            }
+                        };
+                        pos = end;
+                        plain_name &= ascii;
+                        match input.get(pos) {
+                            Some(b'=') if matches!(input.get(pos + 1), Some(b'"' | b'\'')) => {
+                                pos = match self.quoted_attribute(pos, plain_name) {
+                                    Some(after_quote) => after_quote,
+                                    None => return self.eof_in_tag(input.len()),
+                                };
+                                plain_name = true; // for the next name
+                                // Shortcut of 13.2.5.39 After attribute value (quoted) state
+                                // (home: its arm below): its `>` and whitespace branches, taken
+                                // directly after the closing quote.
+                                match input.get(pos) {
+                                    Some(b'>') => break 'states,
+                                    Some(&c) if is_whitespace(c) => {
+                                        (state, pos) =
+                                            before_attribute_name_shortcut(input, pos + 1);
+                                        if state != S::AttributeName {
+                                            break;
+                                        }
+                                        self.tag.attr_name_start = pos;
+                                    }
+                                    _ => {
+                                        // The closing quote was consumed: "Switch to the after
+                                        // attribute value (quoted) state" for this character.
+                                        state = S::AfterAttributeValueQuoted;
+                                        break;
+                                    }
+                                }
+                            }
+                            Some(b'=') => {
+                                // "Switch to the before attribute value state".
+                                self.leave_attribute_name(pos, plain_name);
+                                plain_name = true;
+                                switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
+                                // Shortcut of 13.2.5.35 Before attribute value state (home: its
+                                // arm below): its quote branches, taken directly when the
+                                // quote follows the `=`, and its "anything else" branch for
+                                // an unquoted value (`class=a`).
+                                let quoted = match input.get(pos) {
+                                    Some(b'"') => S::AttributeValueDoubleQuoted,
+                                    Some(b'\'') => S::AttributeValueSingleQuoted,
+                                    Some(&c) if c != b'>' && !is_whitespace(c) => {
+                                        // "Reconsume in the attribute value (unquoted)
+                                        // state", without a trip round the state loop.
+                                        self.start_attribute_value(pos);
+                                        state = S::AttributeValueUnquoted;
+                                        break;
+                                    }
+                                    _ => break,
+                                };
+                                self.start_attribute_value(pos + 1);
+                                switch_to(&mut state, &mut pos, quoted);
+                                break;
+                            }
+                            Some(0) => {
+                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                plain_name = false;
+                                pos += 1;
+                            }
+                            Some(b'"' | b'\'' | b'<') => {
+                                self.error_at(ErrorCode::UnexpectedCharacterInAttributeName, pos);
+                                pos += 1;
+                            }
+                            _ => {
+                                // Whitespace, `/`, `>` or EOF: "Reconsume in the after
+                                // attribute name state."
+                                self.leave_attribute_name(pos, plain_name);
+                                plain_name = true;
+                                reconsume_in(&mut state, S::AfterAttributeName);
+                                break;
+                            }
                         }
-                        Some(0) => {
-                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
-                            plain_name = false;
+                    },
+                    // 13.2.5.34 After attribute name state.
+                    S::AfterAttributeName => {
+                        while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
                             pos += 1;
                         }
-                        Some(b'"' | b'\'' | b'<') => {
-                            self.error_at(ErrorCode::UnexpectedCharacterInAttributeName, pos);
+                        match input.get(pos) {
+                            Some(b'/') => {
+                                switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
+                            }
+                            Some(b'=') => {
+                                switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
+                            }
+                            Some(b'>') => break,
+                            None => return self.eof_in_tag(pos),
+                            Some(_) => {
+                                // "Start a new attribute … Reconsume in the attribute name state."
+                                self.tag.attr_name_start = pos;
+                                reconsume_in(&mut state, S::AttributeName);
+                            }
+                        }
+                    }
+                    // 13.2.5.35 Before attribute value state.
+                    S::BeforeAttributeValue => {
+                        while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
                             pos += 1;
                         }
-                        _ => {
-                            // Whitespace, `/`, `>` or EOF: "Reconsume in the after
-                            // attribute name state."
-                            self.leave_attribute_name(pos, plain_name);
-                            plain_name = true;
-                            reconsume_in(&mut state, S::AfterAttributeName);
-                            break;
+                        match input.get(pos) {
+                            Some(b'"') => {
+                                self.start_attribute_value(pos + 1);
+                                switch_to(&mut state, &mut pos, S::AttributeValueDoubleQuoted);
+                            }
+                            Some(b'\'') => {
+                                self.start_attribute_value(pos + 1);
+                                switch_to(&mut state, &mut pos, S::AttributeValueSingleQuoted);
+                            }
+                            Some(b'>') => {
+                                self.error_at(ErrorCode::MissingAttributeValue, pos);
+                                break;
+                            }
+                            _ => {
+                                self.start_attribute_value(pos);
+                                reconsume_in(&mut state, S::AttributeValueUnquoted);
+                            }
                         }
                     }
-                },
-                // 13.2.5.34 After attribute name state.
-                S::AfterAttributeName => {
-                    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
-                        pos += 1;
+                    // 13.2.5.36 Attribute value (double-quoted) state, and
+                    // 13.2.5.37 Attribute value (single-quoted) state:
+                    // one arm, as the two differ only in their quote.
+                    S::AttributeValueDoubleQuoted | S::AttributeValueSingleQuoted => {
+                        let quote = if state == S::AttributeValueDoubleQuoted {
+                            b'"'
+                        } else {
+                            b'\''
+                        };
+                        // `&` and NUL matter only for parse errors: values decode lazily.
+                        let found = match (self.errors_on, quote) {
+                            (false, b'"') => self.index_find(pos, |m| m.double_quote),
+                            (false, _) => self.index_find(pos, |m| m.single_quote),
+                            (true, b'"') => self.index_find(pos, |m| m.double_quote | m.amp_nul),
+                            (true, _) => self.index_find(pos, |m| m.single_quote | m.amp_nul),
+                        };
+                        pos = match found {
+                            Found::At(at) => at,
+                            Found::LongRun(from) if self.errors_on => {
+                                from + scanner.find_byte3(&input[from..], quote, b'&', 0)
+                            }
+                            Found::LongRun(from) => from + scanner.find_byte(&input[from..], quote),
+                        };
+                        match input.get(pos) {
+                            Some(b'&') => {
+                                // The reference never reads past the closing quote (it reads
+                                // letters, digits, `#`, `x`, `;` and one byte after), so it can
+                                // run on the rest of the input: no rescan for the quote, which
+                                // would be quadratic in a value full of `&`.
+                                pos = self.character_reference(pos, true, input.len());
+                            }
+                            Some(0) => {
+                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                pos += 1;
+                            }
+                            Some(_) => {
+                                // The quote: "Switch to the after attribute value (quoted)
+                                // state".
+                                self.end_attribute_value(pos, pos + 1);
+                                switch_to(&mut state, &mut pos, S::AfterAttributeValueQuoted);
+                                // Shortcut of 13.2.5.39 After attribute value (quoted) state
+                                // (home: its arm below): its `>` and whitespace branches,
+                                // taken directly.
+                                match input.get(pos) {
+                                    Some(b'>') => break,
+                                    Some(&c) if is_whitespace(c) => {
+                                        (state, pos) =
+                                            before_attribute_name_shortcut(input, pos + 1);
+                                        if state == S::AttributeName {
+                                            self.tag.attr_name_start = pos;
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                            }
+                            None => return self.eof_in_tag(pos),
+                        }
                     }
-                    match input.get(pos) {
+                    // 13.2.5.38 Attribute value (unquoted) state.
+                    S::AttributeValueUnquoted => {
+                        pos += scanner.find_class(&input[pos..], class::UNQUOTED_VALUE_END);
+                        match input.get(pos) {
+                            Some(b'>') => {
+                                self.end_attribute_value(pos, pos);
+                                break;
+                            }
+                            Some(b'&') => {
+                                if self.errors_on {
+                                    pos = self.character_reference(pos, true, input.len());
+                                } else {
+                                    pos += 1;
+                                }
+                            }
+                            Some(0) => {
+                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                pos += 1;
+                            }
+                            Some(b'"' | b'\'' | b'<' | b'=' | b'`') => {
+                                self.error_at(
+                                    ErrorCode::UnexpectedCharacterInUnquotedAttributeValue,
+                                    pos,
+                                );
+                                pos += 1;
+                            }
+                            Some(_) => {
+                                // Whitespace: "Switch to the before attribute name state",
+                                // through its shortcut.
+                                self.end_attribute_value(pos, pos);
+                                (state, pos) = before_attribute_name_shortcut(input, pos + 1);
+                                if state == S::AttributeName {
+                                    self.tag.attr_name_start = pos;
+                                }
+                            }
+                            None => return self.eof_in_tag(pos),
+                        }
+                    }
+                    // 13.2.5.39 After attribute value (quoted) state.
+                    S::AfterAttributeValueQuoted => match input.get(pos) {
+                        Some(&c) if is_whitespace(c) => {
+                            switch_to(&mut state, &mut pos, S::BeforeAttributeName);
+                        }
                         Some(b'/') => {
                             switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
-                        }
-                        Some(b'=') => {
-                            switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
                         }
                         Some(b'>') => break,
                         None => return self.eof_in_tag(pos),
                         Some(_) => {
-                            // "Start a new attribute … Reconsume in the attribute name state."
-                            self.tag.attr_name_start = pos;
-                            reconsume_in(&mut state, S::AttributeName);
+                            self.error_at(ErrorCode::MissingWhitespaceBetweenAttributes, pos);
+                            reconsume_in(&mut state, S::BeforeAttributeName);
                         }
-                    }
-                }
-                // 13.2.5.35 Before attribute value state.
-                S::BeforeAttributeValue => {
-                    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
-                        pos += 1;
-                    }
-                    match input.get(pos) {
-                        Some(b'"') => {
-                            self.start_attribute_value(pos + 1);
-                            switch_to(&mut state, &mut pos, S::AttributeValueDoubleQuoted);
-                        }
-                        Some(b'\'') => {
-                            self.start_attribute_value(pos + 1);
-                            switch_to(&mut state, &mut pos, S::AttributeValueSingleQuoted);
-                        }
+                    },
+                    // 13.2.5.40 Self-closing start tag state.
+                    S::SelfClosingStartTag => match input.get(pos) {
                         Some(b'>') => {
-                            self.error_at(ErrorCode::MissingAttributeValue, pos);
+                            self.tag.self_closing = true;
                             break;
                         }
-                        _ => {
-                            self.start_attribute_value(pos);
-                            reconsume_in(&mut state, S::AttributeValueUnquoted);
-                        }
-                    }
-                }
-                // 13.2.5.36 Attribute value (double-quoted) state, and
-                // 13.2.5.37 Attribute value (single-quoted) state:
-                // one arm, as the two differ only in their quote.
-                S::AttributeValueDoubleQuoted | S::AttributeValueSingleQuoted => {
-                    let quote = if state == S::AttributeValueDoubleQuoted {
-                        b'"'
-                    } else {
-                        b'\''
-                    };
-                    // `&` and NUL matter only for parse errors: values decode lazily.
-                    let found = match (self.errors_on, quote) {
-                        (false, b'"') => self.index_find(pos, |m| m.double_quote),
-                        (false, _) => self.index_find(pos, |m| m.single_quote),
-                        (true, b'"') => self.index_find(pos, |m| m.double_quote | m.amp_nul),
-                        (true, _) => self.index_find(pos, |m| m.single_quote | m.amp_nul),
-                    };
-                    pos = match found {
-                        Found::At(at) => at,
-                        Found::LongRun(from) if self.errors_on => {
-                            from + scanner.find_byte3(&input[from..], quote, b'&', 0)
-                        }
-                        Found::LongRun(from) => from + scanner.find_byte(&input[from..], quote),
-                    };
-                    match input.get(pos) {
-                        Some(b'&') => {
-                            // The reference never reads past the closing quote (it reads
-                            // letters, digits, `#`, `x`, `;` and one byte after), so it can
-                            // run on the rest of the input: no rescan for the quote, which
-                            // would be quadratic in a value full of `&`.
-                            pos = self.character_reference(pos, true, input.len());
-                        }
-                        Some(0) => {
-                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
-                            pos += 1;
-                        }
-                        Some(_) => {
-                            // The quote: "Switch to the after attribute value (quoted)
-                            // state".
-                            self.end_attribute_value(pos, pos + 1);
-                            switch_to(&mut state, &mut pos, S::AfterAttributeValueQuoted);
-                            // Shortcut of 13.2.5.39 After attribute value (quoted) state
-                            // (home: its arm below): its `>` and whitespace branches,
-                            // taken directly.
-                            match input.get(pos) {
-                                Some(b'>') => break,
-                                Some(&c) if is_whitespace(c) => {
-                                    (state, pos) = before_attribute_name_shortcut(input, pos + 1);
-                                    if state == S::AttributeName {
-                                        self.tag.attr_name_start = pos;
-                                    }
-                                }
-                                _ => {}
-                            }
-                        }
                         None => return self.eof_in_tag(pos),
-                    }
-                }
-                // 13.2.5.38 Attribute value (unquoted) state.
-                S::AttributeValueUnquoted => {
-                    pos += scanner.find_class(&input[pos..], class::UNQUOTED_VALUE_END);
-                    match input.get(pos) {
-                        Some(b'>') => {
-                            self.end_attribute_value(pos, pos);
-                            break;
-                        }
-                        Some(b'&') => {
-                            if self.errors_on {
-                                pos = self.character_reference(pos, true, input.len());
-                            } else {
-                                pos += 1;
-                            }
-                        }
-                        Some(0) => {
-                            self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
-                            pos += 1;
-                        }
-                        Some(b'"' | b'\'' | b'<' | b'=' | b'`') => {
-                            self.error_at(
-                                ErrorCode::UnexpectedCharacterInUnquotedAttributeValue,
-                                pos,
-                            );
-                            pos += 1;
-                        }
                         Some(_) => {
-                            // Whitespace.
-                            self.end_attribute_value(pos, pos);
-                            switch_to(&mut state, &mut pos, S::BeforeAttributeName);
+                            self.error_at(ErrorCode::UnexpectedSolidusInTag, pos);
+                            reconsume_in(&mut state, S::BeforeAttributeName);
                         }
-                        None => return self.eof_in_tag(pos),
-                    }
+                    },
+                    _ => unreachable!("tag_states runs only the states inside a tag"),
                 }
-                // 13.2.5.39 After attribute value (quoted) state.
-                S::AfterAttributeValueQuoted => match input.get(pos) {
-                    Some(&c) if is_whitespace(c) => {
-                        switch_to(&mut state, &mut pos, S::BeforeAttributeName);
-                    }
-                    Some(b'/') => {
-                        switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
-                    }
-                    Some(b'>') => break,
-                    None => return self.eof_in_tag(pos),
-                    Some(_) => {
-                        self.error_at(ErrorCode::MissingWhitespaceBetweenAttributes, pos);
-                        reconsume_in(&mut state, S::BeforeAttributeName);
-                    }
-                },
-                // 13.2.5.40 Self-closing start tag state.
-                S::SelfClosingStartTag => match input.get(pos) {
-                    Some(b'>') => {
-                        self.tag.self_closing = true;
-                        break;
-                    }
-                    None => return self.eof_in_tag(pos),
-                    Some(_) => {
-                        self.error_at(ErrorCode::UnexpectedSolidusInTag, pos);
-                        reconsume_in(&mut state, S::BeforeAttributeName);
-                    }
-                },
-                _ => unreachable!("tag_states runs only the states inside a tag"),
             }
         }
         // At the `>` of the tag: "Switch to the data state. Emit the current tag token."

@@ -83,6 +83,9 @@ use classes::class_punctuation;
 pub(crate) use classes::{class, special};
 pub(crate) use index::BlockMasks;
 
+/// How many bytes [`Scanner::find_class_short`] looks at one at a time.
+const SHORT_RUN: usize = 4;
+
 /// This target's 16-byte SIMD for the block searches.
 #[cfg(target_arch = "x86_64")]
 type Simd = x86_64::Sse2;
@@ -227,6 +230,25 @@ impl Scanner {
             return blocks::find_class::<Simd>(haystack, class, punctuation, long_runs);
         }
         scalar::find_class(haystack, class)
+    }
+
+    /// [`Self::find_class`] for a run that is usually a few bytes long (a tag name: `p`,
+    /// `li`, `div`): the first [`SHORT_RUN`] bytes are looked up one at a time in the class
+    /// table, and only a longer run takes the block search. A block search costs about as
+    /// much as five lookups, and most tag names end within four bytes.
+    #[inline(always)]
+    pub(crate) fn find_class_short(self, haystack: &[u8], class: u8) -> usize {
+        if let Some(first) = haystack.first_chunk::<SHORT_RUN>() {
+            // A fixed count, so the loop unrolls and indexes without bounds checks.
+            for (i, &b) in first.iter().enumerate() {
+                if classes::CLASS_TABLE[b as usize] & class != 0 {
+                    return i;
+                }
+            }
+            return SHORT_RUN + self.find_class(&haystack[SHORT_RUN..], class);
+        }
+        // Near the end of the input: the scalar search.
+        self.find_class(haystack, class)
     }
 
     /// [`Self::find_class`], and whether every byte before the one it finds is ASCII: the

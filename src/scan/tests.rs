@@ -296,6 +296,7 @@ macro_rules! define_front_properties {
     ($backend:ident, $scanner:expr) => {
         define_scanner_properties!($backend if $scanner.is_supported() => {
             find_class: find_class => |h, c| $scanner.find_class(h, c),
+            find_class_short: find_class => |h, c| $scanner.find_class_short(h, c),
             find_class_ascii: find_class_ascii => |h, c| $scanner.find_class_ascii(h, c),
             find_bytes: find_bytes => |h, n| $scanner.find_bytes(h, n),
             memchr: memchr => |n, h| $scanner.memchr(n, h),
