@@ -259,7 +259,7 @@ impl<'a> TreeBuilder<'a> {
         if name.tag != tag.tag {
             return false;
         }
-        name.tag != Tag::Unknown || self.doc.local_name(self.input, id) == tag.name
+        name.tag != Tag::Unknown || self.doc.local_name(self.input, id) == tag.other_name
     }
 
     // ----- 13.2.6.1 creating and inserting nodes -----
@@ -358,13 +358,13 @@ impl<'a> TreeBuilder<'a> {
         let mut tag_id = tag.tag;
         let mut local = None;
         if ns == Ns::Svg
-            && let Some(adjusted) = crate::names::adjust_svg_tag_name(&tag.name)
+            && let Some(adjusted) = crate::names::adjust_svg_tag_name(tag.name())
         {
             tag_id = Tag::Unknown;
             local = Some(self.doc.store(self.input, Cow::Borrowed(adjusted)));
         }
         if tag_id == Tag::Unknown && local.is_none() {
-            local = Some(self.doc.store(self.input, tag.name.clone()));
+            local = Some(self.doc.store(self.input, tag.other_name.clone()));
         }
         let name = Name { ns, tag: tag_id };
         let mut none = Vec::new();

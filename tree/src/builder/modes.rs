@@ -675,7 +675,6 @@ impl<'a> TreeBuilder<'a> {
             }
             Image => {
                 tag.tag = Img;
-                tag.name = Cow::Borrowed("img");
                 return Reprocess;
             }
             Textarea => {

@@ -19,8 +19,11 @@ use crate::names::{AttrNs, Tag};
 pub(crate) struct TagTok<'a> {
     pub(crate) end: bool,
     pub(crate) tag: Tag,
-    /// The lowercase name.
-    pub(crate) name: Cow<'a, str>,
+    /// The lowercase name when it is not interned (`tag` is [`Tag::Unknown`]); empty
+    /// otherwise, the name then being the tag's own ([`Self::name`]): storing the
+    /// interned tag's static text in every token cost an out-of-line `Tag::as_str` and
+    /// three stores per tag.
+    pub(crate) other_name: Cow<'a, str>,
     pub(crate) self_closing: bool,
     /// The attributes are the builder's `tag_attrs` (a start tag of the input); false for
     /// end tags and for the tags the parser implies, which have none.
@@ -34,10 +37,19 @@ impl<'a> TagTok<'a> {
         TagTok {
             end: false,
             tag,
-            name: Cow::Borrowed(tag.as_str()),
+            other_name: Cow::Borrowed(""),
             self_closing: false,
             has_attrs: false,
             span: Span::new(at, at),
+        }
+    }
+
+    /// The lowercase tag name.
+    pub(crate) fn name(&self) -> &str {
+        if self.tag == Tag::Unknown {
+            &self.other_name
+        } else {
+            self.tag.as_str()
         }
     }
 
@@ -250,7 +262,7 @@ impl<'a> Tok<'a> {
                 }
                 // The tag name: an interned name found from its raw bytes in the input
                 // (exact when it matches: the table's names are lowercase ASCII), its
-                // text then the tag's own; else the same as for attribute names, the
+                // text then the tag's own (not stored); else the same as for attribute names, the
                 // common case from registers, the decoded name on a path of its own.
                 let name = t.name_span();
                 let tag = Tag::from_raw_name(input, name.start, name.len());
@@ -258,7 +270,7 @@ impl<'a> Tok<'a> {
                     return Tok::Tag(TagTok {
                         end,
                         tag,
-                        name: Cow::Borrowed(tag.as_str()),
+                        other_name: Cow::Borrowed(""),
                         self_closing: t.self_closing(),
                         has_attrs: !end,
                         span: t.span(),
@@ -269,7 +281,7 @@ impl<'a> Tok<'a> {
                     Some(name) => Tok::Tag(TagTok {
                         end,
                         tag: Tag::Unknown,
-                        name: Cow::Borrowed(name),
+                        other_name: Cow::Borrowed(name),
                         self_closing: t.self_closing(),
                         has_attrs: !end,
                         span: t.span(),
@@ -337,10 +349,15 @@ impl<'a> TokenSink<'a> for ToTok<'_, 'a> {
 #[inline(never)]
 fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
     let name = t.name();
+    let tag = Tag::from_name(&name);
     Tok::Tag(TagTok {
         end,
-        tag: Tag::from_name(&name),
-        name,
+        tag,
+        other_name: if tag == Tag::Unknown {
+            name
+        } else {
+            Cow::Borrowed("")
+        },
         self_closing: t.self_closing(),
         has_attrs: !end,
         span: t.span(),
