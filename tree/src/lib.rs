@@ -236,7 +236,7 @@ impl Parser {
         let mut b = TreeBuilder::new(input, self.opts);
         // The context element: created, never inserted.
         let mut ctx_tok = TagTok::implied(tag, 0);
-        ctx_tok.name = Cow::Owned(if context.ns == Ns::Html {
+        ctx_tok.other_name = Cow::Owned(if context.ns == Ns::Html {
             lower.clone()
         } else {
             context.name.clone()

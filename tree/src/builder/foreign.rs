@@ -191,7 +191,7 @@ impl<'a> TreeBuilder<'a> {
             if self
                 .doc
                 .local_name(self.input, node)
-                .eq_ignore_ascii_case(&tag.name)
+                .eq_ignore_ascii_case(tag.name())
             {
                 self.open.truncate(i);
                 self.doc.element_mut(node).set_end(tag.span);

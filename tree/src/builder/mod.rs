@@ -22,7 +22,7 @@ use crate::formatting::{ActiveFormatting, Entry};
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::{OpenElements, Scope};
 
-pub(crate) use token::{TagTok, TextTok, ToTok, Tok};
+pub(crate) use token::{Drive, TagTok, TextTok, Tok};
 
 /// 13.2.4.1 The insertion modes. The 2026 rules for `<select>` (which the html5lib tests
 /// follow) parse a select's content with the "in body" rules, so the old "in select" and
@@ -133,34 +133,37 @@ impl<'a> TreeBuilder<'a> {
         loop {
             let foreign = self.adjusted_current_is_foreign();
             tokenizer.set_foreign_content(foreign);
-            let mut tok = tokenizer.next_token_into(&mut ToTok {
-                input: self.input,
-                input_str: self.input_str,
-                attrs: &mut self.tag_attrs,
+            // The common case, "in body" with an HTML current node, is run by the sink
+            // itself (`Drive`); it hands back the tokens it leaves to the dispatcher.
+            let next = tokenizer.next_token_into(&mut Drive {
+                builder: &mut self,
+                foreign,
             });
-            if let Tok::Text(text) = &tok
-                && text.text.is_empty()
-            {
-                continue;
-            }
-            if self.skip_newline {
-                self.skip_newline = false;
-                if let Tok::Text(text) = &mut tok {
-                    text.skip_leading_newline();
-                    if text.text.is_empty() {
-                        continue;
+            if let Some(mut tok) = next {
+                if let Tok::Text(text) = &tok
+                    && text.text.is_empty()
+                {
+                    continue;
+                }
+                if self.skip_newline {
+                    self.skip_newline = false;
+                    if let Tok::Text(text) = &mut tok {
+                        text.skip_leading_newline();
+                        if text.text.is_empty() {
+                            continue;
+                        }
                     }
                 }
+                let eof = matches!(tok, Tok::Eof);
+                self.dispatch(&mut tok);
+                if eof || self.done {
+                    break;
+                }
             }
-            let eof = matches!(tok, Tok::Eof);
-            self.dispatch(&mut tok, foreign);
             // Read, and cleared only when set (rare): `take` wrote it back every token.
             if let Some(state) = self.switch_to {
                 self.switch_to = None;
                 tokenizer.set_state(state);
-            }
-            if eof || self.done {
-                break;
             }
         }
         // The text buffer grew by doubling: its slack given back (one `realloc`, usually
@@ -170,26 +173,16 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// 13.2.6 The tree construction dispatcher: the insertion mode's rules or the rules
-    /// for parsing tokens in foreign content, until the token is handled.
-    /// `foreign`: whether the adjusted current node is foreign now (the loop knows it
-    /// already; when it is not, the token is not for the foreign content rules).
+    /// for parsing tokens in foreign content, until the token is handled. (The common
+    /// "in body" tokens do not come here: `Drive`, the tokenizer's sink, runs their first
+    /// step.)
     #[inline(always)]
-    fn dispatch(&mut self, tok: &mut Tok<'a>, mut foreign: bool) {
+    fn dispatch(&mut self, tok: &mut Tok<'a>) {
         let mut step = Step::Reprocess;
         while step != Step::Done {
-            let for_foreign = step == Step::Reprocess && foreign && self.is_foreign_token(tok);
-            // After the first step the adjusted current node may have changed.
-            foreign = true;
+            let for_foreign = step == Step::Reprocess && self.is_foreign_token(tok);
             step = if for_foreign {
                 self.foreign_content(tok)
-            } else if self.mode == Mode::InBody {
-                // Most tokens of a page: called here, without `process_in`'s frame, and
-                // text and most tags without `in_body`'s either.
-                match tok {
-                    Tok::Text(text) => self.in_body_characters(text),
-                    Tok::Tag(tag) if !modes::uses_in_head_rules(tag) => self.in_body_tag(tag),
-                    _ => self.in_body(tok),
-                }
             } else {
                 self.process_in_mode(tok)
             };
@@ -259,7 +252,7 @@ impl<'a> TreeBuilder<'a> {
         if name.tag != tag.tag {
             return false;
         }
-        name.tag != Tag::Unknown || self.doc.local_name(self.input, id) == tag.name
+        name.tag != Tag::Unknown || self.doc.local_name(self.input, id) == tag.other_name
     }
 
     // ----- 13.2.6.1 creating and inserting nodes -----
@@ -358,13 +351,13 @@ impl<'a> TreeBuilder<'a> {
         let mut tag_id = tag.tag;
         let mut local = None;
         if ns == Ns::Svg
-            && let Some(adjusted) = crate::names::adjust_svg_tag_name(&tag.name)
+            && let Some(adjusted) = crate::names::adjust_svg_tag_name(tag.name())
         {
             tag_id = Tag::Unknown;
             local = Some(self.doc.store(self.input, Cow::Borrowed(adjusted)));
         }
         if tag_id == Tag::Unknown && local.is_none() {
-            local = Some(self.doc.store(self.input, tag.name.clone()));
+            local = Some(self.doc.store(self.input, tag.other_name.clone()));
         }
         let name = Name { ns, tag: tag_id };
         let mut none = Vec::new();

@@ -409,8 +409,8 @@ impl<'a> TreeBuilder<'a> {
         self.insert_text_mut(text);
     }
 
-    /// The "in body" rules for characters. Called by the dispatcher itself for text (the
-    /// most common token), without `in_body`'s large frame.
+    /// The "in body" rules for characters. Called by the tokenizer's sink (`Drive`) for
+    /// text (the most common token), without `in_body`'s large frame.
     #[inline]
     pub(super) fn in_body_characters(&mut self, text: &mut TextTok<'a>) -> Step {
         self.body_text_mut(text);
@@ -474,8 +474,8 @@ impl<'a> TreeBuilder<'a> {
 
     /// The "in body" rules for a tag they do not hand to the "in head" rules: start tags,
     /// and end tags (those of the current node's name first, on the short path of
-    /// [`Self::in_body_end_of_current`]). Inlined into `in_body` and into the dispatcher,
-    /// which calls it for most tags of a page without `in_body`'s frame.
+    /// [`Self::in_body_end_of_current`]). Inlined into `in_body` and into the tokenizer's
+    /// sink (`Drive`), which calls it for most tags of a page without `in_body`'s frame.
     #[inline(always)]
     pub(super) fn in_body_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         if !tag.end {
@@ -675,7 +675,6 @@ impl<'a> TreeBuilder<'a> {
             }
             Image => {
                 tag.tag = Img;
-                tag.name = Cow::Borrowed("img");
                 return Reprocess;
             }
             Textarea => {

@@ -7,6 +7,8 @@ use std::borrow::Cow;
 
 use htmltok::{Span, Token, TokenSink};
 
+use super::modes::uses_in_head_rules;
+use super::{Mode, Step, TreeBuilder};
 use crate::dom::Attribute;
 use crate::names::{AttrNs, Tag};
 
@@ -19,8 +21,11 @@ use crate::names::{AttrNs, Tag};
 pub(crate) struct TagTok<'a> {
     pub(crate) end: bool,
     pub(crate) tag: Tag,
-    /// The lowercase name.
-    pub(crate) name: Cow<'a, str>,
+    /// The lowercase name when it is not interned (`tag` is [`Tag::Unknown`]); empty
+    /// otherwise, the name then being the tag's own ([`Self::name`]): storing the
+    /// interned tag's static text in every token cost an out-of-line `Tag::as_str` and
+    /// three stores per tag.
+    pub(crate) other_name: Cow<'a, str>,
     pub(crate) self_closing: bool,
     /// The attributes are the builder's `tag_attrs` (a start tag of the input); false for
     /// end tags and for the tags the parser implies, which have none.
@@ -34,10 +39,19 @@ impl<'a> TagTok<'a> {
         TagTok {
             end: false,
             tag,
-            name: Cow::Borrowed(tag.as_str()),
+            other_name: Cow::Borrowed(""),
             self_closing: false,
             has_attrs: false,
             span: Span::new(at, at),
+        }
+    }
+
+    /// The lowercase tag name.
+    pub(crate) fn name(&self) -> &str {
+        if self.tag == Tag::Unknown {
+            &self.other_name
+        } else {
+            self.tag.as_str()
         }
     }
 
@@ -250,7 +264,7 @@ impl<'a> Tok<'a> {
                 }
                 // The tag name: an interned name found from its raw bytes in the input
                 // (exact when it matches: the table's names are lowercase ASCII), its
-                // text then the tag's own; else the same as for attribute names, the
+                // text then the tag's own (not stored); else the same as for attribute names, the
                 // common case from registers, the decoded name on a path of its own.
                 let name = t.name_span();
                 let tag = Tag::from_raw_name(input, name.start, name.len());
@@ -258,7 +272,7 @@ impl<'a> Tok<'a> {
                     return Tok::Tag(TagTok {
                         end,
                         tag,
-                        name: Cow::Borrowed(tag.as_str()),
+                        other_name: Cow::Borrowed(""),
                         self_closing: t.self_closing(),
                         has_attrs: !end,
                         span: t.span(),
@@ -269,7 +283,7 @@ impl<'a> Tok<'a> {
                     Some(name) => Tok::Tag(TagTok {
                         end,
                         tag: Tag::Unknown,
-                        name: Cow::Borrowed(name),
+                        other_name: Cow::Borrowed(name),
                         self_closing: t.self_closing(),
                         has_attrs: !end,
                         span: t.span(),
@@ -306,27 +320,52 @@ impl<'a> Tok<'a> {
     }
 }
 
-/// [`Tok::from_token`] as the tokenizer's [`TokenSink`]: given to
-/// `Tokenizer::next_token_into`, the conversion is inlined once per kind of token, each
-/// copy knowing its kind (`next_token` merged the kinds into one `Token` that
-/// `from_token` took apart again: about 18 instructions a token).
-pub(crate) struct ToTok<'r, 'a> {
-    pub(crate) input: &'a [u8],
-    pub(crate) input_str: Option<&'a str>,
-    pub(crate) attrs: &'r mut Vec<Attribute<'a>>,
+/// The tokenizer's [`TokenSink`] for the tree builder: given to
+/// `Tokenizer::next_token_into`, the conversion ([`Tok::from_token`]) is inlined once per
+/// kind of token, each copy knowing its kind (`next_token` merged the kinds into one
+/// `Token` that `from_token` took apart again: about 18 instructions a token).
+///
+/// In the common case (the insertion mode is "in body", the adjusted current node is an
+/// HTML element, no leading newline to skip) the sink also runs the dispatcher's first
+/// step for text and for the tags "in body" keeps to itself, in the copy that knows the
+/// token's kind: the same calls `TreeBuilder::dispatch` makes there (13.2.6: the adjusted
+/// current node is in the HTML namespace, so "process the token according to the rules
+/// given in the section corresponding to the current insertion mode"), without writing
+/// the token out and matching it again in the loop and in the dispatcher. `None`:
+/// handled; a token it hands back goes to the dispatcher (for a "reprocess the token"
+/// too, `<image>` or `</html>`, which the dispatcher then continues as after any step).
+pub(crate) struct Drive<'r, 'a> {
+    pub(crate) builder: &'r mut TreeBuilder<'a>,
+    /// The adjusted current node is foreign.
+    pub(crate) foreign: bool,
 }
 
-impl<'a> TokenSink<'a> for ToTok<'_, 'a> {
-    type Output = Tok<'a>;
+impl<'a> TokenSink<'a> for Drive<'_, 'a> {
+    type Output = Option<Tok<'a>>;
 
     #[inline(always)]
-    fn token(&mut self, token: Token<'a, '_>) -> Tok<'a> {
-        Tok::from_token(token, self.input, self.input_str, self.attrs)
+    fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
+        let b = &mut *self.builder;
+        let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.tag_attrs);
+        if !self.foreign && b.mode == Mode::InBody && !b.skip_newline {
+            let step = match &mut tok {
+                // An empty text is no token (the loop skips it).
+                Tok::Text(text) if !text.text.is_empty() => b.in_body_characters(text),
+                Tok::Tag(tag) if !uses_in_head_rules(tag) => b.in_body_tag(tag),
+                _ => return Some(tok),
+            };
+            // "Reprocess the token": the loop's dispatcher goes on.
+            if step != Step::Done {
+                return Some(tok);
+            }
+            return None;
+        }
+        Some(tok)
     }
 
     #[inline(always)]
-    fn end(&mut self) -> Tok<'a> {
-        Tok::Eof
+    fn end(&mut self) -> Option<Tok<'a>> {
+        Some(Tok::Eof)
     }
 }
 
@@ -337,10 +376,15 @@ impl<'a> TokenSink<'a> for ToTok<'_, 'a> {
 #[inline(never)]
 fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
     let name = t.name();
+    let tag = Tag::from_name(&name);
     Tok::Tag(TagTok {
         end,
-        tag: Tag::from_name(&name),
-        name,
+        tag,
+        other_name: if tag == Tag::Unknown {
+            name
+        } else {
+            Cow::Borrowed("")
+        },
         self_closing: t.self_closing(),
         has_attrs: !end,
         span: t.span(),
