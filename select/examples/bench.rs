@@ -1,11 +1,12 @@
 //! Speed of selection on real pages: the tree alone, the tree and `a[href]`'s hrefs, and
 //! the tree and ten fields extracted in one walk (the issue's ten: title, description,
 //! canonical, robots, og:title, h1 text, every `a[href]`, every `img[src]`, `html[lang]`,
-//! hreflang alternates): `fields` as owned columns (`Fields::extract`), `fields-each` as
+//! hreflang alternates): `attr` the strings of `a[href]::attr(href)` as `select` gives
+//! them from Python (`Matches::next_with_values`), `fields` as owned columns (`Fields::extract`), `fields-each` as
 //! the borrowed values `Fields::extract_each` hands out (what Python's `extract` uses).
 //!
 //! ```text
-//! cargo run --release -p htmltok-select --example bench -- [parse|href|fields|fields-each] [REPS] [CORPUS]
+//! cargo run --release -p htmltok-select --example bench -- [parse|href|attr|fields|fields-each] [REPS] [CORPUS]
 //! ```
 //!
 //! Pages are read as UTF-8 as they are (no decoding), from the shared corpus by default.
@@ -59,6 +60,7 @@ fn main() {
     pages(std::path::Path::new(&corpus), &mut docs);
     let bytes: usize = docs.iter().map(Vec::len).sum();
     let href = Selector::parse("a[href]").unwrap();
+    let href_values = Selector::parse("a[href]::attr(href)").unwrap();
     let fields = Fields::new(TEN_FIELDS).unwrap();
     let mut found = 0usize;
     let start = Instant::now();
@@ -72,6 +74,11 @@ fn main() {
                     .filter_map(|a| a.attr("href"))
                     .map(|h| h.len())
                     .sum::<usize>(),
+                "attr" => {
+                    let (mut matches, mut n) = (doc.select(&href_values), 0);
+                    while matches.next_with_values(|h| n += h.len()).is_some() {}
+                    n
+                }
                 "fields" => fields.extract(&doc).iter().map(Vec::len).sum(),
                 // The values borrowed where decoding changed nothing (Python's path).
                 "fields-each" => {
@@ -79,7 +86,7 @@ fn main() {
                     fields.extract_each(doc.view(), |_, _| n += 1);
                     n
                 }
-                other => panic!("unknown mode {other:?}: parse, href, fields or fields-each"),
+                other => panic!("unknown mode {other:?}: parse, href, attr, fields or fields-each"),
             };
         }
     }

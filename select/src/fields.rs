@@ -163,7 +163,7 @@ impl Fields {
             fields
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (i, &f.selector.list)),
+                .map(|(i, f)| (i, &f.selector.list, f.selector.pseudo.as_ref())),
         );
         Ok(Fields {
             fields,
@@ -238,10 +238,15 @@ impl Fields {
             for node in Nodes::of_document(doc, scan) {
                 // A field's selectors are consecutive entries: give its values once.
                 let mut last = usize::MAX;
-                flat.matches(node, quirks, |i| {
+                flat.matches(node, quirks, |i, taken| {
                     if i != last {
                         last = i;
-                        self.fields[i].selector.values(node, |v| out(i, v));
+                        // The attribute the entry's test found (`a[href]::attr(href)`),
+                        // else the field's values looked up.
+                        match taken {
+                            Some(attr) => out(i, attr.value()),
+                            None => self.fields[i].selector.values(node, |v| out(i, v)),
+                        }
                     }
                     false
                 });

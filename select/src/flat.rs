@@ -14,13 +14,17 @@
 //! compared as `selectors` compares them (lowercased on HTML elements, as written on the
 //! others). A property test (`tests.rs`) compares it with the general walk on random
 //! trees and random flat selectors.
+//!
+//! A selector that gives an attribute it also tests for (`a[href]::attr(href)`,
+//! `img[src]::attr(src)`) finds it once: the presence test is the lookup whose result
+//! [`Flat::matches`] hands out with the match, so the value is not looked up again.
 
-use htmltok_tree::{Name, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrRef, Name, NodeRef, Ns, Tag};
 use selectors::SelectorList;
 use selectors::context::QuirksMode;
 use selectors::parser::{Combinator, Component};
 
-use crate::css::Impl;
+use crate::css::{Impl, PseudoElement};
 use crate::topdown::{is_simple, matches_simple};
 use crate::{Subject, TypeName};
 
@@ -31,35 +35,68 @@ struct Entry {
     owner: usize,
     name: Option<TypeName>,
     conditions: Box<[Component<Impl>]>,
+    /// The attribute whose presence the selector tests and whose value it gives (`href`
+    /// in `a[href]::attr(href)`), as written and lowercased: looked up last, once, and
+    /// handed out with the match instead of being among `conditions`.
+    take: Option<TypeName>,
+}
+
+/// The attribute named by both a presence test `c` and the pseudo-element `pseudo`
+/// (`[href]` and `::attr(href)`), as written and lowercased. The names are compared as
+/// written: `::attr(name)` reads `name` ASCII-lowercased on HTML elements and as written
+/// on the others (`Selector::values`), as `[name]` is matched (`matches_simple`), so the
+/// two look up the same attribute on every element.
+fn taken(c: &Component<Impl>, pseudo: Option<&PseudoElement>) -> Option<TypeName> {
+    match (c, pseudo) {
+        (
+            Component::AttributeInNoNamespaceExists {
+                local_name,
+                local_name_lower,
+            },
+            Some(PseudoElement::Attr(name)),
+        ) if local_name.as_str() == &**name => {
+            Some((local_name.as_str().into(), local_name_lower.as_str().into()))
+        }
+        _ => None,
+    }
 }
 
 /// Flat selector lists, indexed by the element's interned tag (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct Flat {
     entries: Box<[Entry]>,
-    /// For an HTML element of an interned tag `t`: `ids[starts[t]..starts[t + 1]]` are the
-    /// entries that may match it (naming its type, or none), in order. Tags past the end
-    /// get `any`.
-    starts: Box<[u32]>,
+    /// For an HTML element of an interned tag `t`: `ids[from..to]`, `(from, to) =
+    /// ranges[t]`, are the entries that may match it (naming its type, or none), in
+    /// order. Tags past the end get `any`.
+    ranges: Box<[(u32, u32)]>,
     ids: Box<[u32]>,
     /// The entries naming no type.
     any: Box<[u32]>,
     /// Whether some entry names a type: else an element of an uninterned or foreign name
     /// is offered `any` without its name being looked up.
     named: bool,
+    /// Whether some entry may match an HTML element whose name the tree does not intern
+    /// (`my-widget`): one naming no type, or an uninterned one. Else such an element is
+    /// rejected without its name being looked up (the builder interns every HTML element
+    /// name the tag table holds, `Tag::from_name`, so an uninterned element's name is
+    /// none of the interned names the others give): the ten fields, with no such entry,
+    /// looked 2,347 names up on the ten-page subset for nothing.
+    uninterned: bool,
 }
 
 impl Flat {
-    /// The flat form of `lists` (each with its owner), or None when some selector is not
-    /// one compound of a type and conditions (perhaps ending in a pseudo-element).
+    /// The flat form of `lists` (each with its owner and the pseudo-element its
+    /// selectors end in), or None when some selector is not one compound of a type and
+    /// conditions (perhaps ending in a pseudo-element).
     pub(crate) fn new<'a>(
-        lists: impl IntoIterator<Item = (usize, &'a SelectorList<Impl>)>,
+        lists: impl IntoIterator<Item = (usize, &'a SelectorList<Impl>, Option<&'a PseudoElement>)>,
     ) -> Option<Flat> {
         let mut entries = Vec::new();
-        for (owner, list) in lists {
+        for (owner, list, pseudo) in lists {
             for sel in list.slice() {
                 let mut name = None;
                 let mut conditions = Vec::new();
+                let mut take = None;
                 for c in sel.iter_raw_parse_order_from(0) {
                     match c {
                         Component::LocalName(n) => {
@@ -69,6 +106,9 @@ impl Flat {
                         // The pseudo-element (`::attr()`, `::text`) ends the selector; the
                         // element it is taken from is the subject.
                         Component::Combinator(Combinator::PseudoElement) => break,
+                        c if take.is_none() && taken(c, pseudo).is_some() => {
+                            take = taken(c, pseudo);
+                        }
                         c if is_simple(c) => conditions.push(c.clone()),
                         _ => return None,
                     }
@@ -77,6 +117,7 @@ impl Flat {
                     owner,
                     name,
                     conditions: conditions.into(),
+                    take,
                 });
             }
         }
@@ -96,75 +137,98 @@ impl Flat {
             .filter(|&t| t != Tag::Unknown)
             .collect();
         let end = tags.iter().map(|&t| t as usize + 1).max().unwrap_or(0);
-        let mut starts = Vec::with_capacity(end + 1);
+        let mut ranges = Vec::with_capacity(end);
         let mut ids = Vec::new();
         for t in 0..end {
-            starts.push(ids.len() as u32);
+            let from = ids.len() as u32;
             ids.extend(all.clone().filter(|&i| match &entries[i as usize].name {
                 None => true,
                 Some((_, lower)) => Tag::from_name(lower) as usize == t,
             }));
+            ranges.push((from, ids.len() as u32));
         }
-        starts.push(ids.len() as u32);
         let named = entries.iter().any(|e| e.name.is_some());
+        let uninterned = entries.iter().any(|e| match &e.name {
+            None => true,
+            Some((_, lower)) => Tag::from_name(lower) == Tag::Unknown,
+        });
         Some(Flat {
             entries: entries.into(),
-            starts: starts.into(),
+            ranges: ranges.into(),
             ids: ids.into(),
             any,
             named,
+            uninterned,
         })
     }
 
-    /// Calls `hit` with the owner of each entry the element `node` matches, in order
-    /// (nothing when `node` is no element). Returns early when `hit` returns true.
-    #[inline]
-    pub(crate) fn matches(
+    /// Calls `hit` with the owner of each entry the element `node` matches, in order, and
+    /// the attribute the entry took (see [`Entry::take`]): nothing when `node` is no
+    /// element. Stops, returning true, when `hit` returns true.
+    ///
+    /// In line, the test that rejects most elements (an HTML element of an interned tag
+    /// no entry may match: one table load); the entries are tried out of line, so a
+    /// caller's loop over the elements stays small.
+    #[inline(always)]
+    pub(crate) fn matches<'d>(
         &self,
-        node: NodeRef<'_>,
+        node: NodeRef<'d>,
         quirks: QuirksMode,
-        mut hit: impl FnMut(usize) -> bool,
-    ) {
+        hit: impl FnMut(usize, Option<AttrRef<'d>>) -> bool,
+    ) -> bool {
         let Some(name) = node.element_name() else {
-            return;
+            return false;
         };
-        let html = name.ns == Ns::Html;
-        if html && name.tag != Tag::Unknown {
-            let t = name.tag as usize;
-            let ids = match self.starts.get(t..t + 2) {
-                Some(&[from, to]) => &self.ids[from as usize..to as usize],
-                _ => &self.any,
-            };
-            if ids.is_empty() {
-                return;
+        if name.ns == Ns::Html {
+            if name.tag != Tag::Unknown {
+                let ids = match self.ranges.get(name.tag as usize) {
+                    Some(&(from, to)) if from == to => return false,
+                    Some(&(from, to)) => {
+                        self.ids.get(from as usize..to as usize).unwrap_or_default()
+                    }
+                    None => &self.any,
+                };
+                return !ids.is_empty() && self.matches_ids(ids, node, name, quirks, hit);
             }
-            let subject = Subject::named(node, name);
-            for &i in ids {
-                let entry = &self.entries[i as usize];
-                if entry
-                    .conditions
-                    .iter()
-                    .all(|c| matches_simple(c, &subject, quirks))
-                    && hit(entry.owner)
-                {
-                    return;
-                }
+            if !self.uninterned {
+                return false;
             }
-        } else {
-            self.matches_by_name(node, name, quirks, hit);
         }
+        self.matches_by_name(node, name, quirks, hit)
+    }
+
+    /// [`Flat::matches`] for an HTML element of an interned tag: the entries `ids`.
+    #[inline(never)]
+    fn matches_ids<'d>(
+        &self,
+        ids: &[u32],
+        node: NodeRef<'d>,
+        name: Name,
+        quirks: QuirksMode,
+        mut hit: impl FnMut(usize, Option<AttrRef<'d>>) -> bool,
+    ) -> bool {
+        let subject = Subject::named(node, name);
+        for &i in ids {
+            let entry = &self.entries[i as usize];
+            if let Some(attr) = entry.test(&subject, quirks)
+                && hit(entry.owner, attr)
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// [`Flat::matches`] for an element whose name the tree does not intern, or a foreign
     /// one: each entry's type compared with the name as `selectors` compares it.
     #[inline(never)]
-    fn matches_by_name(
+    fn matches_by_name<'d>(
         &self,
-        node: NodeRef<'_>,
+        node: NodeRef<'d>,
         name: Name,
         quirks: QuirksMode,
-        mut hit: impl FnMut(usize) -> bool,
-    ) {
+        mut hit: impl FnMut(usize, Option<AttrRef<'d>>) -> bool,
+    ) -> bool {
         let subject = Subject::named(node, name);
         let local = if self.named { subject.name() } else { "" };
         for entry in self.entries.iter() {
@@ -173,14 +237,68 @@ impl Flat {
                 Some((written, lower)) => local == if subject.html { &**lower } else { &**written },
             };
             if named
-                && entry
-                    .conditions
-                    .iter()
-                    .all(|c| matches_simple(c, &subject, quirks))
-                && hit(entry.owner)
+                && let Some(attr) = entry.test(&subject, quirks)
+                && hit(entry.owner, attr)
             {
-                return;
+                return true;
             }
         }
+        false
+    }
+}
+
+impl Entry {
+    /// Whether the element `subject` (of the entry's type) matches the entry's
+    /// conditions: None if not, else the attribute taken (when the entry takes one).
+    #[inline]
+    fn test<'d>(&self, subject: &Subject<'d>, quirks: QuirksMode) -> Option<Option<AttrRef<'d>>> {
+        if !self
+            .conditions
+            .iter()
+            .all(|c| matches_simple(c, subject, quirks))
+        {
+            return None;
+        }
+        match &self.take {
+            None => Some(None),
+            // As `matches_simple` tests `[name]`: the lowercased name on HTML elements.
+            Some((written, lower)) => {
+                let name = if subject.html { lower } else { written };
+                subject.el.attr_ref(name.as_bytes()).map(Some)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Selector;
+
+    /// The attributes the entries of `css`'s flat form take (see `Entry::take`).
+    fn taken(css: &str) -> Vec<Option<String>> {
+        let sel = Selector::parse(css).unwrap();
+        let flat = sel.flat.expect("a flat selector");
+        flat.entries
+            .iter()
+            .map(|e| e.take.as_ref().map(|(written, _)| written.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_presence_test_of_the_attribute_given_is_taken() {
+        assert_eq!(taken("a[href]::attr(href)"), [Some("href".into())]);
+        assert_eq!(taken("*[TITLE]::attr(TITLE)"), [Some("TITLE".into())]);
+        assert_eq!(
+            taken("img[src][alt]::attr(src), a::attr(src)"),
+            [Some("src".into()), None]
+        );
+        // Written differently (`::attr` lowercases on HTML elements only, `[HREF]` too,
+        // but as written on SVG ones: left to the two lookups), a value test, another
+        // attribute, or no `::attr`: nothing taken.
+        assert_eq!(taken("a[HREF]::attr(href)"), [None]);
+        assert_eq!(taken("a[href=x]::attr(href)"), [None]);
+        assert_eq!(taken("a[title]::attr(href)"), [None]);
+        assert_eq!(taken("a[href]::text"), [None]);
+        assert_eq!(taken("a[href]"), [None]);
     }
 }

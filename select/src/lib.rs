@@ -156,7 +156,7 @@ impl Selector {
         Ok(Selector {
             names: subject_names(&list),
             plan: topdown::Plan::new([(0, &list)]).map(Box::new),
-            flat: flat::Flat::new([(0, &list)]).map(Box::new),
+            flat: flat::Flat::new([(0, &list, pseudo.as_ref())]).map(Box::new),
             ancestor_hashes,
             list,
             pseudo,
@@ -433,20 +433,49 @@ impl<'s, 'd> Matches<'s, 'd> {
     }
 }
 
+impl<'s, 'd> Matches<'s, 'd> {
+    /// The next matching element, its strings ([`Selector::values`]) handed to `out`
+    /// first: what `select` gives for a selector ending in `::text` / `::attr(name)`. A
+    /// flat selector that tests the attribute it gives (`a[href]::attr(href)`) hands out
+    /// the value its test found, without looking the attribute up again.
+    pub fn next_with_values(&mut self, mut out: impl FnMut(Cow<'d, str>)) -> Option<NodeRef<'d>> {
+        if let Some(flat) = self.flat {
+            let (node, taken) = self.next_flat(flat)?;
+            match taken {
+                Some(attr) => out(attr.value()),
+                None => self.selector.values(node, out),
+            }
+            return Some(node);
+        }
+        let node = self.next()?;
+        self.selector.values(node, out);
+        Some(node)
+    }
+
+    /// The next element the flat form matches, with the attribute its entry took.
+    #[inline]
+    fn next_flat(
+        &mut self,
+        flat: &flat::Flat,
+    ) -> Option<(NodeRef<'d>, Option<htmltok_tree::AttrRef<'d>>)> {
+        let quirks = self.quirks;
+        let mut taken = None;
+        let node = self.walk.find_next(|&node| {
+            flat.matches(node, quirks, |_, attr| {
+                taken = attr;
+                true
+            })
+        })?;
+        Some((node, taken))
+    }
+}
+
 impl<'d> Iterator for Matches<'_, 'd> {
     type Item = NodeRef<'d>;
 
     fn next(&mut self) -> Option<NodeRef<'d>> {
         if let Some(flat) = self.flat {
-            let quirks = self.quirks;
-            return self.walk.find_next(|&node| {
-                let mut matched = false;
-                flat.matches(node, quirks, |_| {
-                    matched = true;
-                    true
-                });
-                matched
-            });
+            return self.next_flat(flat).map(|(node, _)| node);
         }
         if let Some(walk) = &mut self.topdown {
             let (memo, caches) = (&self.memo, &mut self.caches);

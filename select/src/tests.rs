@@ -1235,7 +1235,9 @@ fn deep_and_wide_trees_are_linear_for_nested_complex_and_has() {
 /// included: on random trees (HTML elements of interned and uninterned names, SVG
 /// elements of the same names, attributes, classes and ids, quirks and no-quirks) and
 /// random lists of flat selectors, through `select` on the document and below each
-/// element, as `Selector::matches` answers one by one, and as fields beside each other.
+/// element (the strings of `next_with_values` too, which a selector testing the
+/// attribute it gives, `[href]::attr(href)`, takes from its test), as
+/// `Selector::matches` answers one by one, and as fields beside each other.
 #[test]
 fn flat_is_the_general_walk() {
     const NAMES: &[&str] = &["a", "div", "p", "my-x", "svg", "img", "title"];
@@ -1249,6 +1251,8 @@ fn flat_is_the_general_walk() {
         "#i",
         "[class~=x]",
         "[HREF]",
+        "[title]",
+        "[TITLE]",
     ];
     const PSEUDOS: &[&str] = &["", "::attr(href)", "::text", "::attr(TITLE)"];
     fn selector(bytes: &mut impl Iterator<Item = u8>, pseudo: &str) -> String {
@@ -1292,6 +1296,26 @@ fn flat_is_the_general_walk() {
             if flat != ids(doc.select(&general)) {
                 return false;
             }
+            // The strings, as `next_with_values` gives them and as `values` gives them
+            // for the general walk's matches.
+            let with_values = |mut m: Matches<'_, '_>| {
+                let mut out = Vec::new();
+                while let Some(n) = m.next_with_values(|v| out.push(v.into_owned())) {
+                    out.push(format!("<{}>", n.id()));
+                }
+                out
+            };
+            let values = |m: Matches<'_, '_>| {
+                let mut out = Vec::new();
+                for n in m {
+                    general.values(n, |v| out.push(v.into_owned()));
+                    out.push(format!("<{}>", n.id()));
+                }
+                out
+            };
+            if with_values(doc.select(&sel)) != values(doc.select(&general)) {
+                return false;
+            }
             let one: Vec<_> = one_by_one(doc.root(), &sel)
                 .iter()
                 .map(|n| n.id())
@@ -1300,7 +1324,9 @@ fn flat_is_the_general_walk() {
                 return false;
             }
             for node in doc.root().descendants().filter(|n| n.is_element()) {
-                if ids(node.select(&sel)) != ids(node.select(&general)) {
+                if ids(node.select(&sel)) != ids(node.select(&general))
+                    || with_values(node.select(&sel)) != values(node.select(&general))
+                {
                     return false;
                 }
             }

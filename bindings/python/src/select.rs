@@ -177,13 +177,13 @@ fn values<'d>(
     selector: &htmltok_select::Selector,
     first: bool,
 ) -> Vec<std::borrow::Cow<'d, str>> {
-    let matches = match below {
+    let mut matches = match below {
         Some(id) => doc.node(id).select(selector),
         None => doc.select(selector),
     };
     let mut out = Vec::new();
-    for node in matches {
-        selector.values(node, |v| out.push(v));
+    // `next_with_values`: `a[href]::attr(href)` reads the `href` its test found.
+    while matches.next_with_values(|v| out.push(v)).is_some() {
         if first && !out.is_empty() {
             out.truncate(1);
             break;

@@ -356,15 +356,25 @@ fn qualified_name<'d>(attr: &AttrRef<'d>) -> std::borrow::Cow<'d, str> {
 /// check of `AttrRef::name` and the `String` of a prefixed name for every attribute
 /// `Node.attr` passes over (it is called once per node in `[a.attr("href") for a in
 /// tree.select("a[href]")]`).
+///
+/// The bytes are compared in line (`same_bytes`): the slices' `==` calls `memcmp` for each
+/// name of the right length (0.19 M of the `.attr("href")` loop's 11.3 M instructions
+/// on the ten-page subset).
 fn is_named(attr: &AttrRef<'_>, name: &str) -> bool {
     let (local, name) = (attr.name_bytes(), name.as_bytes());
     match attr.ns().prefix() {
         Some(prefix) => name
             .strip_prefix(prefix.as_bytes())
             .and_then(|rest| rest.strip_prefix(b":"))
-            .is_some_and(|rest| rest == local),
-        None => local == name,
+            .is_some_and(|rest| same_bytes(rest, local)),
+        None => same_bytes(local, name),
     }
+}
+
+/// `a == b` for names a few bytes long, byte by byte in line.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 #[pymethods]
