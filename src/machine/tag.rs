@@ -120,10 +120,7 @@ impl Tokenizer<'_> {
                     Some(&c) if is_whitespace(c) => {
                         // "Switch to the before attribute name state", through its shortcut.
                         self.tag.name_end = pos;
-                        (state, pos) = before_attribute_name_shortcut(input, pos + 1);
-                        if state == S::AttributeName {
-                            self.tag.attr_name_start = pos;
-                        }
+                        (state, pos) = self.before_attribute_name_shortcut(pos + 1);
                     }
                     _ => {}
                 }
@@ -156,10 +153,7 @@ impl Tokenizer<'_> {
                                 // Whitespace: "Switch to the before attribute name state",
                                 // through its shortcut.
                                 self.tag.name_end = pos;
-                                (state, pos) = before_attribute_name_shortcut(input, pos + 1);
-                                if state == S::AttributeName {
-                                    self.tag.attr_name_start = pos;
-                                }
+                                (state, pos) = self.before_attribute_name_shortcut(pos + 1);
                             }
                             None => return self.eof_in_tag(pos),
                         }
@@ -219,12 +213,10 @@ impl Tokenizer<'_> {
                                 match input.get(pos) {
                                     Some(b'>') => break 'states,
                                     Some(&c) if is_whitespace(c) => {
-                                        (state, pos) =
-                                            before_attribute_name_shortcut(input, pos + 1);
+                                        (state, pos) = self.before_attribute_name_shortcut(pos + 1);
                                         if state != S::AttributeName {
                                             break;
                                         }
-                                        self.tag.attr_name_start = pos;
                                     }
                                     _ => {
                                         // The closing quote was consumed: "Switch to the after
@@ -369,11 +361,7 @@ impl Tokenizer<'_> {
                                 match input.get(pos) {
                                     Some(b'>') => break,
                                     Some(&c) if is_whitespace(c) => {
-                                        (state, pos) =
-                                            before_attribute_name_shortcut(input, pos + 1);
-                                        if state == S::AttributeName {
-                                            self.tag.attr_name_start = pos;
-                                        }
+                                        (state, pos) = self.before_attribute_name_shortcut(pos + 1);
                                     }
                                     _ => {}
                                 }
@@ -411,10 +399,7 @@ impl Tokenizer<'_> {
                                 // Whitespace: "Switch to the before attribute name state",
                                 // through its shortcut.
                                 self.end_attribute_value(pos, pos);
-                                (state, pos) = before_attribute_name_shortcut(input, pos + 1);
-                                if state == S::AttributeName {
-                                    self.tag.attr_name_start = pos;
-                                }
+                                (state, pos) = self.before_attribute_name_shortcut(pos + 1);
                             }
                             None => return self.eof_in_tag(pos),
                         }
@@ -635,6 +620,28 @@ impl Tokenizer<'_> {
             attr.raw.end = raw_end;
         }
     }
+
+    /// Shortcut of 13.2.5.32 Before attribute name state (home: its arm in
+    /// [`Tokenizer::tag_states`]), entered from whitespace inside a tag: skips the
+    /// whitespace ("Ignore the character") and takes its "anything else" branch directly
+    /// when an attribute name starts ("Start a new attribute … Reconsume in the attribute
+    /// name state": the name's start recorded, `AttributeName` and that position
+    /// returned); otherwise returns the before attribute name state, to run on the
+    /// character it stopped at.
+    #[inline(always)]
+    fn before_attribute_name_shortcut(&mut self, mut pos: usize) -> (S, usize) {
+        let input = self.input;
+        while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
+            pos += 1;
+        }
+        match input.get(pos) {
+            Some(b'/' | b'>' | b'=') | None => (S::BeforeAttributeName, pos),
+            Some(_) => {
+                self.tag.attr_name_start = pos;
+                (S::AttributeName, pos)
+            }
+        }
+    }
 }
 
 /// "Switch to the `next` state" inside [`Tokenizer::tag_states`], whose position and state
@@ -675,21 +682,4 @@ fn name_filter_bit(name: &[u8]) -> u64 {
     let last = name.last().map_or(0, |&b| b | 0x20) as u32;
     let key = (name.len() as u32).wrapping_mul(7) ^ first.wrapping_mul(31) ^ last;
     1 << (key & 63)
-}
-
-/// Shortcut of 13.2.5.32 Before attribute name state (home: its arm in
-/// [`Tokenizer::tag_states`]), entered from whitespace inside a tag: skips the whitespace
-/// ("Ignore the character") and takes its "anything else" branch directly when an
-/// attribute name starts (returning `AttributeName` and the name's start: "Reconsume in
-/// the attribute name state"); otherwise returns the before attribute name state, to run
-/// on the character it stopped at.
-#[inline(always)]
-fn before_attribute_name_shortcut(input: &[u8], mut pos: usize) -> (S, usize) {
-    while input.get(pos).is_some_and(|&c| is_whitespace(c)) {
-        pos += 1;
-    }
-    match input.get(pos) {
-        Some(b'/' | b'>' | b'=') | None => (S::BeforeAttributeName, pos),
-        Some(_) => (S::AttributeName, pos),
-    }
 }
