@@ -124,28 +124,29 @@ impl AttrRecord {
     /// `flags` bit: the name is ASCII without NUL (it compares without decoding).
     pub const PLAIN_NAME: u32 = 2;
 
-    fn new(a: &AttrSpans) -> AttrRecord {
-        let value = a.value.unwrap_or(Span::EMPTY);
+    fn new(a: &AttrSpans<'_>) -> AttrRecord {
+        let value = a.value().unwrap_or(Span::EMPTY);
         AttrRecord {
             name_start: a.name.start as u32,
             name_end: a.name.end as u32,
             value_start: value.start as u32,
             value_end: value.end as u32,
-            raw_end: a.raw.end as u32,
-            flags: u32::from(a.value.is_some()) * Self::HAS_VALUE
+            raw_end: a.raw_end as u32,
+            flags: u32::from(a.has_value) * Self::HAS_VALUE
                 + u32::from(a.plain_name) * Self::PLAIN_NAME,
         }
     }
 
     /// The spans the tokenizer had (the raw span starts with the name).
-    pub(crate) fn spans(&self) -> AttrSpans {
+    pub(crate) fn spans<'a>(&self) -> AttrSpans<'a> {
         let name = Span::new(self.name_start as usize, self.name_end as usize);
         AttrSpans {
             name,
-            value: (self.flags & Self::HAS_VALUE != 0)
-                .then(|| Span::new(self.value_start as usize, self.value_end as usize)),
-            raw: Span::new(name.start, self.raw_end as usize),
+            value_span: Span::new(self.value_start as usize, self.value_end as usize),
+            raw_end: self.raw_end as usize,
+            has_value: self.flags & Self::HAS_VALUE != 0,
             plain_name: self.flags & Self::PLAIN_NAME != 0,
+            lower_name: None,
         }
     }
 }
@@ -401,7 +402,7 @@ impl Tape {
         raw: Span,
         name: Span,
         self_closing: bool,
-        attrs: &[AttrSpans],
+        attrs: &[AttrSpans<'_>],
     ) {
         self.push_tag_record(is_end, raw, name, self_closing, attrs.len());
         self.attrs.extend(attrs.iter().map(AttrRecord::new));
@@ -604,7 +605,7 @@ impl Tape {
     /// None past the end, or when `input`'s length differs from it (a cheap guard against
     /// mixing inputs up; a different input of the same length gives tokens of wrong bytes,
     /// never a panic or an out-of-bounds read).
-    pub fn get<'a, 't>(&'t self, input: &'a [u8], index: usize) -> Option<Token<'a, 't>> {
+    pub fn get<'a: 't, 't>(&'t self, input: &'a [u8], index: usize) -> Option<Token<'a, 't>> {
         if input.len() != self.input_len {
             return None;
         }
@@ -654,7 +655,7 @@ impl Tape {
 
     /// Every token, in order, attached to `input` (see [`Tape::get`]; nothing when the
     /// input's length differs from the tape's).
-    pub fn iter<'a, 't>(&'t self, input: &'a [u8]) -> impl Iterator<Item = Token<'a, 't>> {
+    pub fn iter<'a: 't, 't>(&'t self, input: &'a [u8]) -> impl Iterator<Item = Token<'a, 't>> {
         let len = if input.len() == self.input_len {
             self.records.len()
         } else {

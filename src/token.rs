@@ -250,28 +250,48 @@ impl<'a> Doctype<'a> {
     }
 }
 
-/// The spans of one attribute, as the tokenizer stores them (no input reference, so the
-/// buffer of a tag's attributes stays small and is reused from tag to tag).
+/// The spans of one attribute, as the tokenizer stores them (the buffer of a tag's
+/// attributes is reused from tag to tag).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct AttrSpans {
+pub(crate) struct AttrSpans<'a> {
     pub(crate) name: Span,
-    /// The value's bytes (between the quotes when quoted); None when there is no `=`.
-    pub(crate) value: Option<Span>,
-    /// From the name's first byte to the value's last (closing quote included).
-    pub(crate) raw: Span,
+    /// The value's bytes (between the quotes when quoted), when `has_value`; see
+    /// [`Self::value`]. A span and a flag rather than an `Option` (whose tag takes 8
+    /// bytes), to keep the record at 64 bytes.
+    pub(crate) value_span: Span,
+    /// The end of the attribute's raw bytes, which run from the name's first byte to the
+    /// value's last (closing quote included). Only the end is stored: an attribute's raw
+    /// span starts with its name, and the 8 bytes saved keep the record at 64 bytes with
+    /// `lower_name` in it (a larger record cost a loop that copies it more stores).
+    pub(crate) raw_end: usize,
+    /// The attribute has a value (an `=`).
+    pub(crate) has_value: bool,
     /// The name is ASCII without NUL, so it compares with `eq_ignore_ascii_case`.
     pub(crate) plain_name: bool,
+    /// The name as it decodes, when the attribute name state read it in one search and
+    /// saw it to be ASCII without upper-case letters (so decoding leaves it as it is),
+    /// for [`Attribute::name_if_unchanged`] without a second pass over it. Only for a sink
+    /// that asks (`TokenSink::DECODES_NAMES`); None when not known.
+    pub(crate) lower_name: Option<&'a str>,
+}
+
+impl AttrSpans<'_> {
+    /// The value's bytes (between the quotes when quoted); None when there is no `=`.
+    #[inline(always)]
+    pub(crate) fn value(&self) -> Option<Span> {
+        self.has_value.then_some(self.value_span)
+    }
 }
 
 /// Where a tag's attributes are: the tokenizer's own spans (from
 /// [`crate::Tokenizer::next_token`]), or a [`crate::Tape`]'s compact records.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum AttrList<'t> {
-    Spans(&'t [AttrSpans]),
+pub(crate) enum AttrList<'a, 't> {
+    Spans(&'t [AttrSpans<'a>]),
     Tape(&'t [AttrRecord]),
 }
 
-impl AttrList<'_> {
+impl<'a> AttrList<'a, '_> {
     #[inline]
     pub(crate) fn len(self) -> usize {
         match self {
@@ -282,7 +302,7 @@ impl AttrList<'_> {
 
     /// Attribute `i`, which is below [`Self::len`].
     #[inline]
-    fn get(self, i: usize) -> AttrSpans {
+    fn get(self, i: usize) -> AttrSpans<'a> {
         match self {
             AttrList::Spans(spans) => spans[i],
             AttrList::Tape(records) => records[i].spans(),
@@ -297,7 +317,7 @@ pub struct Tag<'a, 't> {
     pub(crate) raw: Span,
     pub(crate) name: Span,
     pub(crate) self_closing: bool,
-    pub(crate) attrs: AttrList<'t>,
+    pub(crate) attrs: AttrList<'a, 't>,
 }
 
 impl<'a, 't> Tag<'a, 't> {
@@ -366,7 +386,7 @@ impl<'a, 't> Tag<'a, 't> {
 #[derive(Clone, Copy, Debug)]
 pub struct Attribute<'a> {
     input: &'a [u8],
-    spans: AttrSpans,
+    spans: AttrSpans<'a>,
 }
 
 impl<'a> Attribute<'a> {
@@ -380,6 +400,9 @@ impl<'a> Attribute<'a> {
     /// [`Tag::name_if_unchanged`]).
     #[inline(always)]
     pub fn name_if_unchanged(&self) -> Option<&'a str> {
+        if let Some(name) = self.spans.lower_name {
+            return Some(name);
+        }
         unchanged_span(self.input, self.spans.name, Context::Name)
     }
 
@@ -396,7 +419,7 @@ impl<'a> Attribute<'a> {
     /// The value with character references decoded; empty when the attribute has no value.
     #[inline]
     pub fn value(&self) -> Cow<'a, str> {
-        match self.spans.value {
+        match self.spans.value() {
             Some(s) => decode_span(self.input, s, Context::AttributeValue),
             None => Cow::Borrowed(""),
         }
@@ -409,7 +432,7 @@ impl<'a> Attribute<'a> {
 
     /// The raw value bytes (without quotes); None when there is no `=`.
     pub fn raw_value(&self) -> Option<&'a [u8]> {
-        self.spans.value.map(|s| s.of(self.input))
+        self.spans.value().map(|s| s.of(self.input))
     }
 
     /// The byte range of the name.
@@ -419,11 +442,11 @@ impl<'a> Attribute<'a> {
 
     /// The byte range of the value (without quotes); None when there is no `=`.
     pub fn value_span(&self) -> Option<Span> {
-        self.spans.value
+        self.spans.value()
     }
 
     /// The byte range from the name's start to the value's end (closing quote included).
     pub fn span(&self) -> Span {
-        self.spans.raw
+        Span::new(self.spans.name.start, self.spans.raw_end)
     }
 }

@@ -264,7 +264,10 @@ struct CurrentTag {
     /// Offset one past the `>`, once emitted.
     end: usize,
     name_end: usize,
-    /// Index in `attrs` of the attribute being built; None when it was a duplicate.
+    /// Index in `attrs` of the attribute being built by the states after the attribute
+    /// name state; None when it was a duplicate. Set by `leave_attribute_name`, and read
+    /// only after it (a quoted attribute of the common shape is stored whole and leaves
+    /// it stale).
     attr: Option<usize>,
     /// Start of the current attribute's name (kept even for a dropped duplicate).
     attr_name_start: usize,
@@ -565,6 +568,13 @@ pub trait TokenSink<'a> {
     fn token(&mut self, token: Token<'a, '_>) -> Self::Output;
     /// The input has ended: there are no more tokens.
     fn end(&mut self) -> Self::Output;
+
+    /// Whether the sink decodes every attribute name (a tree builder does): the attribute
+    /// name state then also learns, in the block it reads anyway, whether the name is
+    /// lowercase ASCII, and [`crate::Attribute::name_if_unchanged`] gives such a name
+    /// without a second pass over it. False by default: a sink that does not decode the
+    /// names would only pay for the test (one more compare a name).
+    const DECODES_NAMES: bool = false;
 }
 
 /// An exact WHATWG HTML tokenizer over a byte slice.
@@ -596,7 +606,7 @@ pub struct Tokenizer<'a> {
     /// Offset of the `<` that may begin markup.
     markup_start: usize,
     tag: CurrentTag,
-    attrs: Vec<AttrSpans>,
+    attrs: Vec<AttrSpans<'a>>,
     /// Name hash → index in `attrs`, built only for tags with many attributes so that the
     /// duplicate check stays linear; empty otherwise.
     attr_index: HashMap<u64, usize>,
@@ -788,7 +798,11 @@ impl<'a> Tokenizer<'a> {
     /// no call per token (a token loop is usually written once).
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
-        if self.run() { Some(self.token()) } else { None }
+        if self.run(false) {
+            Some(self.token())
+        } else {
+            None
+        }
     }
 
     /// The next token handed straight to `sink` ([`TokenSink::token`], or
@@ -804,7 +818,7 @@ impl<'a> Tokenizer<'a> {
     /// builder's the compiler does not thread the one match into the other.
     #[inline(always)]
     pub fn next_token_into<S: TokenSink<'a>>(&mut self, sink: &mut S) -> S::Output {
-        if !self.run() {
+        if !self.run(S::DECODES_NAMES) {
             return sink.end();
         }
         match self.pending.what {
@@ -822,7 +836,7 @@ impl<'a> Tokenizer<'a> {
     /// give, with no `Token` in between). False at the end of the input.
     #[inline(always)]
     pub(crate) fn next_into_tape(&mut self, tape: &mut Tape) -> bool {
-        if !self.run() {
+        if !self.run(false) {
             return false;
         }
         let p = &self.pending;
@@ -905,17 +919,18 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Runs states until a token is ready (true, the token is in `pending`) or the input
-    /// has ended (false).
+    /// has ended (false). `lower_names`: the sink's [`TokenSink::DECODES_NAMES`], a
+    /// constant once inlined.
     ///
     /// Inlined into [`Self::next_token`]: the data state and the states inside a tag
     /// ([`Self::tag_states`]), where a page spends most of its transitions, run in the
     /// caller's loop; every other state runs in [`Self::other_states`], out of line.
     #[inline(always)]
-    fn run(&mut self) -> bool {
+    fn run(&mut self, lower_names: bool) -> bool {
         loop {
             let flow = match self.state {
-                S::Data => self.data_state(),
-                state if state.is_inside_tag() => self.tag_states(),
+                S::Data => self.data_state(lower_names),
+                state if state.is_inside_tag() => self.tag_states(lower_names),
                 S::Done => return false,
                 _ => self.other_states(),
             };
@@ -1370,7 +1385,7 @@ impl<'a> Tokenizer<'a> {
                     .find(|a| a.name.of(input).eq_ignore_ascii_case(attr_name))
                     .map(|a| {
                         crate::decode::decode(
-                            a.value.unwrap_or(Span::EMPTY).of(input),
+                            a.value().unwrap_or(Span::EMPTY).of(input),
                             crate::decode::Context::AttributeValue,
                         )
                         .into_owned()

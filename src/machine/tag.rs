@@ -15,7 +15,7 @@ use crate::token::AttrSpans;
 /// instead of a linear scan.
 const LINEAR_DUPLICATE_CHECK: usize = 16;
 
-impl Tokenizer<'_> {
+impl<'a> Tokenizer<'a> {
     /// 13.2.5.6 Tag open state. The `<` is at `self.markup_start`.
     pub(super) fn tag_open_state(&mut self) -> Flow {
         match self.peek() {
@@ -94,15 +94,21 @@ impl Tokenizer<'_> {
     /// token." Some arms also take the next state's common branches directly; each such
     /// shortcut names the state it stands for and points to its home. Returns when the
     /// tag is emitted or the input ends. Inlined into its one caller, [`Tokenizer::run`],
-    /// and so into the caller's loop.
+    /// and so into the caller's loop. With `lower_names` (a constant of the caller's sink,
+    /// [`super::TokenSink::DECODES_NAMES`]) the attribute name state also keeps a name it
+    /// saw to be lowercase ASCII as a `&str` (`AttrSpans::lower_name`).
     #[inline(always)]
-    pub(super) fn tag_states(&mut self) -> Flow {
+    pub(super) fn tag_states(&mut self, lower_names: bool) -> Flow {
         let input = self.input;
         let scanner = self.scanner;
         let mut pos = self.pos;
         let mut state = self.state;
         // Whether the attribute name being read is plain so far (see `S::AttributeName`).
         let mut plain_name = true;
+        // Whether the attribute name state's next search starts at the name's first byte
+        // (it does unless the name began with `=` or the search stopped inside the name),
+        // so that what it finds is the whole name.
+        let mut whole_name = true;
         'tag: {
             if state == S::TagName {
                 // Shortcut of 13.2.5.8 Tag name state (home: its arm below): its `>` and
@@ -173,6 +179,7 @@ impl Tokenizer<'_> {
                                     pos,
                                 );
                                 self.tag.attr_name_start = pos;
+                                whole_name = false;
                                 switch_to(&mut state, &mut pos, S::AttributeName);
                             }
                             Some(_) => {
@@ -190,23 +197,32 @@ impl Tokenizer<'_> {
                         // Whether the name so far is ASCII without NUL (see `check_attribute_name`),
                         // learnt from the blocks the scan reads anyway. A name that began before
                         // `pos` began with an ASCII character (`=`, a quote or `<`).
-                        let (end, ascii) = match self.index_find_attribute_name_end(pos) {
-                            Some(found) => found,
+                        // With `lower_names`, the name as a `&str` when this one search
+                        // read all of it and saw it lowercase ASCII.
+                        let (end, ascii, lower) = match self.index_find_attribute_name_end(pos) {
+                            Some((end, ascii)) => (end, ascii, None),
+                            None if lower_names => {
+                                let (length, ascii, lower) = scanner
+                                    .find_class_ascii_lower(&input[pos..], class::ATTR_NAME_END);
+                                (pos + length, ascii, lower)
+                            }
                             None => {
                                 let (length, ascii) =
                                     scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
-                                (pos + length, ascii)
+                                (pos + length, ascii, None)
                             }
                         };
+                        let lower_name = if whole_name { lower } else { None };
                         pos = end;
                         plain_name &= ascii;
                         match input.get(pos) {
                             Some(b'=') if matches!(input.get(pos + 1), Some(b'"' | b'\'')) => {
-                                pos = match self.quoted_attribute(pos, plain_name) {
+                                pos = match self.quoted_attribute(pos, plain_name, lower_name) {
                                     Some(after_quote) => after_quote,
                                     None => return self.eof_in_tag(input.len()),
                                 };
                                 plain_name = true; // for the next name
+                                whole_name = true;
                                 // Shortcut of 13.2.5.39 After attribute value (quoted) state
                                 // (home: its arm below): its `>` and whitespace branches, taken
                                 // directly after the closing quote.
@@ -228,8 +244,9 @@ impl Tokenizer<'_> {
                             }
                             Some(b'=') => {
                                 // "Switch to the before attribute value state".
-                                self.leave_attribute_name(pos, plain_name);
+                                self.leave_attribute_name(pos, plain_name, lower_name);
                                 plain_name = true;
+                                whole_name = true;
                                 switch_to(&mut state, &mut pos, S::BeforeAttributeValue);
                                 // Shortcut of 13.2.5.35 Before attribute value state (home: its
                                 // arm below): its quote branches, taken directly when the
@@ -254,17 +271,20 @@ impl Tokenizer<'_> {
                             Some(0) => {
                                 self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
                                 plain_name = false;
+                                whole_name = false;
                                 pos += 1;
                             }
                             Some(b'"' | b'\'' | b'<') => {
                                 self.error_at(ErrorCode::UnexpectedCharacterInAttributeName, pos);
+                                whole_name = false;
                                 pos += 1;
                             }
                             _ => {
                                 // Whitespace, `/`, `>` or EOF: "Reconsume in the after
                                 // attribute name state."
-                                self.leave_attribute_name(pos, plain_name);
+                                self.leave_attribute_name(pos, plain_name, lower_name);
                                 plain_name = true;
+                                whole_name = true;
                                 reconsume_in(&mut state, S::AfterAttributeName);
                                 break;
                             }
@@ -452,17 +472,22 @@ impl Tokenizer<'_> {
     /// attributes on the same token; if there is already an attribute on the token with
     /// the exact same name, then this is a duplicate-attribute parse error and the new
     /// attribute must be removed from the token."
+    ///
+    /// `lower_name`: the name as a `&str` when the attribute name state saw it lowercase
+    /// ASCII (see [`Self::tag_states`]).
     #[inline(always)]
-    fn leave_attribute_name(&mut self, pos: usize, plain_name: bool) {
+    fn leave_attribute_name(&mut self, pos: usize, plain_name: bool, lower_name: Option<&'a str>) {
         let name = Span::new(self.tag.attr_name_start, pos);
-        match self.check_attribute_name(name, plain_name) {
+        match self.check_attribute_name(name, plain_name, lower_name) {
             Some(plain_name) => {
                 self.tag.attr = Some(self.attrs.len());
                 self.attrs.push(AttrSpans {
                     name,
-                    value: None,
-                    raw: name,
+                    value_span: Span::EMPTY,
+                    raw_end: name.end,
+                    has_value: false,
                     plain_name,
+                    lower_name,
                 });
             }
             None => self.tag.attr = None,
@@ -474,9 +499,17 @@ impl Tokenizer<'_> {
     /// NUL, as the attribute name state found while reading it): None for a duplicate (the
     /// parse error is reported), else `plain_name`.
     #[inline(always)]
-    fn check_attribute_name(&mut self, name: Span, plain_name: bool) -> Option<bool> {
+    fn check_attribute_name(
+        &mut self,
+        name: Span,
+        plain_name: bool,
+        lower_name: Option<&str>,
+    ) -> Option<bool> {
         let bytes = name.of(self.input);
         debug_assert_eq!(plain_name, crate::decode::is_plain_name(bytes));
+        debug_assert!(lower_name.is_none_or(|lower| {
+            lower.as_bytes() == bytes && !bytes.iter().any(u8::is_ascii_uppercase)
+        }));
         let mut duplicate = false;
         if plain_name && self.tag.all_names_plain {
             // A 64-bit filter over (length, first byte, last byte) of the names seen so
@@ -510,11 +543,20 @@ impl Tokenizer<'_> {
     /// complete. Returns the offset after the closing quote, or None when the input ends
     /// first.
     #[inline(always)]
-    fn quoted_attribute(&mut self, eq: usize, plain_name: bool) -> Option<usize> {
+    fn quoted_attribute(
+        &mut self,
+        eq: usize,
+        plain_name: bool,
+        lower_name: Option<&'a str>,
+    ) -> Option<usize> {
         let input = self.input;
         let name = Span::new(self.tag.attr_name_start, eq);
-        let plain_name = self.check_attribute_name(name, plain_name);
-        self.tag.attr = None;
+        let plain_name = self.check_attribute_name(name, plain_name, lower_name);
+        // `tag.attr` is left as it is: the attribute is stored complete below, and `attr`
+        // is read only by `start_attribute_value` and `end_attribute_value`, which run only
+        // after the attribute name state's other exit (`leave_attribute_name`) has set it
+        // for the next attribute. (A store a quoted attribute, which paid for
+        // `AttrSpans::lower_name`'s.)
         let value_start = eq + 2;
         let value_end = if self.errors_on {
             self.quoted_value_with_errors(value_start, input[eq + 1])
@@ -536,9 +578,11 @@ impl Tokenizer<'_> {
         if let Some(plain_name) = plain_name {
             self.attrs.push(AttrSpans {
                 name,
-                value: Some(Span::new(value_start, value_end)),
-                raw: Span::new(name.start, value_end + 1),
+                value_span: Span::new(value_start, value_end),
+                raw_end: value_end + 1,
+                has_value: true,
                 plain_name,
+                lower_name,
             });
         }
         Some(value_end + 1)
@@ -606,7 +650,9 @@ impl Tokenizer<'_> {
     /// Sets where the current attribute's value starts (a dropped duplicate has none).
     fn start_attribute_value(&mut self, start: usize) {
         if let Some(i) = self.tag.attr {
-            self.attrs[i].value = Some(Span::new(start, start));
+            let attr = &mut self.attrs[i];
+            attr.value_span = Span::new(start, start);
+            attr.has_value = true;
         }
     }
 
@@ -614,10 +660,10 @@ impl Tokenizer<'_> {
     fn end_attribute_value(&mut self, value_end: usize, raw_end: usize) {
         if let Some(i) = self.tag.attr {
             let attr = &mut self.attrs[i];
-            if let Some(value) = attr.value.as_mut() {
-                value.end = value_end;
+            if attr.has_value {
+                attr.value_span.end = value_end;
             }
-            attr.raw.end = raw_end;
+            attr.raw_end = raw_end;
         }
     }
 

@@ -395,3 +395,103 @@ fn next_token_into_gives_the_tokens_of_next_token() {
         assert_eq!(tok.next_token_into(&mut RenderSink), None);
     }
 }
+
+/// A sink that decodes attribute names ([`TokenSink::DECODES_NAMES`]): each attribute's
+/// `name_if_unchanged` and decoded name, and its spans.
+struct NamesSink;
+
+/// One tag's attributes as [`NamesSink`] and [`names_of`] record them.
+type AttrNames = Vec<(Option<String>, String, crate::Span, Option<crate::Span>)>;
+
+fn attr_names(token: Token<'_, '_>) -> AttrNames {
+    match token {
+        Token::StartTag(tag) | Token::EndTag(tag) => tag
+            .attrs()
+            .map(|a| {
+                (
+                    a.name_if_unchanged().map(str::to_owned),
+                    a.name().into_owned(),
+                    a.span(),
+                    a.value_span(),
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl<'a> TokenSink<'a> for NamesSink {
+    type Output = Option<AttrNames>;
+    const DECODES_NAMES: bool = true;
+
+    fn token(&mut self, token: Token<'a, '_>) -> Self::Output {
+        Some(attr_names(token))
+    }
+
+    fn end(&mut self) -> Self::Output {
+        None
+    }
+}
+
+/// The attribute names of `input` through `next_token` (which never learns whether a name
+/// is lowercase) and through a sink that asks ([`NamesSink`]); errors on or off.
+fn names_both_ways(input: &[u8], errors: bool) -> (Vec<AttrNames>, Vec<AttrNames>) {
+    let mut tok = Tokenizer::builder().errors(errors).build(input);
+    let plain: Vec<_> = std::iter::from_fn(|| tok.next_token().map(attr_names)).collect();
+    let mut tok = Tokenizer::builder().errors(errors).build(input);
+    let asked: Vec<_> = std::iter::from_fn(|| tok.next_token_into(&mut NamesSink)).collect();
+    (plain, asked)
+}
+
+#[test]
+fn lowercase_names_learnt_in_the_scan_are_the_names_decoding_keeps() {
+    let inputs: [&[u8]; 14] = [
+        b"<a href=x class=\"y\" id='z' hidden>",
+        b"<svg viewBox=\"0 0 1 1\" xmlns=x><path D=1 d=2></svg>",
+        b"<p data-a-rather-long-attribute-name=1 data-x=\"2\" a123456789012345=3 b1234567890123456>",
+        b"<p a\0b=1 c\"d=2 e'f g<h=3>",
+        b"<p =x =\"y\" ==z>",
+        b"<p \xC3\xA9t\xC3\xA9=1 na\xEFve=\"2\">",
+        b"<p a=1 a=2 A=3 b c b>",
+        b"<p x y z",
+        b"<p abc",
+        b"<p abc=\"unterminated",
+        b"<br/ a=1><b a /><i a = \"1\" b\t=\t'2'>",
+        b"<x aB=1 Ab=\"2\" ab='3'>",
+        b"</p a=1 b=\"2\">",
+        b"",
+    ];
+    for input in inputs {
+        for errors in [false, true] {
+            let (plain, asked) = names_both_ways(input, errors);
+            assert_eq!(asked, plain, "{input:?}, errors {errors}");
+        }
+    }
+}
+
+#[test]
+fn lowercase_names_property() {
+    use quickcheck::{QuickCheck, TestResult};
+    // Tags with attribute names made of the bytes that matter to the name scan.
+    fn check(parts: Vec<(u8, u8)>, errors: bool) -> TestResult {
+        const PICK: &[u8] = b"aZb=\"' \t/\0<>\xC3\xA9-xAy1";
+        let mut input = b"<p ".to_vec();
+        for (a, b) in parts {
+            input.push(PICK[a as usize % PICK.len()]);
+            if b % 4 == 0 {
+                input.extend_from_slice(b" q=\"v\" <i ");
+            } else {
+                input.push(PICK[b as usize % PICK.len()]);
+            }
+        }
+        let (plain, asked) = names_both_ways(&input, errors);
+        if asked == plain {
+            TestResult::passed()
+        } else {
+            TestResult::error(format!("{input:?}: {asked:?} against {plain:?}"))
+        }
+    }
+    QuickCheck::new()
+        .tests(3000)
+        .quickcheck(check as fn(Vec<(u8, u8)>, bool) -> TestResult);
+}

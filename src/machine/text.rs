@@ -43,9 +43,10 @@ impl TextFamily {
 
 impl Tokenizer<'_> {
     /// 13.2.5.1 Data state. Inlined into [`Tokenizer::run`], and so into the caller's
-    /// loop: most calls only search for the next `<`.
+    /// loop: most calls only search for the next `<`. `lower_names` is passed on to
+    /// [`Tokenizer::tag_states`].
     #[inline(always)]
-    pub(super) fn data_state(&mut self) -> Flow {
+    pub(super) fn data_state(&mut self, lower_names: bool) -> Flow {
         self.open_text(self.pos);
         loop {
             // `&` and NUL only raise parse errors here (references decode lazily, NUL stays
@@ -76,7 +77,7 @@ impl Tokenizer<'_> {
                     {
                         // No text before the tag: the tag name state runs at once,
                         // without a trip back through the driver.
-                        return self.tag_states();
+                        return self.tag_states(lower_names);
                     }
                     return flow;
                 }

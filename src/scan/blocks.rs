@@ -160,6 +160,39 @@ pub(crate) fn find_class_ascii_first_block<S: Simd16>(
     None
 }
 
+/// [`find_class_ascii_first_block`], and also the bytes before the one found as a `&str`
+/// when they are ASCII without upper-case letters (see `scalar::find_class_ascii_lower`):
+/// for the attribute name state under a sink that decodes every name, which then needs
+/// no second pass over it. The same block answers all three; the letters cost one more
+/// compare.
+#[inline(always)]
+pub(crate) fn find_class_ascii_lower_first_block<S: Simd16>(
+    haystack: &[u8],
+    class: u8,
+) -> Option<(usize, bool, Option<&str>)> {
+    assert!(haystack.len() >= 16);
+    // SAFETY: the haystack has at least 16 bytes (asserted just above).
+    let block = unsafe { S::load(haystack, 0) };
+    let mut mask = S::class_candidates(block, class_punctuation(class));
+    while mask != 0 {
+        let i = first::<S>(mask);
+        if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+            // The bytes before `i` are the bits below `STRIDE·i` (< 64).
+            let before = (1u64 << (S::STRIDE as usize * i)) - 1;
+            let not_ascii = S::not_ascii(block) & before;
+            if not_ascii | (S::special(block, super::special::UPPER) & before) != 0 {
+                return Some((i, not_ascii == 0, None));
+            }
+            // SAFETY: every byte before `i` was just seen to be below 0x80 (`not_ascii`
+            // has no bit for them), and ASCII is valid UTF-8.
+            let lower = unsafe { std::str::from_utf8_unchecked(&haystack[..i]) };
+            return Some((i, true, Some(lower)));
+        }
+        mask = without_first::<S>(mask);
+    }
+    None
+}
+
 /// See `scalar::plain_prefix`; the span is `input[start..end]`. Reads the 16-byte
 /// blocks of `input` that cover the span: a span of up to 16 bytes is one block, taken at
 /// `start` or, near the end of the input, ending at the input's end; a longer span ends

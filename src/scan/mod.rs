@@ -269,6 +269,36 @@ impl Scanner {
         scalar::find_class_ascii(haystack, class)
     }
 
+    /// [`Self::find_class_ascii`], and the bytes before the one it finds as a `&str` when
+    /// they are ASCII without upper-case letters: for the attribute name state when the
+    /// sink decodes every name (`TokenSink::DECODES_NAMES`), so that a name that decodes
+    /// to itself is known from this one search.
+    #[inline(always)]
+    pub(crate) fn find_class_ascii_lower(
+        self,
+        haystack: &[u8],
+        class: u8,
+    ) -> (usize, bool, Option<&str>) {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if self != Scanner::Scalar && haystack.len() >= 16 && !class_punctuation(class).is_empty() {
+            if let Some(found) = blocks::find_class_ascii_lower_first_block::<Simd>(haystack, class)
+            {
+                return found;
+            }
+            // A long name (16 bytes or more): the block search, then the plain prefix.
+            let end = self.find_class(haystack, class);
+            return match blocks::plain_ascii_span::<Simd>(haystack, 0, end, special::UPPER) {
+                Ok(lower) => (end, true, Some(lower)),
+                Err(_) => (
+                    end,
+                    blocks::plain_prefix::<Simd>(haystack, 0, end, 0) == end,
+                    None,
+                ),
+            };
+        }
+        scalar::find_class_ascii_lower(haystack, class)
+    }
+
     /// The index of the first `needle`, or `haystack.len()`.
     #[inline(always)]
     pub(crate) fn find_byte(self, haystack: &[u8], needle: u8) -> usize {

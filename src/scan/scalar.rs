@@ -21,6 +21,19 @@ pub(crate) fn find_class_ascii(haystack: &[u8], class: u8) -> (usize, bool) {
     (end, haystack[..end].is_ascii())
 }
 
+/// [`find_class_ascii`], and the bytes before the one it finds as a `&str` when they are
+/// ASCII without upper-case letters (an attribute name that decodes to itself).
+pub(crate) fn find_class_ascii_lower(haystack: &[u8], class: u8) -> (usize, bool, Option<&str>) {
+    let (end, ascii) = find_class_ascii(haystack, class);
+    let name = &haystack[..end];
+    let lower = ascii && !name.iter().any(u8::is_ascii_uppercase);
+    (
+        end,
+        ascii,
+        lower.then(|| std::str::from_utf8(name).ok()).flatten(),
+    )
+}
+
 /// The index of the first byte that is one of `needles`, or `haystack.len()`.
 pub(crate) fn find_bytes(haystack: &[u8], needles: &[u8]) -> usize {
     haystack

@@ -52,6 +52,10 @@ mod property {
     type Outcome = Result<(), String>;
     /// A first-block search that answers only when the block holds a hit.
     type FirstBlock = fn(&[u8], u8) -> Option<(usize, bool)>;
+    /// A byte-class search with the ASCII answer and the lowercase name.
+    type FindLower = fn(&[u8], u8) -> (usize, bool, Option<&str>);
+    /// The same in the first block only.
+    type FirstBlockLower = fn(&[u8], u8) -> Option<(usize, bool, Option<&str>)>;
 
     /// A byte-class search, every class.
     pub(super) fn find_class(f: fn(&[u8], u8) -> usize, data: &[u8], start: usize) -> Outcome {
@@ -107,6 +111,39 @@ mod property {
         }
         for class in SIMD_CLASSES {
             let want = scalar::find_class_ascii(hay, class);
+            let got = f(hay, class);
+            if got.is_some_and(|g| g != want) || (got.is_none() && want.0 < 16) {
+                return Err(format!("class {class:#x} on {hay:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A byte-class search that also gives the bytes before the hit as a `&str` when they
+    /// are ASCII without upper-case letters.
+    pub(super) fn find_class_ascii_lower(f: FindLower, data: &[u8], start: usize) -> Outcome {
+        let hay = &data[start..];
+        for class in SIMD_CLASSES {
+            if f(hay, class) != scalar::find_class_ascii_lower(hay, class) {
+                return Err(format!("class {class:#x} on {hay:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The same in the first block only (at least 16 bytes): it answers exactly when the
+    /// class has a byte in the block.
+    pub(super) fn find_class_ascii_lower_first_block(
+        f: FirstBlockLower,
+        data: &[u8],
+        start: usize,
+    ) -> Outcome {
+        let hay = &data[start..];
+        if hay.len() < 16 {
+            return Ok(());
+        }
+        for class in SIMD_CLASSES {
+            let want = scalar::find_class_ascii_lower(hay, class);
             let got = f(hay, class);
             if got.is_some_and(|g| g != want) || (got.is_none() && want.0 < 16) {
                 return Err(format!("class {class:#x} on {hay:?}"));
@@ -298,6 +335,8 @@ macro_rules! define_front_properties {
             find_class: find_class => |h, c| $scanner.find_class(h, c),
             find_class_short: find_class => |h, c| $scanner.find_class_short(h, c),
             find_class_ascii: find_class_ascii => |h, c| $scanner.find_class_ascii(h, c),
+            find_class_ascii_lower: find_class_ascii_lower
+                => |h, c| $scanner.find_class_ascii_lower(h, c),
             find_bytes: find_bytes => |h, n| $scanner.find_bytes(h, n),
             memchr: memchr => |n, h| $scanner.memchr(n, h),
             find_stream_error_candidate: find_stream_error_candidate
@@ -325,6 +364,8 @@ define_scanner_properties!(sse2 if true => {
         => |h, c, p| super::super::blocks::find_class::<super::super::x86_64::Sse2>(h, c, p, false),
     find_class_ascii_first_block: find_class_ascii_first_block
         => super::super::blocks::find_class_ascii_first_block::<super::super::x86_64::Sse2>,
+    find_class_ascii_lower_first_block: find_class_ascii_lower_first_block
+        => super::super::blocks::find_class_ascii_lower_first_block::<super::super::x86_64::Sse2>,
     first_in_block: first_in_block
         => super::super::blocks::first_in_block::<super::super::x86_64::Sse2>,
     find_special: find_special_in_blocks
@@ -353,6 +394,8 @@ define_scanner_properties!(neon if true => {
         => |h, c, p| super::super::blocks::find_class::<super::super::aarch64::Neon>(h, c, p, false),
     find_class_ascii_first_block: find_class_ascii_first_block
         => super::super::blocks::find_class_ascii_first_block::<super::super::aarch64::Neon>,
+    find_class_ascii_lower_first_block: find_class_ascii_lower_first_block
+        => super::super::blocks::find_class_ascii_lower_first_block::<super::super::aarch64::Neon>,
     first_in_block: first_in_block
         => super::super::blocks::first_in_block::<super::super::aarch64::Neon>,
     find_special: find_special_in_blocks

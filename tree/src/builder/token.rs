@@ -343,6 +343,10 @@ pub(crate) struct Drive<'r, 'a> {
 impl<'a> TokenSink<'a> for Drive<'_, 'a> {
     type Output = Option<Tok<'a>>;
 
+    /// Every attribute name is decoded (`from_token`, `name_if_unchanged`): the attribute
+    /// name state tells a lowercase ASCII name, which then needs no second pass.
+    const DECODES_NAMES: bool = true;
+
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
         let b = &mut *self.builder;
