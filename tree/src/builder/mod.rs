@@ -27,15 +27,20 @@ pub(crate) use token::{Drive, TagTok, TextTok, Tok};
 /// 13.2.4.1 The insertion modes. The 2026 rules for `<select>` (which the html5lib tests
 /// follow) parse a select's content with the "in body" rules, so the old "in select" and
 /// "in select in table" modes are gone.
+///
+/// "In body" and "in cell" come first, out of the spec's order: the tokenizer's sink
+/// (`Drive`) runs the "in body" rules itself in those two modes, and with them as 0 and 1
+/// its test is one comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
+    InBody,
+    InCell,
     Initial,
     BeforeHtml,
     BeforeHead,
     InHead,
     InHeadNoscript,
     AfterHead,
-    InBody,
     Text,
     InTable,
     InTableText,
@@ -43,7 +48,6 @@ pub(crate) enum Mode {
     InColumnGroup,
     InTableBody,
     InRow,
-    InCell,
     InTemplate,
     AfterBody,
     InFrameset,
