@@ -539,7 +539,7 @@ impl<'a> TreeBuilder<'a> {
                 if name.is_html(tag.tag)
                     && self.active.last() == Some(Entry::Element(cur, name)) =>
             {
-                self.open.pop();
+                self.open.pop_current(cur, name);
                 self.active.pop_element();
                 self.doc.element_mut(cur).set_end(tag.span);
                 true
