@@ -364,17 +364,19 @@ impl<'a> TreeBuilder<'a> {
             local = Some(self.doc.store(self.input, tag.other_name.clone()));
         }
         let name = Name { ns, tag: tag_id };
-        let mut none = Vec::new();
         let attrs = if tag.has_attrs {
-            &mut self.tag_attrs
+            Some(&mut self.tag_attrs)
         } else {
-            &mut none
+            None
         };
         // Known before the attributes move into the DOM; compiled out of
         // `insert_html_element`, which knows the namespace.
         let integration_point = ns == Ns::MathMl
             && tag_id == Tag::AnnotationXml
-            && Dom::encoding_is_html_integration_point(self.input, attrs);
+            && Dom::encoding_is_html_integration_point(
+                self.input,
+                attrs.as_deref().map_or(&[], |a| a.as_slice()),
+            );
         let id = self
             .doc
             .new_element(self.input, name, local, attrs, tag.span);
