@@ -358,7 +358,35 @@ static START_CLOSES_P_THEN_INSERTS: [bool; 256] = {
     table
 };
 
+/// The tags that 13.2.6.4.15 "in cell" does not simply process "using the rules for the
+/// in body insertion mode", start or end: `caption`, `col`, `colgroup`, `tbody`, `td`,
+/// `tfoot`, `th`, `thead`, `tr`, and as end tags `body`, `html`, `table`. (A start tag
+/// `body`, `html` or `table` goes to "in body" too, but is rare: it is left to the
+/// dispatcher, which gives it the same rules.) So the tokenizer's sink runs every other
+/// tag of a table cell with the "in body" rules itself; a table indexed by the tag's id,
+/// as [`END_POPS_CURRENT_ONLY`].
+static IN_CELL_OWN: [bool; 256] = {
+    use Tag::*;
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        table[tag as usize] = matches!(
+            tag,
+            Body | Caption | Col | Colgroup | Html | Table | Tbody | Td | Tfoot | Th | Thead | Tr
+        );
+        i += 1;
+    }
+    table
+};
+
 impl Tag {
+    /// See [`IN_CELL_OWN`].
+    #[inline(always)]
+    pub(crate) fn in_cell_own(self) -> bool {
+        IN_CELL_OWN[self as usize]
+    }
+
     /// See [`START_CLOSES_P_THEN_INSERTS`].
     #[inline(always)]
     pub(crate) fn start_closes_p_then_inserts(self) -> bool {

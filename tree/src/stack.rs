@@ -115,6 +115,16 @@ impl OpenElements {
         self.member[id as usize] = false;
     }
 
+    /// Pops the current node, `(id, name)`, which the caller has just read
+    /// ([`Self::current`]): inlined into "in body"'s end tag shortcuts (`</p>`, `</a>`),
+    /// where [`Self::pop`] stayed a call.
+    #[inline(always)]
+    pub(crate) fn pop_current(&mut self, id: NodeId, name: Name) {
+        debug_assert_eq!(self.current(), Some((id, name)));
+        self.items.pop();
+        self.forget(id, name);
+    }
+
     /// Pops the current node.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<(NodeId, Name)> {

@@ -27,15 +27,20 @@ pub(crate) use token::{Drive, TagTok, TextTok, Tok};
 /// 13.2.4.1 The insertion modes. The 2026 rules for `<select>` (which the html5lib tests
 /// follow) parse a select's content with the "in body" rules, so the old "in select" and
 /// "in select in table" modes are gone.
+///
+/// "In body" and "in cell" come first, out of the spec's order: the tokenizer's sink
+/// (`Drive`) runs the "in body" rules itself in those two modes, and with them as 0 and 1
+/// its test is one comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
+    InBody,
+    InCell,
     Initial,
     BeforeHtml,
     BeforeHead,
     InHead,
     InHeadNoscript,
     AfterHead,
-    InBody,
     Text,
     InTable,
     InTableText,
@@ -43,7 +48,6 @@ pub(crate) enum Mode {
     InColumnGroup,
     InTableBody,
     InRow,
-    InCell,
     InTemplate,
     AfterBody,
     InFrameset,
@@ -360,17 +364,19 @@ impl<'a> TreeBuilder<'a> {
             local = Some(self.doc.store(self.input, tag.other_name.clone()));
         }
         let name = Name { ns, tag: tag_id };
-        let mut none = Vec::new();
         let attrs = if tag.has_attrs {
-            &mut self.tag_attrs
+            Some(&mut self.tag_attrs)
         } else {
-            &mut none
+            None
         };
         // Known before the attributes move into the DOM; compiled out of
         // `insert_html_element`, which knows the namespace.
         let integration_point = ns == Ns::MathMl
             && tag_id == Tag::AnnotationXml
-            && Dom::encoding_is_html_integration_point(self.input, attrs);
+            && Dom::encoding_is_html_integration_point(
+                self.input,
+                attrs.as_deref().map_or(&[], |a| a.as_slice()),
+            );
         let id = self
             .doc
             .new_element(self.input, name, local, attrs, tag.span);
@@ -535,7 +541,7 @@ impl<'a> TreeBuilder<'a> {
                 if name.is_html(tag.tag)
                     && self.active.last() == Some(Entry::Element(cur, name)) =>
             {
-                self.open.pop();
+                self.open.pop_current(cur, name);
                 self.active.pop_element();
                 self.doc.element_mut(cur).set_end(tag.span);
                 true

@@ -443,7 +443,7 @@ impl<'a> TreeBuilder<'a> {
         }
         match self.open.current() {
             Some((id, name)) if name.is_html(tag.tag) => {
-                self.open.pop();
+                self.open.pop_current(id, name);
                 self.doc.element_mut(id).set_end(tag.span);
                 true
             }

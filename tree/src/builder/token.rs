@@ -325,12 +325,15 @@ impl<'a> Tok<'a> {
 /// kind of token, each copy knowing its kind (`next_token` merged the kinds into one
 /// `Token` that `from_token` took apart again: about 18 instructions a token).
 ///
-/// In the common case (the insertion mode is "in body", the adjusted current node is an
-/// HTML element, no leading newline to skip) the sink also runs the dispatcher's first
-/// step for text and for the tags "in body" keeps to itself, in the copy that knows the
-/// token's kind: the same calls `TreeBuilder::dispatch` makes there (13.2.6: the adjusted
-/// current node is in the HTML namespace, so "process the token according to the rules
-/// given in the section corresponding to the current insertion mode"), without writing
+/// In the common case (the insertion mode is "in body" or "in cell", the adjusted current
+/// node is an HTML element, no leading newline to skip) the sink also runs the
+/// dispatcher's first step for text and for the tags "in body" keeps to itself (in "in
+/// cell" but for the table tags that mode handles itself, [`Tag::in_cell_own`]:
+/// 13.2.6.4.15 processes every other token "using the rules for the in body insertion
+/// mode"), in the copy that knows the token's kind: the same calls
+/// `TreeBuilder::dispatch` makes there (13.2.6: the adjusted current node is in the HTML
+/// namespace, so "process the token according to the rules given in the section
+/// corresponding to the current insertion mode"), without writing
 /// the token out and matching it again in the loop and in the dispatcher. `None`:
 /// handled; a token it hands back goes to the dispatcher (for a "reprocess the token"
 /// too, `<image>` or `</html>`, which the dispatcher then continues as after any step).
@@ -351,11 +354,20 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
         let b = &mut *self.builder;
         let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.tag_attrs);
-        if !self.foreign && b.mode == Mode::InBody && !b.skip_newline {
+        let mode = b.mode;
+        // "In body" or "in cell" (the first two modes: one comparison).
+        if !self.foreign && mode as u8 <= Mode::InCell as u8 && !b.skip_newline {
             let step = match &mut tok {
-                // An empty text is no token (the loop skips it).
+                // An empty text is no token (the loop skips it). "In cell" processes
+                // characters "using the rules for the in body insertion mode".
                 Tok::Text(text) if !text.text.is_empty() => b.in_body_characters(text),
-                Tok::Tag(tag) if !uses_in_head_rules(tag) => b.in_body_tag(tag),
+                // "In cell" also hands "in body" every tag but its table tags.
+                Tok::Tag(tag)
+                    if (mode == Mode::InBody || !tag.tag.in_cell_own())
+                        && !uses_in_head_rules(tag) =>
+                {
+                    b.in_body_tag(tag)
+                }
                 _ => return Some(tok),
             };
             // "Reprocess the token": the loop's dispatcher goes on.
