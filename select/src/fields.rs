@@ -235,10 +235,12 @@ impl Fields {
         }
         if let Some(flat) = &self.flat {
             let quirks = quirks(doc);
-            for node in Nodes::of_document(doc, scan) {
+            // The elements no field may match by name are passed by in the scan's loop.
+            let mut nodes = Nodes::of_document(doc, scan);
+            while let Some((node, name)) = nodes.find_element(|name| flat.wants(name)) {
                 // A field's selectors are consecutive entries: give its values once.
                 let mut last = usize::MAX;
-                flat.matches(node, quirks, |i, taken| {
+                flat.matches_named(node, name, quirks, |i, taken| {
                     if i != last {
                         last = i;
                         // The attribute the entry's test found (`a[href]::attr(href)`),

@@ -17,7 +17,7 @@
 //!
 //! A selector that gives an attribute it also tests for (`a[href]::attr(href)`,
 //! `img[src]::attr(src)`) finds it once: the presence test is the lookup whose result
-//! [`Flat::matches`] hands out with the match, so the value is not looked up again.
+//! [`Flat::matches_named`] hands out with the match, so the value is not looked up again.
 
 use htmltok_tree::{AttrRef, Name, NodeRef, Ns, Tag};
 use selectors::SelectorList;
@@ -61,6 +61,17 @@ fn taken(c: &Component<Impl>, pseudo: Option<&PseudoElement>) -> Option<TypeName
     }
 }
 
+/// The entries an element may match, by its name (see [`Flat::candidates`]).
+enum Candidates<'f> {
+    /// Those of its interned tag, in order (a list of entry ids).
+    Ids(&'f [u32]),
+    /// An element of a name the tree does not intern (true: an HTML one): those whose
+    /// name is none of the tag table's, found by comparing names.
+    Uninterned(bool),
+    /// Found by comparing names (SVG's `foreignObject`).
+    ByName,
+}
+
 /// Flat selector lists, indexed by the element's interned tag (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct Flat {
@@ -72,6 +83,18 @@ pub(crate) struct Flat {
     ids: Box<[u32]>,
     /// The entries naming no type.
     any: Box<[u32]>,
+    /// For an SVG or MathML element of an interned tag `t` (but SVG's `foreignObject`),
+    /// whose local name is `t`'s as the tree interns it (lowercase): as `ranges` / `ids`,
+    /// the entries naming no type or `t`'s name as written (`selectors` compares a
+    /// foreign element's name as written). Tags past the end get `any`.
+    foreign_ranges: Box<[(u32, u32)]>,
+    foreign_ids: Box<[u32]>,
+    /// Whether some entry may match a foreign element whose tag the tree does not intern
+    /// (SVG's camelCase names, `clipPath`, and names outside the tag table): one naming
+    /// no type, or a name written otherwise than an interned tag's (the builder gives a
+    /// foreign element the interned tag of its name when it has one, as it does HTML
+    /// elements). Else such an element is rejected without its name being looked up.
+    foreign_uninterned: bool,
     /// Whether some entry names a type: else an element of an uninterned or foreign name
     /// is offered `any` without its name being looked up.
     named: bool,
@@ -129,75 +152,139 @@ impl Flat {
             .clone()
             .filter(|&i| entries[i as usize].name.is_none())
             .collect();
-        // The interned tags the entries name, lowercased as on HTML elements.
-        let tags: Vec<Tag> = entries
-            .iter()
-            .filter_map(|e| e.name.as_ref())
-            .map(|(_, lower)| Tag::from_name(lower))
-            .filter(|&t| t != Tag::Unknown)
-            .collect();
-        let end = tags.iter().map(|&t| t as usize + 1).max().unwrap_or(0);
-        let mut ranges = Vec::with_capacity(end);
-        let mut ids = Vec::new();
-        for t in 0..end {
-            let from = ids.len() as u32;
-            ids.extend(all.clone().filter(|&i| match &entries[i as usize].name {
-                None => true,
-                Some((_, lower)) => Tag::from_name(lower) as usize == t,
-            }));
-            ranges.push((from, ids.len() as u32));
-        }
+        // The entries that may match an element of an interned tag `t` (those naming no
+        // type, and those whose name, as `key` gives it, is `t`'s), as a table of ranges
+        // into a list of entry ids.
+        let table = |key: fn(&TypeName) -> &str| {
+            let tag_of = |i: u32| {
+                entries[i as usize]
+                    .name
+                    .as_ref()
+                    .map(|n| Tag::from_name(key(n)))
+            };
+            let end = all
+                .clone()
+                .filter_map(tag_of)
+                .filter(|&t| t != Tag::Unknown)
+                .map(|t| t as usize + 1)
+                .max()
+                .unwrap_or(0);
+            let mut ranges = Vec::with_capacity(end);
+            let mut ids = Vec::new();
+            for t in 0..end {
+                let from = ids.len() as u32;
+                ids.extend(all.clone().filter(|&i| match tag_of(i) {
+                    None => true,
+                    Some(tag) => tag != Tag::Unknown && tag as usize == t,
+                }));
+                ranges.push((from, ids.len() as u32));
+            }
+            let uninterned = all
+                .clone()
+                .any(|i| tag_of(i).is_none_or(|t| t == Tag::Unknown));
+            (
+                ranges.into_boxed_slice(),
+                ids.into_boxed_slice(),
+                uninterned,
+            )
+        };
+        // HTML elements: the names lowercased; foreign ones: as written.
+        let (ranges, ids, uninterned) = table(|(_, lower)| lower);
+        let (foreign_ranges, foreign_ids, foreign_uninterned) = table(|(written, _)| written);
         let named = entries.iter().any(|e| e.name.is_some());
-        let uninterned = entries.iter().any(|e| match &e.name {
-            None => true,
-            Some((_, lower)) => Tag::from_name(lower) == Tag::Unknown,
-        });
         Some(Flat {
             entries: entries.into(),
-            ranges: ranges.into(),
-            ids: ids.into(),
+            ranges,
+            ids,
             any,
+            foreign_ranges,
+            foreign_ids,
+            foreign_uninterned,
             named,
             uninterned,
         })
     }
 
-    /// Calls `hit` with the owner of each entry the element `node` matches, in order, and
-    /// the attribute the entry took (see [`Entry::take`]): nothing when `node` is no
-    /// element. Stops, returning true, when `hit` returns true.
-    ///
-    /// In line, the test that rejects most elements (an HTML element of an interned tag
-    /// no entry may match: one table load); the entries are tried out of line, so a
-    /// caller's loop over the elements stays small.
+    /// Whether an element named `name` may match some entry: false for the elements
+    /// rejected by their name alone (an element of an interned tag no entry may match:
+    /// one table load; an element of an uninterned name when no entry may match one).
+    /// Tested in the scan's own loop (`scan::Nodes::find_element`), so the elements it
+    /// rejects (most of them) cost the scan a few instructions each.
     #[inline(always)]
-    pub(crate) fn matches<'d>(
+    pub(crate) fn wants(&self, name: Name) -> bool {
+        // HTML elements in line (the scan's loop stays small), foreign ones out of line.
+        if name.ns != Ns::Html {
+            return self.wants_foreign(name);
+        }
+        if name.tag == Tag::Unknown {
+            return self.uninterned;
+        }
+        match self.ranges.get(name.tag as usize) {
+            Some(&(from, to)) => from != to,
+            None => !self.any.is_empty(),
+        }
+    }
+
+    /// [`Flat::wants`] for an SVG or MathML element.
+    #[inline(never)]
+    fn wants_foreign(&self, name: Name) -> bool {
+        match self.candidates(name) {
+            Candidates::Ids(ids) => !ids.is_empty(),
+            Candidates::Uninterned(_) => self.foreign_uninterned,
+            Candidates::ByName => true,
+        }
+    }
+
+    /// Which entries an element named `name` may match, by its interned tag.
+    #[inline(always)]
+    fn candidates(&self, name: Name) -> Candidates<'_> {
+        let html = name.ns == Ns::Html;
+        if name.tag == Tag::Unknown {
+            return Candidates::Uninterned(html);
+        }
+        let (ranges, ids) = if html {
+            (&self.ranges, &self.ids)
+        } else if name.ns == Ns::Svg && name.tag == Tag::ForeignObject {
+            // Its local name is `foreignObject`, not the tag's (`known_local_name`).
+            return Candidates::ByName;
+        } else {
+            (&self.foreign_ranges, &self.foreign_ids)
+        };
+        Candidates::Ids(match ranges.get(name.tag as usize) {
+            Some(&(from, to)) => ids.get(from as usize..to as usize).unwrap_or_default(),
+            None => &self.any,
+        })
+    }
+
+    /// Calls `hit` with the owner of each entry the element `node`, named `name`, matches,
+    /// in order, and the attribute the entry took (see [`Entry::take`]). Stops, returning
+    /// true, when `hit` returns true. The entries are tried out of line, so a caller's
+    /// loop over the elements stays small; [`Flat::wants`] is the test that rejects most
+    /// elements before.
+    #[inline(always)]
+    pub(crate) fn matches_named<'d>(
         &self,
         node: NodeRef<'d>,
+        name: Name,
         quirks: QuirksMode,
         hit: impl FnMut(usize, Option<AttrRef<'d>>) -> bool,
     ) -> bool {
-        let Some(name) = node.element_name() else {
-            return false;
-        };
-        if name.ns == Ns::Html {
-            if name.tag != Tag::Unknown {
-                let ids = match self.ranges.get(name.tag as usize) {
-                    Some(&(from, to)) if from == to => return false,
-                    Some(&(from, to)) => {
-                        self.ids.get(from as usize..to as usize).unwrap_or_default()
-                    }
-                    None => &self.any,
-                };
-                return !ids.is_empty() && self.matches_ids(ids, node, name, quirks, hit);
+        match self.candidates(name) {
+            Candidates::Ids(ids) => {
+                !ids.is_empty() && self.matches_ids(ids, node, name, quirks, hit)
             }
-            if !self.uninterned {
-                return false;
+            Candidates::Uninterned(html) => {
+                (if html {
+                    self.uninterned
+                } else {
+                    self.foreign_uninterned
+                }) && self.matches_by_name(node, name, quirks, hit)
             }
+            Candidates::ByName => self.matches_by_name(node, name, quirks, hit),
         }
-        self.matches_by_name(node, name, quirks, hit)
     }
 
-    /// [`Flat::matches`] for an HTML element of an interned tag: the entries `ids`.
+    /// [`Flat::matches_named`] for an element of an interned tag: the entries `ids`.
     #[inline(never)]
     fn matches_ids<'d>(
         &self,
@@ -219,7 +306,7 @@ impl Flat {
         false
     }
 
-    /// [`Flat::matches`] for an element whose name the tree does not intern, or a foreign
+    /// [`Flat::matches_named`] for an element whose name the tree does not intern, or a foreign
     /// one: each entry's type compared with the name as `selectors` compares it.
     #[inline(never)]
     fn matches_by_name<'d>(

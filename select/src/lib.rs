@@ -452,21 +452,25 @@ impl<'s, 'd> Matches<'s, 'd> {
         Some(node)
     }
 
-    /// The next element the flat form matches, with the attribute its entry took.
+    /// The next element the flat form matches, with the attribute its entry took. The
+    /// elements the flat form rejects by name are passed by in the scan's loop
+    /// ([`flat::Flat::wants`]).
     #[inline]
     fn next_flat(
         &mut self,
         flat: &flat::Flat,
     ) -> Option<(NodeRef<'d>, Option<htmltok_tree::AttrRef<'d>>)> {
         let quirks = self.quirks;
-        let mut taken = None;
-        let node = self.walk.find_next(|&node| {
-            flat.matches(node, quirks, |_, attr| {
+        loop {
+            let (node, name) = self.walk.find_element(|name| flat.wants(name))?;
+            let mut taken = None;
+            if flat.matches_named(node, name, quirks, |_, attr| {
                 taken = attr;
                 true
-            })
-        })?;
-        Some((node, taken))
+            }) {
+                return Some((node, taken));
+            }
+        }
     }
 }
 

@@ -13,7 +13,7 @@
 //! below a node, and those matched right to left (the ancestor filter is kept along the
 //! walk), still walk.
 
-use htmltok_tree::{Descendants, DocumentRef, NodeRef};
+use htmltok_tree::{Descendants, DocumentRef, Name, NodeRef};
 
 /// The nodes to offer a top-down walk over the whole document, in document order: its
 /// elements by a scan, or every node by the walk (the others are skipped by the caller).
@@ -64,6 +64,31 @@ impl<'d> Nodes<'d> {
             }
         }
         None
+    }
+
+    /// The next element whose name `wanted` accepts, with its name (the other nodes
+    /// passed by). The scan tests the name in the tree's own loop
+    /// (`htmltok_tree::Elements::next_named`), where the node is at hand: for the flat
+    /// selectors (`flat.rs`), which reject most elements by name, this is most of the
+    /// scan's cost per element.
+    #[inline]
+    pub(crate) fn find_element(
+        &mut self,
+        mut wanted: impl FnMut(Name) -> bool,
+    ) -> Option<(NodeRef<'d>, Name)> {
+        match self {
+            Nodes::Scan(elements) => elements.next_named(wanted),
+            Nodes::Walk(walk) => {
+                for node in walk.by_ref() {
+                    if let Some(name) = node.element_name()
+                        && wanted(name)
+                    {
+                        return Some((node, name));
+                    }
+                }
+                None
+            }
+        }
     }
 }
 

@@ -1233,15 +1233,41 @@ fn deep_and_wide_trees_are_linear_for_nested_complex_and_has() {
 
 /// The flat fast path (`flat.rs`) gives what the general top-down walk gives, order
 /// included: on random trees (HTML elements of interned and uninterned names, SVG
-/// elements of the same names, attributes, classes and ids, quirks and no-quirks) and
+/// elements of the same names and of camelCase ones, attributes, classes and ids, quirks and no-quirks) and
 /// random lists of flat selectors, through `select` on the document and below each
 /// element (the strings of `next_with_values` too, which a selector testing the
 /// attribute it gives, `[href]::attr(href)`, takes from its test), as
 /// `Selector::matches` answers one by one, and as fields beside each other.
 #[test]
 fn flat_is_the_general_walk() {
-    const NAMES: &[&str] = &["a", "div", "p", "my-x", "svg", "img", "title"];
-    const TYPES: &[&str] = &["a", "div", "my-x", "svg", "A", "*", "", "img", "*|a"];
+    // `clippath` and `foreignobject` are camelCased in SVG (`foreignObject`'s tag is
+    // interned, its SVG local name is not the tag's).
+    const NAMES: &[&str] = &[
+        "a",
+        "div",
+        "p",
+        "my-x",
+        "svg",
+        "img",
+        "title",
+        "clippath",
+        "foreignobject",
+    ];
+    const TYPES: &[&str] = &[
+        "a",
+        "div",
+        "my-x",
+        "svg",
+        "A",
+        "*",
+        "",
+        "img",
+        "*|a",
+        "clipPath",
+        "foreignObject",
+        "foreignobject",
+        "title",
+    ];
     const CONDITIONS: &[&str] = &[
         "[href]",
         "[title=t]",

@@ -399,6 +399,30 @@ impl<'d> Elements<'d> {
     pub(crate) fn new(doc: DocumentRef<'d>, nodes: &'d [Node]) -> Elements<'d> {
         Elements { doc, nodes, at: 0 }
     }
+
+    /// The next element whose name `wanted` accepts, with that name; the other elements
+    /// (and the other nodes) are passed by in the scan's own loop. A selection that
+    /// rejects most elements by their name alone (`a[href]`: most elements are no `a`)
+    /// tests the name where the scan has the node at hand, instead of receiving each
+    /// element as a [`NodeRef`] and looking its node up again in the arena (about 35
+    /// instructions an element under callgrind, the ten fields' scan over the ten-page
+    /// subset, against about 8).
+    #[inline]
+    pub fn next_named(
+        &mut self,
+        mut wanted: impl FnMut(Name) -> bool,
+    ) -> Option<(NodeRef<'d>, Name)> {
+        while let Some(node) = self.nodes.get(self.at) {
+            let id = self.at as NodeId;
+            self.at += 1;
+            if let NodeData::Element(e) = &node.data
+                && wanted(e.name)
+            {
+                return Some((NodeRef { doc: self.doc, id }, e.name));
+            }
+        }
+        None
+    }
 }
 
 impl<'d> Iterator for Elements<'d> {
