@@ -43,11 +43,12 @@ use clap::{Parser, Subcommand};
 
 pub use output::Failure;
 
-const ABOUT: &str = "An exact WHATWG HTML tokenizer";
+const ABOUT: &str = "Exact WHATWG HTML parsing for crawls: tokens, trees, selectors, text, WARC";
 
 const LONG_ABOUT: &str = "\
-An exact WHATWG HTML tokenizer (HTML § 13.2.5: every state, character reference and \
-parse error).
+Exact WHATWG HTML parsing for crawl and corpus pipelines: tokens (HTML § 13.2.5: every \
+state, character reference and parse error), trees (§ 13.2.6 tree construction), CSS \
+selectors, visible and main text, metadata, over files, directories and WARC/ARC archives.
 
 Input is read as bytes, as UTF-8 (invalid bytes decode to U+FFFD); nothing is re-encoded.";
 
