@@ -507,7 +507,8 @@ impl Builder {
             comment_data_start: 0,
             cdata_start: 0,
             temp_start: 0,
-            last_start_tag: LastStartTag::None,
+            last_start_tag: NOT_IN_INPUT,
+            last_start_tag_set: None,
             foreign_content: false,
             simulator: self.simulation.then(|| {
                 Simulator::new(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
@@ -529,9 +530,7 @@ impl Builder {
                 ..self
             },
         };
-        if let Some(name) = self.last_start_tag {
-            tokenizer.last_start_tag = LastStartTag::Owned(name);
-        }
+        tokenizer.last_start_tag_set = self.last_start_tag;
         if tokenizer.errors_on {
             tokenizer.stream_next = tokenizer.scanner.find_stream_error_candidate(input);
         }
@@ -549,15 +548,13 @@ const NO_TEXT: usize = usize::MAX;
 /// The UTF-8 encoding of U+FEFF, the byte order mark.
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// "The tag name of the last start tag to have been emitted from this tokenizer".
-#[derive(Clone, Debug)]
-enum LastStartTag {
-    None,
-    /// The name of a start tag in the input (no copy).
-    InInput(Span),
-    /// Set from outside, lowercase.
-    Owned(Vec<u8>),
-}
+/// `Tokenizer::last_start_tag` when no start tag of the input has set it: a sentinel
+/// rather than an enum, so that setting it at every start tag is two stores (an enum with
+/// an owned name needed a check for a name to drop, about ten instructions a start tag).
+const NOT_IN_INPUT: Span = Span {
+    start: usize::MAX,
+    end: usize::MAX,
+};
 
 /// A consumer of tokens for [`Tokenizer::next_token_into`]: each call turns one token
 /// into an `Output`.
@@ -620,7 +617,13 @@ pub struct Tokenizer<'a> {
     cdata_start: usize,
     /// Start of the temporary buffer (the bytes after `</` or `<` in the text states).
     temp_start: usize,
-    last_start_tag: LastStartTag,
+    /// "The tag name of the last start tag to have been emitted from this tokenizer", when
+    /// a start tag of this input set it: its name in the input (no copy). [`NOT_IN_INPUT`]
+    /// otherwise, and then `last_start_tag_set` holds it.
+    last_start_tag: Span,
+    /// The last start tag's name when it was set from outside (lowercase), or None (no
+    /// start tag yet); read only while `last_start_tag` is [`NOT_IN_INPUT`].
+    last_start_tag_set: Option<Vec<u8>>,
     /// Whether the adjusted current node is an element not in the HTML namespace (decides
     /// whether `<![CDATA[` opens a CDATA section).
     foreign_content: bool,
@@ -736,10 +739,7 @@ impl<'a> Tokenizer<'a> {
     /// The span of the last start tag's name when a start tag of this input set it; None
     /// when it is still the one the tokenizer started with.
     pub(crate) fn last_start_tag_span(&self) -> Option<Span> {
-        match self.last_start_tag {
-            LastStartTag::InInput(span) => Some(span),
-            _ => None,
-        }
+        (self.last_start_tag != NOT_IN_INPUT).then_some(self.last_start_tag)
     }
 
     /// [`Tokenizer::set_foreign_content`]'s flag.
@@ -782,7 +782,8 @@ impl<'a> Tokenizer<'a> {
 
     /// Sets "the last start tag to have been emitted" (its lowercase name).
     pub fn set_last_start_tag(&mut self, name: &str) {
-        self.last_start_tag = LastStartTag::Owned(name.to_ascii_lowercase().into_bytes());
+        self.last_start_tag = NOT_IN_INPUT;
+        self.last_start_tag_set = Some(name.to_ascii_lowercase().into_bytes());
     }
 
     /// Tells the tokenizer whether the adjusted current node is an element outside the
@@ -821,13 +822,22 @@ impl<'a> Tokenizer<'a> {
         if !self.run(S::DECODES_NAMES) {
             return sink.end();
         }
-        match self.pending.what {
-            PendingKind::Text => sink.token(Token::Text(self.pending_text())),
+        // Tests in the order of frequency, each one compare of the stored kind (a `match`
+        // became a range test of the rare kinds first, then a second test: 7 instructions
+        // a token).
+        let what = self.pending.what;
+        if what == PendingKind::Tag {
             // A call site per kind of tag, so that the sink knows which it was given.
-            PendingKind::Tag if self.tag.is_end => sink.token(Token::EndTag(self.pending_tag())),
-            PendingKind::Tag => sink.token(Token::StartTag(self.pending_tag())),
-            // Rare: one call site for both.
-            PendingKind::Comment | PendingKind::Doctype => sink.token(self.token()),
+            if self.tag.is_end {
+                sink.token(Token::EndTag(self.pending_tag()))
+            } else {
+                sink.token(Token::StartTag(self.pending_tag()))
+            }
+        } else if what == PendingKind::Text {
+            sink.token(Token::Text(self.pending_text()))
+        } else {
+            // Rare: one call site for comments and DOCTYPEs.
+            sink.token(self.token())
         }
     }
 
@@ -1252,10 +1262,13 @@ impl<'a> Tokenizer<'a> {
     /// name of the last start tag to have been emitted from this tokenizer": `name` is the
     /// raw bytes after `</`, all ASCII letters.
     fn is_appropriate_end_tag(&self, name: &[u8]) -> bool {
-        let last: &[u8] = match &self.last_start_tag {
-            LastStartTag::None => return false,
-            LastStartTag::InInput(span) => span.of(self.input),
-            LastStartTag::Owned(bytes) => bytes,
+        let last: &[u8] = if self.last_start_tag != NOT_IN_INPUT {
+            self.last_start_tag.of(self.input)
+        } else {
+            match &self.last_start_tag_set {
+                Some(bytes) => bytes,
+                None => return false,
+            }
         };
         last.eq_ignore_ascii_case(name)
     }
@@ -1275,7 +1288,7 @@ impl<'a> Tokenizer<'a> {
                 self.end_tag_errors(gt);
             }
         } else {
-            self.last_start_tag = LastStartTag::InInput(self.tag.name());
+            self.last_start_tag = self.tag.name();
         }
         if let Some(sim) = &self.simulator {
             if !sim.is_idle() {

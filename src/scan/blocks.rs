@@ -137,6 +137,31 @@ pub(crate) fn find_class<S: Simd16>(
     at + scalar::find_class(&haystack[at..], class)
 }
 
+/// The first byte of `class` in `block`, the first 16 bytes of `haystack` (at least 16),
+/// if the block holds one: the candidate loop of [`find_class`] for its first block, which
+/// the two searches below share. `answer` makes the search's answer from the byte's index
+/// and the bits of the bytes before it; it runs inside the loop, at the hit (as a value
+/// returned from the loop, the compiler turned the branches after it into selects).
+#[inline(always)]
+fn first_class_in_block<S: Simd16, R>(
+    haystack: &[u8],
+    block: S::Block,
+    class: u8,
+    answer: impl FnOnce(usize, u64) -> R,
+) -> Option<R> {
+    let mut mask = S::class_candidates(block, class_punctuation(class));
+    while mask != 0 {
+        let i = first::<S>(mask);
+        if CLASS_TABLE[haystack[i] as usize] & class != 0 {
+            // The bytes before `i` are the bits below `STRIDE·i` (< 64).
+            let before = (1u64 << (S::STRIDE as usize * i)) - 1;
+            return Some(answer(i, before));
+        }
+        mask = without_first::<S>(mask); // a control character that looked like whitespace
+    }
+    None
+}
+
 /// [`find_class`], and whether the bytes before the one found are ASCII, when the first 16
 /// bytes of `haystack` (at least 16) hold a byte of the class; None otherwise.
 #[inline(always)]
@@ -147,17 +172,9 @@ pub(crate) fn find_class_ascii_first_block<S: Simd16>(
     assert!(haystack.len() >= 16);
     // SAFETY: the haystack has at least 16 bytes (asserted just above).
     let block = unsafe { S::load(haystack, 0) };
-    let mut mask = S::class_candidates(block, class_punctuation(class));
-    while mask != 0 {
-        let i = first::<S>(mask);
-        if CLASS_TABLE[haystack[i] as usize] & class != 0 {
-            // The bytes before `i` are the bits below `STRIDE·i` (< 64).
-            let before = (1u64 << (S::STRIDE as usize * i)) - 1;
-            return Some((i, S::not_ascii(block) & before == 0));
-        }
-        mask = without_first::<S>(mask);
-    }
-    None
+    first_class_in_block::<S, _>(haystack, block, class, |i, before| {
+        (i, S::not_ascii(block) & before == 0)
+    })
 }
 
 /// [`find_class_ascii_first_block`], and also the bytes before the one found as a `&str`
@@ -173,24 +190,16 @@ pub(crate) fn find_class_ascii_lower_first_block<S: Simd16>(
     assert!(haystack.len() >= 16);
     // SAFETY: the haystack has at least 16 bytes (asserted just above).
     let block = unsafe { S::load(haystack, 0) };
-    let mut mask = S::class_candidates(block, class_punctuation(class));
-    while mask != 0 {
-        let i = first::<S>(mask);
-        if CLASS_TABLE[haystack[i] as usize] & class != 0 {
-            // The bytes before `i` are the bits below `STRIDE·i` (< 64).
-            let before = (1u64 << (S::STRIDE as usize * i)) - 1;
-            let not_ascii = S::not_ascii(block) & before;
-            if not_ascii | (S::special(block, super::special::UPPER) & before) != 0 {
-                return Some((i, not_ascii == 0, None));
-            }
-            // SAFETY: every byte before `i` was just seen to be below 0x80 (`not_ascii`
-            // has no bit for them), and ASCII is valid UTF-8.
-            let lower = unsafe { std::str::from_utf8_unchecked(&haystack[..i]) };
-            return Some((i, true, Some(lower)));
+    first_class_in_block::<S, _>(haystack, block, class, |i, before| {
+        let not_ascii = S::not_ascii(block) & before;
+        if not_ascii | (S::special(block, super::special::UPPER) & before) != 0 {
+            return (i, not_ascii == 0, None);
         }
-        mask = without_first::<S>(mask);
-    }
-    None
+        // SAFETY: every byte before `i` was just seen to be below 0x80 (`not_ascii` has no
+        // bit for them), and ASCII is valid UTF-8.
+        let lower = unsafe { std::str::from_utf8_unchecked(&haystack[..i]) };
+        (i, true, Some(lower))
+    })
 }
 
 /// See `scalar::plain_prefix`; the span is `input[start..end]`. Reads the 16-byte

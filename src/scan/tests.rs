@@ -83,73 +83,73 @@ mod property {
         Ok(())
     }
 
+    /// A byte-class search whose answer (the hit's offset, then what it says of the
+    /// bytes before it) must be its scalar twin's, over the classes SIMD searches.
+    fn agrees<'h, T: PartialEq>(
+        f: fn(&'h [u8], u8) -> T,
+        twin: fn(&'h [u8], u8) -> T,
+        hay: &'h [u8],
+    ) -> Outcome {
+        for class in SIMD_CLASSES {
+            if f(hay, class) != twin(hay, class) {
+                return Err(format!("class {class:#x} on {hay:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`agrees`] for a search of the first block only (at least 16 bytes): it answers
+    /// exactly when the class has a byte in the block (`offset` reads the twin's hit).
+    fn agrees_in_first_block<'h, T: PartialEq>(
+        f: fn(&'h [u8], u8) -> Option<T>,
+        twin: fn(&'h [u8], u8) -> T,
+        offset: fn(&T) -> usize,
+        hay: &'h [u8],
+    ) -> Outcome {
+        if hay.len() < 16 {
+            return Ok(());
+        }
+        for class in SIMD_CLASSES {
+            let want = twin(hay, class);
+            let got = f(hay, class);
+            if got.as_ref().is_some_and(|g| *g != want) || (got.is_none() && offset(&want) < 16) {
+                return Err(format!("class {class:#x} on {hay:?}"));
+            }
+        }
+        Ok(())
+    }
+
     /// A byte-class search that also says whether the bytes before the hit are ASCII.
     pub(super) fn find_class_ascii(
         f: fn(&[u8], u8) -> (usize, bool),
         data: &[u8],
         start: usize,
     ) -> Outcome {
-        let hay = &data[start..];
-        for class in SIMD_CLASSES {
-            if f(hay, class) != scalar::find_class_ascii(hay, class) {
-                return Err(format!("class {class:#x} on {hay:?}"));
-            }
-        }
-        Ok(())
+        agrees(f, scalar::find_class_ascii, &data[start..])
     }
 
-    /// The same in the first block only (at least 16 bytes): it answers exactly when the
-    /// class has a byte in the block.
+    /// The same in the first block only.
     pub(super) fn find_class_ascii_first_block(
         f: FirstBlock,
         data: &[u8],
         start: usize,
     ) -> Outcome {
-        let hay = &data[start..];
-        if hay.len() < 16 {
-            return Ok(());
-        }
-        for class in SIMD_CLASSES {
-            let want = scalar::find_class_ascii(hay, class);
-            let got = f(hay, class);
-            if got.is_some_and(|g| g != want) || (got.is_none() && want.0 < 16) {
-                return Err(format!("class {class:#x} on {hay:?}"));
-            }
-        }
-        Ok(())
+        agrees_in_first_block(f, scalar::find_class_ascii, |w| w.0, &data[start..])
     }
 
     /// A byte-class search that also gives the bytes before the hit as a `&str` when they
     /// are ASCII without upper-case letters.
     pub(super) fn find_class_ascii_lower(f: FindLower, data: &[u8], start: usize) -> Outcome {
-        let hay = &data[start..];
-        for class in SIMD_CLASSES {
-            if f(hay, class) != scalar::find_class_ascii_lower(hay, class) {
-                return Err(format!("class {class:#x} on {hay:?}"));
-            }
-        }
-        Ok(())
+        agrees(f, scalar::find_class_ascii_lower, &data[start..])
     }
 
-    /// The same in the first block only (at least 16 bytes): it answers exactly when the
-    /// class has a byte in the block.
+    /// The same in the first block only.
     pub(super) fn find_class_ascii_lower_first_block(
         f: FirstBlockLower,
         data: &[u8],
         start: usize,
     ) -> Outcome {
-        let hay = &data[start..];
-        if hay.len() < 16 {
-            return Ok(());
-        }
-        for class in SIMD_CLASSES {
-            let want = scalar::find_class_ascii_lower(hay, class);
-            let got = f(hay, class);
-            if got.is_some_and(|g| g != want) || (got.is_none() && want.0 < 16) {
-                return Err(format!("class {class:#x} on {hay:?}"));
-            }
-        }
-        Ok(())
+        agrees_in_first_block(f, scalar::find_class_ascii_lower, |w| w.0, &data[start..])
     }
 
     /// A search for up to three bytes in the first block (at least 16 bytes).
