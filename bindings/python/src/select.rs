@@ -11,7 +11,6 @@
 //! The GIL is released for decoding, parsing and matching: a selection collects node ids
 //! (or the strings' slices of the tree) without Python, then makes the Python objects.
 
-use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -139,7 +138,7 @@ pub(crate) fn select<'py>(
                 None => py.None().into_bound(py),
             });
         }
-        return Ok(str_list(py, &values)?.into_any());
+        return Ok(PyList::new(py, values)?.into_any());
     }
     let ids = py.detach(|| elements(doc, below, selector, first));
     let node = |id| Node {
@@ -336,96 +335,7 @@ fn columns_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     for (field, column) in fields.fields().iter().zip(columns) {
-        out.set_item(&field.name, str_list(py, &column)?)?;
+        out.set_item(&field.name, PyList::new(py, column)?)?;
     }
     Ok(out)
-}
-
-/// A list of `str`s made from `values`, in order, equal values sharing one `str`.
-///
-/// Making a `str` (`PyUnicode_FromStringAndSize`: the allocation, the ASCII check while
-/// copying) and freeing it cost ~330 instructions; a page's `href`s repeat (45% of the
-/// ten-page subset's were a repeat of one earlier on their page: `#`, `/`, the menus),
-/// and a repeat found in [`Strs`] costs a hash and a comparison. A `str` is immutable,
-/// so sharing one is invisible but to `is`. Short lists are made directly (and lists
-/// too long for [`Strs`]' `u32` indexes, which no page gives).
-fn str_list<'py>(py: Python<'py>, values: &[Cow<'_, str>]) -> PyResult<Bound<'py, PyList>> {
-    if values.len() < SHARE_FROM || values.len() > u32::MAX as usize / 2 {
-        return PyList::new(py, values);
-    }
-    let mut strs = Strs::new(values.len());
-    PyList::new(py, values.iter().map(|v| strs.get(py, v)))
-}
-
-/// From how many values [`str_list`] looks for repeats.
-const SHARE_FROM: usize = 4;
-
-/// How many slots [`Strs::get`] probes before it gives up on sharing a value: a bound on
-/// the work a value costs, however its hash collides (the value is then made anew).
-const MAX_PROBES: usize = 8;
-
-/// The `str`s made so far for one list, by value: an open-addressing table of indexes
-/// into `made`, at least twice as many slots as values, probed linearly.
-struct Strs<'a, 'py> {
-    /// 0 for an empty slot, else 1 + an index into `made`.
-    slots: Vec<u32>,
-    /// Shifts a 64-bit hash to a slot index (64 - log2 of the slot count).
-    shift: u32,
-    made: Vec<(&'a str, Bound<'py, PyString>)>,
-}
-
-impl<'a, 'py> Strs<'a, 'py> {
-    fn new(values: usize) -> Strs<'a, 'py> {
-        let len = (values * 2).next_power_of_two();
-        Strs {
-            slots: vec![0; len],
-            shift: 64 - len.trailing_zeros(),
-            made: Vec::with_capacity(values),
-        }
-    }
-
-    /// The `str` of `value`: the one made for an equal value, else a new one.
-    fn get(&mut self, py: Python<'py>, value: &'a str) -> Bound<'py, PyString> {
-        let mask = self.slots.len() - 1;
-        let mut slot = (hash(value.as_bytes()) >> self.shift) as usize;
-        for _ in 0..MAX_PROBES {
-            match self.slots[slot] {
-                0 => {
-                    let s = PyString::new(py, value);
-                    self.made.push((value, s.clone()));
-                    // At most `values` are made, and `str_list` hands over no more
-                    // than `u32::MAX / 2`: the index fits in a u32.
-                    self.slots[slot] = self.made.len() as u32;
-                    return s;
-                }
-                i => {
-                    let (text, s) = &self.made[i as usize - 1];
-                    if *text == value {
-                        return s.clone();
-                    }
-                }
-            }
-            slot = (slot + 1) & mask;
-        }
-        PyString::new(py, value)
-    }
-}
-
-/// A 64-bit hash of `bytes` from its length and three of its words (the first, middle
-/// and last eight bytes, overlapping on short values; shorter values whole): a constant
-/// cost whatever the length. Values equal in all four collide, and then cost a
-/// comparison each, at most [`MAX_PROBES`] of them; its high bits pick the slot.
-fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-    let word = |at: usize| {
-        let w = &bytes[at..at + 8];
-        u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
-    };
-    let n = bytes.len();
-    let x = if n < 8 {
-        bytes.iter().fold(0, |x, &b| x << 8 | u64::from(b))
-    } else {
-        word(0) ^ word((n - 8) / 2).rotate_left(21) ^ word(n - 8).rotate_left(42)
-    };
-    (x ^ n as u64).wrapping_mul(K)
 }
