@@ -357,3 +357,19 @@ def test_extract_is_select_per_field_on_the_corpus():
             if not css.endswith(")") and "::" not in css:
                 want = [n.html for n in want]
             assert got[name] == want, (path.name, name)
+
+
+
+def test_repeated_and_colliding_values_are_the_node_path():
+    """`::attr()` strings are what the `Node` path and `extract` read, in order, with
+    repeats, values of one length that differ only in a few bytes, short, empty and
+    non-ASCII values (round ten tried sharing one `str` between equal values: the list
+    must stay value for value the same whatever is built underneath)."""
+    colliding = [f"https://e.org/{i:02d}/aaaaaaa/bbbbbbbb/zz.html" for i in range(20)]
+    values = colliding + ["#", "/", "", "é/ü", "/a"] * 3 + colliding[::-1] + ["x" * 9] * 2
+    page = "".join(f'<a href="{v}">x</a>' for v in values).encode()
+    tree = htmltok.parse(page)
+    got = tree.select("a[href]::attr(href)")
+    assert got == values
+    assert got == [n.attr("href") for n in tree.select("a[href]")]
+    assert htmltok.extract(page, {"links": "a[href]::attr(href)"}) == {"links": values}
