@@ -516,8 +516,10 @@ impl Dom {
             && !attrs.is_empty()
         {
             attrs_len = attrs.len() as u32;
-            for a in attrs.drain(..) {
-                let name = self.store(input, a.name);
+            // Read in place (an owned name taken), then cleared: a `Drain` was ~25
+            // instructions to set up and drop per element with attributes.
+            for a in attrs.iter_mut() {
+                let name = self.store_taken(input, &mut a.name);
                 self.attrs.push(AttrRec {
                     name,
                     ns: a.ns,
@@ -525,6 +527,7 @@ impl Dom {
                     value_span: a.value_span,
                 });
             }
+            attrs.clear();
         }
         let local = match local {
             Some(s) => {
