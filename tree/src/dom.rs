@@ -224,6 +224,16 @@ impl Str {
         self.start == Str::OWNED
     }
 
+    /// `span` of the input as a string, when it fits in `u32`s: for text known to be the
+    /// input's bytes there.
+    #[inline]
+    fn of_exact_span(span: Span) -> Option<Str> {
+        (span.end < Str::OWNED as usize).then_some(Str {
+            start: span.start as u32,
+            end: span.end as u32,
+        })
+    }
+
     /// The span of a borrowed string of `input`, when it is one and fits in `u32`s.
     #[inline]
     fn of_input(input: &[u8], s: &str) -> Option<Str> {
@@ -817,6 +827,7 @@ impl Dom {
 
     /// Adds text at a place (`parent`, before `before` or at the end): merges into the
     /// text node just before that place if there is one.
+    #[cfg(test)]
     pub(crate) fn insert_text(
         &mut self,
         input: &[u8],
@@ -825,6 +836,29 @@ impl Dom {
         text: &mut Cow<'_, str>,
         span: Span,
     ) {
+        self.insert_text_of(input, parent, before, text, span, false);
+    }
+
+    /// [`Dom::insert_text`] for a text known to be the input's bytes at `span` when
+    /// `exact` (the builder's `TextTok::exact`): a new node's string is then the span
+    /// itself, not found again from the text's address (`Str::of_input`: its three
+    /// compares and the `Cow`'s test).
+    #[inline(always)]
+    pub(crate) fn insert_text_of(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        text: &mut Cow<'_, str>,
+        span: Span,
+        exact: bool,
+    ) {
+        debug_assert!(
+            !exact
+                || matches!(&*text, Cow::Borrowed(b)
+                    if Str::of_input(input, b) == Str::of_exact_span(span)),
+            "an exact text is the input's bytes at its span"
+        );
         let prev = if before == NONE {
             self.nodes[parent as usize].last_child
         } else {
@@ -836,7 +870,10 @@ impl Dom {
             let (old, first) = (t.text, t.span.get());
             return self.merge_text(input, prev, old, first, text, span);
         }
-        let text = self.store_taken(input, text);
+        let text = match Str::of_exact_span(span) {
+            Some(str) if exact => str,
+            _ => self.store_taken(input, text),
+        };
         let id = self.new_node(NodeData::Text(TextData {
             text,
             span: span.into(),
