@@ -825,8 +825,8 @@ impl Dom {
         }
     }
 
-    /// Adds text at a place (`parent`, before `before` or at the end): merges into the
-    /// text node just before that place if there is one.
+    /// [`Dom::insert_text_of`] for a text not known to be the input's bytes at its span
+    /// (the unit tests).
     #[cfg(test)]
     pub(crate) fn insert_text(
         &mut self,
@@ -839,10 +839,11 @@ impl Dom {
         self.insert_text_of(input, parent, before, text, span, false);
     }
 
-    /// [`Dom::insert_text`] for a text known to be the input's bytes at `span` when
-    /// `exact` (the builder's `TextTok::exact`): a new node's string is then the span
-    /// itself, not found again from the text's address (`Str::of_input`: its three
-    /// compares and the `Cow`'s test).
+    /// Adds text at a place (`parent`, before `before` or at the end): merges into the
+    /// text node just before that place if there is one. When `exact` (the builder's
+    /// `TextTok::exact`), the text is the input's bytes at `span`, and a new node's
+    /// string is then the span itself, not found again from the text's address
+    /// (`Str::of_input`: its three compares and the `Cow`'s test).
     #[inline(always)]
     pub(crate) fn insert_text_of(
         &mut self,
@@ -885,7 +886,7 @@ impl Dom {
         }
     }
 
-    /// [`Dom::insert_text`] into the text node `prev` (whose string is `old` and first
+    /// [`Dom::insert_text_of`] into the text node `prev` (whose string is `old` and first
     /// span `first`). Out of line: text merges rarely (11 of the 10-page subset's 62,682
     /// insertions), and inlined its copies and the span list's map made the common path
     /// save and restore every register.

@@ -391,6 +391,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// [`Self::body_text`] on the token in place: its text is taken, the rest is not
     /// moved (see [`TreeBuilder::insert_text_mut`]).
+    ///
     /// The NUL case out of line: with its loop inlined here, this function saved and
     /// restored six registers (16 instructions) for every text, to tail-call
     /// `insert_text_mut` on the common path.
