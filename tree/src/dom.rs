@@ -224,6 +224,16 @@ impl Str {
         self.start == Str::OWNED
     }
 
+    /// `span` of the input as a string, when it fits in `u32`s: for text known to be the
+    /// input's bytes there.
+    #[inline]
+    fn of_exact_span(span: Span) -> Option<Str> {
+        (span.end < Str::OWNED as usize).then_some(Str {
+            start: span.start as u32,
+            end: span.end as u32,
+        })
+    }
+
     /// The span of a borrowed string of `input`, when it is one and fits in `u32`s.
     #[inline]
     fn of_input(input: &[u8], s: &str) -> Option<Str> {
@@ -516,8 +526,10 @@ impl Dom {
             && !attrs.is_empty()
         {
             attrs_len = attrs.len() as u32;
-            for a in attrs.drain(..) {
-                let name = self.store(input, a.name);
+            // Read in place (an owned name taken), then cleared: a `Drain` was ~25
+            // instructions to set up and drop per element with attributes.
+            for a in attrs.iter_mut() {
+                let name = self.store_taken(input, &mut a.name);
                 self.attrs.push(AttrRec {
                     name,
                     ns: a.ns,
@@ -525,6 +537,7 @@ impl Dom {
                     value_span: a.value_span,
                 });
             }
+            attrs.clear();
         }
         let local = match local {
             Some(s) => {
@@ -596,8 +609,8 @@ impl Dom {
 
     /// Inlined, the panic out of line: the builder calls it for most end tags (to record
     /// the end tag's span on the element it pops), out of line a call of ~14
-    /// instructions each.
-    #[inline]
+    /// instructions each. (`#[inline]` was not taken in the sink's end tag shortcut.)
+    #[inline(always)]
     pub(crate) fn element_mut(&mut self, id: NodeId) -> &mut ElementData {
         match &mut self.nodes[id as usize].data {
             NodeData::Element(e) => e,
@@ -812,8 +825,9 @@ impl Dom {
         }
     }
 
-    /// Adds text at a place (`parent`, before `before` or at the end): merges into the
-    /// text node just before that place if there is one.
+    /// [`Dom::insert_text_of`] for a text not known to be the input's bytes at its span
+    /// (the unit tests).
+    #[cfg(test)]
     pub(crate) fn insert_text(
         &mut self,
         input: &[u8],
@@ -822,50 +836,45 @@ impl Dom {
         text: &mut Cow<'_, str>,
         span: Span,
     ) {
+        self.insert_text_of(input, parent, before, text, span, false);
+    }
+
+    /// Adds text at a place (`parent`, before `before` or at the end): merges into the
+    /// text node just before that place if there is one. When `exact` (the builder's
+    /// `TextTok::exact`), the text is the input's bytes at `span`, and a new node's
+    /// string is then the span itself, not found again from the text's address
+    /// (`Str::of_input`: its three compares and the `Cow`'s test).
+    #[inline(always)]
+    pub(crate) fn insert_text_of(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        text: &mut Cow<'_, str>,
+        span: Span,
+        exact: bool,
+    ) {
+        debug_assert!(
+            !exact
+                || matches!(&*text, Cow::Borrowed(b)
+                    if Str::of_input(input, b) == Str::of_exact_span(span)),
+            "an exact text is the input's bytes at its span"
+        );
         let prev = if before == NONE {
             self.nodes[parent as usize].last_child
         } else {
             self.nodes[before as usize].prev_sibling
         };
         if prev != NONE
-            && let NodeData::Text(t) = &mut self.nodes[prev as usize].data
+            && let NodeData::Text(t) = &self.nodes[prev as usize].data
         {
-            let old = t.text;
-            let first = t.span.get();
-            // Two pieces of the input that touch stay one span.
-            let joined = match &*text {
-                Cow::Borrowed(b) if !old.is_owned() => {
-                    Str::of_input(input, b).filter(|new| new.start == old.end)
-                }
-                _ => None,
-            };
-            let merged = match joined {
-                Some(new) => Str {
-                    start: old.start,
-                    end: new.end,
-                },
-                None if old.is_owned() => {
-                    self.append_owned(old, text);
-                    old
-                }
-                None => {
-                    // A span of the input, then `text`: copied as one new owned string.
-                    let merged = self.own(input_str(input, old));
-                    self.append_owned(merged, text);
-                    merged
-                }
-            };
-
-            if let NodeData::Text(t) = &mut self.nodes[prev as usize].data {
-                t.text = merged;
-            }
-            self.span_lists
-                .entry(prev)
-                .or_insert_with(|| vec![first])
-                .push(span);
-            return;
+            let (old, first) = (t.text, t.span.get());
+            return self.merge_text(input, prev, old, first, text, span);
         }
-        let text = self.store_taken(input, text);
+        let text = match Str::of_exact_span(span) {
+            Some(str) if exact => str,
+            _ => self.store_taken(input, text),
+        };
         let id = self.new_node(NodeData::Text(TextData {
             text,
             span: span.into(),
@@ -875,6 +884,54 @@ impl Dom {
         } else {
             self.insert_before(before, id);
         }
+    }
+
+    /// [`Dom::insert_text_of`] into the text node `prev` (whose string is `old` and first
+    /// span `first`). Out of line: text merges rarely (11 of the 10-page subset's 62,682
+    /// insertions), and inlined its copies and the span list's map made the common path
+    /// save and restore every register.
+    #[cold]
+    #[inline(never)]
+    fn merge_text(
+        &mut self,
+        input: &[u8],
+        prev: NodeId,
+        old: Str,
+        first: Span,
+        text: &mut Cow<'_, str>,
+        span: Span,
+    ) {
+        // Two pieces of the input that touch stay one span.
+        let joined = match &*text {
+            Cow::Borrowed(b) if !old.is_owned() => {
+                Str::of_input(input, b).filter(|new| new.start == old.end)
+            }
+            _ => None,
+        };
+        let merged = match joined {
+            Some(new) => Str {
+                start: old.start,
+                end: new.end,
+            },
+            None if old.is_owned() => {
+                self.append_owned(old, text);
+                old
+            }
+            None => {
+                // A span of the input, then `text`: copied as one new owned string.
+                let merged = self.own(input_str(input, old));
+                self.append_owned(merged, text);
+                merged
+            }
+        };
+
+        if let NodeData::Text(t) = &mut self.nodes[prev as usize].data {
+            t.text = merged;
+        }
+        self.span_lists
+            .entry(prev)
+            .or_insert_with(|| vec![first])
+            .push(span);
     }
 
     /// The bytes the arena holds: the nodes and attribute records it has (not the

@@ -108,6 +108,9 @@ impl OpenElements {
         self.member[i] = true;
     }
 
+    /// Inlined: out of line, the end tag shortcuts' `pop_current` called it (34 k calls
+    /// on the 10-page subset).
+    #[inline(always)]
     fn forget(&mut self, id: NodeId, name: Name) {
         if let Some(slot) = Self::count_slot(name) {
             self.counts[slot] -= 1;

@@ -442,8 +442,14 @@ impl<'a> TreeBuilder<'a> {
         if parent == 0 {
             return;
         }
-        self.doc
-            .insert_text(self.input, parent, before, &mut text.text, text.span);
+        self.doc.insert_text_of(
+            self.input,
+            parent,
+            before,
+            &mut text.text,
+            text.span,
+            text.exact,
+        );
     }
 
     /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of
