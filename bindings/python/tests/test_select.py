@@ -109,6 +109,10 @@ def test_process_refuses_bad_fields_before_running(tmp_path):
     with pytest.raises(ValueError, match="one of the page's columns"):
         htmltok.process([str(tmp_path)], fields={"title": "title::text"})
     with pytest.raises(ValueError, match="invalid selector"):
+        htmltok.process([str(tmp_path)], fields={"x": "a[["})
+    # process_arrow needs pyarrow (an optional dependency) before it reads its arguments.
+    pytest.importorskip("pyarrow")
+    with pytest.raises(ValueError, match="invalid selector"):
         htmltok.process_arrow([str(tmp_path)], fields={"x": "a[["})
 
 
