@@ -137,25 +137,28 @@ pub(crate) fn find_class<S: Simd16>(
     at + scalar::find_class(&haystack[at..], class)
 }
 
-/// The first byte of `class` in `block`, the first 16 bytes of `haystack` (at least 16),
-/// if the block holds one: the candidate loop of [`find_class`] for its first block, which
-/// the two searches below share. `answer` makes the search's answer from the byte's index
-/// and the bits of the bytes before it; it runs inside the loop, at the hit (as a value
-/// returned from the loop, the compiler turned the branches after it into selects).
+/// The first byte of `class` in the first 16 bytes of `haystack` (at least 16), if they
+/// hold one: the candidate loop of [`find_class`] for its first block, which the two
+/// searches below share. `answer` makes the search's answer from the loaded block, the
+/// byte's index and the bits of the bytes before it; it runs inside the loop, at the hit
+/// (as a value returned from the loop, the compiler turned the branches after it into
+/// selects).
 #[inline(always)]
 fn first_class_in_block<S: Simd16, R>(
     haystack: &[u8],
-    block: S::Block,
     class: u8,
-    answer: impl FnOnce(usize, u64) -> R,
+    answer: impl FnOnce(S::Block, usize, u64) -> R,
 ) -> Option<R> {
+    assert!(haystack.len() >= 16);
+    // SAFETY: the haystack has at least 16 bytes (asserted just above).
+    let block = unsafe { S::load(haystack, 0) };
     let mut mask = S::class_candidates(block, class_punctuation(class));
     while mask != 0 {
         let i = first::<S>(mask);
         if CLASS_TABLE[haystack[i] as usize] & class != 0 {
             // The bytes before `i` are the bits below `STRIDE·i` (< 64).
             let before = (1u64 << (S::STRIDE as usize * i)) - 1;
-            return Some(answer(i, before));
+            return Some(answer(block, i, before));
         }
         mask = without_first::<S>(mask); // a control character that looked like whitespace
     }
@@ -169,10 +172,7 @@ pub(crate) fn find_class_ascii_first_block<S: Simd16>(
     haystack: &[u8],
     class: u8,
 ) -> Option<(usize, bool)> {
-    assert!(haystack.len() >= 16);
-    // SAFETY: the haystack has at least 16 bytes (asserted just above).
-    let block = unsafe { S::load(haystack, 0) };
-    first_class_in_block::<S, _>(haystack, block, class, |i, before| {
+    first_class_in_block::<S, _>(haystack, class, |block, i, before| {
         (i, S::not_ascii(block) & before == 0)
     })
 }
@@ -187,10 +187,7 @@ pub(crate) fn find_class_ascii_lower_first_block<S: Simd16>(
     haystack: &[u8],
     class: u8,
 ) -> Option<(usize, bool, Option<&str>)> {
-    assert!(haystack.len() >= 16);
-    // SAFETY: the haystack has at least 16 bytes (asserted just above).
-    let block = unsafe { S::load(haystack, 0) };
-    first_class_in_block::<S, _>(haystack, block, class, |i, before| {
+    first_class_in_block::<S, _>(haystack, class, |block, i, before| {
         let not_ascii = S::not_ascii(block) & before;
         if not_ascii | (S::special(block, super::special::UPPER) & before) != 0 {
             return (i, not_ascii == 0, None);
