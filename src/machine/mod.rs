@@ -267,7 +267,10 @@ struct CurrentTag {
     /// Index in `attrs` of the attribute being built by the states after the attribute
     /// name state; None when it was a duplicate. Set by `leave_attribute_name`, and read
     /// only after it (a quoted attribute of the common shape is stored whole and leaves
-    /// it stale).
+    /// it stale; `create_tag` leaves the last tag's): the value states that read it
+    /// (13.2.5.35–38) are entered only from the before attribute value state, which only
+    /// the attribute name state's `=` and the after attribute name state's `=` enter, and
+    /// both come after `leave_attribute_name` for the same attribute.
     attr: Option<usize>,
     /// Start of the current attribute's name (kept even for a dropped duplicate).
     attr_name_start: usize,
@@ -1248,10 +1251,11 @@ impl<'a> Tokenizer<'a> {
         tag.name_start = self.pos;
         tag.is_end = is_end;
         tag.self_closing = false;
-        tag.attr = None;
         tag.all_names_plain = true;
         tag.name_filter = 0;
         self.attrs.clear();
+        // `tag.attr` keeps the last tag's value: it is read only after the attribute name
+        // state has set it (see `CurrentTag::attr`).
         if !self.attr_index.is_empty() {
             self.attr_index.clear();
             self.attr_indexed = 0;
