@@ -219,7 +219,13 @@ impl<'a> Tok<'a> {
         match token {
             Token::Text(t) => {
                 let (text, may_have_nul) = match input_str {
-                    Some(input) => t.text_and_nul_in(input),
+                    // A copy of the token for this call (which the compiler leaves out of
+                    // line): with the token's own address taken here, the loop wrote
+                    // every text token to the stack on both paths (7 stores a text).
+                    Some(input) => {
+                        let copy = t;
+                        copy.text_and_nul_in(input)
+                    }
                     None => t.text_and_nul(),
                 };
                 let span = t.text_span();
