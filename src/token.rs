@@ -118,7 +118,11 @@ impl<'a> Text<'a> {
     /// validating the UTF-8 of text that is not plain ASCII again (a whole-input `&str`
     /// is valid, and the text's span starts and ends at ASCII bytes). Given any other
     /// `&str`, it is [`Text::text_and_nul`].
-    #[inline]
+    ///
+    /// Always inlined: a tree builder calls it once per text in its loop, and out of line
+    /// the call, the token written to memory for it and the result read back cost the
+    /// `&str` parse about 3.5% more than the bytes one.
+    #[inline(always)]
     pub fn text_and_nul_in(&self, input: &'a str) -> (Cow<'a, str>, bool) {
         if std::ptr::eq(input.as_bytes(), self.input) {
             crate::decode::decode_str_span_nul(input, self.content, self.kind.context())
