@@ -329,3 +329,24 @@ fn is_disabled(el: Element<'_>, memo: Option<&WalkMemo>) -> bool {
     }
     memo::inside_disabled_fieldset(el, memo)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::same_bytes;
+
+    /// `same_bytes` is `==` for every length up to 20, a byte differing at each place.
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        for n in 0..=20usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
+            assert!(same_bytes(&a, &a.clone()), "length {n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "length {n}, differing at {at}");
+            }
+            let longer = [a.as_slice(), b"x"].concat();
+            assert!(!same_bytes(&a, &longer) && !same_bytes(&longer, &a));
+        }
+    }
+}

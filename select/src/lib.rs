@@ -452,6 +452,34 @@ impl<'s, 'd> Matches<'s, 'd> {
         Some(node)
     }
 
+    /// [`Matches::next_with_values`] for every match: the strings of all the matching
+    /// elements, in document order. One loop over the walk, where a loop of
+    /// `next_with_values` calls reloads the walk's state (the scan's position, the flat
+    /// form's tables, the quirks mode) from `self` on each call and stores it back:
+    /// about 40 instructions a match under callgrind (`a[href]::attr(href)` from Python,
+    /// 10,496 matches a pass over the ten-page subset).
+    pub fn for_each_value(mut self, mut out: impl FnMut(Cow<'d, str>)) {
+        let Some(flat) = self.flat else {
+            while let Some(node) = self.next() {
+                self.selector.values(node, &mut out);
+            }
+            return;
+        };
+        let (quirks, selector) = (self.quirks, self.selector);
+        while let Some((node, name)) = self.walk.find_element(|name| flat.wants(name)) {
+            let mut taken = None;
+            if flat.matches_named(node, name, quirks, |_, attr| {
+                taken = attr;
+                true
+            }) {
+                match taken {
+                    Some(attr) => out(attr.value()),
+                    None => selector.values(node, &mut out),
+                }
+            }
+        }
+    }
+
     /// The next element the flat form matches, with the attribute its entry took. The
     /// elements the flat form rejects by name are passed by in the scan's loop
     /// ([`flat::Flat::wants`]).

@@ -1342,6 +1342,24 @@ fn flat_is_the_general_walk() {
             if with_values(doc.select(&sel)) != values(doc.select(&general)) {
                 return false;
             }
+            // `for_each_value`: the strings alone, the flat form's and the general walk's.
+            let each = |m: Matches<'_, '_>| {
+                let mut out = Vec::new();
+                m.for_each_value(|v| out.push(v.into_owned()));
+                out
+            };
+            let strings = |m: Matches<'_, '_>| {
+                let mut out = Vec::new();
+                for n in m {
+                    general.values(n, |v| out.push(v.into_owned()));
+                }
+                out
+            };
+            if each(doc.select(&sel)) != strings(doc.select(&general))
+                || each(doc.select(&general)) != strings(doc.select(&general))
+            {
+                return false;
+            }
             let one: Vec<_> = one_by_one(doc.root(), &sel)
                 .iter()
                 .map(|n| n.id())
@@ -1352,6 +1370,7 @@ fn flat_is_the_general_walk() {
             for node in doc.root().descendants().filter(|n| n.is_element()) {
                 if ids(node.select(&sel)) != ids(node.select(&general))
                     || with_values(node.select(&sel)) != values(node.select(&general))
+                    || each(node.select(&sel)) != strings(node.select(&general))
                 {
                     return false;
                 }

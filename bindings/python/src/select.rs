@@ -182,7 +182,12 @@ fn values<'d>(
         None => doc.select(selector),
     };
     let mut out = Vec::new();
-    // `next_with_values`: `a[href]::attr(href)` reads the `href` its test found.
+    if !first {
+        // One loop over the walk for all the matches (`for_each_value`); as
+        // `next_with_values`, `a[href]::attr(href)` reads the `href` its test found.
+        matches.for_each_value(|v| out.push(v));
+        return out;
+    }
     while matches.next_with_values(|v| out.push(v)).is_some() {
         if first && !out.is_empty() {
             out.truncate(1);
