@@ -547,7 +547,8 @@ impl Dom {
             None => NONE,
         };
         debug_assert!(local == NONE || name.tag == Tag::Unknown);
-        self.has_selectedcontent |= name.is_html(Tag::Selectedcontent);
+        // (`has_selectedcontent` is set by the builder's "in body" rule that creates a
+        // `selectedcontent` element, not tested here for every element.)
         let template_contents = if name.is_html(Tag::Template) {
             // The contents hang from the element, not from the tree.
             self.in_tree_order = false;

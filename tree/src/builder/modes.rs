@@ -772,6 +772,15 @@ impl<'a> TreeBuilder<'a> {
                 }
             }
             Caption | Col | Colgroup | Frame | Head | Tbody | Td | Tfoot | Th | Thead | Tr => {}
+            Selectedcontent => {
+                // "Any other start tag" (no rule of its own); the one place an HTML
+                // `selectedcontent` element is created, so the document learns here that
+                // its selects' copies are to be made (`select.rs`), not in `new_element`
+                // for every element.
+                self.doc.has_selectedcontent = true;
+                self.reconstruct_active_formatting();
+                self.insert_html_element(tag);
+            }
             _ => {
                 self.reconstruct_active_formatting();
                 self.insert_html_element(tag);
