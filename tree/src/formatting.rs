@@ -165,7 +165,41 @@ impl ActiveFormatting {
     /// the last marker are `identical` to it, the earliest of them is removed. `key_of`
     /// gives an element's hash of name and attributes (equal for identical elements); it
     /// is asked only on levels of more than [`SMALL`] entries.
+    ///
+    /// The common case inlined: a level that is not hashed and stays within [`SMALL`]
+    /// entries, with fewer than three entries of the element's tag (so no three can be
+    /// identical to it: the clause has nothing to do). It is counted in with one look at
+    /// the level, without the closures (whose captures the general path spilled to the
+    /// stack for every push) or the general path's repeated lookups of the level.
+    #[inline(always)]
     pub(crate) fn push(
+        &mut self,
+        id: NodeId,
+        name: Name,
+        key_of: impl Fn(NodeId) -> u64,
+        identical: impl Fn(NodeId) -> bool,
+    ) {
+        let level = self.levels.len() - 1;
+        if let Some(l) = self.levels.last_mut()
+            && !l.hashed
+            && l.len < SMALL
+        {
+            let t = &mut l.by_tag[formatting_index(name.tag)];
+            if *t < 3 {
+                *t += 1;
+                l.len += 1;
+                self.entries.push(Entry::Element(id, name));
+                self.meta.push((0, level as u32));
+                return;
+            }
+        }
+        self.push_general(id, name, key_of, identical);
+    }
+
+    /// [`Self::push`] when the level is hashed, has grown past [`SMALL`] entries, or
+    /// already holds three or more entries of the element's tag.
+    #[inline(never)]
+    fn push_general(
         &mut self,
         id: NodeId,
         name: Name,
