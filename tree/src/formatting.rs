@@ -268,12 +268,19 @@ impl ActiveFormatting {
         }
     }
 
-    /// The last HTML element `tag` after the last marker, with its index.
+    /// The last HTML element `tag` after the last marker, with its index. The common
+    /// answer (none of that tag on the level: its count) inlined into the caller (every
+    /// `<a>` asks it), the scan out of line.
+    #[inline(always)]
     pub(crate) fn find_after_last_marker(&self, tag: Tag) -> Option<(usize, NodeId)> {
-        let level = &self.levels[self.levels.len() - 1];
-        if level.by_tag[formatting_index(tag)] == 0 {
-            return None;
+        match self.levels.last() {
+            Some(level) if level.by_tag[formatting_index(tag)] == 0 => None,
+            _ => self.scan_after_last_marker(tag),
         }
+    }
+
+    #[inline(never)]
+    fn scan_after_last_marker(&self, tag: Tag) -> Option<(usize, NodeId)> {
         for (i, e) in self.entries.iter().enumerate().rev() {
             match *e {
                 Entry::Marker => return None,
