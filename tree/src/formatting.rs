@@ -155,6 +155,9 @@ impl ActiveFormatting {
         l.hashed = true;
     }
 
+    /// Inlined into its few callers (`td`, `th`, `caption`, `applet`, `marquee`,
+    /// `object`, `template`): a call was a third of its cost.
+    #[inline(always)]
     pub(crate) fn push_marker(&mut self) {
         self.entries.push(Entry::Marker);
         self.meta.push((0, self.level()));
@@ -165,7 +168,41 @@ impl ActiveFormatting {
     /// the last marker are `identical` to it, the earliest of them is removed. `key_of`
     /// gives an element's hash of name and attributes (equal for identical elements); it
     /// is asked only on levels of more than [`SMALL`] entries.
+    ///
+    /// The common case inlined: a level that is not hashed and stays within [`SMALL`]
+    /// entries, with fewer than three entries of the element's tag (so no three can be
+    /// identical to it: the clause has nothing to do). It is counted in with one look at
+    /// the level, without the closures (whose captures the general path spilled to the
+    /// stack for every push) or the general path's repeated lookups of the level.
+    #[inline(always)]
     pub(crate) fn push(
+        &mut self,
+        id: NodeId,
+        name: Name,
+        key_of: impl Fn(NodeId) -> u64,
+        identical: impl Fn(NodeId) -> bool,
+    ) {
+        let level = self.levels.len() - 1;
+        if let Some(l) = self.levels.last_mut()
+            && !l.hashed
+            && l.len < SMALL
+        {
+            let t = &mut l.by_tag[formatting_index(name.tag)];
+            if *t < 3 {
+                *t += 1;
+                l.len += 1;
+                self.entries.push(Entry::Element(id, name));
+                self.meta.push((0, level as u32));
+                return;
+            }
+        }
+        self.push_general(id, name, key_of, identical);
+    }
+
+    /// [`Self::push`] when the level is hashed, has grown past [`SMALL`] entries, or
+    /// already holds three or more entries of the element's tag.
+    #[inline(never)]
+    fn push_general(
         &mut self,
         id: NodeId,
         name: Name,
@@ -214,8 +251,24 @@ impl ActiveFormatting {
         self.count((key, level), name, 1);
     }
 
-    /// "Clear the list of active formatting elements up to the last marker".
+    /// "Clear the list of active formatting elements up to the last marker". The common
+    /// case (the last entry is the marker: a table cell closed with no formatting element
+    /// left open in it) inlined, the loop out of line.
+    #[inline(always)]
     pub(crate) fn clear_to_last_marker(&mut self) {
+        if let Some(Entry::Marker) = self.entries.last()
+            && self.levels.len() > 1
+        {
+            self.entries.pop();
+            self.meta.pop();
+            self.levels.pop();
+            return;
+        }
+        self.clear_to_last_marker_general();
+    }
+
+    #[inline(never)]
+    fn clear_to_last_marker_general(&mut self) {
         loop {
             match self.entries.pop() {
                 Some(Entry::Marker) => {
@@ -234,12 +287,19 @@ impl ActiveFormatting {
         }
     }
 
-    /// The last HTML element `tag` after the last marker, with its index.
+    /// The last HTML element `tag` after the last marker, with its index. The common
+    /// answer (none of that tag on the level: its count) inlined into the caller (every
+    /// `<a>` asks it), the scan out of line.
+    #[inline(always)]
     pub(crate) fn find_after_last_marker(&self, tag: Tag) -> Option<(usize, NodeId)> {
-        let level = &self.levels[self.levels.len() - 1];
-        if level.by_tag[formatting_index(tag)] == 0 {
-            return None;
+        match self.levels.last() {
+            Some(level) if level.by_tag[formatting_index(tag)] == 0 => None,
+            _ => self.scan_after_last_marker(tag),
         }
+    }
+
+    #[inline(never)]
+    fn scan_after_last_marker(&self, tag: Tag) -> Option<(usize, NodeId)> {
         for (i, e) in self.entries.iter().enumerate().rev() {
             match *e {
                 Entry::Marker => return None,
@@ -262,9 +322,27 @@ impl ActiveFormatting {
     }
 
     /// Removes the last entry, an element (a formatting element closed where it was
-    /// opened, the common case): inlined, without `remove_at`'s `memmove` path.
-    #[inline]
+    /// opened, the common case), without `remove_at`'s `memmove` path. Inlined for a level
+    /// that is not hashed: the last entry, an element, is on the current level (no marker
+    /// follows it), so it is counted out there without reading its level back; the rest
+    /// out of line. (The whole of it was a call of ~42 instructions.)
+    #[inline(always)]
     pub(crate) fn pop_element(&mut self) {
+        if let Some(l) = self.levels.last_mut()
+            && !l.hashed
+            && let Some(&Entry::Element(_, name)) = self.entries.last()
+        {
+            self.entries.pop();
+            self.meta.pop();
+            l.len -= 1;
+            l.by_tag[formatting_index(name.tag)] -= 1;
+            return;
+        }
+        self.pop_element_general();
+    }
+
+    #[inline(never)]
+    fn pop_element_general(&mut self) {
         if let (Some(Entry::Element(_, name)), Some(meta)) = (self.entries.pop(), self.meta.pop()) {
             self.count(meta, name, -1);
         }

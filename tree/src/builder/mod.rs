@@ -687,7 +687,19 @@ impl<'a> TreeBuilder<'a> {
 
     /// "If the stack of open elements has a p element in button scope, then close a p
     /// element."
+    ///
+    /// The common answer (no HTML `p` open at all: the stack's count) inlined into the
+    /// callers, the scope walk out of line: most block start tags (`<div>`, `<p>`, `<ul>`,
+    /// …) ask it, and it was a call each.
+    #[inline(always)]
     pub(crate) fn close_p_in_button_scope(&mut self) {
+        if self.open.contains_tag(Tag::P) {
+            self.close_p_if_in_button_scope();
+        }
+    }
+
+    #[inline(never)]
+    fn close_p_if_in_button_scope(&mut self) {
         if self.open.has_in_scope(Tag::P, Scope::Button) {
             self.close_p(None);
         }

@@ -772,6 +772,15 @@ impl<'a> TreeBuilder<'a> {
                 }
             }
             Caption | Col | Colgroup | Frame | Head | Tbody | Td | Tfoot | Th | Thead | Tr => {}
+            Selectedcontent => {
+                // "Any other start tag" (no rule of its own); the one place an HTML
+                // `selectedcontent` element is created, so the document learns here that
+                // its selects' copies are to be made (`select.rs`), not in `new_element`
+                // for every element.
+                self.doc.has_selectedcontent = true;
+                self.reconstruct_active_formatting();
+                self.insert_html_element(tag);
+            }
             _ => {
                 self.reconstruct_active_formatting();
                 self.insert_html_element(tag);
@@ -1027,22 +1036,30 @@ impl<'a> TreeBuilder<'a> {
             if text.has_nul() {
                 self.pending_table_text.extend(text.without_nul());
             } else {
-                self.pending_table_text.push(text.clone());
+                // The token is done with: its text is moved, not cloned (a decoded text
+                // was copied and the original freed).
+                self.pending_table_text.push(TextTok {
+                    text: std::mem::take(&mut text.text),
+                    ..*text
+                });
             }
             return Done;
         }
-        let pending = std::mem::take(&mut self.pending_table_text);
+        // Drained, then given back: the list keeps its allocation for the next table
+        // text (consumed, it was allocated again and grown for each one).
+        let mut pending = std::mem::take(&mut self.pending_table_text);
         if pending.iter().any(|t| !t.is_all_ws()) {
             self.foster_parenting = true;
-            for piece in pending {
+            for piece in pending.drain(..) {
                 self.body_text(piece);
             }
             self.foster_parenting = false;
         } else {
-            for piece in pending {
+            for piece in pending.drain(..) {
                 self.insert_text(piece);
             }
         }
+        self.pending_table_text = pending;
         self.mode = self.original_mode;
         Reprocess
     }
