@@ -467,11 +467,7 @@ impl<'s, 'd> Matches<'s, 'd> {
         };
         let (quirks, selector) = (self.quirks, self.selector);
         while let Some((node, name)) = self.walk.find_element(|name| flat.wants(name)) {
-            let mut taken = None;
-            if flat.matches_named(node, name, quirks, |_, attr| {
-                taken = attr;
-                true
-            }) {
+            if let Some(taken) = flat_match(flat, node, name, quirks) {
                 match taken {
                     Some(attr) => out(attr.value()),
                     None => selector.values(node, &mut out),
@@ -491,15 +487,28 @@ impl<'s, 'd> Matches<'s, 'd> {
         let quirks = self.quirks;
         loop {
             let (node, name) = self.walk.find_element(|name| flat.wants(name))?;
-            let mut taken = None;
-            if flat.matches_named(node, name, quirks, |_, attr| {
-                taken = attr;
-                true
-            }) {
+            if let Some(taken) = flat_match(flat, node, name, quirks) {
                 return Some((node, taken));
             }
         }
     }
+}
+
+/// Whether the flat form matches `node` (named `name`), with the attribute its entry
+/// took: the one step [`Matches::next_flat`] and [`Matches::for_each_value`] share.
+#[inline(always)]
+fn flat_match<'d>(
+    flat: &flat::Flat,
+    node: NodeRef<'d>,
+    name: htmltok_tree::Name,
+    quirks: QuirksMode,
+) -> Option<Option<htmltok_tree::AttrRef<'d>>> {
+    let mut taken = None;
+    flat.matches_named(node, name, quirks, |_, attr| {
+        taken = attr;
+        true
+    })
+    .then_some(taken)
 }
 
 impl<'d> Iterator for Matches<'_, 'd> {

@@ -334,7 +334,8 @@ pub(crate) struct Dom {
     pub(crate) quirks: QuirksMode,
     /// For a fragment parse, the `html` element whose children are the fragment.
     pub(crate) fragment_root: Option<NodeId>,
-    /// Whether a `selectedcontent` element was created (see `select.rs`).
+    /// Whether a `selectedcontent` element was created (see `select.rs`); set by the
+    /// "in body" rule that creates one, the only place an HTML `selectedcontent` is made.
     pub(crate) has_selectedcontent: bool,
     /// The `meta` elements with a `charset` or `http-equiv` attribute that the "in head"
     /// `meta` rule processed, in document order (see `Document::encoding_metas`).
