@@ -575,6 +575,14 @@ pub trait TokenSink<'a> {
     /// without a second pass over it. False by default: a sink that does not decode the
     /// names would only pay for the test (one more compare a name).
     const DECODES_NAMES: bool = false;
+
+    /// Whether the data state and the states inside a tag look for parse errors while
+    /// this sink takes the tokens (when the tokenizer records them, [`Builder::errors`]).
+    /// True by default. A sink for a tokenizer built with errors off (the tree builder's)
+    /// sets it false, and those states then compile without their error checks (about
+    /// five instructions a token). The tokens are the same either way (errors never move
+    /// a token's boundary); with errors on, such a sink leaves the error list incomplete.
+    const PARSE_ERRORS: bool = true;
 }
 
 /// An exact WHATWG HTML tokenizer over a byte slice.
@@ -802,7 +810,7 @@ impl<'a> Tokenizer<'a> {
     /// no call per token (a token loop is usually written once).
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
-        if self.run(false) {
+        if self.run(false, true) {
             Some(self.token())
         } else {
             None
@@ -822,7 +830,7 @@ impl<'a> Tokenizer<'a> {
     /// builder's the compiler does not thread the one match into the other.
     #[inline(always)]
     pub fn next_token_into<S: TokenSink<'a>>(&mut self, sink: &mut S) -> S::Output {
-        if !self.run(S::DECODES_NAMES) {
+        if !self.run(S::DECODES_NAMES, S::PARSE_ERRORS) {
             return sink.end();
         }
         // Tests in the order of frequency, each one compare of the stored kind (a `match`
@@ -849,7 +857,7 @@ impl<'a> Tokenizer<'a> {
     /// give, with no `Token` in between). False at the end of the input.
     #[inline(always)]
     pub(crate) fn next_into_tape(&mut self, tape: &mut Tape) -> bool {
-        if !self.run(false) {
+        if !self.run(false, true) {
             return false;
         }
         let p = &self.pending;
@@ -932,23 +940,24 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Runs states until a token is ready (true, the token is in `pending`) or the input
-    /// has ended (false). `lower_names`: the sink's [`TokenSink::DECODES_NAMES`], a
-    /// constant once inlined.
+    /// has ended (false). `lower_names` and `errors`: the sink's
+    /// [`TokenSink::DECODES_NAMES`] and [`TokenSink::PARSE_ERRORS`], constants once
+    /// inlined (`errors` false: the data state and the tag states record no errors).
     ///
     /// Inlined into [`Self::next_token`]: the data state and the states inside a tag
     /// ([`Self::tag_states`]), where a page spends most of its transitions, run in the
     /// caller's loop; every other state runs in [`Self::other_states`], out of line.
     #[inline(always)]
-    fn run(&mut self, lower_names: bool) -> bool {
+    fn run(&mut self, lower_names: bool, errors: bool) -> bool {
         loop {
             let flow = match self.state {
-                S::Data => self.data_state(lower_names),
-                state if state.is_inside_tag() => self.tag_states(lower_names),
+                S::Data => self.data_state(lower_names, errors),
+                state if state.is_inside_tag() => self.tag_states(lower_names, errors),
                 S::Done => return false,
                 _ => self.other_states(),
             };
             if let Flow::Emit = flow {
-                if self.errors_on {
+                if self.errors_on_if(errors) {
                     // Report the input-stream errors of everything consumed so far, so that
                     // they come out with (not after) the token that holds them. Later
                     // tokenizer errors are never before `pos`, so the order stays sorted.
@@ -1076,6 +1085,22 @@ impl<'a> Tokenizer<'a> {
     fn error_at(&mut self, code: ErrorCode, offset: usize) {
         if self.errors_on {
             self.record_error(code, offset);
+        }
+    }
+
+    /// Whether errors are on and `errors` allows them: `errors` is the caller's sink's
+    /// [`TokenSink::PARSE_ERRORS`] (true for [`Self::next_token`]), a constant once
+    /// inlined, so that when it is false the test compiles out.
+    #[inline(always)]
+    fn errors_on_if(&self, errors: bool) -> bool {
+        errors && self.errors_on
+    }
+
+    /// [`Self::error_at`] when `errors` allows it (see [`Self::errors_on_if`]).
+    #[inline(always)]
+    fn error_at_if(&mut self, errors: bool, code: ErrorCode, offset: usize) {
+        if errors {
+            self.error_at(code, offset);
         }
     }
 
@@ -1279,8 +1304,9 @@ impl<'a> Tokenizer<'a> {
 
     /// Emits the current tag token; the current input character is its `>`, not yet
     /// consumed. Switches to the data state (or to the state the simulation decides).
+    /// `errors`: see [`Self::errors_on_if`].
     #[inline(always)]
-    fn emit_current_tag(&mut self) -> Flow {
+    fn emit_current_tag(&mut self, errors: bool) -> Flow {
         let gt = self.pos;
         self.pos += 1;
         self.tag.end = self.pos;
@@ -1288,7 +1314,7 @@ impl<'a> Tokenizer<'a> {
         self.text_kind = TextKind::Data;
         if self.tag.is_end {
             // Rare: an end tag with attributes or a trailing solidus.
-            if self.errors_on && (!self.attrs.is_empty() || self.tag.self_closing) {
+            if self.errors_on_if(errors) && (!self.attrs.is_empty() || self.tag.self_closing) {
                 self.end_tag_errors(gt);
             }
         } else {

@@ -96,9 +96,10 @@ impl<'a> Tokenizer<'a> {
     /// tag is emitted or the input ends. Inlined into its one caller, [`Tokenizer::run`],
     /// and so into the caller's loop. With `lower_names` (a constant of the caller's sink,
     /// [`super::TokenSink::DECODES_NAMES`]) the attribute name state also keeps a name it
-    /// saw to be lowercase ASCII as a `&str` (`AttrSpans::lower_name`).
+    /// saw to be lowercase ASCII as a `&str` (`AttrSpans::lower_name`). `errors`: see
+    /// [`Tokenizer::errors_on_if`].
     #[inline(always)]
-    pub(super) fn tag_states(&mut self, lower_names: bool) -> Flow {
+    pub(super) fn tag_states(&mut self, lower_names: bool, errors: bool) -> Flow {
         let input = self.input;
         let scanner = self.scanner;
         let mut pos = self.pos;
@@ -152,7 +153,7 @@ impl<'a> Tokenizer<'a> {
                                 switch_to(&mut state, &mut pos, S::SelfClosingStartTag);
                             }
                             Some(0) => {
-                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                self.error_at_if(errors, ErrorCode::UnexpectedNullCharacter, pos);
                                 pos += 1;
                             }
                             Some(_) => {
@@ -174,7 +175,8 @@ impl<'a> Tokenizer<'a> {
                                 reconsume_in(&mut state, S::AfterAttributeName)
                             }
                             Some(b'=') => {
-                                self.error_at(
+                                self.error_at_if(
+                                    errors,
                                     ErrorCode::UnexpectedEqualsSignBeforeAttributeName,
                                     pos,
                                 );
@@ -217,7 +219,9 @@ impl<'a> Tokenizer<'a> {
                         plain_name &= ascii;
                         match input.get(pos) {
                             Some(b'=') if matches!(input.get(pos + 1), Some(b'"' | b'\'')) => {
-                                pos = match self.quoted_attribute(pos, plain_name, lower_name) {
+                                pos = match self
+                                    .quoted_attribute(pos, plain_name, lower_name, errors)
+                                {
                                     Some(after_quote) => after_quote,
                                     None => return self.eof_in_tag(input.len()),
                                 };
@@ -269,13 +273,17 @@ impl<'a> Tokenizer<'a> {
                                 break;
                             }
                             Some(0) => {
-                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                self.error_at_if(errors, ErrorCode::UnexpectedNullCharacter, pos);
                                 plain_name = false;
                                 whole_name = false;
                                 pos += 1;
                             }
                             Some(b'"' | b'\'' | b'<') => {
-                                self.error_at(ErrorCode::UnexpectedCharacterInAttributeName, pos);
+                                self.error_at_if(
+                                    errors,
+                                    ErrorCode::UnexpectedCharacterInAttributeName,
+                                    pos,
+                                );
                                 whole_name = false;
                                 pos += 1;
                             }
@@ -326,7 +334,7 @@ impl<'a> Tokenizer<'a> {
                                 switch_to(&mut state, &mut pos, S::AttributeValueSingleQuoted);
                             }
                             Some(b'>') => {
-                                self.error_at(ErrorCode::MissingAttributeValue, pos);
+                                self.error_at_if(errors, ErrorCode::MissingAttributeValue, pos);
                                 break;
                             }
                             _ => {
@@ -345,7 +353,7 @@ impl<'a> Tokenizer<'a> {
                             b'\''
                         };
                         // `&` and NUL matter only for parse errors: values decode lazily.
-                        let found = match (self.errors_on, quote) {
+                        let found = match (self.errors_on_if(errors), quote) {
                             (false, b'"') => self.index_find(pos, |m| m.double_quote),
                             (false, _) => self.index_find(pos, |m| m.single_quote),
                             (true, b'"') => self.index_find(pos, |m| m.double_quote | m.amp_nul),
@@ -353,7 +361,7 @@ impl<'a> Tokenizer<'a> {
                         };
                         pos = match found {
                             Found::At(at) => at,
-                            Found::LongRun(from) if self.errors_on => {
+                            Found::LongRun(from) if self.errors_on_if(errors) => {
                                 from + scanner.find_byte3(&input[from..], quote, b'&', 0)
                             }
                             Found::LongRun(from) => from + scanner.find_byte(&input[from..], quote),
@@ -367,7 +375,7 @@ impl<'a> Tokenizer<'a> {
                                 pos = self.character_reference(pos, true, input.len());
                             }
                             Some(0) => {
-                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                self.error_at_if(errors, ErrorCode::UnexpectedNullCharacter, pos);
                                 pos += 1;
                             }
                             Some(_) => {
@@ -398,18 +406,19 @@ impl<'a> Tokenizer<'a> {
                                 break;
                             }
                             Some(b'&') => {
-                                if self.errors_on {
+                                if self.errors_on_if(errors) {
                                     pos = self.character_reference(pos, true, input.len());
                                 } else {
                                     pos += 1;
                                 }
                             }
                             Some(0) => {
-                                self.error_at(ErrorCode::UnexpectedNullCharacter, pos);
+                                self.error_at_if(errors, ErrorCode::UnexpectedNullCharacter, pos);
                                 pos += 1;
                             }
                             Some(b'"' | b'\'' | b'<' | b'=' | b'`') => {
-                                self.error_at(
+                                self.error_at_if(
+                                    errors,
                                     ErrorCode::UnexpectedCharacterInUnquotedAttributeValue,
                                     pos,
                                 );
@@ -435,7 +444,11 @@ impl<'a> Tokenizer<'a> {
                         Some(b'>') => break,
                         None => return self.eof_in_tag(pos),
                         Some(_) => {
-                            self.error_at(ErrorCode::MissingWhitespaceBetweenAttributes, pos);
+                            self.error_at_if(
+                                errors,
+                                ErrorCode::MissingWhitespaceBetweenAttributes,
+                                pos,
+                            );
                             reconsume_in(&mut state, S::BeforeAttributeName);
                         }
                     },
@@ -447,7 +460,7 @@ impl<'a> Tokenizer<'a> {
                         }
                         None => return self.eof_in_tag(pos),
                         Some(_) => {
-                            self.error_at(ErrorCode::UnexpectedSolidusInTag, pos);
+                            self.error_at_if(errors, ErrorCode::UnexpectedSolidusInTag, pos);
                             reconsume_in(&mut state, S::BeforeAttributeName);
                         }
                     },
@@ -457,7 +470,7 @@ impl<'a> Tokenizer<'a> {
         }
         // At the `>` of the tag: "Switch to the data state. Emit the current tag token."
         self.pos = pos;
-        self.emit_current_tag()
+        self.emit_current_tag(errors)
     }
 
     /// EOF anywhere inside a tag: the tag is dropped.
@@ -551,6 +564,7 @@ impl<'a> Tokenizer<'a> {
         eq: usize,
         plain_name: bool,
         lower_name: Option<&'a str>,
+        errors: bool,
     ) -> Option<usize> {
         let input = self.input;
         let name = Span::new(self.tag.attr_name_start, eq);
@@ -561,7 +575,7 @@ impl<'a> Tokenizer<'a> {
         // for the next attribute. (A store a quoted attribute, which paid for
         // `AttrSpans::lower_name`'s.)
         let value_start = eq + 2;
-        let value_end = if self.errors_on {
+        let value_end = if self.errors_on_if(errors) {
             self.quoted_value_with_errors(value_start, input[eq + 1])
         } else if input[eq + 1] == b'"' {
             // One search per quote, so that each needle is a constant.

@@ -396,6 +396,55 @@ fn next_token_into_gives_the_tokens_of_next_token() {
     }
 }
 
+/// [`RenderSink`] for a tokenizer built with errors off ([`TokenSink::PARSE_ERRORS`]
+/// false, as the tree builder's sink is): the data state and the tag states are compiled
+/// without their error checks.
+struct QuietSink;
+
+impl<'a> TokenSink<'a> for QuietSink {
+    type Output = Option<(String, crate::Span)>;
+    const PARSE_ERRORS: bool = false;
+
+    fn token(&mut self, token: Token<'a, '_>) -> Self::Output {
+        RenderSink.token(token)
+    }
+
+    fn end(&mut self) -> Self::Output {
+        None
+    }
+}
+
+#[test]
+fn a_sink_without_parse_errors_gets_the_same_tokens() {
+    // Inputs with the errors the data state and the tag states check for: NUL and `&` in
+    // text and values, duplicates, missing whitespace or values, `=` before a name, an
+    // end tag with attributes or a solidus, EOF inside a tag.
+    let inputs: [&[u8]; 8] = [
+        b"a\0b &amp &#x; &notit; <p a=1 a=2 b='&x'c=\"\0\">t</p>",
+        b"<p =x a=\"&quot\" b=&lt c=d\0e f=`g h=>i<j>/</p a=1/>",
+        b"<br/ a=1><b a /><i a = \"1\" b\t=\t'2'><x \0=1 y\"z=2>",
+        b"<a href=x class=\"y\" id='z' hidden>text &copy; more</a>",
+        b"<p x y z",
+        b"<p abc=\"unterminated",
+        b"<title>&amp;\0</title><script>a\0<b</script>",
+        b"",
+    ];
+    for input in inputs {
+        for errors in [false, true] {
+            let mut tok = Tokenizer::builder().errors(errors).build(input);
+            let expected: Vec<_> =
+                std::iter::from_fn(|| tok.next_token().map(|t| (render_token(t), t.span())))
+                    .collect();
+            let mut tok = Tokenizer::builder().errors(errors).build(input);
+            let got: Vec<_> = std::iter::from_fn(|| tok.next_token_into(&mut QuietSink)).collect();
+            assert_eq!(got, expected, "{input:?}, errors {errors}");
+            if !errors {
+                assert!(tok.errors().is_empty());
+            }
+        }
+    }
+}
+
 /// A sink that decodes attribute names ([`TokenSink::DECODES_NAMES`]): each attribute's
 /// `name_if_unchanged` and decoded name, and its spans.
 struct NamesSink;

@@ -44,15 +44,15 @@ impl TextFamily {
 impl Tokenizer<'_> {
     /// 13.2.5.1 Data state. Inlined into [`Tokenizer::run`], and so into the caller's
     /// loop: most calls only search for the next `<`. `lower_names` is passed on to
-    /// [`Tokenizer::tag_states`].
+    /// [`Tokenizer::tag_states`]; `errors`: see [`Tokenizer::errors_on_if`].
     #[inline(always)]
-    pub(super) fn data_state(&mut self, lower_names: bool) -> Flow {
+    pub(super) fn data_state(&mut self, lower_names: bool, errors: bool) -> Flow {
         self.open_text(self.pos);
         loop {
             // `&` and NUL only raise parse errors here (references decode lazily, NUL stays
             // U+0000), so without errors the search is for `<` alone: in the structural
             // index, then, past two blocks of text, with the byte search.
-            self.pos = if self.errors_on {
+            self.pos = if self.errors_on_if(errors) {
                 match self.index_find(self.pos, |m| m.lt | m.amp_nul) {
                     Found::At(at) => at,
                     Found::LongRun(from) => {
@@ -77,7 +77,7 @@ impl Tokenizer<'_> {
                     {
                         // No text before the tag: the tag name state runs at once,
                         // without a trip back through the driver.
-                        return self.tag_states(lower_names);
+                        return self.tag_states(lower_names, errors);
                     }
                     return flow;
                 }
@@ -89,7 +89,7 @@ impl Tokenizer<'_> {
                 // U+0000 NULL: "This is an unexpected-null-character parse error. Emit the
                 // current input character as a character token."
                 Some(_) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
+                    self.error_at_if(errors, ErrorCode::UnexpectedNullCharacter, self.pos);
                     self.pos += 1;
                 }
                 // EOF: "Emit an end-of-file token."
@@ -306,7 +306,7 @@ impl Tokenizer<'_> {
         self.tag.name_end = self.pos;
         match next {
             Some(b'/') => self.switch_to(S::SelfClosingStartTag),
-            Some(b'>') => self.emit_current_tag(),
+            Some(b'>') => self.emit_current_tag(true),
             _ => self.switch_to(S::BeforeAttributeName),
         }
     }

@@ -359,6 +359,10 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
     /// name state tells a lowercase ASCII name, which then needs no second pass.
     const DECODES_NAMES: bool = true;
 
+    /// The tree builds its tokenizers with errors off (`Parser` in `lib.rs`): the data
+    /// state and the tag states are compiled without their error checks.
+    const PARSE_ERRORS: bool = false;
+
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
         let b = &mut *self.builder;
