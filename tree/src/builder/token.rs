@@ -242,8 +242,11 @@ impl<'a> Tok<'a> {
             }
             Token::StartTag(t) | Token::EndTag(t) => {
                 let end = matches!(token, Token::EndTag(_));
-                attrs.clear();
                 if !end {
+                    // Cleared for a start tag only: an end tag's `has_attrs` is false, so
+                    // the builder never reads the list for it (what the last start tag
+                    // left there, usually nothing, goes at the next start tag).
+                    attrs.clear();
                     attrs.reserve(t.attr_count());
                     for a in t.attrs() {
                         // The common case pushed on its own path, from registers: merged
