@@ -23,15 +23,32 @@ pub(crate) fn find_class_ascii(haystack: &[u8], class: u8) -> (usize, bool) {
 
 /// [`find_class_ascii`], and the bytes before the one it finds as a `&str` when they are
 /// ASCII without upper-case letters (an attribute name that decodes to itself).
+///
+/// Inlined, with its work in two functions left out of line that answer in registers: the
+/// three-part answer (32 bytes) returned from one out-of-line function went through
+/// memory, and in the attribute name state, where this path meets the inlined SIMD
+/// paths, their answers were written to that memory too and read back at the join (about
+/// six instructions a name on every path).
+#[inline(always)]
 pub(crate) fn find_class_ascii_lower(haystack: &[u8], class: u8) -> (usize, bool, Option<&str>) {
-    let (end, ascii) = find_class_ascii(haystack, class);
+    let (end, ascii, lower) = find_class_ascii_lower_parts(haystack, class);
     let name = &haystack[..end];
-    let lower = ascii && !name.iter().any(u8::is_ascii_uppercase);
-    (
-        end,
-        ascii,
-        lower.then(|| std::str::from_utf8(name).ok()).flatten(),
-    )
+    (end, ascii, if lower { lower_str(name) } else { None })
+}
+
+/// [`find_class_ascii`], and whether the bytes before the one it finds are ASCII without
+/// upper-case letters.
+#[inline(never)]
+fn find_class_ascii_lower_parts(haystack: &[u8], class: u8) -> (usize, bool, bool) {
+    let (end, ascii) = find_class_ascii(haystack, class);
+    let lower = ascii && !haystack[..end].iter().any(u8::is_ascii_uppercase);
+    (end, ascii, lower)
+}
+
+/// `name` (ASCII) as a `&str`.
+#[inline(never)]
+fn lower_str(name: &[u8]) -> Option<&str> {
+    std::str::from_utf8(name).ok()
 }
 
 /// The index of the first byte that is one of `needles`, or `haystack.len()`.
