@@ -190,6 +190,12 @@ enum Flow {
 /// A finished token, as spans, waiting to be handed out.
 #[derive(Clone, Copy, Debug)]
 enum Pending {
+    /// A run of character tokens whose raw span is its content (every text but a CDATA
+    /// section's): stored as one span, handed out through [`PendingKind::Run`].
+    Run {
+        span: Span,
+        kind: TextKind,
+    },
     Text {
         raw: Span,
         content: Span,
@@ -218,6 +224,9 @@ struct StoredPending {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PendingKind {
+    /// [`Pending::Run`]: `raw_start..raw_end` is both spans of the text (`inner_*` are not
+    /// stored: two stores and two loads fewer for the commonest token but tags).
+    Run,
     Text,
     Tag,
     Comment,
@@ -228,6 +237,7 @@ impl StoredPending {
     #[inline(always)]
     fn store(pending: Pending) -> StoredPending {
         let (what, raw, inner, text_kind) = match pending {
+            Pending::Run { span, kind } => (PendingKind::Run, span, span, kind),
             Pending::Text { raw, content, kind } => (PendingKind::Text, raw, content, kind),
             Pending::Tag => (PendingKind::Tag, Span::EMPTY, Span::EMPTY, TextKind::Data),
             Pending::Comment { raw, data } => (PendingKind::Comment, raw, data, TextKind::Data),
@@ -777,7 +787,7 @@ impl<'a> Tokenizer<'a> {
         if self.state == S::Done {
             return;
         }
-        if self.pending.what == PendingKind::Text
+        if matches!(self.pending.what, PendingKind::Run | PendingKind::Text)
             && self.pending.raw_end == self.markup_start
             && self.pos > self.markup_start
         {
@@ -844,10 +854,10 @@ impl<'a> Tokenizer<'a> {
             } else {
                 sink.token(Token::StartTag(self.pending_tag()))
             }
-        } else if what == PendingKind::Text {
-            sink.token(Token::Text(self.pending_text()))
+        } else if what == PendingKind::Run {
+            sink.token(Token::Text(self.pending_run()))
         } else {
-            // Rare: one call site for comments and DOCTYPEs.
+            // Rare: one call site for comments, DOCTYPEs and CDATA sections.
             sink.token(self.token())
         }
     }
@@ -862,6 +872,11 @@ impl<'a> Tokenizer<'a> {
         }
         let p = &self.pending;
         match p.what {
+            PendingKind::Run => tape.push_text(
+                Span::new(p.raw_start, p.raw_end),
+                Span::new(p.raw_start, p.raw_end),
+                p.text_kind,
+            ),
             PendingKind::Text => tape.push_text(
                 Span::new(p.raw_start, p.raw_end),
                 Span::new(p.inner_start, p.inner_end),
@@ -896,6 +911,7 @@ impl<'a> Tokenizer<'a> {
         let input = self.input;
         let p = &self.pending;
         match p.what {
+            PendingKind::Run => Token::Text(self.pending_run()),
             PendingKind::Text => Token::Text(self.pending_text()),
             PendingKind::Comment => Token::Comment(Comment {
                 input,
@@ -923,6 +939,19 @@ impl<'a> Tokenizer<'a> {
             input: self.input,
             raw: Span::new(p.raw_start, p.raw_end),
             content: Span::new(p.inner_start, p.inner_end),
+            kind: p.text_kind,
+        }
+    }
+
+    /// The text run in `pending` (its kind is [`PendingKind::Run`]).
+    #[inline(always)]
+    fn pending_run(&self) -> Text<'a> {
+        let p = &self.pending;
+        let span = Span::new(p.raw_start, p.raw_end);
+        Text {
+            input: self.input,
+            raw: span,
+            content: span,
             kind: p.text_kind,
         }
     }
@@ -1185,9 +1214,8 @@ impl<'a> Tokenizer<'a> {
         let start = std::mem::replace(&mut self.text_start, NO_TEXT);
         (start < end).then(|| {
             let span = Span::new(start, end);
-            self.emit(Pending::Text {
-                raw: span,
-                content: span,
+            self.emit(Pending::Run {
+                span,
                 kind: self.text_kind,
             })
         })
@@ -1200,6 +1228,14 @@ impl<'a> Tokenizer<'a> {
             // A tag or DOCTYPE is read from `tag` or `doctype`: only the kind is stored.
             Pending::Tag => self.pending.what = PendingKind::Tag,
             Pending::Doctype => self.pending.what = PendingKind::Doctype,
+            // A run's content is its raw span: `inner_*` are left as they are.
+            Pending::Run { span, kind } => {
+                let p = &mut self.pending;
+                p.raw_start = span.start;
+                p.raw_end = span.end;
+                p.what = PendingKind::Run;
+                p.text_kind = kind;
+            }
             _ => self.pending = StoredPending::store(pending),
         }
         Flow::Emit
