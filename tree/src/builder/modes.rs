@@ -1246,6 +1246,18 @@ impl<'a> TreeBuilder<'a> {
         if let Tok::Tag(tag) = tok {
             match (tag.end, tag.tag) {
                 (true, Td | Th) => {
+                    // The common case, the cell the current node (`<td>x</td>`): it is
+                    // in table scope, "generate implied end tags" stops at it (a cell
+                    // is not in that list), and the popping ends with it.
+                    if let Some((id, name)) = self.open.current()
+                        && name.is_html(tag.tag)
+                    {
+                        self.open.pop_current(id, name);
+                        self.doc.element_mut(id).set_end(tag.span);
+                        self.active.clear_to_last_marker();
+                        self.mode = Mode::InRow;
+                        return Done;
+                    }
                     if self.open.has_in_scope(tag.tag, Scope::Table) {
                         self.open.generate_implied_end_tags(None);
                         self.pop_until_closing(tag.tag, tag.span);
@@ -1255,6 +1267,11 @@ impl<'a> TreeBuilder<'a> {
                     return Done;
                 }
                 (false, Caption | Col | Colgroup | Tbody | Td | Tfoot | Th | Thead | Tr) => {
+                    // The common case, the cell the current node (`<td>x<td>`): it is
+                    // in table scope, and closing it pops just it.
+                    if self.close_current_cell() {
+                        return Reprocess;
+                    }
                     if !self.open.has_matching_in_scope(
                         |n| n.ns == Ns::Html && matches!(n.tag, Td | Th),
                         Scope::Table,
