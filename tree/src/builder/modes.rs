@@ -14,7 +14,7 @@ use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE};
-use crate::names::{AttrNs, Name, Ns, Tag};
+use crate::names::{AttrNs, InlineStart, Name, Ns, Tag};
 use crate::stack::Scope;
 
 use Step::{Done, Reprocess};
@@ -510,7 +510,12 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_html_element(tag);
                 return Done;
             }
-            self.in_body_start_tag(tag)
+            match tag.tag.inline_start() {
+                InlineStart::Ordinary => self.reconstruct_then_insert(tag),
+                InlineStart::Formatting => self.reconstruct_then_insert_formatting(tag),
+                InlineStart::No => return self.in_body_start_tag(tag),
+            }
+            Done
         } else if self.in_body_end_of_current(tag) {
             Done
         } else {
@@ -518,12 +523,29 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    /// "Any other start tag" (13.2.6.4.7) for the tags [`Tag::inline_start`] names: out
+    /// of line, so that the tokenizer's sink, which inlines [`Self::in_body_tag`], grows
+    /// by a call.
+    #[inline(never)]
+    fn reconstruct_then_insert(&mut self, tag: &mut TagTok<'a>) {
+        self.reconstruct_active_formatting();
+        self.insert_html_element(tag);
+    }
+
+    /// The formatting start tags' rule (`b`, `code`, `em`, …, not `a` or `nobr`).
+    #[inline(never)]
+    fn reconstruct_then_insert_formatting(&mut self, tag: &mut TagTok<'a>) {
+        self.reconstruct_active_formatting();
+        self.insert_formatting(tag);
+    }
+
     /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
-    /// [`Tag::start_closes_p_then_inserts`]), which [`Self::in_body_tag`] runs itself.
+    /// [`Tag::start_closes_p_then_inserts`]) and the plain insertions
+    /// ([`Tag::inline_start`]), which [`Self::in_body_tag`] runs itself.
     fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         debug_assert!(
-            !tag.tag.start_closes_p_then_inserts(),
+            !tag.tag.start_closes_p_then_inserts() && tag.tag.inline_start() == InlineStart::No,
             "handled by in_body_tag"
         );
         match tag.tag {
