@@ -378,6 +378,9 @@ pub(crate) enum InlineStart {
     /// strong, tt, u": reconstruct, insert, "push onto the list of active formatting
     /// elements that element".
     Formatting,
+    /// `a`: its formatting rule, after the step that closes an `a` still open after the
+    /// last marker.
+    A,
 }
 
 /// [`InlineStart`] by the tag's id, as [`END_POPS_CURRENT_ONLY`]. [`Tag::Unknown`] (a
@@ -386,6 +389,7 @@ static INLINE_START: [InlineStart; 256] = {
     use Tag::*;
     let mut table = [InlineStart::No; 256];
     table[Unknown as usize] = InlineStart::Ordinary;
+    table[A as usize] = InlineStart::A;
     let mut i = 0;
     while i < ALL_TAGS.len() {
         let tag = ALL_TAGS[i];

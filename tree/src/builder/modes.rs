@@ -513,6 +513,7 @@ impl<'a> TreeBuilder<'a> {
             match tag.tag.inline_start() {
                 InlineStart::Ordinary => self.reconstruct_then_insert(tag),
                 InlineStart::Formatting => self.reconstruct_then_insert_formatting(tag),
+                InlineStart::A => self.in_body_start_a(tag),
                 InlineStart::No => return self.in_body_start_tag(tag),
             }
             Done
@@ -535,6 +536,24 @@ impl<'a> TreeBuilder<'a> {
     /// The formatting start tags' rule (`b`, `code`, `em`, …, not `a` or `nobr`).
     #[inline(never)]
     fn reconstruct_then_insert_formatting(&mut self, tag: &mut TagTok<'a>) {
+        self.reconstruct_active_formatting();
+        self.insert_formatting(tag);
+    }
+
+    /// The "in body" rule for an `a` start tag.
+    #[inline(never)]
+    fn in_body_start_a(&mut self, tag: &mut TagTok<'a>) {
+        if let Some((_, a)) = self.active.find_after_last_marker(Tag::A) {
+            let end = TagTok {
+                end: true,
+                ..TagTok::implied(Tag::A, tag.span.start)
+            };
+            if !self.adoption_agency(&end) {
+                self.any_other_end_tag(&end);
+            }
+            self.active.remove(a);
+            self.open.remove(a);
+        }
         self.reconstruct_active_formatting();
         self.insert_formatting(tag);
     }
@@ -639,21 +658,6 @@ impl<'a> TreeBuilder<'a> {
                 self.reconstruct_active_formatting();
                 self.insert_html_element(tag);
                 self.frameset_ok = false;
-            }
-            A => {
-                if let Some((_, a)) = self.active.find_after_last_marker(A) {
-                    let end = TagTok {
-                        end: true,
-                        ..TagTok::implied(A, tag.span.start)
-                    };
-                    if !self.adoption_agency(&end) {
-                        self.any_other_end_tag(&end);
-                    }
-                    self.active.remove(a);
-                    self.open.remove(a);
-                }
-                self.reconstruct_active_formatting();
-                self.insert_formatting(tag);
             }
             B | Big | Code | Em | Font | I | S | Small | Strike | Strong | Tt | U => {
                 self.reconstruct_active_formatting();
