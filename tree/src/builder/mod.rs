@@ -470,8 +470,11 @@ impl<'a> TreeBuilder<'a> {
 
     /// Inserts a formatting element and pushes it onto the list of active formatting
     /// elements.
+    ///
+    /// Its own copy of the element insertion (as [`Self::insert_html_element`]), not a
+    /// call of it: a formatting element (`<code>`, `<a>`, `<b>`) paid two frames.
     pub(crate) fn insert_formatting(&mut self, tag: &mut TagTok<'a>) {
-        let id = self.insert_html_element(tag);
+        let id = self.insert_element(tag, Ns::Html);
         // The name `insert_html_element` gave it (formatting tags are interned), not read
         // back from the DOM.
         let name = Name::html(tag.tag);
