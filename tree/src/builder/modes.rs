@@ -1222,10 +1222,7 @@ impl<'a> TreeBuilder<'a> {
         if let Tok::Tag(tag) = tok {
             match (tag.end, tag.tag) {
                 (false, Th | Td) => {
-                    self.open.clear_back_to_table_row_context();
-                    self.insert_html_element(tag);
-                    self.mode = Mode::InCell;
-                    self.active.push_marker();
+                    self.in_row_cell_start(tag);
                     return Done;
                 }
                 (true, Tr) => {
@@ -1266,6 +1263,15 @@ impl<'a> TreeBuilder<'a> {
         self.in_table(tok)
     }
 
+    /// "In row"'s rule for a `td` or `th` start tag.
+    #[inline(always)]
+    fn in_row_cell_start(&mut self, tag: &mut TagTok<'a>) {
+        self.open.clear_back_to_table_row_context();
+        self.insert_html_element(tag);
+        self.mode = Mode::InCell;
+        self.active.push_marker();
+    }
+
     // 13.2.6.4.15 The "in cell" insertion mode
     pub(super) fn in_cell(&mut self, tok: &mut Tok<'a>) -> Step {
         use Tag::*;
@@ -1296,6 +1302,14 @@ impl<'a> TreeBuilder<'a> {
                     // The common case, the cell the current node (`<td>x<td>`): it is
                     // in table scope, and closing it pops just it.
                     if self.close_current_cell() {
+                        // "Reprocess the token" in "in row": with the row the current
+                        // node (HTML, so the dispatcher would not take the foreign content
+                        // rules), a `<td>` or `<th>` (`<td>x<td>`) takes "in row"'s cell
+                        // rule, run here without the dispatcher's second step.
+                        if matches!(tag.tag, Td | Th) && self.open.current_is(Tr) {
+                            self.in_row_cell_start(tag);
+                            return Done;
+                        }
                         return Reprocess;
                     }
                     if !self.open.has_matching_in_scope(
