@@ -1236,6 +1236,28 @@ impl<'a> TreeBuilder<'a> {
                     return Done;
                 }
                 (false, Caption | Col | Colgroup | Tbody | Tfoot | Thead | Tr) | (true, Table) => {
+                    // The common case, the row the current node (`<tr><td>x</td><tr>`): it
+                    // is in table scope and the clearing leaves it; popped. "Reprocess the
+                    // token" in "in table body": with a table section the current node
+                    // (HTML, so not the foreign content rules), a `<tr>` takes that mode's
+                    // row rule (whose clearing then leaves the section), run here.
+                    if let Some((id, name)) = self.open.current()
+                        && name.is_html(Tr)
+                    {
+                        self.open.pop_current(id, name);
+                        self.mode = Mode::InTableBody;
+                        if !tag.end
+                            && tag.tag == Tr
+                            && self.open.current_name().is_some_and(|n| {
+                                n.ns == Ns::Html && matches!(n.tag, Tbody | Thead | Tfoot)
+                            })
+                        {
+                            self.insert_html_element(tag);
+                            self.mode = Mode::InRow;
+                            return Done;
+                        }
+                        return Reprocess;
+                    }
                     if !self.open.has_in_scope(Tr, Scope::Table) {
                         return Done;
                     }
