@@ -705,12 +705,12 @@ impl Dom {
     }
 
     /// Appends `child` (detached) as the last child of `parent`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
-        if self.in_tree_order && !self.appends_in_tree_order(parent, child) {
+        let last = self.nodes[parent as usize].last_child;
+        if self.in_tree_order && !self.appends_in_tree_order(parent, last, child) {
             self.in_tree_order = false;
         }
-        let last = self.nodes[parent as usize].last_child;
         {
             let c = &mut self.nodes[child as usize];
             c.parent = parent;
@@ -764,17 +764,29 @@ impl Dom {
     /// cost one walk of a million steps, once. (Callgrind: ~11 instructions an append;
     /// the parse +0.2% on the 10-page subset, +0.9% on the corpus's news/; see
     /// ARCHITECTURE.md, "Arena order".)
+    ///
+    /// Asked of `parent`'s last child `last` (read for the links anyway) rather than of
+    /// `parent`: `parent` is `child - 1` or an ancestor of it exactly when it is `child -
+    /// 1` itself (a node with no children: the newest) or has children and its last child
+    /// `last` is `child - 1` or an ancestor of it (in tree order the last node of
+    /// `parent`'s subtree is in its last child's). One level lower, the common cases are
+    /// answered without the walk: the next sibling of an element whose only descendant
+    /// is one child (`<p>x</p><p>`), and text after a closed inline element (`<code>x</code>
+    /// y`): `child - 1`'s parent is `last`.
     #[inline]
-    fn appends_in_tree_order(&self, parent: NodeId, child: NodeId) -> bool {
+    fn appends_in_tree_order(&self, parent: NodeId, last: NodeId, child: NodeId) -> bool {
         let before = child.wrapping_sub(1);
-        // The two common cases in line: the first child of the node just made, and the
-        // next sibling of a node just made that has no children. (For `child` 0,
-        // `before` is NONE: refused.)
+        // The common cases in line: the first child of the node just made (which has no
+        // children: a child's id is above its parent's), the next sibling of a node just
+        // made that has no children, and of a node whose last descendant is its child.
+        // (For `child` 0, `before` is NONE: refused.)
         before == parent
-            || self
-                .nodes
-                .get(before as usize)
-                .is_some_and(|n| n.parent == parent || self.walk_up_to(n.parent, parent))
+            || last != NONE
+                && (before == last
+                    || self
+                        .nodes
+                        .get(before as usize)
+                        .is_some_and(|n| n.parent == last || self.walk_up_to(n.parent, last)))
     }
 
     /// Whether walking up from `at` through the parents, while the ids are above

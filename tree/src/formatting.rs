@@ -258,10 +258,16 @@ impl ActiveFormatting {
     pub(crate) fn clear_to_last_marker(&mut self) {
         if let Some(Entry::Marker) = self.entries.last()
             && self.levels.len() > 1
+            && let Some(level) = self.levels.last()
+            && !level.hashed
         {
             self.entries.pop();
             self.meta.pop();
-            self.levels.pop();
+            // A level that is not hashed owns no memory: its map is the empty default
+            // (`hash_level` fills it and sets `hashed`). So it is forgotten, not dropped:
+            // the drop was a call that copied the 104-byte level out first.
+            debug_assert_eq!(level.by_key.capacity(), 0);
+            std::mem::forget(self.levels.pop());
             return;
         }
         self.clear_to_last_marker_general();

@@ -363,6 +363,81 @@ static START_CLOSES_P_THEN_INSERTS: [bool; 256] = {
     table
 };
 
+/// The start tags whose "in body" rule is one of the two plain insertions, which
+/// `TreeBuilder::in_body_tag` runs without the start tag rules' frame and match (on the
+/// dense spec pages, `<code>`, `<span>`, `<var>`, `<dfn>`: most start tags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InlineStart {
+    /// Neither: the start tag rules decide.
+    No,
+    /// "Any other start tag": "reconstruct the active formatting elements, if any; insert
+    /// an HTML element for the token" (`span`, `var`, `dfn`, custom names, …). Only tags
+    /// with no rule of their own in 13.2.6.4.7 (nor in the "in head" rules it defers to).
+    Ordinary,
+    /// "A start tag whose tag name is one of: b, big, code, em, font, i, s, small, strike,
+    /// strong, tt, u": reconstruct, insert, "push onto the list of active formatting
+    /// elements that element".
+    Formatting,
+    /// `a`: its formatting rule, after the step that closes an `a` still open after the
+    /// last marker.
+    A,
+}
+
+/// [`InlineStart`] by the tag's id, as [`END_POPS_CURRENT_ONLY`]. [`Tag::Unknown`] (a
+/// name not interned) is "any other start tag".
+static INLINE_START: [InlineStart; 256] = {
+    use Tag::*;
+    let mut table = [InlineStart::No; 256];
+    table[Unknown as usize] = InlineStart::Ordinary;
+    table[A as usize] = InlineStart::A;
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        if matches!(
+            tag,
+            Abbr | Audio
+                | Bdi
+                | Bdo
+                | Canvas
+                | Cite
+                | Data
+                | Datalist
+                | Del
+                | Dfn
+                | Ins
+                | Kbd
+                | Label
+                | Legend
+                | Map
+                | Mark
+                | Meter
+                | Output
+                | Picture
+                | Progress
+                | Q
+                | Ruby
+                | Samp
+                | Slot
+                | Span
+                | Sub
+                | Sup
+                | Time
+                | Var
+                | Video
+        ) {
+            table[tag as usize] = InlineStart::Ordinary;
+        }
+        if matches!(
+            tag,
+            B | Big | Code | Em | Font | I | S | Small | Strike | Strong | Tt | U
+        ) {
+            table[tag as usize] = InlineStart::Formatting;
+        }
+        i += 1;
+    }
+    table
+};
+
 /// The tags that 13.2.6.4.15 "in cell" does not simply process "using the rules for the
 /// in body insertion mode", start or end: `caption`, `col`, `colgroup`, `tbody`, `td`,
 /// `tfoot`, `th`, `thead`, `tr`, and as end tags `body`, `html`, `table`. (A start tag
@@ -390,6 +465,12 @@ impl Tag {
     #[inline(always)]
     pub(crate) fn in_cell_own(self) -> bool {
         IN_CELL_OWN[self as usize]
+    }
+
+    /// See [`INLINE_START`].
+    #[inline(always)]
+    pub(crate) fn inline_start(self) -> InlineStart {
+        INLINE_START[self as usize]
     }
 
     /// See [`START_CLOSES_P_THEN_INSERTS`].

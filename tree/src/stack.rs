@@ -296,8 +296,19 @@ impl OpenElements {
         });
     }
 
-    /// 13.2.6.4.14 "clear the stack back to a table row context".
+    /// 13.2.6.4.14 "clear the stack back to a table row context". The common answer (the
+    /// current node is the row: every `<td>` of a row after the first) inlined, the
+    /// popping out of line.
+    #[inline(always)]
     pub(crate) fn clear_back_to_table_row_context(&mut self) {
+        if self.current_is(Tag::Tr) {
+            return;
+        }
+        self.clear_back_to_table_row_context_general();
+    }
+
+    #[inline(never)]
+    fn clear_back_to_table_row_context_general(&mut self) {
         self.clear_back_to(|t| matches!(t, Tag::Tr | Tag::Template | Tag::Html));
     }
 

@@ -475,8 +475,11 @@ impl<'a> TreeBuilder<'a> {
 
     /// Inserts a formatting element and pushes it onto the list of active formatting
     /// elements.
+    ///
+    /// Its own copy of the element insertion (as [`Self::insert_html_element`]), not a
+    /// call of it: a formatting element (`<code>`, `<a>`, `<b>`) paid two frames.
     pub(crate) fn insert_formatting(&mut self, tag: &mut TagTok<'a>) {
-        let id = self.insert_html_element(tag);
+        let id = self.insert_element(tag, Ns::Html);
         // The name `insert_html_element` gave it (formatting tags are interned), not read
         // back from the DOM.
         let name = Name::html(tag.tag);
@@ -756,6 +759,24 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// "Close the cell" (13.2.6.4.15).
+    /// "Close the cell" when the current node is the cell (an HTML `td` or `th`): no
+    /// implied end tag is generated above it (it is the current node and not in that
+    /// list), and the popping ends with it. False (nothing done) otherwise. Inlined into
+    /// "in cell"'s start tag rule: `<td>x<td>` (a cell left open, common in dense
+    /// tables) took the scope walk and [`Self::close_cell`]'s calls.
+    #[inline(always)]
+    pub(crate) fn close_current_cell(&mut self) -> bool {
+        match self.open.current() {
+            Some((id, name)) if name.is_html(Tag::Td) || name.is_html(Tag::Th) => {
+                self.open.pop_current(id, name);
+                self.active.clear_to_last_marker();
+                self.mode = Mode::InRow;
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn close_cell(&mut self) {
         self.open.generate_implied_end_tags(None);
         self.open

@@ -14,7 +14,7 @@ use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE};
-use crate::names::{AttrNs, Name, Ns, Tag};
+use crate::names::{AttrNs, InlineStart, Name, Ns, Tag};
 use crate::stack::Scope;
 
 use Step::{Done, Reprocess};
@@ -510,7 +510,13 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_html_element(tag);
                 return Done;
             }
-            self.in_body_start_tag(tag)
+            match tag.tag.inline_start() {
+                InlineStart::Ordinary => self.reconstruct_then_insert(tag),
+                InlineStart::Formatting => self.reconstruct_then_insert_formatting(tag),
+                InlineStart::A => self.in_body_start_a(tag),
+                InlineStart::No => return self.in_body_start_tag(tag),
+            }
+            Done
         } else if self.in_body_end_of_current(tag) {
             Done
         } else {
@@ -518,12 +524,47 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    /// "Any other start tag" (13.2.6.4.7) for the tags [`Tag::inline_start`] names: out
+    /// of line, so that the tokenizer's sink, which inlines [`Self::in_body_tag`], grows
+    /// by a call.
+    #[inline(never)]
+    fn reconstruct_then_insert(&mut self, tag: &mut TagTok<'a>) {
+        self.reconstruct_active_formatting();
+        self.insert_html_element(tag);
+    }
+
+    /// The formatting start tags' rule (`b`, `code`, `em`, …, not `a` or `nobr`).
+    #[inline(never)]
+    fn reconstruct_then_insert_formatting(&mut self, tag: &mut TagTok<'a>) {
+        self.reconstruct_active_formatting();
+        self.insert_formatting(tag);
+    }
+
+    /// The "in body" rule for an `a` start tag.
+    #[inline(never)]
+    fn in_body_start_a(&mut self, tag: &mut TagTok<'a>) {
+        if let Some((_, a)) = self.active.find_after_last_marker(Tag::A) {
+            let end = TagTok {
+                end: true,
+                ..TagTok::implied(Tag::A, tag.span.start)
+            };
+            if !self.adoption_agency(&end) {
+                self.any_other_end_tag(&end);
+            }
+            self.active.remove(a);
+            self.open.remove(a);
+        }
+        self.reconstruct_active_formatting();
+        self.insert_formatting(tag);
+    }
+
     /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
-    /// [`Tag::start_closes_p_then_inserts`]), which [`Self::in_body_tag`] runs itself.
+    /// [`Tag::start_closes_p_then_inserts`]) and the plain insertions
+    /// ([`Tag::inline_start`]), which [`Self::in_body_tag`] runs itself.
     fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         debug_assert!(
-            !tag.tag.start_closes_p_then_inserts(),
+            !tag.tag.start_closes_p_then_inserts() && tag.tag.inline_start() == InlineStart::No,
             "handled by in_body_tag"
         );
         match tag.tag {
@@ -617,21 +658,6 @@ impl<'a> TreeBuilder<'a> {
                 self.reconstruct_active_formatting();
                 self.insert_html_element(tag);
                 self.frameset_ok = false;
-            }
-            A => {
-                if let Some((_, a)) = self.active.find_after_last_marker(A) {
-                    let end = TagTok {
-                        end: true,
-                        ..TagTok::implied(A, tag.span.start)
-                    };
-                    if !self.adoption_agency(&end) {
-                        self.any_other_end_tag(&end);
-                    }
-                    self.active.remove(a);
-                    self.open.remove(a);
-                }
-                self.reconstruct_active_formatting();
-                self.insert_formatting(tag);
             }
             B | Big | Code | Em | Font | I | S | Small | Strike | Strong | Tt | U => {
                 self.reconstruct_active_formatting();
@@ -1196,10 +1222,7 @@ impl<'a> TreeBuilder<'a> {
         if let Tok::Tag(tag) = tok {
             match (tag.end, tag.tag) {
                 (false, Th | Td) => {
-                    self.open.clear_back_to_table_row_context();
-                    self.insert_html_element(tag);
-                    self.mode = Mode::InCell;
-                    self.active.push_marker();
+                    self.in_row_cell_start(tag);
                     return Done;
                 }
                 (true, Tr) => {
@@ -1213,6 +1236,28 @@ impl<'a> TreeBuilder<'a> {
                     return Done;
                 }
                 (false, Caption | Col | Colgroup | Tbody | Tfoot | Thead | Tr) | (true, Table) => {
+                    // The common case, the row the current node (`<tr><td>x</td><tr>`): it
+                    // is in table scope and the clearing leaves it; popped. "Reprocess the
+                    // token" in "in table body": with a table section the current node
+                    // (HTML, so not the foreign content rules), a `<tr>` takes that mode's
+                    // row rule (whose clearing then leaves the section), run here.
+                    if let Some((id, name)) = self.open.current()
+                        && name.is_html(Tr)
+                    {
+                        self.open.pop_current(id, name);
+                        self.mode = Mode::InTableBody;
+                        if !tag.end
+                            && tag.tag == Tr
+                            && self.open.current_name().is_some_and(|n| {
+                                n.ns == Ns::Html && matches!(n.tag, Tbody | Thead | Tfoot)
+                            })
+                        {
+                            self.insert_html_element(tag);
+                            self.mode = Mode::InRow;
+                            return Done;
+                        }
+                        return Reprocess;
+                    }
                     if !self.open.has_in_scope(Tr, Scope::Table) {
                         return Done;
                     }
@@ -1240,12 +1285,33 @@ impl<'a> TreeBuilder<'a> {
         self.in_table(tok)
     }
 
+    /// "In row"'s rule for a `td` or `th` start tag.
+    #[inline(always)]
+    fn in_row_cell_start(&mut self, tag: &mut TagTok<'a>) {
+        self.open.clear_back_to_table_row_context();
+        self.insert_html_element(tag);
+        self.mode = Mode::InCell;
+        self.active.push_marker();
+    }
+
     // 13.2.6.4.15 The "in cell" insertion mode
     pub(super) fn in_cell(&mut self, tok: &mut Tok<'a>) -> Step {
         use Tag::*;
         if let Tok::Tag(tag) = tok {
             match (tag.end, tag.tag) {
                 (true, Td | Th) => {
+                    // The common case, the cell the current node (`<td>x</td>`): it is
+                    // in table scope, "generate implied end tags" stops at it (a cell
+                    // is not in that list), and the popping ends with it.
+                    if let Some((id, name)) = self.open.current()
+                        && name.is_html(tag.tag)
+                    {
+                        self.open.pop_current(id, name);
+                        self.doc.element_mut(id).set_end(tag.span);
+                        self.active.clear_to_last_marker();
+                        self.mode = Mode::InRow;
+                        return Done;
+                    }
                     if self.open.has_in_scope(tag.tag, Scope::Table) {
                         self.open.generate_implied_end_tags(None);
                         self.pop_until_closing(tag.tag, tag.span);
@@ -1255,6 +1321,19 @@ impl<'a> TreeBuilder<'a> {
                     return Done;
                 }
                 (false, Caption | Col | Colgroup | Tbody | Td | Tfoot | Th | Thead | Tr) => {
+                    // The common case, the cell the current node (`<td>x<td>`): it is
+                    // in table scope, and closing it pops just it.
+                    if self.close_current_cell() {
+                        // "Reprocess the token" in "in row": with the row the current
+                        // node (HTML, so the dispatcher would not take the foreign content
+                        // rules), a `<td>` or `<th>` (`<td>x<td>`) takes "in row"'s cell
+                        // rule, run here without the dispatcher's second step.
+                        if matches!(tag.tag, Td | Th) && self.open.current_is(Tr) {
+                            self.in_row_cell_start(tag);
+                            return Done;
+                        }
+                        return Reprocess;
+                    }
                     if !self.open.has_matching_in_scope(
                         |n| n.ns == Ns::Html && matches!(n.tag, Td | Th),
                         Scope::Table,
