@@ -337,7 +337,7 @@ impl Flat {
 impl Entry {
     /// Whether the element `subject` (of the entry's type) matches the entry's
     /// conditions: None if not, else the attribute taken (when the entry takes one).
-    #[inline]
+    #[inline(always)]
     fn test<'d>(&self, subject: &Subject<'d>, quirks: QuirksMode) -> Option<Option<AttrRef<'d>>> {
         if !self
             .conditions

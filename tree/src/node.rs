@@ -169,6 +169,42 @@ impl<'d> NodeRef<'d> {
         attrs.iter().map(move |attr| AttrRef { attr, doc })
     }
 
+    /// The attribute in no namespace whose name is the bytes `name` (an element has one
+    /// attribute of a name at most), its value not decoded; None for other nodes and when
+    /// there is none. Names are compared as stored (lowercased on HTML elements, as
+    /// [`AttrRef::name`] gives them). For callers that look an attribute up by name for
+    /// each element they test (selectors: `a[href]` on every `a`): one loop over the
+    /// element's records, the node read once, each name's length compared before its
+    /// bytes, in line (where `attrs().find(..)` read the node twice and the slices' `==`
+    /// called `memcmp`).
+    ///
+    /// ```
+    /// let doc = htmltok_tree::parse(b"<a CLASS=x href='/y' xlink:href=z>");
+    /// let a = doc.body().unwrap().first_child().unwrap();
+    /// assert_eq!(a.attr_in_no_namespace(b"href").unwrap().value(), "/y");
+    /// assert_eq!(a.attr_in_no_namespace(b"class").unwrap().value(), "x");
+    /// assert!(a.attr_in_no_namespace(b"CLASS").is_none());
+    /// assert!(a.first_child().is_none_or(|t| t.attr_in_no_namespace(b"href").is_none()));
+    /// ```
+    #[inline(always)]
+    pub fn attr_in_no_namespace(&self, name: &[u8]) -> Option<AttrRef<'d>> {
+        let NodeData::Element(e) = &self.node().data else {
+            return None;
+        };
+        let (dom, input) = (self.doc.dom(), self.doc.input());
+        let start = e.attrs_start as usize;
+        let attrs = dom.attrs.get(start..start + e.attrs_len as usize)?;
+        for attr in attrs {
+            if attr.ns == AttrNs::None && same_name(dom.bytes(input, attr.name), name) {
+                return Some(AttrRef {
+                    attr,
+                    doc: self.doc,
+                });
+            }
+        }
+        None
+    }
+
     /// The value of the attribute named `name` (in no namespace), decoded.
     pub fn attr(&self, name: &str) -> Option<Cow<'d, str>> {
         let (dom, input) = (self.doc.dom(), self.doc.input());
@@ -268,6 +304,28 @@ impl<'d> NodeRef<'d> {
             NodeData::Element(e) if e.name.is_html(Tag::Template) => self.link(e.extra),
             _ => None,
         }
+    }
+}
+
+/// `a == b` for attribute names, a few bytes long: the lengths first, then names of 4 to
+/// 16 bytes as two overlapping words a side (`href`, `class`, `content`: one or two
+/// comparisons), others byte by byte in line (the slices' `==` calls `memcmp` for every
+/// name of the right length).
+#[inline(always)]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    match a.len() {
+        4..=8 => {
+            a.first_chunk::<4>() == b.first_chunk::<4>()
+                && a.last_chunk::<4>() == b.last_chunk::<4>()
+        }
+        9..=16 => {
+            a.first_chunk::<8>() == b.first_chunk::<8>()
+                && a.last_chunk::<8>() == b.last_chunk::<8>()
+        }
+        _ => a.iter().zip(b).all(|(x, y)| x == y),
     }
 }
 
@@ -440,5 +498,27 @@ impl<'d> Iterator for Elements<'d> {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_name;
+
+    /// `same_name` is `==` for every length up to 20 (the byte loop, the 4-byte and the
+    /// 8-byte word pairs), a byte differing at each place.
+    #[test]
+    fn same_name_is_slice_equality() {
+        for n in 0..=20usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| b'a' + i).collect();
+            assert!(same_name(&a, &a.clone()), "length {n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_name(&a, &b), "length {n}, differing at {at}");
+            }
+            let longer = [a.as_slice(), b"x"].concat();
+            assert!(!same_name(&a, &longer) && !same_name(&longer, &a));
+        }
     }
 }
