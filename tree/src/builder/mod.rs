@@ -758,10 +758,9 @@ impl<'a> TreeBuilder<'a> {
         self.mode = Mode::InBody;
     }
 
-    /// "Close the cell" (13.2.6.4.15).
-    /// "Close the cell" when the current node is the cell (an HTML `td` or `th`): no
-    /// implied end tag is generated above it (it is the current node and not in that
-    /// list), and the popping ends with it. False (nothing done) otherwise. Inlined into
+    /// "Close the cell" (13.2.6.4.15) when the current node is the cell (an HTML `td` or
+    /// `th`): no implied end tag is generated above it (it is the current node and not in
+    /// that list), and the popping ends with it. False (nothing done) otherwise. Inlined into
     /// "in cell"'s start tag rule: `<td>x<td>` (a cell left open, common in dense
     /// tables) took the scope walk and [`Self::close_cell`]'s calls.
     #[inline(always)]
@@ -777,6 +776,7 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    /// "Close the cell" (13.2.6.4.15).
     pub(crate) fn close_cell(&mut self) {
         self.open.generate_implied_end_tags(None);
         self.open
