@@ -524,9 +524,10 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// "Any other start tag" (13.2.6.4.7) for the tags [`Tag::inline_start`] names: out
-    /// of line, so that the tokenizer's sink, which inlines [`Self::in_body_tag`], grows
-    /// by a call.
+    /// "Any other start tag" (13.2.6.4.7): "reconstruct the active formatting elements,
+    /// if any; insert an HTML element for the token". Out of line, so that the tokenizer's
+    /// sink, which inlines [`Self::in_body_tag`] (the tags [`Tag::inline_start`] names),
+    /// grows by a call; [`Self::in_body_start_tag`] calls it for the other tags.
     #[inline(never)]
     fn reconstruct_then_insert(&mut self, tag: &mut TagTok<'a>) {
         self.reconstruct_active_formatting();
@@ -659,10 +660,8 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_html_element(tag);
                 self.frameset_ok = false;
             }
-            B | Big | Code | Em | Font | I | S | Small | Strike | Strong | Tt | U => {
-                self.reconstruct_active_formatting();
-                self.insert_formatting(tag);
-            }
+            // `a` and the formatting group (`b`, `big`, `code`, …, `u`) are run by
+            // `in_body_tag` ([`Tag::inline_start`]), never here.
             Nobr => {
                 self.reconstruct_active_formatting();
                 if self.open.has_in_scope(Nobr, Scope::Default) {
@@ -804,13 +803,9 @@ impl<'a> TreeBuilder<'a> {
                 // its selects' copies are to be made (`select.rs`), not in `new_element`
                 // for every element.
                 self.doc.has_selectedcontent = true;
-                self.reconstruct_active_formatting();
-                self.insert_html_element(tag);
+                self.reconstruct_then_insert(tag);
             }
-            _ => {
-                self.reconstruct_active_formatting();
-                self.insert_html_element(tag);
-            }
+            _ => self.reconstruct_then_insert(tag),
         }
         Done
     }
