@@ -207,9 +207,7 @@ impl<'d> NodeRef<'d> {
 
     /// The value of the attribute named `name` (in no namespace), decoded.
     pub fn attr(&self, name: &str) -> Option<Cow<'d, str>> {
-        let (dom, input) = (self.doc.dom(), self.doc.input());
-        self.attrs()
-            .find(|a| a.attr.ns == AttrNs::None && dom.bytes(input, a.attr.name) == name.as_bytes())
+        self.attr_in_no_namespace(name.as_bytes())
             .map(|a| a.value())
     }
 
