@@ -441,7 +441,20 @@ impl Node {
         name: &str,
         default: Option<Bound<'py, PyAny>>,
     ) -> Bound<'py, PyAny> {
-        match self.n().attrs().find(|a| is_named(a, name)) {
+        let n = self.n();
+        // An HTML attribute's qualified name is its local name: the tree's one loop over
+        // the element's records (`attr_in_no_namespace`, as `a[href]` tests it) finds it.
+        // Only a name with a colon can be a foreign attribute's (`xlink:href`: every
+        // prefixed name has one), so only then are the records passed again, prefixes
+        // and all. The qualified names of an element's attributes are distinct (the
+        // tokenizer drops repeated names; the foreign adjustments map names one to one),
+        // so the first found is the one the general search finds.
+        let found = match n.attr_in_no_namespace(name.as_bytes()) {
+            Some(attr) => Some(attr),
+            None if name.contains(':') => n.attrs().find(|a| is_named(a, name)),
+            None => None,
+        };
+        match found {
             Some(attr) => PyString::new(py, &attr.value()).into_any(),
             None => default.unwrap_or_else(|| py.None().into_bound(py)),
         }

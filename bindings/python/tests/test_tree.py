@@ -95,7 +95,11 @@ def test_names_as_written_or_adjusted():
     assert svg_a.attr("xlink:href") == "h"
     assert svg_a.attr("href") is None and svg_a.attr("xlink:") is None and svg_a.attr("xlinkhref") is None
     foreign = htmltok.parse(b"<svg xml:lang=en xmlns:xlink=u><a xlink:title=t href=x></a></svg>")
-    for node in [find(foreign, "svg"), find(foreign, "svg").children[0], div]:
+    # On an HTML element a name with a colon is a plain name, in no namespace.
+    html_a = find(htmltok.parse(b"<a xlink:href=h xml:lang=en href=x>"), "a")
+    assert html_a.attr("xlink:href") == "h" and html_a.attr("xml:lang") == "en"
+    assert html_a.attr("href") == "x" and html_a.attr("lang") is None
+    for node in [find(foreign, "svg"), find(foreign, "svg").children[0], div, html_a]:
         assert {name: node.attr(name) for name in node.attrs} == node.attrs
     assert repr(div) == "<htmltok.Node element 'div'>"
 
