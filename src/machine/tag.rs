@@ -97,9 +97,9 @@ impl<'a> Tokenizer<'a> {
     /// and so into the caller's loop. With `lower_names` (a constant of the caller's sink,
     /// [`super::TokenSink::DECODES_NAMES`]) the attribute name state also keeps a name it
     /// saw to be lowercase ASCII as a `&str` (`AttrSpans::lower_name`). `errors`: see
-    /// [`Tokenizer::errors_on_if`].
+    /// [`Tokenizer::errors_on_if`]; `simulation`: see [`Tokenizer::run`].
     #[inline(always)]
-    pub(super) fn tag_states(&mut self, lower_names: bool, errors: bool) -> Flow {
+    pub(super) fn tag_states(&mut self, lower_names: bool, errors: bool, simulation: bool) -> Flow {
         let input = self.input;
         let scanner = self.scanner;
         let mut pos = self.pos;
@@ -470,7 +470,7 @@ impl<'a> Tokenizer<'a> {
         }
         // At the `>` of the tag: "Switch to the data state. Emit the current tag token."
         self.pos = pos;
-        self.emit_current_tag(errors)
+        self.emit_current_tag(errors, simulation)
     }
 
     /// EOF anywhere inside a tag: the tag is dropped.

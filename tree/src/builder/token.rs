@@ -366,6 +366,11 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
     /// state and the tag states are compiled without their error checks.
     const PARSE_ERRORS: bool = false;
 
+    /// The builder switches the tokenizer's state itself (`TreeBuilder::run`), and its
+    /// tokenizers are built with the simulation off: emitting a tag need not test for a
+    /// simulator.
+    const SIMULATION: bool = false;
+
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
         let b = &mut *self.builder;
