@@ -593,6 +593,15 @@ pub trait TokenSink<'a> {
     /// five instructions a token). The tokens are the same either way (errors never move
     /// a token's boundary); with errors on, such a sink leaves the error list incomplete.
     const PARSE_ERRORS: bool = true;
+
+    /// Whether the tokenizer's simulation of the tree builder (when it was built with one,
+    /// [`Builder::simulation`]) follows the tags this sink takes, switching the state
+    /// after `<title>`, `<script>`, `<svg>` and so on. True by default. A sink that
+    /// switches the tokenizer's state itself ([`Tokenizer::set_state`], as the tree
+    /// builder does, whose tokenizers are built with the simulation off) sets it false:
+    /// emitting a tag then does not test for a simulator (three instructions a tag), and
+    /// a simulator the tokenizer has is neither asked nor told about these tags.
+    const SIMULATION: bool = true;
 }
 
 /// An exact WHATWG HTML tokenizer over a byte slice.
@@ -820,7 +829,7 @@ impl<'a> Tokenizer<'a> {
     /// no call per token (a token loop is usually written once).
     #[inline(always)]
     pub fn next_token(&mut self) -> Option<Token<'a, '_>> {
-        if self.run(false, true) {
+        if self.run(false, true, true) {
             Some(self.token())
         } else {
             None
@@ -840,7 +849,7 @@ impl<'a> Tokenizer<'a> {
     /// builder's the compiler does not thread the one match into the other.
     #[inline(always)]
     pub fn next_token_into<S: TokenSink<'a>>(&mut self, sink: &mut S) -> S::Output {
-        if !self.run(S::DECODES_NAMES, S::PARSE_ERRORS) {
+        if !self.run(S::DECODES_NAMES, S::PARSE_ERRORS, S::SIMULATION) {
             return sink.end();
         }
         // Tests in the order of frequency, each one compare of the stored kind (a `match`
@@ -867,7 +876,7 @@ impl<'a> Tokenizer<'a> {
     /// give, with no `Token` in between). False at the end of the input.
     #[inline(always)]
     pub(crate) fn next_into_tape(&mut self, tape: &mut Tape) -> bool {
-        if !self.run(false, true) {
+        if !self.run(false, true, true) {
             return false;
         }
         let p = &self.pending;
@@ -969,19 +978,21 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Runs states until a token is ready (true, the token is in `pending`) or the input
-    /// has ended (false). `lower_names` and `errors`: the sink's
-    /// [`TokenSink::DECODES_NAMES`] and [`TokenSink::PARSE_ERRORS`], constants once
-    /// inlined (`errors` false: the data state and the tag states record no errors).
+    /// has ended (false). `lower_names`, `errors` and `simulation`: the sink's
+    /// [`TokenSink::DECODES_NAMES`], [`TokenSink::PARSE_ERRORS`] and
+    /// [`TokenSink::SIMULATION`], constants once inlined (`errors` false: the data state
+    /// and the tag states record no errors; `simulation` false: a tag they emit is not
+    /// given to a simulator).
     ///
     /// Inlined into [`Self::next_token`]: the data state and the states inside a tag
     /// ([`Self::tag_states`]), where a page spends most of its transitions, run in the
     /// caller's loop; every other state runs in [`Self::other_states`], out of line.
     #[inline(always)]
-    fn run(&mut self, lower_names: bool, errors: bool) -> bool {
+    fn run(&mut self, lower_names: bool, errors: bool, simulation: bool) -> bool {
         loop {
             let flow = match self.state {
-                S::Data => self.data_state(lower_names, errors),
-                state if state.is_inside_tag() => self.tag_states(lower_names, errors),
+                S::Data => self.data_state(lower_names, errors, simulation),
+                state if state.is_inside_tag() => self.tag_states(lower_names, errors, simulation),
                 S::Done => return false,
                 _ => self.other_states(),
             };
@@ -1339,10 +1350,10 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// Emits the current tag token; the current input character is its `>`, not yet
-    /// consumed. Switches to the data state (or to the state the simulation decides).
-    /// `errors`: see [`Self::errors_on_if`].
+    /// consumed. Switches to the data state (or to the state the simulation decides, when
+    /// `simulation` allows it, see [`Self::run`]). `errors`: see [`Self::errors_on_if`].
     #[inline(always)]
-    fn emit_current_tag(&mut self, errors: bool) -> Flow {
+    fn emit_current_tag(&mut self, errors: bool, simulation: bool) -> Flow {
         let gt = self.pos;
         self.pos += 1;
         self.tag.end = self.pos;
@@ -1356,7 +1367,7 @@ impl<'a> Tokenizer<'a> {
         } else {
             self.last_start_tag = self.tag.name();
         }
-        if let Some(sim) = &self.simulator {
+        if let Some(sim) = self.simulator.as_ref().filter(|_| simulation) {
             if !sim.is_idle() {
                 self.simulate();
             } else if !self.tag.is_end {

@@ -445,6 +445,50 @@ fn a_sink_without_parse_errors_gets_the_same_tokens() {
     }
 }
 
+/// [`RenderSink`] that switches the state itself ([`TokenSink::SIMULATION`] false, as the
+/// tree builder's sink does): a tag it takes is not given to a simulator.
+struct UnsimulatedSink;
+
+impl<'a> TokenSink<'a> for UnsimulatedSink {
+    type Output = Option<(String, crate::Span)>;
+    const PARSE_ERRORS: bool = false;
+    const SIMULATION: bool = false;
+
+    fn token(&mut self, token: Token<'a, '_>) -> Self::Output {
+        RenderSink.token(token)
+    }
+
+    fn end(&mut self) -> Self::Output {
+        None
+    }
+}
+
+#[test]
+fn a_sink_without_the_simulation_gets_the_tokens_of_a_tokenizer_without_it() {
+    let inputs: [&[u8]; 5] = [
+        b"<title>a <b>c</b></title><p class=x>t</p>",
+        b"<script>if (a<b) x()</script><style>p{}</style><textarea>\n<b></textarea>",
+        b"<svg><![CDATA[<x>]]><path d=1 /></svg><math><mi>x</mi></math>tail",
+        b"<plaintext><p>all text",
+        b"",
+    ];
+    for input in inputs {
+        let tokens = |simulation: bool, sink: bool| -> Vec<_> {
+            let mut tok = Tokenizer::builder().simulation(simulation).build(input);
+            if sink {
+                std::iter::from_fn(|| tok.next_token_into(&mut UnsimulatedSink)).collect()
+            } else {
+                std::iter::from_fn(|| tok.next_token().map(|t| (render_token(t), t.span())))
+                    .collect()
+            }
+        };
+        let expected = tokens(false, false);
+        assert_eq!(tokens(false, true), expected, "{input:?}");
+        // A simulator the tokenizer has is not asked either: the same tokens.
+        assert_eq!(tokens(true, true), expected, "{input:?}");
+    }
+}
+
 /// A sink that decodes attribute names ([`TokenSink::DECODES_NAMES`]): each attribute's
 /// `name_if_unchanged` and decoded name, and its spans.
 struct NamesSink;

@@ -43,10 +43,10 @@ impl TextFamily {
 
 impl Tokenizer<'_> {
     /// 13.2.5.1 Data state. Inlined into [`Tokenizer::run`], and so into the caller's
-    /// loop: most calls only search for the next `<`. `lower_names` is passed on to
-    /// [`Tokenizer::tag_states`]; `errors`: see [`Tokenizer::errors_on_if`].
+    /// loop: most calls only search for the next `<`. `lower_names` and `simulation` are
+    /// passed on to [`Tokenizer::tag_states`]; `errors`: see [`Tokenizer::errors_on_if`].
     #[inline(always)]
-    pub(super) fn data_state(&mut self, lower_names: bool, errors: bool) -> Flow {
+    pub(super) fn data_state(&mut self, lower_names: bool, errors: bool, simulation: bool) -> Flow {
         self.open_text(self.pos);
         loop {
             // `&` and NUL only raise parse errors here (references decode lazily, NUL stays
@@ -77,7 +77,7 @@ impl Tokenizer<'_> {
                     {
                         // No text before the tag: the tag name state runs at once,
                         // without a trip back through the driver.
-                        return self.tag_states(lower_names, errors);
+                        return self.tag_states(lower_names, errors, simulation);
                     }
                     return flow;
                 }
@@ -306,7 +306,7 @@ impl Tokenizer<'_> {
         self.tag.name_end = self.pos;
         match next {
             Some(b'/') => self.switch_to(S::SelfClosingStartTag),
-            Some(b'>') => self.emit_current_tag(true),
+            Some(b'>') => self.emit_current_tag(true, true),
             _ => self.switch_to(S::BeforeAttributeName),
         }
     }

@@ -82,13 +82,19 @@ macro_rules! tags {
                 if len == 0 || len > LONGEST {
                     return Tag::Unknown;
                 }
-                match input.get(at..at.wrapping_add(16)) {
-                    Some(window) => lookup_words(pack_window(window, len)),
-                    // Within 16 bytes of the input's end: read byte by byte.
-                    None => match input.get(at..at.wrapping_add(len)) {
-                        Some(name) => lookup_words(pack(name)),
-                        None => Tag::Unknown,
+                // The window as `get(at..)` then `first_chunk`: `at` within the input,
+                // then 16 bytes left after it (two compares; `get(at..at + 16)` also
+                // tested the sum for overflow, seven instructions a tag).
+                match input.get(at..) {
+                    Some(rest) => match rest.first_chunk::<16>() {
+                        Some(window) => lookup_words(pack_window(window, len)),
+                        // Within 16 bytes of the input's end: read byte by byte.
+                        None => match rest.get(..len) {
+                            Some(name) => lookup_words(pack(name)),
+                            None => Tag::Unknown,
+                        },
                     },
+                    None => Tag::Unknown,
                 }
             }
 
@@ -164,28 +170,47 @@ fn pack(name: &[u8]) -> (u64, u64) {
 /// [`pack`] of the first `len` bytes (1 to [`LONGEST`]) of a 16-byte window: two
 /// 8-byte loads masked to the length, no branch on it.
 #[inline(always)]
-fn pack_window(window: &[u8], len: usize) -> (u64, u64) {
-    debug_assert!((1..=LONGEST).contains(&len) && window.len() == 16);
-    let word = |at: usize| {
-        let eight: [u8; 8] = window[at..at + 8].try_into().expect("eight bytes");
-        u64::from_le_bytes(eight)
-    };
-    let (lo, hi) = WINDOW_MASKS[len & LONGEST];
-    (word(0) & lo, word(8) & hi | (len as u64) << 56)
+fn pack_window(window: &[u8; 16], len: usize) -> (u64, u64) {
+    debug_assert!((1..=LONGEST).contains(&len));
+    let (first, second) = window.split_at(8);
+    let word = |eight: &[u8]| u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+    let masks = &WINDOW_MASKS[len & LONGEST];
+    (word(first) & masks.lo, word(second) & masks.hi | masks.len)
+}
+
+/// [`pack_window`]'s masks for one length, and the length in the top byte, as [`pack`]
+/// puts it: or-ed in from the table, one instruction where computing it took three.
+/// Aligned to 32 bytes, so that an entry's address is the length shifted, not multiplied.
+#[repr(align(32))]
+struct WindowMasks {
+    lo: u64,
+    hi: u64,
+    len: u64,
 }
 
 /// Per length (0 to [`LONGEST`]), the masks of [`pack_window`]'s two words: a table, not
 /// shifts and compares per name.
-const WINDOW_MASKS: [(u64, u64); LONGEST + 1] = {
-    let mut masks = [(0, 0); LONGEST + 1];
+const WINDOW_MASKS: [WindowMasks; LONGEST + 1] = {
+    let mut masks = [const {
+        WindowMasks {
+            lo: 0,
+            hi: 0,
+            len: 0,
+        }
+    }; LONGEST + 1];
     let mut len = 1;
     while len <= LONGEST {
-        masks[len] = if len < 8 {
+        let (lo, hi) = if len < 8 {
             ((1u64 << (8 * len)) - 1, 0)
         } else if len == 8 {
             (u64::MAX, 0)
         } else {
             (u64::MAX, (1u64 << (8 * (len - 8))) - 1)
+        };
+        masks[len] = WindowMasks {
+            lo,
+            hi,
+            len: (len as u64) << 56,
         };
         len += 1;
     }
@@ -891,6 +916,12 @@ mod tests {
             let hi = u64::from_le_bytes(bytes[8..].try_into().unwrap());
             assert_eq!(pack(&name[..len]), (lo, hi), "{len}");
             assert_eq!(pack_const(&name[..len]), (lo, hi), "{len}");
+            if len > 0 {
+                // The window's bytes past the name do not count.
+                let mut window = [0xffu8; 16];
+                window[..len].copy_from_slice(&name[..len]);
+                assert_eq!(pack_window(&window, len), (lo, hi), "{len}");
+            }
         }
         assert_eq!(
             adjust_foreign_attribute("xlink:href"),
