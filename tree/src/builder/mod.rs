@@ -178,6 +178,7 @@ impl<'a> TreeBuilder<'a> {
         // The text buffer grew by doubling: its slack given back (one `realloc`, usually
         // in place), so that a kept document holds what its text needs.
         this.doc.text.shrink_to_fit();
+        this.open.give_back();
         this.doc
     }
 
