@@ -514,6 +514,7 @@ impl<'a> TreeBuilder<'a> {
                 InlineStart::Ordinary => self.reconstruct_then_insert(tag),
                 InlineStart::Formatting => self.reconstruct_then_insert_formatting(tag),
                 InlineStart::A => self.in_body_start_a(tag),
+                InlineStart::ListItem => self.in_body_start_list_item(tag),
                 InlineStart::No => return self.in_body_start_tag(tag),
             }
             Done
@@ -557,6 +558,43 @@ impl<'a> TreeBuilder<'a> {
         }
         self.reconstruct_active_formatting();
         self.insert_formatting(tag);
+    }
+
+    /// The "in body" rule for an `li`, `dd` or `dt` start tag (13.2.6.4.7), out of line
+    /// as [`Self::in_body_start_a`], without [`Self::in_body_start_tag`]'s frame and
+    /// match.
+    #[inline(never)]
+    fn in_body_start_list_item(&mut self, tag: &mut TagTok<'a>) {
+        use Tag::*;
+        self.frameset_ok = false;
+        let is_li = tag.tag == Li;
+        // "Loop": from the current node down the stack.
+        for i in (0..self.open.len()).rev() {
+            let name = self.open.get(i).1;
+            let closes = if is_li {
+                name.is_html(Li)
+            } else {
+                name.is_html(Dd) || name.is_html(Dt)
+            };
+            if closes {
+                self.open.generate_implied_end_tags(Some(name.tag));
+                self.open.pop_until(name.tag);
+                break;
+            }
+            // "If node is in the special category, but is not an address, div, or p
+            // element, then jump to the step labeled done": the list itself (`ul`, `ol`,
+            // `dl`, special) is the common current node, answered without the call.
+            if name.ns == Ns::Html && matches!(name.tag, Ul | Ol | Dl) {
+                break;
+            }
+            if name.is_special() && !(name.ns == Ns::Html && matches!(name.tag, Address | Div | P))
+            {
+                break;
+            }
+        }
+        // "Done": close a `p` element, insert.
+        self.close_p_in_button_scope();
+        self.insert_html_element(tag);
     }
 
     /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
@@ -621,30 +659,6 @@ impl<'a> TreeBuilder<'a> {
                 if !in_template {
                     self.form = id;
                 }
-            }
-            Li | Dd | Dt => {
-                self.frameset_ok = false;
-                let is_li = tag.tag == Li;
-                for i in (0..self.open.len()).rev() {
-                    let name = self.open.get(i).1;
-                    let closes = if is_li {
-                        name.is_html(Li)
-                    } else {
-                        name.is_html(Dd) || name.is_html(Dt)
-                    };
-                    if closes {
-                        self.open.generate_implied_end_tags(Some(name.tag));
-                        self.open.pop_until(name.tag);
-                        break;
-                    }
-                    if name.is_special()
-                        && !(name.ns == Ns::Html && matches!(name.tag, Address | Div | P))
-                    {
-                        break;
-                    }
-                }
-                self.close_p_in_button_scope();
-                self.insert_html_element(tag);
             }
             Plaintext => {
                 self.close_p_in_button_scope();
