@@ -973,7 +973,12 @@ impl<'a> TreeBuilder<'a> {
                 self.pending_table_text.clear();
                 self.original_mode = self.mode;
                 self.mode = Mode::InTableText;
-                Reprocess
+                // "Reprocess the token": the current node is an HTML table element, so
+                // the dispatcher would not take the foreign content rules, and "in table
+                // text" appends a character token to the pending list. Done here, not by
+                // another trip through the dispatcher (the whitespace between table tags,
+                // `<tr>\n<td>`: 9.4 k texts on the corpus's 16 Wikipedia pages).
+                self.in_table_text(tok)
             }
             Tok::Comment(data, span) => {
                 self.insert_comment(data.clone(), *span, None);
