@@ -539,7 +539,7 @@ impl<'a> TreeBuilder<'a> {
     #[inline(never)]
     fn reconstruct_then_insert_formatting(&mut self, tag: &mut TagTok<'a>) {
         self.reconstruct_active_formatting();
-        self.insert_formatting(tag);
+        self.insert_formatting_inlined(tag);
     }
 
     /// The "in body" rule for an `a` start tag.
@@ -557,7 +557,7 @@ impl<'a> TreeBuilder<'a> {
             self.open.remove(a);
         }
         self.reconstruct_active_formatting();
-        self.insert_formatting(tag);
+        self.insert_formatting_inlined(tag);
     }
 
     /// The "in body" rule for an `li`, `dd` or `dt` start tag (13.2.6.4.7), out of line
