@@ -409,7 +409,7 @@ impl<'a> TreeBuilder<'a> {
     /// "Insert a foreign element" in `ns` ("insert an HTML element" is the same in the
     /// HTML namespace).
     #[inline(always)]
-    fn insert_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> NodeId {
+    pub(crate) fn insert_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> NodeId {
         let place = self.insertion_place(None);
         let (id, name) = self.create_element(tag, ns);
         self.insert_at(place, id);

@@ -532,7 +532,9 @@ impl<'a> TreeBuilder<'a> {
     #[inline(never)]
     fn reconstruct_then_insert(&mut self, tag: &mut TagTok<'a>) {
         self.reconstruct_active_formatting();
-        self.insert_html_element(tag);
+        // The element insertion in this frame (as `insert_html_element`'s own copy), not
+        // a call of it: a second frame per `<span>`, `<code>`, `<sup>`.
+        self.insert_element(tag, Ns::Html);
     }
 
     /// The formatting start tags' rule (`b`, `code`, `em`, …, not `a` or `nobr`).
@@ -592,9 +594,9 @@ impl<'a> TreeBuilder<'a> {
                 break;
             }
         }
-        // "Done": close a `p` element, insert.
+        // "Done": close a `p` element, insert (in this frame, as `reconstruct_then_insert`).
         self.close_p_in_button_scope();
-        self.insert_html_element(tag);
+        self.insert_element(tag, Ns::Html);
     }
 
     /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
