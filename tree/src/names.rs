@@ -406,6 +406,11 @@ pub(crate) enum InlineStart {
     /// `a`: its formatting rule, after the step that closes an `a` still open after the
     /// last marker.
     A,
+    /// `li`, `dd`, `dt`: close an open list item of the kind (unless a special element
+    /// other than `address`, `div`, `p` comes first), close a `p` in button scope,
+    /// insert (on Wikipedia pages, `<li>` is most of the start tags left to the start
+    /// tag rules).
+    ListItem,
 }
 
 /// [`InlineStart`] by the tag's id, as [`END_POPS_CURRENT_ONLY`]. [`Tag::Unknown`] (a
@@ -415,6 +420,9 @@ static INLINE_START: [InlineStart; 256] = {
     let mut table = [InlineStart::No; 256];
     table[Unknown as usize] = InlineStart::Ordinary;
     table[A as usize] = InlineStart::A;
+    table[Li as usize] = InlineStart::ListItem;
+    table[Dd as usize] = InlineStart::ListItem;
+    table[Dt as usize] = InlineStart::ListItem;
     let mut i = 0;
     while i < ALL_TAGS.len() {
         let tag = ALL_TAGS[i];

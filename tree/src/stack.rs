@@ -78,7 +78,8 @@ impl OpenElements {
         OpenElements {
             items: Vec::new(),
             counts: Box::new([0; 256]),
-            member: Vec::new(),
+            // Every bit clear; the last parse's length kept (see `spare::member`).
+            member: crate::spare::member(),
         }
     }
 
@@ -310,6 +311,19 @@ impl OpenElements {
     #[inline(never)]
     fn clear_back_to_table_row_context_general(&mut self) {
         self.clear_back_to(|t| matches!(t, Tag::Tr | Tag::Template | Tag::Html));
+    }
+
+    /// At the end of a parse: clears the bits of the elements still open (a bit is set
+    /// exactly while its element is on the stack) and lends the bits to the next parse on
+    /// this thread (`spare::member`). Called by the tree builder's loop once it has
+    /// finished, not from a `Drop`: drop glue on the stack made the compiler lay the
+    /// loop out differently (+0.08% on the 10-page subset).
+    #[inline(never)]
+    pub(crate) fn give_back(&mut self) {
+        for &(id, _) in &self.items {
+            self.member[id as usize] = false;
+        }
+        crate::spare::give_member(std::mem::take(&mut self.member));
     }
 
     /// Truncates the stack to its first `len` entries.
