@@ -429,6 +429,20 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
 #[cold]
 #[inline(never)]
 fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
+    // A known name spelled with upper case (`<TD>`, `<FONT>`: common on older pages) is
+    // found from its lowercase bytes in a stack buffer; decoding the name first made a
+    // new `String` per tag (~630 instructions a tag on such pages).
+    let tag = known_in_lower_case(t.raw_name());
+    if tag != Tag::Unknown {
+        return Tok::Tag(TagTok {
+            end,
+            tag,
+            other_name: Cow::Borrowed(""),
+            self_closing: t.self_closing(),
+            has_attrs: !end,
+            span: t.span(),
+        });
+    }
     let name = t.name();
     let tag = Tag::from_name(&name);
     Tok::Tag(TagTok {
@@ -445,8 +459,56 @@ fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
     })
 }
 
+/// The interned tag whose name is `raw` with ASCII upper case lowered, when `raw` is
+/// ASCII without NUL (the only bytes the tag name state's decoding changes besides those:
+/// NUL becomes U+FFFD and non-ASCII stays, and no interned name holds either); else
+/// [`Tag::Unknown`], and the caller decodes the name.
+fn known_in_lower_case(raw: &[u8]) -> Tag {
+    let mut lower = [0u8; 16];
+    let Some(buf) = lower.get_mut(..raw.len()) else {
+        return Tag::Unknown; // longer than every interned name
+    };
+    for (to, &from) in buf.iter_mut().zip(raw) {
+        if !from.is_ascii() || from == 0 {
+            return Tag::Unknown;
+        }
+        *to = from.to_ascii_lowercase();
+    }
+    match std::str::from_utf8(buf) {
+        Ok(name) => Tag::from_name(name),
+        Err(_) => Tag::Unknown,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{Tag, known_in_lower_case};
+
+    /// Upper-case and mixed-case spellings find the same tag as decoding the name would;
+    /// names with NUL, non-ASCII or unknown names are left to the decoding path.
+    #[test]
+    fn upper_case_names_found_without_decoding() {
+        for (raw, lower) in [
+            (&b"TD"[..], "td"),
+            (b"Font", "font"),
+            (b"BLOCKQUOTE", "blockquote"),
+            (b"foreignObject", "foreignobject"),
+            (b"A", "a"),
+        ] {
+            assert_eq!(known_in_lower_case(raw), Tag::from_name(lower), "{lower}");
+            assert_ne!(known_in_lower_case(raw), Tag::Unknown, "{lower}");
+        }
+        for raw in [
+            &b"D\0IV"[..],
+            b"D\xc3\x89V",
+            b"MY-ELEMENT",
+            b"",
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        ] {
+            assert_eq!(known_in_lower_case(raw), Tag::Unknown);
+        }
+    }
+
     /// The token is moved once per token: keep it small (its attributes live in the
     /// builder's `tag_attrs`).
     #[test]
