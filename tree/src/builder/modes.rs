@@ -600,8 +600,9 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
-    /// [`Tag::start_closes_p_then_inserts`]) and the plain insertions
-    /// ([`Tag::inline_start`]), which [`Self::in_body_tag`] runs itself.
+    /// [`Tag::start_closes_p_then_inserts`]) and the tags [`Tag::inline_start`] names
+    /// (the plain insertions, `a`, the formatting tags, `li`/`dd`/`dt`), which
+    /// [`Self::in_body_tag`] runs itself.
     fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         debug_assert!(
@@ -676,8 +677,8 @@ impl<'a> TreeBuilder<'a> {
                 self.insert_html_element(tag);
                 self.frameset_ok = false;
             }
-            // `a` and the formatting group (`b`, `big`, `code`, …, `u`) are run by
-            // `in_body_tag` ([`Tag::inline_start`]), never here.
+            // `a`, the formatting group (`b`, `big`, `code`, …, `u`) and `li`/`dd`/`dt`
+            // are run by `in_body_tag` ([`Tag::inline_start`]), never here.
             Nobr => {
                 self.reconstruct_active_formatting();
                 if self.open.has_in_scope(Nobr, Scope::Default) {

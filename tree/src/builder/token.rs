@@ -281,25 +281,11 @@ impl<'a> Tok<'a> {
                 let name = t.name_span();
                 let tag = Tag::from_raw_name(input, name.start, name.len());
                 if tag != Tag::Unknown {
-                    return Tok::Tag(TagTok {
-                        end,
-                        tag,
-                        other_name: Cow::Borrowed(""),
-                        self_closing: t.self_closing(),
-                        has_attrs: !end,
-                        span: t.span(),
-                    });
+                    return tag_tok(&t, end, tag, Cow::Borrowed(""));
                 }
                 match t.name_if_unchanged() {
                     // Its raw bytes, which are not an interned name.
-                    Some(name) => Tok::Tag(TagTok {
-                        end,
-                        tag: Tag::Unknown,
-                        other_name: Cow::Borrowed(name),
-                        self_closing: t.self_closing(),
-                        has_attrs: !end,
-                        span: t.span(),
-                    }),
+                    Some(name) => tag_tok(&t, end, Tag::Unknown, Cow::Borrowed(name)),
                     None => decoded_tag(t, end),
                 }
             }
@@ -431,28 +417,25 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
 fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
     // A known name spelled with upper case (`<TD>`, `<FONT>`: common on older pages) is
     // found from its lowercase bytes in a stack buffer; decoding the name first made a
-    // new `String` per tag (~630 instructions a tag on such pages).
+    // new `String` per tag (~630 instructions a tag on such pages). A name it does not
+    // find is not interned in any spelling, so the decoded name is the element's own.
     let tag = known_in_lower_case(t.raw_name());
-    if tag != Tag::Unknown {
-        return Tok::Tag(TagTok {
-            end,
-            tag,
-            other_name: Cow::Borrowed(""),
-            self_closing: t.self_closing(),
-            has_attrs: !end,
-            span: t.span(),
-        });
-    }
-    let name = t.name();
-    let tag = Tag::from_name(&name);
+    let other_name = if tag == Tag::Unknown {
+        t.name()
+    } else {
+        Cow::Borrowed("")
+    };
+    tag_tok(&t, end, tag, other_name)
+}
+
+/// The builder's tag token for the tokenizer's tag `t`, its name interned as `tag` or
+/// (for [`Tag::Unknown`]) given as `other_name`.
+#[inline(always)]
+fn tag_tok<'a>(t: &htmltok::Tag<'a, '_>, end: bool, tag: Tag, other_name: Cow<'a, str>) -> Tok<'a> {
     Tok::Tag(TagTok {
         end,
         tag,
-        other_name: if tag == Tag::Unknown {
-            name
-        } else {
-            Cow::Borrowed("")
-        },
+        other_name,
         self_closing: t.self_closing(),
         has_attrs: !end,
         span: t.span(),
@@ -462,7 +445,10 @@ fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
 /// The interned tag whose name is `raw` with ASCII upper case lowered, when `raw` is
 /// ASCII without NUL (the only bytes the tag name state's decoding changes besides those:
 /// NUL becomes U+FFFD and non-ASCII stays, and no interned name holds either); else
-/// [`Tag::Unknown`], and the caller decodes the name.
+/// [`Tag::Unknown`], and the caller decodes the name, which is then not interned either:
+/// a tag name holds no CR (whitespace ends it), so decoding only lowers ASCII, as done
+/// here, turns NUL into U+FFFD and keeps non-ASCII; it never shortens a name, and no
+/// table holds U+FFFD or non-ASCII.
 fn known_in_lower_case(raw: &[u8]) -> Tag {
     let mut lower = [0u8; 16];
     let Some(buf) = lower.get_mut(..raw.len()) else {
