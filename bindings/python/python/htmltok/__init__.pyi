@@ -6,6 +6,9 @@ from typing import Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple
 from . import warc as warc
 
 __version__: str
+#: True when this extension was built with profile-guided optimization (what
+#: `pip install ./bindings/python` builds where llvm-profdata is found; HTMLTOK_PGO=0 opts out).
+PGO: bool
 #: The columns of process_arrow(), the Spark job and `htmltok extract --format parquet`.
 COLUMNS: List[str]
 #: The metadata columns of process(metadata=True), process_arrow and the Spark job.
