@@ -5,8 +5,10 @@
 //! cargo run --release -p htmltok-tree --example throughput -- ../shared/corpus [rounds]
 //! ```
 //!
-//! Prints MB/s for the tokenizer alone (simulation off, every token's text and
-//! attributes decoded) and for `htmltok_tree::parse`, their ratio, the DOM's size beside
+//! Prints MB/s, best of the rounds, for the tokenizer alone twice — spans only (the crate's
+//! default builder, as `count_tokens` runs it: tokens found and counted, nothing decoded)
+//! and decoded (simulation off, every token's text and attributes decoded) — and for
+//! `htmltok_tree::parse`, the tree's ratio to each, the DOM's size beside
 //! the input (`Document::heap_bytes`: the nodes and records the documents have), and on
 //! Linux the resident memory and address space that keeping every tree at once adds.
 
@@ -44,18 +46,36 @@ fn tokenize_all(input: &[u8]) -> usize {
     n
 }
 
+/// The tokenizer as `count_tokens` runs it (the crate's default builder): every token
+/// found and its kind counted, nothing decoded. Issue #25's "tokenizer alone (spans)".
+fn count_spans(input: &[u8]) -> usize {
+    let mut tok = htmltok::Tokenizer::builder().build(input);
+    let mut n = 0;
+    while let Some(t) = tok.next_token() {
+        n += match t {
+            htmltok::Token::Text(_) => 1,
+            htmltok::Token::StartTag(_) => 2,
+            htmltok::Token::EndTag(_) => 3,
+            htmltok::Token::Comment(_) => 4,
+            htmltok::Token::Doctype(_) => 5,
+        };
+    }
+    n
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let dir = args.next().unwrap_or_else(|| "../shared/corpus".to_owned());
     let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
-    // `tree` or `tokens` as a third argument: only that loop, and no DOM statistics (for
-    // counting instructions under callgrind, one loop at a time).
+    // `tree`, `tokens` or `spans` as a third argument: only that loop, and no DOM
+    // statistics (for counting instructions under callgrind, one loop at a time).
     // `tree-str`: the tree loop with each page that is valid UTF-8 given as a `&str`
     // (`Parser::parse_str`, checked before the loop), as decoded text is parsed.
     let only = args.next();
     let as_str = only.as_deref() == Some("tree-str");
     let only_tree = only.as_deref() == Some("tree") || as_str;
     let only_tokens = only.as_deref() == Some("tokens");
+    let only_spans = only.as_deref() == Some("spans");
     let mut files = Vec::new();
     html_files(Path::new(&dir), &mut files);
     let docs: Vec<Vec<u8>> = files
@@ -77,8 +97,19 @@ fn main() {
     let mbs = |d: Duration| bytes as f64 / 1e6 / d.as_secs_f64();
     let mut best_tok = Duration::MAX;
     let mut best_tree = Duration::MAX;
+    let mut best_spans = Duration::MAX;
     let mut sink = 0usize;
     for _ in 0..rounds {
+        if only.is_none() || only_spans {
+            let t = Instant::now();
+            for d in &docs {
+                sink = sink.wrapping_add(count_spans(d));
+            }
+            best_spans = best_spans.min(t.elapsed());
+        }
+        if only_spans {
+            continue;
+        }
         if !only_tree {
             let t = Instant::now();
             for d in &docs {
@@ -99,12 +130,18 @@ fn main() {
         }
         best_tree = best_tree.min(t.elapsed());
     }
+    if only_spans {
+        println!("tokenizer alone (spans):   {:8.1} MB/s", mbs(best_spans));
+        std::hint::black_box(sink);
+        return;
+    }
     if only_tokens {
         println!("tokenizer alone (decoded): {:8.1} MB/s", mbs(best_tok));
         std::hint::black_box(sink);
         return;
     }
     if !only_tree {
+        println!("tokenizer alone (spans):   {:8.1} MB/s", mbs(best_spans));
         println!("tokenizer alone (decoded): {:8.1} MB/s", mbs(best_tok));
     }
     println!("parse to a DOM:            {:8.1} MB/s", mbs(best_tree));
@@ -113,8 +150,9 @@ fn main() {
         return;
     }
     println!(
-        "tree / tokenizer:          {:8.2}x",
-        best_tok.as_secs_f64() / best_tree.as_secs_f64()
+        "tree / tokenizer:          {:8.2}x (decoded), {:.2}x (spans)",
+        best_tok.as_secs_f64() / best_tree.as_secs_f64(),
+        best_spans.as_secs_f64() / best_tree.as_secs_f64()
     );
 
     let (mut nodes, mut attrs, mut heap, mut in_order) = (0usize, 0usize, 0usize, 0usize);
