@@ -188,7 +188,15 @@ def build_wheel(
     if choice != "0":
         why_not = _why_not()
         if why_not is None:
-            return _build_pgo_wheel(wheel_directory, config_settings, metadata_directory)
+            try:
+                return _build_pgo_wheel(wheel_directory, config_settings, metadata_directory)
+            except (OSError, RuntimeError, subprocess.CalledProcessError) as err:
+                # The instrumented build, its training run or the merge failed: with
+                # `auto`, the install still succeeds, as the plain build (which fails in
+                # turn if the source does not build).
+                if choice == "1":
+                    raise
+                why_not = f"a PGO step failed ({err})"
         if choice == "1":
             raise RuntimeError(f"HTMLTOK_PGO=1 but no PGO build is possible: {why_not}")
         _say(f"WARNING: building without profile-guided optimization (about 10% slower): {why_not}")

@@ -76,3 +76,29 @@ def test_llvm_profdata_found_is_rustcs_llvm():
         return
     version = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout
     assert f"LLVM version {major}." in version, (tool, version, sys.version)
+
+
+def test_auto_falls_back_to_the_plain_build_when_a_pgo_step_fails(monkeypatch, tmp_path):
+    backend = load_backend()
+    monkeypatch.setenv("HTMLTOK_PGO", "auto")
+    monkeypatch.setattr(backend, "_why_not", lambda: None)
+
+    def failing_pgo(*args):
+        raise subprocess.CalledProcessError(1, ["pgo_train.py"])
+
+    built = []
+
+    def plain(wheel_directory, config_settings=None, metadata_directory=None):
+        import os
+
+        built.append(os.environ.get("HTMLTOK_BUILT_WITH_PGO"))
+        return "htmltok-plain.whl"
+
+    monkeypatch.setattr(backend, "_build_pgo_wheel", failing_pgo)
+    monkeypatch.setattr(backend.maturin, "build_wheel", plain)
+    assert backend.build_wheel(str(tmp_path)) == "htmltok-plain.whl"
+    assert built == ["0"]
+    # With HTMLTOK_PGO=1 the same failure is the install's error.
+    monkeypatch.setenv("HTMLTOK_PGO", "1")
+    with pytest.raises(subprocess.CalledProcessError):
+        backend.build_wheel(str(tmp_path))
