@@ -299,8 +299,13 @@ impl AttrRec {
 /// as the tokenizer gave it (or as the foreign-content adjustments changed it).
 #[derive(Clone, Debug)]
 pub(crate) struct Attribute<'a> {
-    /// The local name (lowercased; the SVG/MathML adjustments applied).
-    pub(crate) name: Cow<'a, str>,
+    /// The local name (lowercased; the SVG/MathML adjustments applied) when it is not the
+    /// input's bytes at `name_span`: decoding changed it, an adjustment replaced it, or
+    /// the span does not fit a [`Str`]. `None` (the common case) is one store where a
+    /// borrowed `Cow` is three, and the element takes the span itself as the name's
+    /// [`Str`] ([`Dom::new_element`]) instead of finding it again from the text's address
+    /// (`Str::of_input`). Read it with [`Attribute::name`].
+    pub(crate) other_name: Option<Cow<'a, str>>,
     pub(crate) ns: AttrNs,
     pub(crate) name_span: Sp,
     /// [`Sp::NONE`] when the attribute has no `=` (its value is empty).
@@ -308,6 +313,28 @@ pub(crate) struct Attribute<'a> {
 }
 
 impl<'a> Attribute<'a> {
+    /// Whether every span of `input` fits a [`Str`] (inputs under 4 GiB), so that an
+    /// attribute whose name decoding leaves as it is can have its span as the name
+    /// (`other_name` none). One test of the input's length, which the compiler keeps out of
+    /// the loop over a tag's attributes (a test of each name's span, and the `Some` made
+    /// beside the `None`, cost ~14 instructions an attribute).
+    #[inline(always)]
+    pub(crate) fn spans_fit(input: &[u8]) -> bool {
+        input.len() < Str::OWNED as usize - 1
+    }
+
+    /// The local name's bytes (lowercased; the SVG/MathML adjustments applied): as bytes,
+    /// so that a name that is its span is read without validating its UTF-8 again (the
+    /// readers compare it with ASCII names).
+    pub(crate) fn name_bytes<'s>(&'s self, input: &'s [u8]) -> &'s [u8] {
+        match &self.other_name {
+            Some(name) => name.as_bytes(),
+            None => input
+                .get(self.name_span.start as usize..self.name_span.end as usize)
+                .unwrap_or_default(),
+        }
+    }
+
     /// The value, decoded from `input` (the document's input).
     pub(crate) fn value(&self, input: &'a [u8]) -> Cow<'a, str> {
         match self.value_span.get_opt() {
@@ -534,7 +561,14 @@ impl Dom {
             // Read in place (an owned name taken), then cleared: a `Drain` was ~25
             // instructions to set up and drop per element with attributes.
             for a in attrs.iter_mut() {
-                let name = self.store_taken(input, &mut a.name);
+                let name = match &mut a.other_name {
+                    // The name is the input's bytes at its span, which fits (`unchanged`).
+                    None => Str {
+                        start: a.name_span.start,
+                        end: a.name_span.end,
+                    },
+                    Some(name) => self.store_taken(input, name),
+                };
                 self.attrs.push(AttrRec {
                     name,
                     ns: a.ns,
@@ -586,7 +620,7 @@ impl Dom {
         attrs: &[Attribute<'_>],
     ) -> bool {
         attrs.iter().any(|a| {
-            a.ns == AttrNs::None && a.name == "encoding" && {
+            a.ns == AttrNs::None && a.name_bytes(input) == b"encoding" && {
                 let v = a.value(input);
                 v.eq_ignore_ascii_case("text/html")
                     || v.eq_ignore_ascii_case("application/xhtml+xml")
@@ -652,7 +686,7 @@ impl Dom {
             .filter(|a| {
                 !have
                     .iter()
-                    .any(|h| self.bytes(input, h.name) == a.name.as_bytes() && h.ns == a.ns)
+                    .any(|h| self.bytes(input, h.name) == a.name_bytes(input) && h.ns == a.ns)
             })
             .collect();
         if missing.is_empty() {
@@ -660,7 +694,13 @@ impl Dom {
         }
         let mut all = have.to_vec();
         for a in missing {
-            let name = self.store(input, a.name);
+            let name = match a.other_name {
+                None => Str {
+                    start: a.name_span.start,
+                    end: a.name_span.end,
+                },
+                Some(name) => self.store(input, name),
+            };
             all.push(AttrRec {
                 name,
                 ns: a.ns,

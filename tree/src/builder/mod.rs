@@ -337,7 +337,7 @@ impl<'a> TreeBuilder<'a> {
         }
         self.tag_attrs
             .iter()
-            .find(|a| a.ns == AttrNs::None && a.name == name)
+            .find(|a| a.ns == AttrNs::None && a.name_bytes(self.input) == name.as_bytes())
             .map(|a| a.value(self.input))
     }
 

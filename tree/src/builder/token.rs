@@ -255,17 +255,18 @@ impl<'a> Tok<'a> {
                         // pieces just after it was written in 8-byte ones, a store
                         // forwarding stall per attribute (perf: the hottest spot of the
                         // parse loop).
+                        // Unchanged, the name is its span (`Attribute::other_name` none).
                         match a.name_if_unchanged() {
-                            Some(name) => attrs.push(Attribute {
-                                name: Cow::Borrowed(name),
+                            Some(_) if Attribute::spans_fit(input) => attrs.push(Attribute {
+                                other_name: None,
                                 ns: AttrNs::None,
                                 name_span: a.name_span().into(),
                                 value_span: a.value_span().into(),
                             }),
-                            None => {
+                            _ => {
                                 let name = a.name();
                                 attrs.push(Attribute {
-                                    name,
+                                    other_name: Some(name),
                                     ns: AttrNs::None,
                                     name_span: a.name_span().into(),
                                     value_span: a.value_span().into(),
