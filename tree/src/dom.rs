@@ -748,9 +748,6 @@ impl Dom {
     #[inline(always)]
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
         let last = self.nodes[parent as usize].last_child;
-        if self.in_tree_order && !self.appends_in_tree_order(parent, last, child) {
-            self.in_tree_order = false;
-        }
         {
             let c = &mut self.nodes[child as usize];
             c.parent = parent;
@@ -763,6 +760,12 @@ impl Dom {
             self.nodes[parent as usize].first_child = child;
         }
         self.nodes[parent as usize].last_child = child;
+        // The order checked after the links are made (it reads only the parents of nodes
+        // older than `child`, which they do not change), so that the walk's call comes
+        // last, with no link stores waiting for it in registers.
+        if self.in_tree_order && !self.appends_in_tree_order(parent, last, child) {
+            self.in_tree_order = false;
+        }
     }
 
     /// Inserts `child` (detached) before `sibling`, which has a parent.
@@ -931,8 +934,31 @@ impl Dom {
         }
         let text = match Str::of_exact_span(span) {
             Some(str) if exact => str,
-            _ => self.store_taken(input, text),
+            // Decoded text: copied, in a frame of its own (see `insert_text_copied`).
+            _ => return self.insert_text_copied(input, parent, before, text, span),
         };
+        self.insert_text_node(parent, before, text, span);
+    }
+
+    /// [`Dom::insert_text_of`] for a text that is not the input's bytes at its span
+    /// (decoding changed it): its string stored, then the node. Out of line, so that the
+    /// common path calls nothing it must come back from with values in registers.
+    #[inline(never)]
+    fn insert_text_copied(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        text: &mut Cow<'_, str>,
+        span: Span,
+    ) {
+        let text = self.store_taken(input, text);
+        self.insert_text_node(parent, before, text, span);
+    }
+
+    /// A new text node of `text` and `span`, inserted as `insert_text_of` says.
+    #[inline(always)]
+    fn insert_text_node(&mut self, parent: NodeId, before: NodeId, text: Str, span: Span) {
         let id = self.new_node(NodeData::Text(TextData {
             text,
             span: span.into(),
