@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use htmltok::{Span, Token, TokenSink};
 
-use super::modes::uses_in_head_rules;
+use super::modes::{switches_tokenizer, uses_in_head_rules};
 use super::{Mode, Step, TreeBuilder};
 use crate::dom::Attribute;
 use crate::names::{AttrNs, Tag};
@@ -378,7 +378,8 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                 // "In cell" also hands "in body" every tag but its table tags.
                 Tok::Tag(tag)
                     if (mode == Mode::InBody || !tag.tag.in_cell_own())
-                        && !uses_in_head_rules(tag) =>
+                        && !uses_in_head_rules(tag)
+                        && !switches_tokenizer(tag) =>
                 {
                     if b.in_body_tag(tag) != Step::Done {
                         return Some(tok);
