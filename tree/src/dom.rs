@@ -299,8 +299,13 @@ impl AttrRec {
 /// as the tokenizer gave it (or as the foreign-content adjustments changed it).
 #[derive(Clone, Debug)]
 pub(crate) struct Attribute<'a> {
-    /// The local name (lowercased; the SVG/MathML adjustments applied).
-    pub(crate) name: Cow<'a, str>,
+    /// The local name (lowercased; the SVG/MathML adjustments applied) when it is not the
+    /// input's bytes at `name_span`: decoding changed it, an adjustment replaced it, or
+    /// the span does not fit a [`Str`]. `None` (the common case) is one store where a
+    /// borrowed `Cow` is three, and the element takes the span itself as the name's
+    /// [`Str`] ([`Dom::new_element`]) instead of finding it again from the text's address
+    /// (`Str::of_input`). Read it with [`Attribute::name`].
+    pub(crate) other_name: Option<Cow<'a, str>>,
     pub(crate) ns: AttrNs,
     pub(crate) name_span: Sp,
     /// [`Sp::NONE`] when the attribute has no `=` (its value is empty).
@@ -308,6 +313,28 @@ pub(crate) struct Attribute<'a> {
 }
 
 impl<'a> Attribute<'a> {
+    /// Whether every span of `input` fits a [`Str`] (inputs under 4 GiB), so that an
+    /// attribute whose name decoding leaves as it is can have its span as the name
+    /// (`other_name` none). One test of the input's length, which the compiler keeps out of
+    /// the loop over a tag's attributes (a test of each name's span, and the `Some` made
+    /// beside the `None`, cost ~14 instructions an attribute).
+    #[inline(always)]
+    pub(crate) fn spans_fit(input: &[u8]) -> bool {
+        input.len() < Str::OWNED as usize - 1
+    }
+
+    /// The local name's bytes (lowercased; the SVG/MathML adjustments applied): as bytes,
+    /// so that a name that is its span is read without validating its UTF-8 again (the
+    /// readers compare it with ASCII names).
+    pub(crate) fn name_bytes<'s>(&'s self, input: &'s [u8]) -> &'s [u8] {
+        match &self.other_name {
+            Some(name) => name.as_bytes(),
+            None => input
+                .get(self.name_span.start as usize..self.name_span.end as usize)
+                .unwrap_or_default(),
+        }
+    }
+
     /// The value, decoded from `input` (the document's input).
     pub(crate) fn value(&self, input: &'a [u8]) -> Cow<'a, str> {
         match self.value_span.get_opt() {
@@ -531,16 +558,30 @@ impl Dom {
             && !attrs.is_empty()
         {
             attrs_len = attrs.len() as u32;
-            // Read in place (an owned name taken), then cleared: a `Drain` was ~25
-            // instructions to set up and drop per element with attributes.
-            for a in attrs.iter_mut() {
-                let name = self.store_taken(input, &mut a.name);
-                self.attrs.push(AttrRec {
-                    name,
-                    ns: a.ns,
-                    name_span: a.name_span,
-                    value_span: a.value_span,
-                });
+            // Read in place, then cleared: a `Drain` was ~25 instructions to set up and
+            // drop per element with attributes. One `extend` from the slice (one
+            // reservation, no capacity test and length store per attribute); a name that
+            // is not its span (decoded or adjusted: rare) is stored after, out of line.
+            let mut other_names = false;
+            self.attrs.extend(attrs.iter().map(|a| AttrRec {
+                name: match a.other_name {
+                    // The name is the input's bytes at its span, which fits
+                    // (`Attribute::spans_fit`).
+                    None => Str {
+                        start: a.name_span.start,
+                        end: a.name_span.end,
+                    },
+                    Some(_) => {
+                        other_names = true;
+                        Str { start: 0, end: 0 }
+                    }
+                },
+                ns: a.ns,
+                name_span: a.name_span,
+                value_span: a.value_span,
+            }));
+            if other_names {
+                self.store_other_names(input, attrs_start as usize, attrs);
             }
             attrs.clear();
         }
@@ -578,6 +619,18 @@ impl Dom {
         }))
     }
 
+    /// The names of `attrs` that are not their spans ([`Attribute::other_name`]), stored
+    /// (an owned one taken, not copied) into their records, which start at `first`.
+    #[cold]
+    #[inline(never)]
+    fn store_other_names(&mut self, input: &[u8], first: usize, attrs: &mut [Attribute<'_>]) {
+        for (i, a) in attrs.iter_mut().enumerate() {
+            if let Some(name) = &mut a.other_name {
+                self.attrs[first + i].name = self.store_taken(input, name);
+            }
+        }
+    }
+
     /// Whether a MathML `annotation-xml` with `attrs` is an HTML integration point
     /// (13.2.6.5: its `encoding` is `text/html` or `application/xhtml+xml`, ASCII
     /// case-insensitively).
@@ -586,7 +639,7 @@ impl Dom {
         attrs: &[Attribute<'_>],
     ) -> bool {
         attrs.iter().any(|a| {
-            a.ns == AttrNs::None && a.name == "encoding" && {
+            a.ns == AttrNs::None && a.name_bytes(input) == b"encoding" && {
                 let v = a.value(input);
                 v.eq_ignore_ascii_case("text/html")
                     || v.eq_ignore_ascii_case("application/xhtml+xml")
@@ -652,7 +705,7 @@ impl Dom {
             .filter(|a| {
                 !have
                     .iter()
-                    .any(|h| self.bytes(input, h.name) == a.name.as_bytes() && h.ns == a.ns)
+                    .any(|h| self.bytes(input, h.name) == a.name_bytes(input) && h.ns == a.ns)
             })
             .collect();
         if missing.is_empty() {
@@ -660,7 +713,13 @@ impl Dom {
         }
         let mut all = have.to_vec();
         for a in missing {
-            let name = self.store(input, a.name);
+            let name = match a.other_name {
+                None => Str {
+                    start: a.name_span.start,
+                    end: a.name_span.end,
+                },
+                Some(name) => self.store(input, name),
+            };
             all.push(AttrRec {
                 name,
                 ns: a.ns,
@@ -708,9 +767,6 @@ impl Dom {
     #[inline(always)]
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
         let last = self.nodes[parent as usize].last_child;
-        if self.in_tree_order && !self.appends_in_tree_order(parent, last, child) {
-            self.in_tree_order = false;
-        }
         {
             let c = &mut self.nodes[child as usize];
             c.parent = parent;
@@ -723,6 +779,12 @@ impl Dom {
             self.nodes[parent as usize].first_child = child;
         }
         self.nodes[parent as usize].last_child = child;
+        // The order checked after the links are made (it reads only the parents of nodes
+        // older than `child`, which they do not change), so that the walk's call comes
+        // last, with no link stores waiting for it in registers.
+        if self.in_tree_order && !self.appends_in_tree_order(parent, last, child) {
+            self.in_tree_order = false;
+        }
     }
 
     /// Inserts `child` (detached) before `sibling`, which has a parent.
@@ -891,8 +953,31 @@ impl Dom {
         }
         let text = match Str::of_exact_span(span) {
             Some(str) if exact => str,
-            _ => self.store_taken(input, text),
+            // Decoded text: copied, in a frame of its own (see `insert_text_copied`).
+            _ => return self.insert_text_copied(input, parent, before, text, span),
         };
+        self.insert_text_node(parent, before, text, span);
+    }
+
+    /// [`Dom::insert_text_of`] for a text that is not the input's bytes at its span
+    /// (decoding changed it): its string stored, then the node. Out of line, so that the
+    /// common path calls nothing it must come back from with values in registers.
+    #[inline(never)]
+    fn insert_text_copied(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        text: &mut Cow<'_, str>,
+        span: Span,
+    ) {
+        let text = self.store_taken(input, text);
+        self.insert_text_node(parent, before, text, span);
+    }
+
+    /// A new text node of `text` and `span`, inserted as `insert_text_of` says.
+    #[inline(always)]
+    fn insert_text_node(&mut self, parent: NodeId, before: NodeId, text: Str, span: Span) {
         let id = self.new_node(NodeData::Text(TextData {
             text,
             span: span.into(),

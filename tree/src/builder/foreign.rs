@@ -49,21 +49,22 @@ impl<'a> TreeBuilder<'a> {
         if !tag.has_attrs {
             return;
         }
+        let input = self.input;
         for attr in &mut self.tag_attrs {
             match ns {
-                Ns::MathMl if attr.name == "definitionurl" => {
-                    attr.name = Cow::Borrowed("definitionURL");
+                Ns::MathMl if attr.name_bytes(input) == b"definitionurl" => {
+                    attr.other_name = Some(Cow::Borrowed("definitionURL"));
                 }
                 Ns::Svg => {
-                    if let Some(adjusted) = adjust_svg_attribute(&attr.name) {
-                        attr.name = Cow::Borrowed(adjusted);
+                    if let Some(adjusted) = adjust_svg_attribute(attr.name_bytes(input)) {
+                        attr.other_name = Some(Cow::Borrowed(adjusted));
                     }
                 }
                 _ => {}
             }
-            if let Some((attr_ns, local)) = adjust_foreign_attribute(&attr.name) {
+            if let Some((attr_ns, local)) = adjust_foreign_attribute(attr.name_bytes(input)) {
                 attr.ns = attr_ns;
-                attr.name = Cow::Borrowed(local);
+                attr.other_name = Some(Cow::Borrowed(local));
             } else {
                 attr.ns = AttrNs::None;
             }
@@ -148,10 +149,9 @@ impl<'a> TreeBuilder<'a> {
                             | Var
                     ) || (tag.tag == Font
                         && tag.has_attrs
-                        && self
-                            .tag_attrs
-                            .iter()
-                            .any(|a| matches!(&*a.name, "color" | "face" | "size")))
+                        && self.tag_attrs.iter().any(|a| {
+                            matches!(a.name_bytes(self.input), b"color" | b"face" | b"size")
+                        }))
                 };
                 if breaks_out {
                     while let Some((node, name)) = self.open.current() {

@@ -168,12 +168,16 @@ impl<'a> TreeBuilder<'a> {
                 if eof || this.done {
                     break;
                 }
+                // Read, and cleared only when set (rare): `take` wrote it back every
+                // token. Only the dispatcher's steps set it: the sink leaves the tags
+                // whose rules switch the tokenizer to it (`switches_tokenizer`), so a
+                // token the sink finished needs no test.
+                if let Some(state) = this.switch_to {
+                    this.switch_to = None;
+                    tokenizer.set_state(state);
+                }
             }
-            // Read, and cleared only when set (rare): `take` wrote it back every token.
-            if let Some(state) = this.switch_to {
-                this.switch_to = None;
-                tokenizer.set_state(state);
-            }
+            debug_assert!(this.switch_to.is_none());
         }
         // The text buffer grew by doubling: its slack given back (one `realloc`, usually
         // in place), so that a kept document holds what its text needs.
@@ -337,7 +341,7 @@ impl<'a> TreeBuilder<'a> {
         }
         self.tag_attrs
             .iter()
-            .find(|a| a.ns == AttrNs::None && a.name == name)
+            .find(|a| a.ns == AttrNs::None && a.name_bytes(self.input) == name.as_bytes())
             .map(|a| a.value(self.input))
     }
 

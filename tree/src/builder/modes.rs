@@ -32,6 +32,19 @@ pub(super) fn uses_in_head_rules(tag: &TagTok<'_>) -> bool {
     }
 }
 
+/// The "in body" start tags whose rules switch the tokenizer's state (13.2.6.2, and
+/// `plaintext`, `textarea`): the tokenizer's sink (`Drive`) leaves them, with the tags of
+/// [`uses_in_head_rules`], to the dispatcher, so that the parse loop reads the state to
+/// switch to only after a token the dispatcher ran.
+pub(super) fn switches_tokenizer(tag: &TagTok<'_>) -> bool {
+    use Tag::*;
+    !tag.end
+        && matches!(
+            tag.tag,
+            Iframe | Noembed | Noscript | Plaintext | Textarea | Xmp
+        )
+}
+
 impl<'a> TreeBuilder<'a> {
     /// Splits leading whitespace off a text token and inserts it; true when nothing is
     /// left (the shape of "whitespace: insert the character; anything else: …").

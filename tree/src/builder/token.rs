@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use htmltok::{Span, Token, TokenSink};
 
-use super::modes::uses_in_head_rules;
+use super::modes::{switches_tokenizer, uses_in_head_rules};
 use super::{Mode, Step, TreeBuilder};
 use crate::dom::Attribute;
 use crate::names::{AttrNs, Tag};
@@ -255,17 +255,18 @@ impl<'a> Tok<'a> {
                         // pieces just after it was written in 8-byte ones, a store
                         // forwarding stall per attribute (perf: the hottest spot of the
                         // parse loop).
+                        // Unchanged, the name is its span (`Attribute::other_name` none).
                         match a.name_if_unchanged() {
-                            Some(name) => attrs.push(Attribute {
-                                name: Cow::Borrowed(name),
+                            Some(_) if Attribute::spans_fit(input) => attrs.push(Attribute {
+                                other_name: None,
                                 ns: AttrNs::None,
                                 name_span: a.name_span().into(),
                                 value_span: a.value_span().into(),
                             }),
-                            None => {
+                            _ => {
                                 let name = a.name();
                                 attrs.push(Attribute {
-                                    name,
+                                    other_name: Some(name),
                                     ns: AttrNs::None,
                                     name_span: a.name_span().into(),
                                     value_span: a.value_span().into(),
@@ -377,7 +378,8 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                 // "In cell" also hands "in body" every tag but its table tags.
                 Tok::Tag(tag)
                     if (mode == Mode::InBody || !tag.tag.in_cell_own())
-                        && !uses_in_head_rules(tag) =>
+                        && !uses_in_head_rules(tag)
+                        && !switches_tokenizer(tag) =>
                 {
                     if b.in_body_tag(tag) != Step::Done {
                         return Some(tok);
