@@ -1330,6 +1330,15 @@ fn flat_is_the_general_walk() {
             if flat != ids(doc.select(&general)) {
                 return false;
             }
+            // `fold` (through `for_each`): one loop over the walk, the same matches.
+            let folded = |m: Matches<'_, '_>| {
+                let mut out = Vec::new();
+                m.for_each(|n| out.push(n.id()));
+                out
+            };
+            if folded(doc.select(&sel)) != flat || folded(doc.select(&general)) != flat {
+                return false;
+            }
             // The strings, as `next_with_values` gives them and as `values` gives them
             // for the general walk's matches.
             let with_values = |mut m: Matches<'_, '_>| {
