@@ -18,6 +18,9 @@
 //! A selector that gives an attribute it also tests for (`a[href]::attr(href)`,
 //! `img[src]::attr(src)`) finds it once: the presence test is the lookup whose result
 //! [`Flat::matches_named`] hands out with the match, so the value is not looked up again.
+//! Any other selector with a presence test (`a[href]`, `a[href]::text`) has its first one
+//! made by that lookup too (the tree's one loop over the element's records, in line),
+//! not by `matches_simple` out of line: the same answer, the attribute not handed out.
 
 use htmltok_tree::{AttrRef, Name, NodeRef, Ns, Tag};
 use selectors::SelectorList;
@@ -35,10 +38,15 @@ struct Entry {
     owner: usize,
     name: Option<TypeName>,
     conditions: Box<[Component<Impl>]>,
-    /// The attribute whose presence the selector tests and whose value it gives (`href`
-    /// in `a[href]::attr(href)`), as written and lowercased: looked up last, once, and
-    /// handed out with the match instead of being among `conditions`.
+    /// An attribute whose presence the selector tests (`href` in `a[href]`), as written
+    /// and lowercased: looked up last, once, by the tree's loop over the element's
+    /// records ([`htmltok_tree::NodeRef::attr_in_no_namespace`]) instead of being among
+    /// `conditions`. The one whose value the selector gives (`a[href]::attr(href)`) when
+    /// it has one (`gives`), else its first presence test.
     take: Option<TypeName>,
+    /// Whether `take` is the attribute the selector's `::attr()` gives: then the match
+    /// hands it out, so that its value is not looked up again.
+    gives: bool,
 }
 
 /// The attribute named by both a presence test `c` and the pseudo-element `pseudo`
@@ -119,6 +127,10 @@ impl Flat {
             for sel in list.slice() {
                 let mut name = None;
                 let mut conditions = Vec::new();
+                // The presence test of the attribute given, if any, else the first.
+                let gives = sel
+                    .iter_raw_parse_order_from(0)
+                    .any(|c| taken(c, pseudo).is_some());
                 let mut take = None;
                 for c in sel.iter_raw_parse_order_from(0) {
                     match c {
@@ -132,6 +144,15 @@ impl Flat {
                         c if take.is_none() && taken(c, pseudo).is_some() => {
                             take = taken(c, pseudo);
                         }
+                        Component::AttributeInNoNamespaceExists {
+                            local_name,
+                            local_name_lower,
+                        } if take.is_none() && !gives => {
+                            take = Some((
+                                local_name.as_str().into(),
+                                local_name_lower.as_str().into(),
+                            ));
+                        }
                         c if is_simple(c) => conditions.push(c.clone()),
                         _ => return None,
                     }
@@ -141,6 +162,7 @@ impl Flat {
                     name,
                     conditions: conditions.into(),
                     take,
+                    gives,
                 });
             }
         }
@@ -351,7 +373,8 @@ impl Entry {
             // As `matches_simple` tests `[name]`: the lowercased name on HTML elements.
             Some((written, lower)) => {
                 let name = if subject.html { lower } else { written };
-                subject.el.attr_ref(name.as_bytes()).map(Some)
+                let attr = subject.el.attr_ref(name.as_bytes())?;
+                Some(self.gives.then_some(attr))
             }
         }
     }
@@ -361,13 +384,24 @@ impl Entry {
 mod tests {
     use crate::Selector;
 
-    /// The attributes the entries of `css`'s flat form take (see `Entry::take`).
+    /// The attributes the entries of `css`'s flat form take and give (see `Entry::take`).
     fn taken(css: &str) -> Vec<Option<String>> {
+        entries(css)
+            .into_iter()
+            .map(|(take, gives)| take.filter(|_| gives))
+            .collect()
+    }
+
+    /// Each entry's `take` and `gives`.
+    fn entries(css: &str) -> Vec<(Option<String>, bool)> {
         let sel = Selector::parse(css).unwrap();
         let flat = sel.flat.expect("a flat selector");
         flat.entries
             .iter()
-            .map(|e| e.take.as_ref().map(|(written, _)| written.to_string()))
+            .map(|e| {
+                let take = e.take.as_ref().map(|(written, _)| written.to_string());
+                (take, e.gives)
+            })
             .collect()
     }
 
@@ -387,5 +421,19 @@ mod tests {
         assert_eq!(taken("a[title]::attr(href)"), [None]);
         assert_eq!(taken("a[href]::text"), [None]);
         assert_eq!(taken("a[href]"), [None]);
+    }
+
+    #[test]
+    fn a_presence_test_not_given_is_looked_up_by_the_tree() {
+        let not_given = |take: &str| (Some(take.to_string()), false);
+        assert_eq!(entries("a[href]"), [not_given("href")]);
+        assert_eq!(entries("a[href]::text"), [not_given("href")]);
+        assert_eq!(entries("a[HREF][title=t]"), [not_given("HREF")]);
+        assert_eq!(entries("a[title]::attr(href)"), [not_given("title")]);
+        assert_eq!(entries("a[href=x]"), [(None, false)]);
+        assert_eq!(
+            entries("img[alt][src]::attr(src), a[href]::attr(src)"),
+            [(Some("src".into()), true), not_given("href")]
+        );
     }
 }

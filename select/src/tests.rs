@@ -221,6 +221,14 @@ fn foreign_content() {
     assert_eq!(ids(html, "[xlink|href]"), ["l"]);
     assert_eq!(ids(html, "[*|href='#x']"), ["l"]);
     assert_eq!(ids(html, "[href]"), Vec::<String>::new());
+    // 13.2.6.3: `xmlns` on a foreign element is `xmlns` in XMLNS (no prefix), `xmlns:xlink`
+    // is `xlink` in XMLNS; an attribute selector without a namespace wants no namespace.
+    let xmlns = "<svg id=s xmlns='http://www.w3.org/2000/svg' xmlns:xlink=u></svg><p id=p xmlns=x>";
+    assert_eq!(ids(xmlns, "[xmlns|xmlns]"), ["s"]);
+    assert_eq!(ids(xmlns, "[xmlns|xlink=u]"), ["s"]);
+    assert_eq!(ids(xmlns, "[*|xmlns]"), ["s", "p"]);
+    assert_eq!(ids(xmlns, "[xmlns]"), ["p"]);
+    assert_eq!(ids(xmlns, "[xlink]"), Vec::<String>::new());
     // :link is for HTML a and area only.
     assert_eq!(ids(html, ":link"), Vec::<String>::new());
 }
@@ -1320,6 +1328,15 @@ fn flat_is_the_general_walk() {
             let ids = |m: Matches<'_, '_>| m.map(|n| n.id()).collect::<Vec<_>>();
             let flat = ids(doc.select(&sel));
             if flat != ids(doc.select(&general)) {
+                return false;
+            }
+            // `fold` (through `for_each`): one loop over the walk, the same matches.
+            let folded = |m: Matches<'_, '_>| {
+                let mut out = Vec::new();
+                m.for_each(|n| out.push(n.id()));
+                out
+            };
+            if folded(doc.select(&sel)) != flat || folded(doc.select(&general)) != flat {
                 return false;
             }
             // The strings, as `next_with_values` gives them and as `values` gives them

@@ -39,6 +39,11 @@ pub enum AttrNs {
 
 impl AttrNs {
     /// The prefix the html5lib test format writes (`xlink`, `xml`, `xmlns`), or None.
+    ///
+    /// Not the DOM's prefix for every attribute: 13.2.6.3 "adjust foreign attributes" gives
+    /// `xmlns` (namespace XMLNS, local name `xmlns`) no prefix, while the test format
+    /// writes it `xmlns xmlns`. Qualified names take theirs from
+    /// [`AttrRef::prefix`](crate::AttrRef::prefix).
     pub fn prefix(self) -> Option<&'static str> {
         match self {
             AttrNs::None => None,

@@ -367,6 +367,38 @@ impl<'d> AttrRef<'d> {
         self.attr.ns
     }
 
+    /// The prefix of the attribute's qualified name, as 13.2.6.3 "adjust foreign
+    /// attributes" sets it: `xlink` for XLink attributes, `xml` for `xml:lang` and
+    /// `xml:space`, `xmlns` for `xmlns:xlink`, and none for `xmlns` itself (the table
+    /// gives it the namespace XMLNS, the local name `xmlns` and no prefix, so its
+    /// qualified name is `xmlns`, not `xmlns:xmlns`) or for an attribute in no namespace.
+    ///
+    /// [`AttrNs::prefix`] is the html5lib test format's prefix, which writes every XMLNS
+    /// attribute with `xmlns` (`xmlns xmlns`); this is the DOM's, for qualified names
+    /// (13.3 "attribute's serialized name" writes the same).
+    ///
+    /// ```
+    /// let doc = htmltok_tree::parse(
+    ///     b"<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink=x xlink:href=h xml:lang=en>",
+    /// );
+    /// let svg = doc.body().unwrap().first_child().unwrap();
+    /// let qualified: Vec<String> = svg
+    ///     .attrs()
+    ///     .map(|a| match a.prefix() {
+    ///         Some(p) => format!("{p}:{}", a.name()),
+    ///         None => a.name().to_string(),
+    ///     })
+    ///     .collect();
+    /// assert_eq!(qualified, ["xmlns", "xmlns:xlink", "xlink:href", "xml:lang"]);
+    /// ```
+    pub fn prefix(&self) -> Option<&'static str> {
+        match self.attr.ns {
+            // The table's one XMLNS attribute without a prefix: `xmlns`.
+            AttrNs::Xmlns if self.name_bytes() == b"xmlns" => None,
+            ns => ns.prefix(),
+        }
+    }
+
     /// The value, character references decoded, decoded now: `Cow::Borrowed` from the
     /// input when decoding changes nothing.
     pub fn value(&self) -> Cow<'d, str> {

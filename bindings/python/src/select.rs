@@ -165,8 +165,13 @@ fn elements(
         Some(id) => doc.node(id).select(selector),
         None => doc.select(selector),
     };
-    let take = if first { 1 } else { usize::MAX };
-    matches.take(take).map(|n| n.id()).collect()
+    if first {
+        return matches.take(1).map(|n| n.id()).collect();
+    }
+    // `for_each` is `Matches::fold`: one loop over the walk, not a `next` call a match.
+    let mut ids = Vec::new();
+    matches.for_each(|n| ids.push(n.id()));
+    ids
 }
 
 /// The strings a `::text` / `::attr()` selector gives, in document order (the first

@@ -344,9 +344,10 @@ impl Node {
     }
 }
 
-/// An attribute's name as the Python API writes it: `href`, `xlink:href`.
+/// An attribute's qualified name, as the Python API writes it: `href`, `xlink:href`,
+/// `xmlns` (13.2.6.3's table gives `xmlns` no prefix: [`AttrRef::prefix`]).
 fn qualified_name<'d>(attr: &AttrRef<'d>) -> std::borrow::Cow<'d, str> {
-    match attr.ns().prefix() {
+    match attr.prefix() {
         Some(prefix) => format!("{prefix}:{}", attr.name()).into(),
         None => attr.name().into(),
     }
@@ -362,7 +363,7 @@ fn qualified_name<'d>(attr: &AttrRef<'d>) -> std::borrow::Cow<'d, str> {
 /// on the ten-page subset).
 fn is_named(attr: &AttrRef<'_>, name: &str) -> bool {
     let (local, name) = (attr.name_bytes(), name.as_bytes());
-    match attr.ns().prefix() {
+    match attr.prefix() {
         Some(prefix) => name
             .strip_prefix(prefix.as_bytes())
             .and_then(|rest| rest.strip_prefix(b":"))
@@ -444,14 +445,15 @@ impl Node {
         let n = self.n();
         // An HTML attribute's qualified name is its local name: the tree's one loop over
         // the element's records (`attr_in_no_namespace`, as `a[href]` tests it) finds it.
-        // Only a name with a colon can be a foreign attribute's (`xlink:href`: every
-        // prefixed name has one), so only then are the records passed again, prefixes
-        // and all. The qualified names of an element's attributes are distinct (the
-        // tokenizer drops repeated names; the foreign adjustments map names one to one),
-        // so the first found is the one the general search finds.
+        // Only a name with a colon (`xlink:href`: every prefixed name has one) or
+        // `xmlns` (13.2.6.3: in the XMLNS namespace, with no prefix) can be a foreign
+        // attribute's, so only then are the records passed again, prefixes and all. The
+        // qualified names of an element's attributes are distinct (the tokenizer drops
+        // repeated names; the foreign adjustments map names one to one), so the first
+        // found is the one the general search finds.
         let found = match n.attr_in_no_namespace(name.as_bytes()) {
             Some(attr) => Some(attr),
-            None if name.contains(':') => n.attrs().find(|a| is_named(a, name)),
+            None if name == "xmlns" || name.contains(':') => n.attrs().find(|a| is_named(a, name)),
             None => None,
         };
         match found {

@@ -104,6 +104,39 @@ def test_names_as_written_or_adjusted():
     assert repr(div) == "<htmltok.Node element 'div'>"
 
 
+def test_xmlns_is_named_xmlns():
+    # 13.2.6.3 "adjust foreign attributes": on an SVG or MathML element `xmlns` is in the
+    # XMLNS namespace with no prefix, so its qualified name is `xmlns` (not `xmlns:xmlns`);
+    # `xmlns:xlink` has the prefix `xmlns`.
+    tree = htmltok.parse(
+        b"<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink'>"
+        b"<a xlink:href=h></a></svg><math xmlns='http://www.w3.org/1998/Math/MathML'></math>"
+        b"<p xmlns=x>"
+    )
+    svg, math, p = find(tree, "svg"), find(tree, "math"), find(tree, "p")
+    assert svg.attrs == {"xmlns": "http://www.w3.org/2000/svg", "xmlns:xlink": "http://www.w3.org/1999/xlink"}
+    assert svg.attr("xmlns") == "http://www.w3.org/2000/svg"
+    assert svg.attr("xmlns:xlink") == "http://www.w3.org/1999/xlink"
+    assert svg.attr("xmlns:xmlns") is None and svg.attr("xlink") is None
+    assert math.attrs == {"xmlns": "http://www.w3.org/1998/Math/MathML"}
+    assert math.attr("xmlns") == "http://www.w3.org/1998/Math/MathML"
+    # On an HTML element xmlns is a plain attribute in no namespace.
+    assert p.attrs == {"xmlns": "x"} and p.attr("xmlns") == "x"
+    for node in [svg, math, p]:
+        assert {name: node.attr(name) for name in node.attrs} == node.attrs
+    # 13.3's serialized name is the qualified name too.
+    assert svg.html.startswith(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+    )
+    assert math.html == '<math xmlns="http://www.w3.org/1998/Math/MathML"></math>'
+    # The html5lib test format writes every XMLNS attribute with its `xmlns` prefix.
+    assert 'xmlns xmlns="http://www.w3.org/2000/svg"' in tree.to_test_format()
+    assert 'xmlns xlink="http://www.w3.org/1999/xlink"' in tree.to_test_format()
+    # Selectors match it by namespace and local name, as before.
+    assert [n.name for n in tree.select("svg[xmlns]")] == []
+    assert [n.name for n in tree.select("p[xmlns]")] == ["p"]
+
+
 def test_spans_are_offsets_in_the_decoded_page():
     tree = htmltok.parse(PAGE)
     html = tree.document.html_bytes
