@@ -63,7 +63,7 @@ pub struct Fields {
 /// instead of asking every field, and most elements (`div`, `span`, `p`) are candidates
 /// for none of the usual fields. Callgrind, the ten fields on the shared corpus's news/
 /// (49 pages): 216.4 M -> 189.5 M instructions (the tree alone 146.6 M); see
-/// `ARCHITECTURE.md`, "Selectors".
+/// `PERFORMANCE.md`, "Selectors".
 #[derive(Clone, Debug, Default)]
 struct ByName {
     /// For HTML elements: a lowercased type name and the fields that may match it (with

@@ -89,7 +89,7 @@ type TypeName = (Box<str>, Box<str>);
 /// `a::attr(href)`), as written and lowercased; None when some selector of the list has
 /// none (`.x`, `:is(a, b)`), so any element may match. Matching then starts with a string
 /// comparison instead of a call into `selectors` for every element and field: half the
-/// cost of the ten-field extraction on the corpus (see ARCHITECTURE.md, "Selectors").
+/// cost of the ten-field extraction on the corpus (see PERFORMANCE.md, "Selectors").
 fn subject_names(list: &SelectorList<css::Impl>) -> Option<Box<[TypeName]>> {
     use selectors::parser::{Combinator, Component};
     let mut names = Vec::new();
