@@ -52,6 +52,18 @@ impl AttrNs {
             AttrNs::Xmlns => Some("xmlns"),
         }
     }
+
+    /// The prefix of the qualified name of an attribute in this namespace with local name
+    /// `local`: [`AttrNs::prefix`] but for `xmlns` itself, to which 13.2.6.3 "adjust
+    /// foreign attributes" gives no prefix (and which 13.3 "attribute's serialized name"
+    /// writes `xmlns`). The DOM's qualified names ([`AttrRef::prefix`](crate::AttrRef::prefix))
+    /// and the serializer both take it from here.
+    pub(crate) fn qualified_prefix(self, local: &[u8]) -> Option<&'static str> {
+        match self {
+            AttrNs::Xmlns if local == b"xmlns" => None,
+            ns => ns.prefix(),
+        }
+    }
 }
 
 macro_rules! tags {

@@ -392,11 +392,7 @@ impl<'d> AttrRef<'d> {
     /// assert_eq!(qualified, ["xmlns", "xmlns:xlink", "xlink:href", "xml:lang"]);
     /// ```
     pub fn prefix(&self) -> Option<&'static str> {
-        match self.attr.ns {
-            // The table's one XMLNS attribute without a prefix: `xmlns`.
-            AttrNs::Xmlns if self.name_bytes() == b"xmlns" => None,
-            ns => ns.prefix(),
-        }
+        self.attr.ns.qualified_prefix(self.name_bytes())
     }
 
     /// The value, character references decoded, decoded now: `Cow::Borrowed` from the

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::document::DocumentRef;
 use crate::dom::{Dom, NONE, NodeData, NodeId};
-use crate::names::{AttrNs, Ns, Tag};
+use crate::names::{Ns, Tag};
 use crate::node::NodeRef;
 
 impl DocumentRef<'_> {
@@ -214,12 +214,11 @@ fn serialize(doc: &Dom, input: &[u8], root: NodeId, include_root: bool, out: &mu
                 for a in doc.attrs_of(id) {
                     let name = doc.str(input, a.name);
                     out.push(' ');
-                    match a.ns {
-                        AttrNs::None => {}
-                        AttrNs::Xml => out.push_str("xml:"),
-                        AttrNs::XLink => out.push_str("xlink:"),
-                        AttrNs::Xmlns if name == "xmlns" => {}
-                        AttrNs::Xmlns => out.push_str("xmlns:"),
+                    // 13.3 "attribute's serialized name": the prefix (`xml`, `xlink`,
+                    // `xmlns` but for `xmlns` itself), a colon, the local name.
+                    if let Some(prefix) = a.ns.qualified_prefix(name.as_bytes()) {
+                        out.push_str(prefix);
+                        out.push(':');
                     }
                     out.push_str(name);
                     out.push_str("=\"");
