@@ -152,7 +152,7 @@ pub(crate) fn decode_str_span(input: &str, span: Span, context: Context) -> Cow<
 #[inline(never)]
 fn decode_general(bytes: &[u8], context: Context, plain_prefix: usize) -> Cow<'_, str> {
     let unchanged = unchanged_prefix(bytes, context, plain_prefix);
-    if unchanged == bytes.len()
+    if unchanged.len == bytes.len()
         && let Some(s) = crate::scan::str_after_ascii_prefix(bytes, plain_prefix)
     {
         return Cow::Borrowed(s);
@@ -167,23 +167,37 @@ fn decode_general(bytes: &[u8], context: Context, plain_prefix: usize) -> Cow<'_
 fn decode_general_str(text: &str, context: Context, plain_prefix: usize) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     let unchanged = unchanged_prefix(bytes, context, plain_prefix);
-    if unchanged == bytes.len() {
+    if unchanged.len == bytes.len() {
         return Cow::Borrowed(text);
     }
     Cow::Owned(decode_slow_str(text, context, unchanged))
 }
 
-/// The length of the prefix of `bytes` (at least `from`) that decoding leaves as it is,
-/// apart from invalid UTF-8: it ends at the first byte that is transformed. An `&` that
-/// starts no character reference (`a=1&b=2` in a URL, say) changes nothing, so a value
-/// full of them still borrows. Inlined into both of its callers, as it was into its one
-/// caller before `decode_general_str` (out of line it cost the tokenizer 0.4%).
+/// Where decoding first changes a text: see [`unchanged_prefix`].
+#[derive(Clone, Copy)]
+struct Unchanged {
+    /// The length of the prefix that decoding leaves as it is.
+    len: usize,
+    /// When the prefix ends at a character reference, that reference resolved (its
+    /// replacement and the length after the `&`): the decoding loop starts after it
+    /// instead of resolving it a second time.
+    reference: Option<(charref::Value, usize)>,
+}
+
+/// The prefix of `bytes` (at least `from` long) that decoding leaves as it is, apart from
+/// invalid UTF-8: it ends at the first byte that is transformed. An `&` that starts no
+/// character reference (`a=1&b=2` in a URL, say) changes nothing, so a value full of them
+/// still borrows. Inlined into both of its callers, as it was into its one caller before
+/// `decode_general_str` (out of line it cost the tokenizer 0.4%).
 #[inline(always)]
-fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> usize {
+fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> Unchanged {
     let mut i = from;
     loop {
         let Some(offset) = next_special(&bytes[i..], context) else {
-            return bytes.len();
+            return Unchanged {
+                len: bytes.len(),
+                reference: None,
+            };
         };
         i += offset;
         if bytes[i] == b'&' {
@@ -192,15 +206,22 @@ fn unchanged_prefix(bytes: &[u8], context: Context, from: usize) -> usize {
                 context == Context::AttributeValue,
                 &mut |_, _| {},
             );
-            if reference.value.is_none() {
+            let Some(value) = reference.value else {
                 i += 1;
                 continue;
-            }
+            };
+            return Unchanged {
+                len: i,
+                reference: Some((value, reference.len)),
+            };
         } else if bytes[i] == 0 && !context.replaces_nul() {
             i += 1;
             continue;
         }
-        return i;
+        return Unchanged {
+            len: i,
+            reference: None,
+        };
     }
 }
 
@@ -211,8 +232,8 @@ fn next_special(bytes: &[u8], context: Context) -> Option<usize> {
     crate::scan::find_special(bytes, context.specials())
 }
 
-/// Decodes `bytes` into a new string; the first `unchanged` bytes need no transform.
-fn decode_slow(bytes: &[u8], context: Context, unchanged: usize) -> String {
+/// Decodes `bytes` into a new string; its prefix `unchanged` needs no transform.
+fn decode_slow(bytes: &[u8], context: Context, unchanged: Unchanged) -> String {
     decode_runs(bytes, context, unchanged, |out, from, to| {
         push_lossy(out, &bytes[from..to])
     })
@@ -222,7 +243,7 @@ fn decode_slow(bytes: &[u8], context: Context, unchanged: usize) -> String {
 /// are `&str` pieces, not validated again. They end at ASCII bytes (a special) or at the
 /// end, so on character boundaries; `get` checks that, with the validating copy as the
 /// fallback.
-fn decode_slow_str(text: &str, context: Context, unchanged: usize) -> String {
+fn decode_slow_str(text: &str, context: Context, unchanged: Unchanged) -> String {
     let bytes = text.as_bytes();
     decode_runs(bytes, context, unchanged, |out, from, to| {
         match text.get(from..to) {
@@ -239,12 +260,17 @@ fn decode_slow_str(text: &str, context: Context, unchanged: usize) -> String {
 fn decode_runs(
     bytes: &[u8],
     context: Context,
-    unchanged: usize,
+    unchanged: Unchanged,
     push_run: impl Fn(&mut String, usize, usize),
 ) -> String {
     let mut out = String::with_capacity(bytes.len());
-    push_run(&mut out, 0, unchanged);
-    let mut i = unchanged;
+    push_run(&mut out, 0, unchanged.len);
+    let mut i = unchanged.len;
+    // The reference that ended the unchanged prefix was resolved in finding it.
+    if let Some((value, len)) = unchanged.reference {
+        value.push_to(&mut out);
+        i += 1 + len;
+    }
     while i < bytes.len() {
         // Copy the longest run that needs no transform in one go: only this context's
         // special bytes end it (an upper-case letter in text, say, does not).
