@@ -17,7 +17,9 @@ The profile is made from the source being built, every time, so it cannot go sta
 It changes code layout and inlining, not answers (the pytest suite runs on both builds).
 The instrumented and optimized builds keep their own cargo target directories
 (``target/pgo/generate``, ``target/pgo/use``), so they do not rebuild what
-``maturin develop`` and ``cargo`` keep in ``target/``.
+``maturin develop`` and ``cargo`` keep in ``target/``, and a second install rebuilds only
+what changed in the instrumented build (the optimized build is compiled anew with each
+new profile).
 
 ``HTMLTOK_PGO`` chooses:
 
@@ -32,6 +34,7 @@ The instrumented and optimized builds keep their own cargo target directories
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -128,9 +131,8 @@ def _rustflags(extra: str) -> str:
     return f"{os.environ.get('RUSTFLAGS', '')} {extra}".strip()
 
 
-def _target_dir(kind: str) -> str:
-    base = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    return str(base / "pgo" / kind)
+def _pgo_dir() -> Path:
+    return Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "pgo"
 
 
 def _build_pgo_wheel(
@@ -140,16 +142,22 @@ def _build_pgo_wheel(
 ) -> str:
     profdata = find_llvm_profdata()
     assert profdata is not None  # checked by _why_not
+    pgo = _pgo_dir()
+    # Fixed paths in RUSTFLAGS, so that a second install rebuilds only what changed:
+    # cargo rebuilds everything when RUSTFLAGS change. The counts are written afresh.
+    profiles = pgo / "profiles"
+    shutil.rmtree(profiles, ignore_errors=True)
+    profiles.mkdir(parents=True)
     with tempfile.TemporaryDirectory(prefix="htmltok-pgo-") as scratch:
         work = Path(scratch)
-        profiles, instrumented, site = work / "profiles", work / "instrumented", work / "site"
-        for d in (profiles, instrumented, site):
+        instrumented, site = work / "instrumented", work / "site"
+        for d in (instrumented, site):
             d.mkdir()
 
         _say("PGO 1/4: building the instrumented extension")
         with _environment(
             RUSTFLAGS=_rustflags(f"-Cprofile-generate={profiles}"),
-            CARGO_TARGET_DIR=_target_dir("generate"),
+            CARGO_TARGET_DIR=str(pgo / "generate"),
         ):
             name = maturin.build_wheel(str(instrumented), config_settings, metadata_directory)
         with zipfile.ZipFile(instrumented / name) as wheel:
@@ -163,18 +171,24 @@ def _build_pgo_wheel(
         if not any(profiles.iterdir()):
             raise RuntimeError(f"the training run wrote no profile into {profiles}")
 
-        _say("PGO 3/4: merging the profile")
-        merged = work / "merged.profdata"
-        subprocess.run([profdata, "merge", "-o", str(merged), str(profiles)], check=True)
+    _say("PGO 3/4: merging the profile")
+    merged = pgo / "merged.profdata"
+    subprocess.run([profdata, "merge", "-o", str(merged), str(profiles)], check=True)
+    # The profile's digest in its file name: cargo does not look into the file, so a new
+    # profile must change RUSTFLAGS for every crate to be compiled with it.
+    digest = hashlib.sha256(merged.read_bytes()).hexdigest()[:16]
+    for old in pgo.glob("profile-*.profdata"):
+        old.unlink()
+    profile = merged.rename(pgo / f"profile-{digest}.profdata")
 
-        _say("PGO 4/4: building the optimized extension")
-        with _environment(
-            RUSTFLAGS=_rustflags(f"-Cprofile-use={merged}"),
-            CARGO_TARGET_DIR=_target_dir("use"),
-            # Read by the extension (`htmltok.PGO`); cargo rebuilds when it changes.
-            HTMLTOK_BUILT_WITH_PGO="1",
-        ):
-            return maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
+    _say("PGO 4/4: building the optimized extension")
+    with _environment(
+        RUSTFLAGS=_rustflags(f"-Cprofile-use={profile}"),
+        CARGO_TARGET_DIR=str(pgo / "use"),
+        # Read by the extension (`htmltok.PGO`); cargo rebuilds when it changes.
+        HTMLTOK_BUILT_WITH_PGO="1",
+    ):
+        return maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
 
 
 def build_wheel(
