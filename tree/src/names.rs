@@ -736,75 +736,114 @@ pub fn adjust_svg_tag_name(name: &str) -> Option<&'static str> {
     })
 }
 
-/// 13.2.6.3 "adjust SVG attributes": the camelCase name of an SVG attribute. By bytes:
-/// the builder reads an attribute's name from the input without validating it again.
-pub fn adjust_svg_attribute(name: &[u8]) -> Option<&'static str> {
-    Some(match name {
-        b"attributename" => "attributeName",
-        b"attributetype" => "attributeType",
-        b"basefrequency" => "baseFrequency",
-        b"baseprofile" => "baseProfile",
-        b"calcmode" => "calcMode",
-        b"clippathunits" => "clipPathUnits",
-        b"diffuseconstant" => "diffuseConstant",
-        b"edgemode" => "edgeMode",
-        b"filterunits" => "filterUnits",
-        b"glyphref" => "glyphRef",
-        b"gradienttransform" => "gradientTransform",
-        b"gradientunits" => "gradientUnits",
-        b"kernelmatrix" => "kernelMatrix",
-        b"kernelunitlength" => "kernelUnitLength",
-        b"keypoints" => "keyPoints",
-        b"keysplines" => "keySplines",
-        b"keytimes" => "keyTimes",
-        b"lengthadjust" => "lengthAdjust",
-        b"limitingconeangle" => "limitingConeAngle",
-        b"markerheight" => "markerHeight",
-        b"markerunits" => "markerUnits",
-        b"markerwidth" => "markerWidth",
-        b"maskcontentunits" => "maskContentUnits",
-        b"maskunits" => "maskUnits",
-        b"numoctaves" => "numOctaves",
-        b"pathlength" => "pathLength",
-        b"patterncontentunits" => "patternContentUnits",
-        b"patterntransform" => "patternTransform",
-        b"patternunits" => "patternUnits",
-        b"pointsatx" => "pointsAtX",
-        b"pointsaty" => "pointsAtY",
-        b"pointsatz" => "pointsAtZ",
-        b"preservealpha" => "preserveAlpha",
-        b"preserveaspectratio" => "preserveAspectRatio",
-        b"primitiveunits" => "primitiveUnits",
-        b"refx" => "refX",
-        b"refy" => "refY",
-        b"repeatcount" => "repeatCount",
-        b"repeatdur" => "repeatDur",
-        b"requiredextensions" => "requiredExtensions",
-        b"requiredfeatures" => "requiredFeatures",
-        b"specularconstant" => "specularConstant",
-        b"specularexponent" => "specularExponent",
-        b"spreadmethod" => "spreadMethod",
-        b"startoffset" => "startOffset",
-        b"stddeviation" => "stdDeviation",
-        b"stitchtiles" => "stitchTiles",
-        b"surfacescale" => "surfaceScale",
-        b"systemlanguage" => "systemLanguage",
-        b"tablevalues" => "tableValues",
-        b"targetx" => "targetX",
-        b"targety" => "targetY",
-        b"textlength" => "textLength",
-        b"viewbox" => "viewBox",
-        b"viewtarget" => "viewTarget",
-        b"xchannelselector" => "xChannelSelector",
-        b"ychannelselector" => "yChannelSelector",
-        b"zoomandpan" => "zoomAndPan",
-        _ => return None,
-    })
+/// Defines [`adjust_svg_attribute`] from one list: the `match` that finds a name, and
+/// the filter by length and first letter that answers the common names at once.
+macro_rules! svg_attributes {
+    ($($lower:literal => $adjusted:literal,)*) => {
+        /// Per name length (the longest is 19), a bit per first letter `a`-`z` of the
+        /// names [`adjust_svg_attribute`] adjusts: `d`, `fill`, `class`, `transform`,
+        /// … fail this test, and do not go through the `match` (its length switch then
+        /// compares of the candidates of that length).
+        const SVG_ATTRIBUTE_FIRST_LETTERS: [u32; 20] = {
+            let names = SVG_ATTRIBUTE_NAMES;
+            let mut bits = [0u32; 20];
+            let mut i = 0;
+            while i < names.len() {
+                bits[names[i].len()] |= 1 << (names[i][0] - b'a');
+                i += 1;
+            }
+            bits
+        };
+
+        /// The lowercase names [`adjust_svg_attribute`] adjusts.
+        const SVG_ATTRIBUTE_NAMES: &[&[u8]] = &[$($lower),*];
+
+        /// 13.2.6.3 "adjust SVG attributes": the camelCase name of an SVG attribute. By
+        /// bytes: the builder reads an attribute's name from the input without
+        /// validating it again.
+        pub fn adjust_svg_attribute(name: &[u8]) -> Option<&'static str> {
+            let bits = SVG_ATTRIBUTE_FIRST_LETTERS.get(name.len()).copied().unwrap_or(0);
+            let letter = name.first().map_or(u32::MAX, |&c| u32::from(c.wrapping_sub(b'a')));
+            if letter >= 26 || bits & (1 << letter) == 0 {
+                return None;
+            }
+            Some(match name {
+                $($lower => $adjusted,)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+svg_attributes! {
+    b"attributename" => "attributeName",
+    b"attributetype" => "attributeType",
+    b"basefrequency" => "baseFrequency",
+    b"baseprofile" => "baseProfile",
+    b"calcmode" => "calcMode",
+    b"clippathunits" => "clipPathUnits",
+    b"diffuseconstant" => "diffuseConstant",
+    b"edgemode" => "edgeMode",
+    b"filterunits" => "filterUnits",
+    b"glyphref" => "glyphRef",
+    b"gradienttransform" => "gradientTransform",
+    b"gradientunits" => "gradientUnits",
+    b"kernelmatrix" => "kernelMatrix",
+    b"kernelunitlength" => "kernelUnitLength",
+    b"keypoints" => "keyPoints",
+    b"keysplines" => "keySplines",
+    b"keytimes" => "keyTimes",
+    b"lengthadjust" => "lengthAdjust",
+    b"limitingconeangle" => "limitingConeAngle",
+    b"markerheight" => "markerHeight",
+    b"markerunits" => "markerUnits",
+    b"markerwidth" => "markerWidth",
+    b"maskcontentunits" => "maskContentUnits",
+    b"maskunits" => "maskUnits",
+    b"numoctaves" => "numOctaves",
+    b"pathlength" => "pathLength",
+    b"patterncontentunits" => "patternContentUnits",
+    b"patterntransform" => "patternTransform",
+    b"patternunits" => "patternUnits",
+    b"pointsatx" => "pointsAtX",
+    b"pointsaty" => "pointsAtY",
+    b"pointsatz" => "pointsAtZ",
+    b"preservealpha" => "preserveAlpha",
+    b"preserveaspectratio" => "preserveAspectRatio",
+    b"primitiveunits" => "primitiveUnits",
+    b"refx" => "refX",
+    b"refy" => "refY",
+    b"repeatcount" => "repeatCount",
+    b"repeatdur" => "repeatDur",
+    b"requiredextensions" => "requiredExtensions",
+    b"requiredfeatures" => "requiredFeatures",
+    b"specularconstant" => "specularConstant",
+    b"specularexponent" => "specularExponent",
+    b"spreadmethod" => "spreadMethod",
+    b"startoffset" => "startOffset",
+    b"stddeviation" => "stdDeviation",
+    b"stitchtiles" => "stitchTiles",
+    b"surfacescale" => "surfaceScale",
+    b"systemlanguage" => "systemLanguage",
+    b"tablevalues" => "tableValues",
+    b"targetx" => "targetX",
+    b"targety" => "targetY",
+    b"textlength" => "textLength",
+    b"viewbox" => "viewBox",
+    b"viewtarget" => "viewTarget",
+    b"xchannelselector" => "xChannelSelector",
+    b"ychannelselector" => "yChannelSelector",
+    b"zoomandpan" => "zoomAndPan",
 }
 
 /// 13.2.6.3 "adjust foreign attributes": the namespace and local name of `xlink:*`,
 /// `xml:*` and `xmlns*` attributes on foreign elements.
 pub fn adjust_foreign_attribute(name: &[u8]) -> Option<(AttrNs, &'static str)> {
+    // Every name below starts with `x` (`xlink:`, `xml:`, `xmlns`): one compare answers
+    // the others (`d`, `fill`, `viewbox`, …), before the `match`'s length switch.
+    if name.first() != Some(&b'x') {
+        return None;
+    }
     Some(match name {
         b"xlink:actuate" => (AttrNs::XLink, "actuate"),
         b"xlink:arcrole" => (AttrNs::XLink, "arcrole"),
@@ -931,6 +970,30 @@ mod tests {
             Some("foreignObject")
         );
         assert_eq!(adjust_svg_tag_name("clippath"), Some("clipPath"));
+        // The filter before the `match` lets every listed name through, and the `match`
+        // adjusts each; names it stops are not in the list.
+        for &name in SVG_ATTRIBUTE_NAMES {
+            let adjusted = adjust_svg_attribute(name).expect("a listed name is adjusted");
+            assert!(adjusted.as_bytes().eq_ignore_ascii_case(name));
+        }
+        assert_eq!(adjust_svg_attribute(b"viewbox"), Some("viewBox"));
+        for name in [
+            &b""[..],
+            b"d",
+            b"fill",
+            b"viewbo",
+            b"viewBox",
+            b"VIEWBOX",
+            b"zz",
+        ] {
+            assert_eq!(adjust_svg_attribute(name), None);
+        }
+        assert_eq!(
+            adjust_foreign_attribute(b"xml:lang"),
+            Some((AttrNs::Xml, "lang"))
+        );
+        assert_eq!(adjust_foreign_attribute(b"lang"), None);
+        assert_eq!(adjust_foreign_attribute(b""), None);
         // The packed words are the bytes in order, zero-padded, with the length in the
         // top byte, at every length, the same at run time and at compile time.
         let name = b"abcdefghijklmno";

@@ -188,11 +188,20 @@ impl<'a> TreeBuilder<'a> {
                 return Step::Done;
             }
             let (node, name) = self.open.get(i);
-            if self
-                .doc
-                .local_name(self.input, node)
-                .eq_ignore_ascii_case(tag.name())
-            {
+            // "If node's tag name, converted to ASCII lowercase, is the same as the tag
+            // name of the token": when either name is interned, that is the same tag id
+            // (the end tag's name is lowercase, and every lowercase spelling of an
+            // interned name is interned: `foreignObject` is `Tag::ForeignObject`); only
+            // two uninterned names are compared by text. The common `</path>`, `</g>`
+            // then cost no call and no string compare.
+            let same = if name.tag != Tag::Unknown || tag.tag != Tag::Unknown {
+                name.tag == tag.tag
+            } else {
+                self.doc
+                    .local_name(self.input, node)
+                    .eq_ignore_ascii_case(tag.name())
+            };
+            if same {
                 self.open.truncate(i);
                 self.doc.element_mut(node).set_end(tag.span);
                 return Step::Done;

@@ -362,17 +362,24 @@ impl<'a> TreeBuilder<'a> {
     /// token"), with the adjustments of foreign content already applied to the token.
     #[inline(always)]
     pub(crate) fn create_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> (NodeId, Name) {
-        let mut tag_id = tag.tag;
-        let mut local = None;
-        if ns == Ns::Svg
-            && let Some(adjusted) = crate::names::adjust_svg_tag_name(tag.name())
+        let tag_id = tag.tag;
+        // "Adjust SVG tag name" changes no interned name (`foreignObject` is interned and
+        // spelled by `Name::known_local_name`), so only an uninterned SVG name is looked
+        // up: `<path>`, `<g>`, `<svg>` skip the list.
+        let local = if tag_id != Tag::Unknown {
+            None
+        } else if ns == Ns::Svg
+            && let Some(adjusted) = crate::names::adjust_svg_tag_name(&tag.other_name)
         {
-            tag_id = Tag::Unknown;
-            local = Some(self.doc.store(self.input, Cow::Borrowed(adjusted)));
-        }
-        if tag_id == Tag::Unknown && local.is_none() {
-            local = Some(self.doc.store(self.input, tag.other_name.clone()));
-        }
+            Some(self.doc.store(self.input, Cow::Borrowed(adjusted)))
+        } else {
+            Some(self.doc.store(self.input, tag.other_name.clone()))
+        };
+        debug_assert!(
+            tag_id == Tag::Unknown
+                || ns != Ns::Svg
+                || crate::names::adjust_svg_tag_name(tag.name()).is_none()
+        );
         let name = Name { ns, tag: tag_id };
         let attrs = if tag.has_attrs {
             Some(&mut self.tag_attrs)
