@@ -184,6 +184,26 @@ impl Sp {
     }
 }
 
+impl Sp {
+    /// `span` of an input whose every span fits ([`Attribute::spans_fit`]): the offsets
+    /// as they are, without the clamp of `From<Span>` (two compares and two conditional
+    /// moves a span, per attribute in the token loop).
+    #[inline(always)]
+    pub(crate) fn of_fitting(span: Span) -> Sp {
+        debug_assert!(span.end < u32::MAX as usize - 1);
+        Sp {
+            start: span.start as u32,
+            end: span.end as u32,
+        }
+    }
+
+    /// [`Sp::of_fitting`] for an optional span (None is [`Sp::NONE`]).
+    #[inline(always)]
+    pub(crate) fn of_fitting_opt(span: Option<Span>) -> Sp {
+        span.map_or(Sp::NONE, Sp::of_fitting)
+    }
+}
+
 impl From<Span> for Sp {
     #[inline]
     fn from(s: Span) -> Sp {

@@ -9,7 +9,7 @@ use htmltok::{Span, Token, TokenSink};
 
 use super::modes::{switches_tokenizer, uses_in_head_rules};
 use super::{Mode, Step, TreeBuilder};
-use crate::dom::Attribute;
+use crate::dom::{Attribute, Sp};
 use crate::names::{AttrNs, Tag};
 
 /// A start or end tag. Its attributes are not in it but in the builder's
@@ -260,8 +260,8 @@ impl<'a> Tok<'a> {
                             Some(_) if Attribute::spans_fit(input) => attrs.push(Attribute {
                                 other_name: None,
                                 ns: AttrNs::None,
-                                name_span: a.name_span().into(),
-                                value_span: a.value_span().into(),
+                                name_span: Sp::of_fitting(a.name_span()),
+                                value_span: Sp::of_fitting_opt(a.value_span()),
                             }),
                             _ => {
                                 let name = a.name();
