@@ -13,7 +13,7 @@ use htmltok::State;
 use super::quirks::quirks_mode;
 use super::token::DoctypeTok;
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
-use crate::dom::{DoctypeData, NONE};
+use crate::dom::{DoctypeData, NONE, NodeId};
 use crate::names::{AttrNs, InlineStart, Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -1286,19 +1286,7 @@ impl<'a> TreeBuilder<'a> {
                     if let Some((id, name)) = self.open.current()
                         && name.is_html(Tr)
                     {
-                        self.open.pop_current(id, name);
-                        self.mode = Mode::InTableBody;
-                        if !tag.end
-                            && tag.tag == Tr
-                            && self.open.current_name().is_some_and(|n| {
-                                n.ns == Ns::Html && matches!(n.tag, Tbody | Thead | Tfoot)
-                            })
-                        {
-                            self.insert_html_element(tag);
-                            self.mode = Mode::InRow;
-                            return Done;
-                        }
-                        return Reprocess;
+                        return self.close_current_row(id, name, tag);
                     }
                     if !self.open.has_in_scope(Tr, Scope::Table) {
                         return Done;
@@ -1325,6 +1313,31 @@ impl<'a> TreeBuilder<'a> {
             }
         }
         self.in_table(tok)
+    }
+
+    /// "In row"'s rule for the tags that end the row (`tr`, the table sections, `caption`,
+    /// `col`, `colgroup`, `</table>`) when the row, `(id, name)`, is the current node: it
+    /// is in table scope and clearing the stack back to a table row context leaves it, so
+    /// it is popped, and the token reprocessed in "in table body". With a table section
+    /// then the current node (HTML, so not the foreign content rules), a `<tr>` takes that
+    /// mode's row rule (whose clearing leaves the section), run here.
+    #[inline(always)]
+    fn close_current_row(&mut self, id: NodeId, name: Name, tag: &mut TagTok<'a>) -> Step {
+        use Tag::*;
+        self.open.pop_current(id, name);
+        self.mode = Mode::InTableBody;
+        if !tag.end
+            && tag.tag == Tr
+            && self
+                .open
+                .current_name()
+                .is_some_and(|n| n.ns == Ns::Html && matches!(n.tag, Tbody | Thead | Tfoot))
+        {
+            self.insert_html_element(tag);
+            self.mode = Mode::InRow;
+            return Step::Done;
+        }
+        Step::Reprocess
     }
 
     /// "In row"'s rule for a `td` or `th` start tag.
@@ -1373,6 +1386,15 @@ impl<'a> TreeBuilder<'a> {
                         if matches!(tag.tag, Td | Th) && self.open.current_is(Tr) {
                             self.in_row_cell_start(tag);
                             return Done;
+                        }
+                        // A `<tr>` (`<td>x<tr>`) takes "in row"'s rule for it, which with
+                        // the row the current node is `close_current_row`, run here
+                        // without the dispatcher's second step.
+                        if tag.tag == Tr
+                            && let Some((id, name)) = self.open.current()
+                            && name.is_html(Tr)
+                        {
+                            return self.close_current_row(id, name, tag);
                         }
                         return Reprocess;
                     }
