@@ -85,7 +85,8 @@ impl<'a> TreeBuilder<'a> {
                         text: Cow::Owned(text.text.replace('\0', "\u{FFFD}")),
                         span: text.span,
                         exact: false,
-                        may_have_nul: false,
+                        // (`Mark` alone is `Tag::Mark` here.)
+                        mark: super::Mark::Plain,
                     }
                 } else {
                     text.clone()
