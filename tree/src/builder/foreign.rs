@@ -76,6 +76,10 @@ impl<'a> TreeBuilder<'a> {
         use Tag::*;
         match tok {
             Tok::Text(text) => {
+                debug_assert!(
+                    !matches!(text.mark, super::Mark::Raw(_)),
+                    "decoded before the dispatcher"
+                );
                 // U+0000 becomes U+FFFD without clearing frameset-ok.
                 if text.text.bytes().any(|c| c != 0 && !super::token::is_ws(c)) {
                     self.frameset_ok = false;

@@ -87,11 +87,12 @@ pub(crate) enum Mark {
     MayHaveNul,
     /// Not decoded: the text is the input's bytes at `span` (valid UTF-8), which decode
     /// as text of the tokenizer state the kind names, and decoding may change them (an
-    /// `&`, a CR, a NUL it replaces); no U+0000 once decoded. Only "in body" (and "in
-    /// cell") characters, run by the tokenizer's sink (`Drive`), take it as it is: when
-    /// frameset-ok is "not ok", they need nothing of the text and insert it undecoded,
-    /// for the document to decode when it is read (`Dom::insert_raw_text`). Everything
-    /// else decodes it first ([`TextTok::decode_raw`]).
+    /// `&`, a CR, a NUL it replaces); no U+0000 once decoded. Two rules take it as it
+    /// is, needing nothing of the text, and insert it undecoded for the document to
+    /// decode when it is read (`Dom::insert_raw_text`): "in body" (and "in cell")
+    /// characters run by the tokenizer's sink (`Drive`) when frameset-ok is "not ok",
+    /// and the "text" mode's. Everything else decodes it first ([`TextTok::decode_raw`]:
+    /// the loop does, before the dispatcher; the rules that read text assert it).
     Raw(TextKind),
 }
 
@@ -103,6 +104,7 @@ pub(crate) fn is_ws(c: u8) -> bool {
 impl<'a> TextTok<'a> {
     /// The piece of this text between byte offsets `from` and `to` of the text.
     pub(crate) fn slice(&self, from: usize, to: usize) -> TextTok<'a> {
+        debug_assert!(!matches!(self.mark, Mark::Raw(_)), "a raw text is not read");
         let text = match &self.text {
             Cow::Borrowed(s) => Cow::Borrowed(&s[from..to]),
             Cow::Owned(s) => Cow::Owned(s[from..to].to_owned()),
@@ -134,6 +136,7 @@ impl<'a> TextTok<'a> {
     }
 
     pub(crate) fn is_all_ws(&self) -> bool {
+        debug_assert!(!matches!(self.mark, Mark::Raw(_)), "a raw text is not read");
         self.text.bytes().all(is_ws)
     }
 
