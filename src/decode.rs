@@ -182,9 +182,18 @@ fn after_plain_prefix<'a>(
         None => crate::scan::str_after_ascii_prefix(bytes, plain_prefix),
     };
     let rest = &bytes[plain_prefix..];
-    // A raw NUL that the context keeps: the text is decoded now (the tree builder's
-    // rules drop or replace U+0000 as they meet it; rare).
-    if !context.replaces_nul() && memchr::memchr(0, rest).is_some() {
+    // The first byte the context transforms, or a NUL it keeps: one search (a search for
+    // NUL over the whole rest and one for the others cost a second pass over every text
+    // that is not plain ASCII).
+    let kept = if context.replaces_nul() {
+        0
+    } else {
+        crate::scan::special::NUL
+    };
+    let first = crate::scan::find_special(rest, context.specials() | kept);
+    // A raw NUL that the context keeps (at or after that first byte): the text is decoded
+    // now (the tree builder's rules drop or replace U+0000 as they meet it; rare).
+    if kept != 0 && first.is_some_and(|at| memchr::memchr(0, &rest[at..]).is_some()) {
         let decoded = match text {
             Some(text) => decode_valid(text, context, plain_prefix),
             None => decode_general(bytes, context, plain_prefix),
@@ -192,7 +201,7 @@ fn after_plain_prefix<'a>(
         return (decoded, TextForm::DecodedMayHaveNul);
     }
     match text {
-        Some(text) if next_special(rest, context).is_some() => (Cow::Borrowed(text), TextForm::Raw),
+        Some(text) if first.is_some() => (Cow::Borrowed(text), TextForm::Raw),
         // Nothing to transform, but not ASCII: unchanged.
         Some(text) => (Cow::Borrowed(text), TextForm::Decoded),
         // Invalid UTF-8 (decoding replaces its sequences): decoded now.
