@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use crate::charref;
 use crate::span::Span;
+use crate::token::TextForm;
 
 /// Where a slice of the input came from; it decides which transforms apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +133,82 @@ pub(crate) fn decode_str_span_nul<'a>(
             // the input's ends; kept safe for any span.
             None => decode_span_nul(bytes, span, context),
         },
+    }
+}
+
+/// [`decode_span_nul`] (over `input_str` when it is the whole input as a `&str`, as
+/// [`decode_str_span_nul`]; any other `input_str` is not read), unless decoding may change the text, which is valid UTF-8
+/// and keeps no U+0000: then the raw text, not decoded ([`TextForm::Raw`]), for a tree
+/// builder that stores such a text's span and decodes it when read
+/// (`TextKind::decode`). "May change": the text holds a byte the context transforms (an
+/// `&`, which may start a character reference, a CR, a NUL the context replaces). Plain
+/// ASCII text is answered by the one pass [`decode_span_nul`] makes; the rest of the
+/// text is searched out of line.
+#[inline(always)]
+pub(crate) fn span_or_raw<'a>(
+    input: &'a [u8],
+    input_str: Option<&'a str>,
+    span: Span,
+    context: Context,
+) -> (Cow<'a, str>, TextForm) {
+    let nul = if context.replaces_nul() {
+        0
+    } else {
+        crate::scan::special::NUL
+    };
+    match crate::scan::plain_ascii_span(input, span.start, span.end, context.specials() | nul) {
+        Ok(s) => (Cow::Borrowed(s), TextForm::Decoded),
+        Err(plain_prefix) => after_plain_prefix(input, input_str, span, context, plain_prefix),
+    }
+}
+
+/// [`span_or_raw`] past the plain prefix: text that is not plain ASCII or holds a byte
+/// that decoding may transform.
+#[inline(never)]
+fn after_plain_prefix<'a>(
+    input: &'a [u8],
+    input_str: Option<&'a str>,
+    span: Span,
+    context: Context,
+    plain_prefix: usize,
+) -> (Cow<'a, str>, TextForm) {
+    let bytes = span.of(input);
+    // The span's text from `input_str` when that is the whole input, else validated.
+    let text = match input_str
+        .filter(|s| std::ptr::eq(s.as_bytes(), input))
+        .and_then(|s| s.get(span.start..span.end))
+    {
+        Some(text) => Some(text),
+        None => crate::scan::str_after_ascii_prefix(bytes, plain_prefix),
+    };
+    let rest = &bytes[plain_prefix..];
+    // The first byte the context transforms, or a NUL it keeps: one search (a search for
+    // NUL over the whole rest and one for the others cost a second pass over every text
+    // that is not plain ASCII).
+    let kept = if context.replaces_nul() {
+        0
+    } else {
+        crate::scan::special::NUL
+    };
+    let first = crate::scan::find_special(rest, context.specials() | kept);
+    // A raw NUL that the context keeps (at or after that first byte): the text is decoded
+    // now (the tree builder's rules drop or replace U+0000 as they meet it; rare).
+    if kept != 0 && first.is_some_and(|at| memchr::memchr(0, &rest[at..]).is_some()) {
+        let decoded = match text {
+            Some(text) => decode_valid(text, context, plain_prefix),
+            None => decode_general(bytes, context, plain_prefix),
+        };
+        return (decoded, TextForm::DecodedMayHaveNul);
+    }
+    match text {
+        Some(text) if first.is_some() => (Cow::Borrowed(text), TextForm::Raw),
+        // Nothing to transform, but not ASCII: unchanged.
+        Some(text) => (Cow::Borrowed(text), TextForm::Decoded),
+        // Invalid UTF-8 (decoding replaces its sequences): decoded now.
+        None => (
+            decode_general(bytes, context, plain_prefix),
+            TextForm::Decoded,
+        ),
     }
 }
 
@@ -482,5 +559,68 @@ mod tests {
         assert!(!same_name(b"href", b"hre"));
         assert!(same_name(b"a\0", "a\u{FFFD}".as_bytes()));
         assert!(same_name(b"a\x80", b"A\xFF"));
+    }
+
+    /// `span_or_raw` gives the raw text exactly when it is valid UTF-8 that decoding may
+    /// change and that keeps no U+0000, and decoding it then gives what `decode_span_nul`
+    /// gives; otherwise it is `decode_span_nul`'s answer. Over bytes and over a `&str`,
+    /// short texts and long (the block search), each context a text takes.
+    #[test]
+    fn gives_raw_text_only_when_decoding_may_change_it() {
+        let long = "plain ascii text, long enough for the block search ".repeat(3);
+        let pieces: [&[u8]; 10] = [
+            b"a&amp;b",
+            b"a & b",
+            b"x\r\ny",
+            b"\0nul",
+            b"\xc3\xa9t\xc3\xa9",
+            b"\xc3\xa9&lt;",
+            b"\xff&amp;",
+            b"&#0;",
+            b"&NewLine;",
+            b"plain",
+        ];
+        for context in [
+            Context::DataText,
+            Context::RcdataText,
+            Context::Verbatim,
+            Context::Cdata,
+        ] {
+            for piece in pieces {
+                for text in [piece.to_vec(), [long.as_bytes(), piece].concat()] {
+                    let span = Span::new(0, text.len());
+                    let (eager, nul) = decode_span_nul(&text, span, context);
+                    let as_str = std::str::from_utf8(&text).ok();
+                    for input_str in [None, as_str] {
+                        let (got, form) = span_or_raw(&text, input_str, span, context);
+                        match form {
+                            TextForm::Raw => {
+                                assert_eq!(got.as_bytes(), &text[..], "{text:?}");
+                                assert!(
+                                    !nul && !decode_str_span(&got, span, context).contains('\0')
+                                );
+                                assert_eq!(decode_str_span(&got, span, context), eager);
+                            }
+                            TextForm::Decoded => {
+                                assert_eq!((&*got, false), (&*eager, nul), "{text:?}")
+                            }
+                            TextForm::DecodedMayHaveNul => {
+                                assert_eq!((&*got, true), (&*eager, nul), "{text:?}")
+                            }
+                        }
+                        let transformed = |c: u8| match c {
+                            b'&' => context.has_char_refs(),
+                            b'\r' => true,
+                            0 => context.replaces_nul(),
+                            _ => false,
+                        };
+                        let kept_nul = !context.replaces_nul() && text.contains(&0);
+                        let raw =
+                            text.iter().any(|&c| transformed(c)) && !kept_nul && as_str.is_some();
+                        assert_eq!(form == TextForm::Raw, raw, "{text:?} {context:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -87,7 +87,7 @@ pub use span::Span;
 pub use state::State;
 pub use stream::{ReadTokenizer, StreamTokenizer};
 pub use tape::{AttrRecord, DoctypeRecord, Tape, TapeError, TokenRecord};
-pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
+pub use token::{Attribute, Comment, Doctype, Tag, Text, TextForm, TextKind, Token};
 
 /// Decodes the bytes of an attribute value at `span` in `input` exactly as
 /// [`Attribute::value`] does (character references with the attribute value rule, NUL as

@@ -77,6 +77,19 @@ pub enum TextKind {
 }
 
 impl TextKind {
+    /// The text of `span` of `input` decoded as text of this kind: what [`Text::text`]
+    /// gives for a text of this kind whose [`Text::text_span`] is `span`. For a caller
+    /// that kept a text's span and kind instead of its decoded text.
+    pub fn decode(self, input: &[u8], span: Span) -> Cow<'_, str> {
+        decode_span(input, span, self.context())
+    }
+
+    /// [`TextKind::decode`] of the whole of `text`, known to be UTF-8 (not validated
+    /// again): for a raw text [`Text::text_or_raw`] gave.
+    pub fn decode_str(self, text: &str) -> Cow<'_, str> {
+        crate::decode::decode_str_span(text, Span::new(0, text.len()), self.context())
+    }
+
     fn context(self) -> Context {
         match self {
             TextKind::Data => Context::DataText,
@@ -85,6 +98,18 @@ impl TextKind {
             TextKind::Cdata => Context::Cdata,
         }
     }
+}
+
+/// What [`Text::text_or_raw`] gave: decoded text, or the raw text, not decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextForm {
+    /// The decoded text; it holds no U+0000.
+    Decoded,
+    /// The decoded text; it may hold U+0000 (its kind keeps NUL, and a raw NUL is there).
+    DecodedMayHaveNul,
+    /// The raw text, valid UTF-8 but not decoded: decoding may change it ([`TextKind::decode`]).
+    /// It holds no U+0000 once decoded.
+    Raw,
 }
 
 /// A run of character tokens.
@@ -129,6 +154,18 @@ impl<'a> Text<'a> {
         } else {
             self.text_and_nul()
         }
+    }
+
+    /// [`Text::text_and_nul`] (or, given the tokenizer's whole input as a `&str`,
+    /// [`Text::text_and_nul_in`]), unless decoding may change the text (it holds an `&`,
+    /// a CR, or a NUL its kind replaces), which is valid UTF-8 and keeps no U+0000: then
+    /// the raw text ([`Text::raw_text`]) as it is, [`TextForm::Raw`], for a caller that
+    /// keeps the text's span and kind and decodes it when it is read
+    /// ([`TextKind::decode`]). Plain ASCII text is answered in the one pass
+    /// [`Text::text_and_nul`] makes.
+    #[inline(always)]
+    pub fn text_or_raw(&self, input: Option<&'a str>) -> (Cow<'a, str>, TextForm) {
+        crate::decode::span_or_raw(self.input, input, self.content, self.kind.context())
     }
 
     /// The undecoded bytes of the text (for CDATA, without `<![CDATA[` and `]]>`).

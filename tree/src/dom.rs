@@ -39,7 +39,9 @@
 
 use std::borrow::Cow;
 
-use htmltok::Span;
+use std::sync::OnceLock;
+
+use htmltok::{Span, TextKind};
 
 use crate::names::{AttrNs, Name, Tag};
 use crate::spare;
@@ -291,6 +293,23 @@ pub(crate) enum Owned {
     /// of the buffer once, so that each later merge appends in amortized O(1) (copying it
     /// to the buffer's end on every merge would be quadratic on hostile input).
     Heap(String),
+    /// A text node's text that decoding may change, not decoded yet: the input's bytes
+    /// `start..end` (a text token's content span) and the tokenizer state they came
+    /// from, which says how they decode. Decoded when first read, with every other such
+    /// text of the document ([`Dom::raw_decoded`]).
+    Raw {
+        start: u32,
+        end: u32,
+        kind: TextKind,
+    },
+}
+
+/// The decoded text of a document's [`Owned::Raw`] strings: the text of `owned[i]` is
+/// `text[at[i].0..at[i].1]` (`(0, 0)` for the other kinds of owned string).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RawDecoded {
+    text: String,
+    at: Vec<(usize, usize)>,
 }
 
 /// One attribute as the document stores it: its name, and the spans of its name and
@@ -375,6 +394,11 @@ pub(crate) struct Dom {
     pub(crate) owned: Vec<Owned>,
     /// The text of the [`Owned::Buf`] strings.
     pub(crate) text: String,
+    /// The text of the [`Owned::Raw`] strings, decoded all at once by the first read of
+    /// one (after the parse: the builder reads no text it stored). A document whose text
+    /// is never read never decodes it; a `OnceLock`, so that documents stay `Sync` and
+    /// threads reading one share the decoding.
+    pub(crate) raw_decoded: OnceLock<RawDecoded>,
     pub(crate) doctypes: Vec<DoctypeData>,
     /// The spans of the text nodes made of several tokens.
     pub(crate) span_lists: std::collections::HashMap<NodeId, Vec<Span>>,
@@ -423,6 +447,7 @@ impl Dom {
             // (1,228 reallocations over the corpus); `run` gives back the slack at the
             // end, as before.
             text: String::with_capacity(input_len / 32),
+            raw_decoded: OnceLock::new(),
             doctypes: Vec::new(),
             span_lists: std::collections::HashMap::new(),
             quirks: QuirksMode::NoQuirks,
@@ -439,24 +464,64 @@ impl Dom {
     #[inline]
     pub(crate) fn str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
         if s.is_owned() {
-            return self.owned_str(s);
+            return self.owned_str(input, s);
         }
         input_str(input, s)
     }
 
     /// The text of an owned `s` ([`Str::is_owned`]).
-    fn owned_str(&self, s: Str) -> &str {
+    fn owned_str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
         match &self.owned[s.end as usize] {
             Owned::Buf { start, end } => self.text.get(*start..*end).unwrap_or(""),
             Owned::Heap(h) => h,
+            Owned::Raw { .. } => {
+                let raw = self.raw_decoded.get_or_init(|| self.decode_raw(input));
+                let (start, end) = raw.at.get(s.end as usize).copied().unwrap_or_default();
+                raw.text.get(start..end).unwrap_or("")
+            }
         }
+    }
+
+    /// Decodes every [`Owned::Raw`] string, in one buffer (see [`Dom::raw_decoded`]).
+    #[cold]
+    #[inline(never)]
+    fn decode_raw(&self, input: &[u8]) -> RawDecoded {
+        let mut out = RawDecoded {
+            text: String::new(),
+            at: Vec::with_capacity(self.owned.len()),
+        };
+        let raw_len: usize = self
+            .owned
+            .iter()
+            .map(|o| match o {
+                Owned::Raw { start, end, .. } => (end - start) as usize,
+                _ => 0,
+            })
+            .sum();
+        // Decoding seldom lengthens a text (a reference is mostly longer than its
+        // replacement; a NUL's U+FFFD and a few references are not): one allocation,
+        // rarely two.
+        out.text.reserve_exact(raw_len);
+        for o in &self.owned {
+            let at = match o {
+                Owned::Raw { start, end, kind } => {
+                    let span = Span::new(*start as usize, *end as usize);
+                    let from = out.text.len();
+                    out.text.push_str(&kind.decode(input, span));
+                    (from, out.text.len())
+                }
+                _ => (0, 0),
+            };
+            out.at.push(at);
+        }
+        out
     }
 
     /// The bytes of `s` (no UTF-8 check: for comparisons).
     #[inline]
     pub(crate) fn bytes<'d>(&'d self, input: &'d [u8], s: Str) -> &'d [u8] {
         if s.is_owned() {
-            return self.owned_str(s).as_bytes();
+            return self.owned_str(input, s).as_bytes();
         }
         input
             .get(s.start as usize..s.end as usize)
@@ -499,9 +564,17 @@ impl Dom {
     /// last string; else `s` moves once to a `String` of its own, so that each later merge
     /// appends in amortized O(1) (copying it to the buffer's end on every merge would be
     /// quadratic on hostile input).
-    fn append_owned(&mut self, s: Str, text: &str) {
+    fn append_owned(&mut self, input: &[u8], s: Str, text: &str) {
         let buf_len = self.text.len();
         match &mut self.owned[s.end as usize] {
+            // Text merged into a text not decoded yet: decoded now, moved to a string of
+            // its own (rare: text after an undecoded one, with nothing between them).
+            Owned::Raw { start, end, kind } => {
+                let span = Span::new(*start as usize, *end as usize);
+                let mut own = kind.decode(input, span).into_owned();
+                own.push_str(text);
+                self.owned[s.end as usize] = Owned::Heap(own);
+            }
             Owned::Buf { end, .. } if *end == buf_len => {
                 self.text.push_str(text);
                 *end = self.text.len();
@@ -979,6 +1052,54 @@ impl Dom {
         self.insert_text_node(parent, before, text, span);
     }
 
+    /// [`Dom::insert_text_of`] for a text not decoded: the input's bytes at `span`, which
+    /// decode as text of `kind` (the tokenizer's) says, and may change in decoding. A new
+    /// text node keeps them undecoded ([`Owned::Raw`]), decoded when read. Text that
+    /// merges into the node before it, and a span past 4 GiB, are decoded now.
+    #[inline]
+    pub(crate) fn insert_raw_text(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        span: Span,
+        kind: TextKind,
+    ) {
+        let prev = if before == NONE {
+            self.nodes[parent as usize].last_child
+        } else {
+            self.nodes[before as usize].prev_sibling
+        };
+        let merges = prev != NONE && matches!(self.nodes[prev as usize].data, NodeData::Text(_));
+        match Str::of_exact_span(span) {
+            Some(raw) if !merges => {
+                self.owned.push(Owned::Raw {
+                    start: raw.start,
+                    end: raw.end,
+                    kind,
+                });
+                let text = Str::owned(self.owned.len() - 1);
+                self.insert_text_node(parent, before, text, span);
+            }
+            _ => self.insert_raw_text_decoded(input, parent, before, span, kind),
+        }
+    }
+
+    /// [`Dom::insert_raw_text`] for a text decoded now.
+    #[cold]
+    #[inline(never)]
+    fn insert_raw_text_decoded(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        span: Span,
+        kind: TextKind,
+    ) {
+        let mut text = kind.decode(input, span);
+        self.insert_text_of(input, parent, before, &mut text, span, false);
+    }
+
     /// [`Dom::insert_text_of`] for a text that is not the input's bytes at its span
     /// (decoding changed it): its string stored, then the node. Out of line, so that the
     /// common path calls nothing it must come back from with values in registers.
@@ -1037,13 +1158,13 @@ impl Dom {
                 end: new.end,
             },
             None if old.is_owned() => {
-                self.append_owned(old, text);
+                self.append_owned(input, old, text);
                 old
             }
             None => {
                 // A span of the input, then `text`: copied as one new owned string.
                 let merged = self.own(input_str(input, old));
-                self.append_owned(merged, text);
+                self.append_owned(input, merged, text);
                 merged
             }
         };
@@ -1067,12 +1188,15 @@ impl Dom {
             + self.names.capacity() * size_of::<Str>()
             + self.owned.capacity() * size_of::<Owned>()
             + self.text.capacity()
+            + self.raw_decoded.get().map_or(0, |r| {
+                r.text.capacity() + r.at.capacity() * size_of::<(usize, usize)>()
+            })
             + self
                 .owned
                 .iter()
                 .map(|o| match o {
                     Owned::Heap(h) => h.capacity(),
-                    Owned::Buf { .. } => 0,
+                    Owned::Buf { .. } | Owned::Raw { .. } => 0,
                 })
                 .sum::<usize>()
             + self.doctypes.capacity() * size_of::<DoctypeData>()

@@ -572,3 +572,60 @@ fn a_hundred_thousand_encoding_metas() {
     // One id each: a small part of the arena.
     assert!(doc.heap_bytes() > 100_000 * 4);
 }
+
+/// Text that decoding changes is stored undecoded while parsing ("in body" after
+/// frameset-ok is "not ok", and the "text" mode: script, style, title, textarea) and
+/// decoded when read: every reader gives the decoded text, over bytes and over a `&str`,
+/// merged or not, with a leading newline skipped after the decoding; the document is
+/// read from several threads at once.
+#[test]
+fn raw_text_decoded_when_read() {
+    let html = "<p>start</p><p>a&amp;b</p><p>c\r\nd</p><table><td>x&lt;y</td></table>\
+        <script>s\r\n</script><title>t&amp;</title><textarea>\r\n&amp;</textarea>\
+        <pre>\n&lt;</pre><p>&#32;<b>e&amp;</b>f&lt;\0</p><p>g&amp;</x>h</p>\
+        <p>i</x>j&amp;</p><p>k&amp;</x>l&lt;</p><p>\u{e9}&amp;\u{e9}</p>";
+    let texts = [
+        "start",
+        "a&b",
+        "c\nd",
+        "x<y",
+        "s\n",
+        "t&",
+        "&",
+        "<",
+        " ",
+        "e&",
+        "f<",
+        "g&h",
+        "ij&",
+        "k&l<",
+        "\u{e9}&\u{e9}",
+    ];
+    let check = |doc: &Document<'_>| {
+        let got: Vec<_> = doc
+            .root()
+            .descendants()
+            .filter(|n| n.kind() == NodeKind::Text)
+            .map(|n| {
+                assert_eq!(n.text_bytes(), Some(n.text().as_bytes()));
+                n.text().into_owned()
+            })
+            .collect();
+        assert_eq!(got, texts);
+        let html = doc.body().unwrap().outer_html();
+        assert!(html.contains("<p>a&amp;b</p><p>c\nd</p>"), "{html}");
+        assert!(html.contains("<title>t&amp;</title>"), "{html}");
+    };
+    let doc = parse(html.as_bytes());
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| check(&doc));
+        }
+    });
+    check(&Parser::new().parse_str(html));
+    // Read before and after the lazy text is decoded, the heap grows by the decoded text.
+    let doc = parse(b"<p>x</p><p>a&amp;b</p>");
+    let before = doc.heap_bytes();
+    assert_eq!(doc.body().unwrap().text(), "xa&b");
+    assert!(doc.heap_bytes() > before);
+}

@@ -76,6 +76,10 @@ impl<'a> TreeBuilder<'a> {
         use Tag::*;
         match tok {
             Tok::Text(text) => {
+                debug_assert!(
+                    !matches!(text.mark, super::Mark::Raw(_)),
+                    "decoded before the dispatcher"
+                );
                 // U+0000 becomes U+FFFD without clearing frameset-ok.
                 if text.text.bytes().any(|c| c != 0 && !super::token::is_ws(c)) {
                     self.frameset_ok = false;
@@ -85,7 +89,8 @@ impl<'a> TreeBuilder<'a> {
                         text: Cow::Owned(text.text.replace('\0', "\u{FFFD}")),
                         span: text.span,
                         exact: false,
-                        may_have_nul: false,
+                        // (`Mark` alone is `Tag::Mark` here.)
+                        mark: super::Mark::Plain,
                     }
                 } else {
                     text.clone()

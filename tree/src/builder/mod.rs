@@ -22,7 +22,7 @@ use crate::formatting::{ActiveFormatting, Entry};
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::{OpenElements, Scope};
 
-pub(crate) use token::{Drive, TagTok, TextTok, Tok};
+pub(crate) use token::{Drive, Mark, TagTok, TextTok, Tok};
 
 /// 13.2.4.1 The insertion modes. The 2026 rules for `<select>` (which the html5lib tests
 /// follow) parse a select's content with the "in body" rules, so the old "in select" and
@@ -149,10 +149,19 @@ impl<'a> TreeBuilder<'a> {
                 foreign,
             });
             if let Some(mut tok) = next {
-                if let Tok::Text(text) = &tok
-                    && text.text.is_empty()
-                {
-                    continue;
+                if let Tok::Text(text) = &mut tok {
+                    // A raw text the sink did not insert: decoded for the rules that
+                    // read it (see `Mark::Raw`), all but the "text" mode's (script,
+                    // style, title), which inserts it as it is (its leading newline
+                    // skipped, for a `textarea` or `pre`, on the decoded text).
+                    if matches!(text.mark, Mark::Raw(_))
+                        && (this.mode != Mode::Text || foreign || this.skip_newline)
+                    {
+                        text.decode_raw();
+                    }
+                    if text.text.is_empty() {
+                        continue;
+                    }
                 }
                 if this.skip_newline {
                     this.skip_newline = false;
@@ -467,6 +476,19 @@ impl<'a> TreeBuilder<'a> {
             text.span,
             text.exact,
         );
+    }
+
+    /// 13.2.6.1 "insert a character" for a raw text (`Mark::Raw`: its span of the input,
+    /// which decodes as text of `kind`), inserted undecoded: the document decodes it when
+    /// it is read.
+    pub(crate) fn insert_raw_text(&mut self, span: Span, kind: htmltok::TextKind) {
+        let (parent, before) = self.insertion_place(None);
+        // Text is never a child of the document, node 0 (see `insert_text_mut`).
+        if parent == 0 {
+            return;
+        }
+        self.doc
+            .insert_raw_text(self.input, parent, before, span, kind);
     }
 
     /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of

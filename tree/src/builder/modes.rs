@@ -8,10 +8,10 @@
 
 use std::borrow::Cow;
 
-use htmltok::State;
+use htmltok::{Span, State, TextKind};
 
 use super::quirks::quirks_mode;
-use super::token::DoctypeTok;
+use super::token::{DoctypeTok, Mark};
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, NONE, NodeId};
 use crate::names::{AttrNs, InlineStart, Name, Ns, Tag};
@@ -409,16 +409,25 @@ impl<'a> TreeBuilder<'a> {
     /// restored six registers (16 instructions) for every text, to tail-call
     /// `insert_text_mut` on the common path.
     fn body_text_mut(&mut self, text: &mut TextTok<'a>) {
-        if text.may_have_nul {
-            return self.body_text_nul(text);
+        if text.mark != Mark::Plain {
+            return self.body_text_marked(text);
         }
         self.body_text_piece(text);
     }
 
-    /// [`Self::body_text_mut`] for a text the tokenizer marked as possibly holding NUL.
+    /// [`Self::body_text_mut`] for a text the tokenizer marked as possibly holding NUL,
+    /// or as raw (decoding may change it). A raw text is inserted undecoded when
+    /// frameset-ok is already "not ok" (nothing then reads the text); else it is decoded
+    /// first, for the whitespace test.
     #[cold]
     #[inline(never)]
-    fn body_text_nul(&mut self, text: &mut TextTok<'a>) {
+    fn body_text_marked(&mut self, text: &mut TextTok<'a>) {
+        if let Mark::Raw(kind) = text.mark {
+            if !self.frameset_ok {
+                return self.in_body_raw_text(text.span, kind);
+            }
+            text.decode_raw();
+        }
         if text.has_nul() {
             for mut piece in text.without_nul() {
                 self.body_text_piece(&mut piece);
@@ -444,6 +453,16 @@ impl<'a> TreeBuilder<'a> {
         if !text.is_all_ws() {
             self.frameset_ok = false;
         }
+    }
+
+    /// The "in body" rules for characters, for a raw text (`Mark::Raw`: decoding may
+    /// change it, and it keeps no U+0000) while frameset-ok is "not ok": the active
+    /// formatting elements reconstructed and the text inserted undecoded, as its span of
+    /// the input and its kind (the document decodes it when it is read).
+    fn in_body_raw_text(&mut self, span: Span, kind: TextKind) {
+        debug_assert!(!self.frameset_ok);
+        self.reconstruct_active_formatting();
+        self.insert_raw_text(span, kind);
     }
 
     /// The "in body" rules for characters. Called by the tokenizer's sink (`Drive`) for
@@ -957,8 +976,12 @@ impl<'a> TreeBuilder<'a> {
     pub(super) fn text(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => {
-                let text = text.clone();
-                self.insert_text(text);
+                // A raw text (script, style, title: see `Mark::Raw`) is inserted as it
+                // is: this rule reads nothing of it.
+                match text.mark {
+                    Mark::Raw(kind) => self.insert_raw_text(text.span, kind),
+                    _ => self.insert_text_mut(text),
+                }
                 Done
             }
             Tok::Eof => {

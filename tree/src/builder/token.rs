@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use htmltok::{Span, Token, TokenSink};
+use htmltok::{Span, TextForm, TextKind, Token, TokenSink};
 
 use super::modes::{switches_tokenizer, uses_in_head_rules};
 use super::{Mode, Step, TreeBuilder};
@@ -71,9 +71,29 @@ pub(crate) struct TextTok<'a> {
     pub(crate) span: Span,
     /// The text is the input's bytes at `span` (so a piece of it has an exact span).
     pub(crate) exact: bool,
-    /// The text may hold U+0000 (false: it holds none; the tokenizer tells, so that the
-    /// "in body" and "in table text" rules, which drop it, need not search every text).
-    pub(crate) may_have_nul: bool,
+    /// What the rules must look at before inserting the text: nothing (the common
+    /// case), a U+0000, or the text itself, which is raw ([`Mark::Raw`]). One byte,
+    /// tested once on the common path.
+    pub(crate) mark: Mark,
+}
+
+/// [`TextTok::mark`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// Decoded, without U+0000 (the tokenizer tells, so that the "in body" and "in table
+    /// text" rules, which drop it, need not search every text).
+    Plain,
+    /// Decoded; it may hold U+0000.
+    MayHaveNul,
+    /// Not decoded: the text is the input's bytes at `span` (valid UTF-8), which decode
+    /// as text of the tokenizer state the kind names, and decoding may change them (an
+    /// `&`, a CR, a NUL it replaces); no U+0000 once decoded. Two rules take it as it
+    /// is, needing nothing of the text, and insert it undecoded for the document to
+    /// decode when it is read (`Dom::insert_raw_text`): "in body" (and "in cell")
+    /// characters run by the tokenizer's sink (`Drive`) when frameset-ok is "not ok",
+    /// and the "text" mode's. Everything else decodes it first ([`TextTok::decode_raw`]:
+    /// the loop does, before the dispatcher; the rules that read text assert it).
+    Raw(TextKind),
 }
 
 /// 13.2.6 "whitespace" for the tree builder: tab, LF, FF, CR, space.
@@ -84,6 +104,7 @@ pub(crate) fn is_ws(c: u8) -> bool {
 impl<'a> TextTok<'a> {
     /// The piece of this text between byte offsets `from` and `to` of the text.
     pub(crate) fn slice(&self, from: usize, to: usize) -> TextTok<'a> {
+        debug_assert!(!matches!(self.mark, Mark::Raw(_)), "a raw text is not read");
         let text = match &self.text {
             Cow::Borrowed(s) => Cow::Borrowed(&s[from..to]),
             Cow::Owned(s) => Cow::Owned(s[from..to].to_owned()),
@@ -97,7 +118,7 @@ impl<'a> TextTok<'a> {
             text,
             span,
             exact: self.exact,
-            may_have_nul: self.may_have_nul,
+            mark: self.mark,
         }
     }
 
@@ -115,6 +136,7 @@ impl<'a> TextTok<'a> {
     }
 
     pub(crate) fn is_all_ws(&self) -> bool {
+        debug_assert!(!matches!(self.mark, Mark::Raw(_)), "a raw text is not read");
         self.text.bytes().all(is_ws)
     }
 
@@ -137,7 +159,7 @@ impl<'a> TextTok<'a> {
             text: Cow::Owned(ws),
             span: self.span,
             exact: false,
-            may_have_nul: false,
+            mark: Mark::Plain,
         })
     }
 
@@ -152,9 +174,25 @@ impl<'a> TextTok<'a> {
         }
     }
 
-    /// Whether the text holds U+0000.
+    /// Whether the text holds U+0000 (a raw text's decoding holds none).
     pub(crate) fn has_nul(&self) -> bool {
-        self.may_have_nul && self.text.contains('\0')
+        self.mark == Mark::MayHaveNul && self.text.contains('\0')
+    }
+
+    /// Decodes a raw text ([`Mark::Raw`]) in place, for the rules that read it (all but
+    /// "in body" characters after frameset-ok is "not ok").
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn decode_raw(&mut self) {
+        if let Mark::Raw(kind) = self.mark {
+            let text = match &self.text {
+                Cow::Borrowed(raw) => kind.decode_str(raw),
+                Cow::Owned(raw) => Cow::Owned(kind.decode_str(raw).into_owned()),
+            };
+            self.exact = matches!(&text, Cow::Borrowed(s) if s.len() == self.span.len());
+            self.text = text;
+            self.mark = Mark::Plain;
+        }
     }
 
     /// The text without U+0000 (as the "in body" rules drop it), in pieces.
@@ -163,7 +201,7 @@ impl<'a> TextTok<'a> {
         let mut start = 0;
         let mut piece = |from: usize, to: usize| {
             let mut p = self.slice(from, to);
-            p.may_have_nul = false;
+            p.mark = Mark::Plain;
             out.push(p);
         };
         for (i, c) in self.text.bytes().enumerate() {
@@ -218,26 +256,26 @@ impl<'a> Tok<'a> {
     ) -> Tok<'a> {
         match token {
             Token::Text(t) => {
-                let (text, may_have_nul) = match input_str {
-                    // A copy of the token for this call (which the compiler leaves out of
-                    // line): with the token's own address taken here, the loop wrote
-                    // every text token to the stack on both paths (7 stores a text).
-                    Some(input) => {
-                        let copy = t;
-                        copy.text_and_nul_in(input)
-                    }
-                    None => t.text_and_nul(),
-                };
+                // A copy of the token for this call (which the compiler leaves out of
+                // line): with the token's own address taken here, the loop wrote every
+                // text token to the stack on both paths (7 stores a text).
+                let copy = t;
+                let (text, form) = copy.text_or_raw(input_str);
                 let span = t.text_span();
+                let mark = match form {
+                    TextForm::Decoded => Mark::Plain,
+                    TextForm::DecodedMayHaveNul => Mark::MayHaveNul,
+                    TextForm::Raw => Mark::Raw(t.kind()),
+                };
                 let exact = match &text {
-                    Cow::Borrowed(s) => s.len() == span.len(),
+                    Cow::Borrowed(s) => s.len() == span.len() && form != TextForm::Raw,
                     Cow::Owned(_) => false,
                 };
                 Tok::Text(TextTok {
                     text,
                     span,
                     exact,
-                    may_have_nul,
+                    mark,
                 })
             }
             Token::StartTag(t) | Token::EndTag(t) => {
