@@ -30,6 +30,10 @@ def train(data: bytes) -> int:
     tree = htmltok.parse(data)
     n += len(tree)
     n += sum(len(tree.select(s)) for s in SELECTORS)
+    # The node views users read after a select: `.attr`, `.name`, `.attrs`, `.text()`.
+    links = tree.select(SELECTORS[0])
+    n += sum(len(a.attr("href")) for a in links)
+    n += sum(len(a.name) + len(a.attrs) + len(a.text()) for a in links)
     n += len(tree.select("a[href]::attr(href)"))
     n += len(tree.main_text()) + len(tree.visible_text())
     n += len(tree.metadata(url="https://example.org/page"))
