@@ -1033,11 +1033,7 @@ impl Dom {
                     if Str::of_input(input, b) == Str::of_exact_span(span)),
             "an exact text is the input's bytes at its span"
         );
-        let prev = if before == NONE {
-            self.nodes[parent as usize].last_child
-        } else {
-            self.nodes[before as usize].prev_sibling
-        };
+        let prev = self.node_before_place(parent, before);
         if prev != NONE
             && let NodeData::Text(t) = &self.nodes[prev as usize].data
         {
@@ -1050,6 +1046,17 @@ impl Dom {
             _ => return self.insert_text_copied(input, parent, before, text, span),
         };
         self.insert_text_node(parent, before, text, span);
+    }
+
+    /// The node just before an insertion place (`parent`, before `before` or at the
+    /// end), or NONE: the text node a new text merges into, when it is one.
+    #[inline(always)]
+    fn node_before_place(&self, parent: NodeId, before: NodeId) -> NodeId {
+        if before == NONE {
+            self.nodes[parent as usize].last_child
+        } else {
+            self.nodes[before as usize].prev_sibling
+        }
     }
 
     /// [`Dom::insert_text_of`] for a text not decoded: the input's bytes at `span`, which
@@ -1065,11 +1072,7 @@ impl Dom {
         span: Span,
         kind: TextKind,
     ) {
-        let prev = if before == NONE {
-            self.nodes[parent as usize].last_child
-        } else {
-            self.nodes[before as usize].prev_sibling
-        };
+        let prev = self.node_before_place(parent, before);
         let merges = prev != NONE && matches!(self.nodes[prev as usize].data, NodeData::Text(_));
         match Str::of_exact_span(span) {
             Some(raw) if !merges => {
