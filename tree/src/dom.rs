@@ -8,8 +8,10 @@
 //! Text and comment data, uninterned element names and attribute names are a [`Str`]: a
 //! span of the input when decoding changed nothing (the common case: nothing is copied),
 //! else an index into the arena's owned strings, which are ranges of one text buffer per
-//! document (see [`Owned`]). Attribute values are spans, decoded when read. Interned
-//! element names are a [`Name`].
+//! document (see [`Owned`]). Attribute values are spans, decoded when read. Most text is
+//! decoded when read too: the "in body" rules store a text run's span as a lazy [`Str`]
+//! ([`Str::lazy`]) without reading its bytes, and the first read of such a text decodes
+//! them all ([`Dom::lazy_decoded`]). Interned element names are a [`Name`].
 //!
 //! # Source positions
 //!
@@ -225,7 +227,11 @@ impl From<Option<Span>> for Sp {
 
 /// A string of the document: the input's bytes `start..end` (valid UTF-8: only text the
 /// tokenizer handed out as a slice of the input is stored so), or, when `start` is
-/// [`Str::OWNED`], the owned string number `end` of the arena ([`Dom::owned`]).
+/// [`Str::OWNED`], the owned string number `end` of the arena ([`Dom::owned`]), or, when
+/// `start` has the [`Str::LAZY`] bit, a lazy text: the input's bytes at `start..end`
+/// (that bit cleared) as the data state tokenized them, not decoded yet ([`Str::lazy`]).
+/// The spans of the first kind stay below [`Str::LAZY`] (inputs under 2 GiB; text past
+/// that is stored owned).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Str {
     start: u32,
@@ -234,6 +240,36 @@ pub(crate) struct Str {
 
 impl Str {
     const OWNED: u32 = u32::MAX;
+    /// The bit of `start` that marks a lazy text; the offsets of every span a `Str`
+    /// holds are below it.
+    const LAZY: u32 = 1 << 31;
+
+    /// A lazy text: the bytes of `span` (not empty, and below [`Str::LAZY`]) as the data
+    /// state tokenized them, whose text is what 13.2.6.4.7 "in body" inserts for them:
+    /// decoded ([`TextKind::Data`]), without the U+0000 characters that the rule ignores.
+    /// The tree builder stores a run of text so when nothing of the text decides how it
+    /// is inserted (see `TreeBuilder::in_body_lazy_text`); it is decoded when first read
+    /// ([`Dom::lazy_decoded`]).
+    #[inline]
+    fn lazy(span: Span) -> Option<Str> {
+        (span.start < span.end && span.end < Str::LAZY as usize).then_some(Str {
+            start: span.start as u32 | Str::LAZY,
+            end: span.end as u32,
+        })
+    }
+
+    /// The span of a lazy text ([`Str::lazy`]), None for the other kinds.
+    #[inline]
+    fn lazy_span(self) -> Option<Span> {
+        (self.start & Str::LAZY != 0 && !self.is_owned())
+            .then(|| Span::new((self.start & !Str::LAZY) as usize, self.end as usize))
+    }
+
+    /// A span of the input (neither owned nor lazy).
+    #[inline]
+    fn is_span(self) -> bool {
+        self.start < Str::LAZY
+    }
 
     fn owned(index: usize) -> Str {
         Str {
@@ -250,7 +286,7 @@ impl Str {
     /// input's bytes there.
     #[inline]
     fn of_exact_span(span: Span) -> Option<Str> {
-        (span.end < Str::OWNED as usize).then_some(Str {
+        (span.end < Str::LAZY as usize).then_some(Str {
             start: span.start as u32,
             end: span.end as u32,
         })
@@ -261,7 +297,7 @@ impl Str {
     fn of_input(input: &[u8], s: &str) -> Option<Str> {
         let at = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
         let end = at.wrapping_add(s.len());
-        (at <= input.len() && end <= input.len() && end < Str::OWNED as usize).then_some(Str {
+        (at <= input.len() && end <= input.len() && end < Str::LAZY as usize).then_some(Str {
             start: at as u32,
             end: end as u32,
         })
@@ -271,10 +307,26 @@ impl Str {
 /// The text of a span of the input (`s` not owned): "" if it is not one (never for the
 /// spans the tree makes, which come from `&str`s of the input).
 fn input_str(input: &[u8], s: Str) -> &str {
+    span_str(input, Span::new(s.start as usize, s.end as usize))
+}
+
+/// The input's bytes at `span` as a `&str`: "" if they are not one.
+fn span_str(input: &[u8], span: Span) -> &str {
     input
-        .get(s.start as usize..s.end as usize)
+        .get(span.start..span.end)
         .and_then(|b| std::str::from_utf8(b).ok())
         .unwrap_or("")
+}
+
+/// The text of a lazy text's bytes ([`Str::lazy`]): decoded as the data state's text,
+/// without U+0000 (13.2.6.4.7: "in body" ignores a U+0000 character token; the data state
+/// emits a raw NUL as one, and no character reference decodes to it).
+fn decode_lazy(input: &[u8], span: Span) -> Cow<'_, str> {
+    let text = TextKind::Data.decode(input, span);
+    if text.contains('\0') {
+        return Cow::Owned(text.replace('\0', ""));
+    }
+    text
 }
 
 /// A string decoding changed (or merged text that is not one span of the input).
@@ -302,6 +354,16 @@ pub(crate) enum Owned {
         end: u32,
         kind: TextKind,
     },
+}
+
+/// The decoded text of a document's lazy texts ([`Str::lazy`]) that decoding changes (a
+/// character reference, a CR, a NUL, bytes that are not UTF-8), by the span's start: the
+/// others are their input's bytes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LazyDecoded {
+    text: String,
+    /// (the span's start, the text's range in `text`), sorted by the start.
+    changed: Vec<(u32, (usize, usize))>,
 }
 
 /// The decoded text of a document's [`Owned::Raw`] strings: the text of `owned[i]` is
@@ -359,7 +421,7 @@ impl<'a> Attribute<'a> {
     /// beside the `None`, cost ~14 instructions an attribute).
     #[inline(always)]
     pub(crate) fn spans_fit(input: &[u8]) -> bool {
-        input.len() < Str::OWNED as usize - 1
+        input.len() < Str::LAZY as usize
     }
 
     /// The local name's bytes (lowercased; the SVG/MathML adjustments applied): as bytes,
@@ -399,6 +461,10 @@ pub(crate) struct Dom {
     /// is never read never decodes it; a `OnceLock`, so that documents stay `Sync` and
     /// threads reading one share the decoding.
     pub(crate) raw_decoded: OnceLock<RawDecoded>,
+    /// The text of the lazy texts ([`Str::lazy`]) that decoding changes, found and decoded
+    /// all at once by the first read of a lazy text. A document whose text is never read
+    /// never reads its text's bytes after the tokenizer's search for `<`.
+    pub(crate) lazy_decoded: OnceLock<LazyDecoded>,
     pub(crate) doctypes: Vec<DoctypeData>,
     /// The spans of the text nodes made of several tokens.
     pub(crate) span_lists: std::collections::HashMap<NodeId, Vec<Span>>,
@@ -448,6 +514,7 @@ impl Dom {
             // end, as before.
             text: String::with_capacity(input_len / 32),
             raw_decoded: OnceLock::new(),
+            lazy_decoded: OnceLock::new(),
             doctypes: Vec::new(),
             span_lists: std::collections::HashMap::new(),
             quirks: QuirksMode::NoQuirks,
@@ -463,14 +530,17 @@ impl Dom {
     /// The text of `s` (empty if the input is not the one the document was parsed from).
     #[inline]
     pub(crate) fn str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
-        if s.is_owned() {
+        if !s.is_span() {
             return self.owned_str(input, s);
         }
         input_str(input, s)
     }
 
-    /// The text of an owned `s` ([`Str::is_owned`]).
+    /// The text of an owned or lazy `s` (not [`Str::is_span`]).
     fn owned_str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
+        if let Some(span) = s.lazy_span() {
+            return self.lazy_str(input, span);
+        }
         match &self.owned[s.end as usize] {
             Owned::Buf { start, end } => self.text.get(*start..*end).unwrap_or(""),
             Owned::Heap(h) => h,
@@ -480,6 +550,52 @@ impl Dom {
                 raw.text.get(start..end).unwrap_or("")
             }
         }
+    }
+
+    /// The text of the lazy text at `span` ([`Str::lazy`]).
+    fn lazy_str<'d>(&'d self, input: &'d [u8], span: Span) -> &'d str {
+        match self.lazy_changed(input, span) {
+            Some(text) => text,
+            None => span_str(input, span),
+        }
+    }
+
+    /// The decoded text of the lazy text at `span` when decoding changes it; None when
+    /// its text is the input's bytes there (then valid UTF-8).
+    fn lazy_changed<'d>(&'d self, input: &'d [u8], span: Span) -> Option<&'d str> {
+        let lazy = self
+            .lazy_decoded
+            .get_or_init(|| self.decode_lazy_texts(input));
+        let i = lazy
+            .changed
+            .binary_search_by_key(&(span.start as u32), |&(start, _)| start)
+            .ok()?;
+        let (from, to) = lazy.changed[i].1;
+        Some(lazy.text.get(from..to).unwrap_or(""))
+    }
+
+    /// Decodes the document's lazy texts ([`Str::lazy`]): those decoding changes, in one
+    /// buffer (see [`Dom::lazy_decoded`]).
+    #[cold]
+    #[inline(never)]
+    fn decode_lazy_texts(&self, input: &[u8]) -> LazyDecoded {
+        let mut out = LazyDecoded::default();
+        for node in &self.nodes {
+            if let NodeData::Text(t) = &node.data
+                && let Some(span) = t.text.lazy_span()
+                && let Cow::Owned(text) = decode_lazy(input, span)
+            {
+                let from = out.text.len();
+                out.text.push_str(&text);
+                out.changed
+                    .push((span.start as u32, (from, out.text.len())));
+            }
+        }
+        // Node order is token order but for the nodes the adoption agency algorithm and
+        // `selectedcontent` copy; a copy shares its text's span.
+        out.changed.sort_unstable_by_key(|&(start, _)| start);
+        out.changed.dedup_by_key(|&mut (start, _)| start);
+        out
     }
 
     /// Decodes every [`Owned::Raw`] string, in one buffer (see [`Dom::raw_decoded`]).
@@ -520,6 +636,13 @@ impl Dom {
     /// The bytes of `s` (no UTF-8 check: for comparisons).
     #[inline]
     pub(crate) fn bytes<'d>(&'d self, input: &'d [u8], s: Str) -> &'d [u8] {
+        if let Some(span) = s.lazy_span() {
+            // Unchanged by decoding, the input's bytes are the text's (not validated again).
+            return match self.lazy_changed(input, span) {
+                Some(text) => text.as_bytes(),
+                None => input.get(span.start..span.end).unwrap_or_default(),
+            };
+        }
         if s.is_owned() {
             return self.owned_str(input, s).as_bytes();
         }
@@ -1088,6 +1211,41 @@ impl Dom {
         }
     }
 
+    /// 13.2.6.1 "insert a character" for a run of the data state's text, with the "in
+    /// body" rules' U+0000 dropped, stored as its span ([`Str::lazy`]): decoded when read.
+    /// Text that merges into the node before it, and a span past 2 GiB, are decoded now.
+    #[inline(always)]
+    pub(crate) fn insert_lazy_text(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        span: Span,
+    ) {
+        let prev = self.node_before_place(parent, before);
+        let merges = prev != NONE && matches!(self.nodes[prev as usize].data, NodeData::Text(_));
+        match Str::lazy(span) {
+            Some(text) if !merges => self.insert_text_node(parent, before, text, span),
+            _ => self.insert_lazy_text_decoded(input, parent, before, span),
+        }
+    }
+
+    /// [`Dom::insert_lazy_text`] for a text decoded now.
+    #[cold]
+    #[inline(never)]
+    fn insert_lazy_text_decoded(
+        &mut self,
+        input: &[u8],
+        parent: NodeId,
+        before: NodeId,
+        span: Span,
+    ) {
+        let mut text = decode_lazy(input, span);
+        if !text.is_empty() {
+            self.insert_text_of(input, parent, before, &mut text, span, false);
+        }
+    }
+
     /// [`Dom::insert_raw_text`] for a text decoded now.
     #[cold]
     #[inline(never)]
@@ -1150,7 +1308,7 @@ impl Dom {
     ) {
         // Two pieces of the input that touch stay one span.
         let joined = match &*text {
-            Cow::Borrowed(b) if !old.is_owned() => {
+            Cow::Borrowed(b) if old.is_span() => {
                 Str::of_input(input, b).filter(|new| new.start == old.end)
             }
             _ => None,
@@ -1165,8 +1323,12 @@ impl Dom {
                 old
             }
             None => {
-                // A span of the input, then `text`: copied as one new owned string.
-                let merged = self.own(input_str(input, old));
+                // A span of the input (decoded now if it is a lazy text's), then `text`:
+                // copied as one new owned string.
+                let merged = match old.lazy_span() {
+                    Some(span) => self.own(&decode_lazy(input, span)),
+                    None => self.own(input_str(input, old)),
+                };
                 self.append_owned(input, merged, text);
                 merged
             }
@@ -1193,6 +1355,9 @@ impl Dom {
             + self.text.capacity()
             + self.raw_decoded.get().map_or(0, |r| {
                 r.text.capacity() + r.at.capacity() * size_of::<(usize, usize)>()
+            })
+            + self.lazy_decoded.get().map_or(0, |r| {
+                r.text.capacity() + r.changed.capacity() * size_of::<(u32, (usize, usize))>()
             })
             + self
                 .owned

@@ -629,3 +629,68 @@ fn raw_text_decoded_when_read() {
     assert_eq!(doc.body().unwrap().text(), "xa&b");
     assert!(doc.heap_bytes() > before);
 }
+
+/// "In body" text after frameset-ok is "not ok" is stored as its span and decoded when
+/// read (`Str::lazy`): references, CR, U+0000 (which the rule ignores: a text of NULs
+/// inserts nothing, a NUL inside one is dropped), bytes that are not UTF-8, a text that
+/// merges into the one before it, and the copy `selectedcontent` makes of an option's
+/// text all read as the rules insert them, over bytes and over a `&str`.
+#[test]
+fn lazy_text_decoded_when_read() {
+    let html: &[u8] = b"<p>start</p><p>\0\0</p><p>\0a\0b\0</p><p>c\0</p><p>d&amp;e\r\nf</p>\
+        <p>g\xFFh</p><p>i</x>j&lt;</p><p>k&amp;</x>\0l</p>\
+        <select><button><selectedcontent></selectedcontent></button><option>m&amp;n</option></select>";
+    let texts = [
+        "start",
+        "ab",
+        "c",
+        "d&e\nf",
+        "g\u{FFFD}h",
+        "ij<",
+        "k&l",
+        "m&n",
+        "m&n",
+    ];
+    let check = |doc: &Document<'_>| {
+        let got: Vec<_> = doc
+            .root()
+            .descendants()
+            .filter(|n| n.kind() == NodeKind::Text)
+            .map(|n| {
+                assert_eq!(n.text_bytes(), Some(n.text().as_bytes()));
+                n.text().into_owned()
+            })
+            .collect();
+        assert_eq!(got, texts);
+        let empty = doc
+            .root()
+            .descendants()
+            .filter(|n| n.name() == Some("p"))
+            .nth(1)
+            .unwrap();
+        assert!(
+            empty.first_child().is_none(),
+            "a text of NULs inserts nothing"
+        );
+    };
+    let doc = parse(html);
+    check(&doc);
+    assert!(
+        doc.view().dom().lazy_decoded.get().is_some(),
+        "the texts were stored lazy"
+    );
+    let lossy = String::from_utf8_lossy(html).into_owned();
+    let doc = Parser::new().parse_str(&lossy);
+    check(&doc);
+    // Text that decoding leaves as it is reads as the input's bytes, not a copy.
+    let html = b"<p>x</p><p>plain</p>";
+    let doc = parse(html);
+    let text = doc
+        .body()
+        .unwrap()
+        .last_child()
+        .unwrap()
+        .first_child()
+        .unwrap();
+    assert!(matches!(text.text(), Cow::Borrowed(t) if std::ptr::eq(t.as_bytes(), &html[11..16])));
+}

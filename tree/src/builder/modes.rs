@@ -455,6 +455,23 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
+    /// The "in body" rules for a run of the data state's text whose first character is
+    /// not U+0000, while frameset-ok is "not ok": "reconstruct the active formatting
+    /// elements" and "insert the character" for each character but U+0000 ("ignore the
+    /// token"). The first character does the reconstruction, which then has nothing left
+    /// to do for the others; the text is stored as its span (`Dom::insert_lazy_text`),
+    /// its U+0000 dropped when it is decoded.
+    pub(crate) fn in_body_lazy_text(&mut self, span: Span) {
+        debug_assert!(!self.frameset_ok);
+        self.reconstruct_active_formatting();
+        let (parent, before) = self.insertion_place(None);
+        // Text is never a child of the document, node 0 (see `insert_text_mut`).
+        if parent == 0 {
+            return;
+        }
+        self.doc.insert_lazy_text(self.input, parent, before, span);
+    }
+
     /// The "in body" rules for characters, for a raw text (`Mark::Raw`: decoding may
     /// change it, and it keeps no U+0000) while frameset-ok is "not ok": the active
     /// formatting elements reconstructed and the text inserted undecoded, as its span of

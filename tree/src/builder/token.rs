@@ -399,8 +399,27 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
         let b = &mut *self.builder;
-        let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.tag_attrs);
         let mode = b.mode;
+        // "In body" characters once frameset-ok is "not ok" (a page's first words set
+        // it): nothing of the text decides what the rule does with it but whether it has
+        // a character other than U+0000, which its first byte answers unless that is a
+        // NUL. The text is stored as its span, unread (`Dom::insert_lazy_text`); the
+        // decoding (and the search for what it must change) runs when the text is first
+        // read, if ever.
+        if let Token::Text(t) = &token
+            && !self.foreign
+            && mode as u8 <= Mode::InCell as u8
+            && !b.frameset_ok
+            && !b.skip_newline
+            && t.kind() == TextKind::Data
+        {
+            let span = t.text_span();
+            if b.input.get(span.start).is_some_and(|&c| c != 0) && span.start < span.end {
+                b.in_body_lazy_text(span);
+                return None;
+            }
+        }
+        let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.tag_attrs);
         // "In body" or "in cell" (the first two modes: one comparison).
         if !self.foreign && mode as u8 <= Mode::InCell as u8 && !b.skip_newline {
             match &mut tok {
