@@ -33,8 +33,8 @@
 //! attribute list (its name as a [`Str`], the spans of name and value), shared by the
 //! copies the adoption agency algorithm makes. The rare DOCTYPE is an index into a side
 //! list, so that no field of a node needs 8-byte alignment. Spans are stored as `u32`: in
-//! inputs over 4 GiB, offsets past 4 GiB saturate (text there is stored owned, so it stays
-//! right). `size_of::<Node>()` is checked by a unit test.
+//! inputs over 4 GiB, offsets past 4 GiB saturate (text past 2 GiB is stored owned, so it
+//! stays right). `size_of::<Node>()` is checked by a unit test.
 //!
 //! Nothing here recurses: dropping, walking and serializing a million nested elements
 //! uses loops over the links.
