@@ -50,6 +50,10 @@ pub(crate) struct OpenElements {
     counts: Box<[u32; 256]>,
     /// Whether each node is on the stack.
     member: Vec<bool>,
+    /// How many elements outside the HTML namespace are on the stack. While none is, the
+    /// current node is HTML without reading it (`TreeBuilder::adjusted_current_is_foreign`,
+    /// asked before every token).
+    foreign: u32,
 }
 
 /// The elements "generate implied end tags" pops.
@@ -80,6 +84,7 @@ impl OpenElements {
             counts: Box::new([0; 256]),
             // Every bit clear; the last parse's length kept (see `spare::member`).
             member: crate::spare::member(),
+            foreign: 0,
         }
     }
 
@@ -90,8 +95,9 @@ impl OpenElements {
     #[inline]
     pub(crate) fn push(&mut self, id: NodeId, name: Name) {
         self.items.push((id, name));
-        if let Some(slot) = Self::count_slot(name) {
-            self.counts[slot] += 1;
+        match Self::count_slot(name) {
+            Some(slot) => self.counts[slot] += 1,
+            None => self.foreign += 1,
         }
         let i = id as usize;
         match self.member.get_mut(i) {
@@ -113,8 +119,9 @@ impl OpenElements {
     /// on the 10-page subset).
     #[inline(always)]
     fn forget(&mut self, id: NodeId, name: Name) {
-        if let Some(slot) = Self::count_slot(name) {
-            self.counts[slot] -= 1;
+        match Self::count_slot(name) {
+            Some(slot) => self.counts[slot] -= 1,
+            None => self.foreign -= 1,
         }
         self.member[id as usize] = false;
     }
@@ -144,6 +151,12 @@ impl OpenElements {
     /// The current node (the bottommost, most recently pushed).
     pub(crate) fn current(&self) -> Option<(NodeId, Name)> {
         self.items.last().copied()
+    }
+
+    /// Whether an element outside the HTML namespace is on the stack.
+    #[inline(always)]
+    pub(crate) fn has_foreign(&self) -> bool {
+        self.foreign != 0
     }
 
     pub(crate) fn current_name(&self) -> Option<Name> {
@@ -427,5 +440,26 @@ mod tests {
         assert!(!s.contains_tag(Tag::B) && s.contains_tag(Tag::U));
         s.remove(7);
         assert_eq!(s.len(), 3);
+    }
+
+    #[test]
+    fn foreign_count() {
+        let svg = |tag| Name { ns: Ns::Svg, tag };
+        let mut s = stack(&[Tag::Html, Tag::Body]);
+        assert!(!s.has_foreign());
+        s.push(5, svg(Tag::Svg));
+        s.push(6, svg(Tag::G));
+        assert!(s.has_foreign());
+        s.pop_current(6, svg(Tag::G));
+        assert!(s.has_foreign());
+        s.replace(2, 7, Name::html(Tag::Div));
+        assert!(!s.has_foreign());
+        s.insert(2, 8, svg(Tag::Path));
+        assert!(s.has_foreign());
+        s.remove(8);
+        assert!(!s.has_foreign());
+        s.push(9, svg(Tag::Svg));
+        s.truncate(2);
+        assert!(!s.has_foreign());
     }
 }
