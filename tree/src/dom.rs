@@ -9,9 +9,9 @@
 //! span of the input when decoding changed nothing (the common case: nothing is copied),
 //! else an index into the arena's owned strings, which are ranges of one text buffer per
 //! document (see [`Owned`]). Attribute values are spans, decoded when read. Most text is
-//! decoded when read too: the "in body" rules store a text run's span as a lazy [`Str`]
-//! ([`Str::lazy`]) without reading its bytes, and the first read of such a text decodes
-//! them all ([`Dom::lazy_decoded`]). Interned element names are a [`Name`].
+//! decoded when read too: the "in body" rules and the "text" mode's (script, style) store
+//! a text run's span as a lazy [`Str`] ([`Str::lazy`]) without reading its bytes, and the
+//! first read of such a text decodes them all ([`Dom::lazy_decoded`]). Interned element names are a [`Name`].
 //!
 //! # Source positions
 //!
@@ -229,7 +229,8 @@ impl From<Option<Span>> for Sp {
 /// tokenizer handed out as a slice of the input is stored so), or, when `start` is
 /// [`Str::OWNED`], the owned string number `end` of the arena ([`Dom::owned`]), or, when
 /// `start` has the [`Str::LAZY`] bit, a lazy text: the input's bytes at `start..end`
-/// (that bit cleared) as the data state tokenized them, not decoded yet ([`Str::lazy`]).
+/// (that bit cleared, and `end`'s [`Str::VERBATIM`] bit, which gives its [`LazyKind`]), not
+/// decoded yet ([`Str::lazy`]).
 /// The spans of the first kind stay below [`Str::LAZY`] (inputs under 2 GiB; text past
 /// that is stored owned).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,25 +245,42 @@ impl Str {
     /// holds are below it.
     const LAZY: u32 = 1 << 31;
 
-    /// A lazy text: the bytes of `span` (not empty, and below [`Str::LAZY`]) as the data
-    /// state tokenized them, whose text is what 13.2.6.4.7 "in body" inserts for them:
-    /// decoded ([`TextKind::Data`]), without the U+0000 characters that the rule ignores.
-    /// The tree builder stores a run of text so when nothing of the text decides how it
-    /// is inserted (see `TreeBuilder::in_body_lazy_text`); it is decoded when first read
+    /// The bit of a lazy text's `end` that says its kind is [`LazyKind::Verbatim`].
+    const VERBATIM: u32 = 1 << 31;
+
+    /// A lazy text: the bytes of `span` (not empty, and below [`Str::LAZY`]) as the
+    /// tokenizer read them in a state of `kind`, whose text is what the rule that stored
+    /// it inserts ([`LazyKind`]). The tree builder stores a run of text so when nothing
+    /// of the text decides how it is inserted (see `TreeBuilder::in_body_lazy_text` and
+    /// `TreeBuilder::text_mode_lazy_text`); it is decoded when first read
     /// ([`Dom::lazy_decoded`]).
     #[inline]
-    fn lazy(span: Span) -> Option<Str> {
+    fn lazy(span: Span, kind: LazyKind) -> Option<Str> {
+        let verbatim = match kind {
+            LazyKind::Data => 0,
+            LazyKind::Verbatim => Str::VERBATIM,
+        };
         (span.start < span.end && span.end < Str::LAZY as usize).then_some(Str {
             start: span.start as u32 | Str::LAZY,
-            end: span.end as u32,
+            end: span.end as u32 | verbatim,
         })
     }
 
-    /// The span of a lazy text ([`Str::lazy`]), None for the other kinds.
+    /// The span and kind of a lazy text ([`Str::lazy`]), None for the other strings.
     #[inline]
-    fn lazy_span(self) -> Option<Span> {
-        (self.start & Str::LAZY != 0 && !self.is_owned())
-            .then(|| Span::new((self.start & !Str::LAZY) as usize, self.end as usize))
+    fn lazy_span(self) -> Option<(Span, LazyKind)> {
+        (self.start & Str::LAZY != 0 && !self.is_owned()).then(|| {
+            let span = Span::new(
+                (self.start & !Str::LAZY) as usize,
+                (self.end & !Str::VERBATIM) as usize,
+            );
+            let kind = if self.end & Str::VERBATIM != 0 {
+                LazyKind::Verbatim
+            } else {
+                LazyKind::Data
+            };
+            (span, kind)
+        })
     }
 
     /// A span of the input (neither owned nor lazy).
@@ -318,15 +336,32 @@ fn span_str(input: &[u8], span: Span) -> &str {
         .unwrap_or("")
 }
 
-/// The text of a lazy text's bytes ([`Str::lazy`]): decoded as the data state's text,
-/// without U+0000 (13.2.6.4.7: "in body" ignores a U+0000 character token; the data state
-/// emits a raw NUL as one, and no character reference decodes to it).
-fn decode_lazy(input: &[u8], span: Span) -> Cow<'_, str> {
-    let text = TextKind::Data.decode(input, span);
-    if text.contains('\0') {
-        return Cow::Owned(text.replace('\0', ""));
+/// What a lazy text's bytes are ([`Str::lazy`]), and so how they decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LazyKind {
+    /// The data state's text as 13.2.6.4.7 "in body" inserts it: decoded
+    /// ([`TextKind::Data`]: references, CR), without U+0000 ("in body" ignores a U+0000
+    /// character token; the data state emits a raw NUL as one, and no character reference
+    /// decodes to it).
+    Data,
+    /// The RAWTEXT or script data state's text as 13.2.6.4.8 "text" inserts it (every
+    /// character): CR and CRLF as LF, U+0000 as U+FFFD, nothing else changed (the two
+    /// states decode alike).
+    Verbatim,
+}
+
+/// The text of a lazy text's bytes ([`Str::lazy`]) of `kind`.
+fn decode_lazy(input: &[u8], span: Span, kind: LazyKind) -> Cow<'_, str> {
+    match kind {
+        LazyKind::Data => {
+            let text = TextKind::Data.decode(input, span);
+            if text.contains('\0') {
+                return Cow::Owned(text.replace('\0', ""));
+            }
+            text
+        }
+        LazyKind::Verbatim => TextKind::Rawtext.decode(input, span),
     }
-    text
 }
 
 /// A string decoding changed (or merged text that is not one span of the input).
@@ -538,7 +573,7 @@ impl Dom {
 
     /// The text of an owned or lazy `s` (not [`Str::is_span`]).
     fn owned_str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
-        if let Some(span) = s.lazy_span() {
+        if let Some((span, _)) = s.lazy_span() {
             return self.lazy_str(input, span);
         }
         match &self.owned[s.end as usize] {
@@ -582,8 +617,8 @@ impl Dom {
         let mut out = LazyDecoded::default();
         for node in &self.nodes {
             if let NodeData::Text(t) = &node.data
-                && let Some(span) = t.text.lazy_span()
-                && let Cow::Owned(text) = decode_lazy(input, span)
+                && let Some((span, kind)) = t.text.lazy_span()
+                && let Cow::Owned(text) = decode_lazy(input, span, kind)
             {
                 let from = out.text.len();
                 out.text.push_str(&text);
@@ -636,7 +671,7 @@ impl Dom {
     /// The bytes of `s` (no UTF-8 check: for comparisons).
     #[inline]
     pub(crate) fn bytes<'d>(&'d self, input: &'d [u8], s: Str) -> &'d [u8] {
-        if let Some(span) = s.lazy_span() {
+        if let Some((span, _)) = s.lazy_span() {
             // Unchanged by decoding, the input's bytes are the text's (not validated again).
             return match self.lazy_changed(input, span) {
                 Some(text) => text.as_bytes(),
@@ -1211,9 +1246,9 @@ impl Dom {
         }
     }
 
-    /// 13.2.6.1 "insert a character" for a run of the data state's text, with the "in
-    /// body" rules' U+0000 dropped, stored as its span ([`Str::lazy`]): decoded when read.
-    /// Text that merges into the node before it, and a span past 2 GiB, are decoded now.
+    /// 13.2.6.1 "insert a character" for a run of text as the rule of `kind` inserts it,
+    /// stored as its span ([`Str::lazy`]): decoded when read. Text that merges into the
+    /// node before it, and a span past 2 GiB, are decoded now.
     #[inline(always)]
     pub(crate) fn insert_lazy_text(
         &mut self,
@@ -1221,12 +1256,13 @@ impl Dom {
         parent: NodeId,
         before: NodeId,
         span: Span,
+        kind: LazyKind,
     ) {
         let prev = self.node_before_place(parent, before);
         let merges = prev != NONE && matches!(self.nodes[prev as usize].data, NodeData::Text(_));
-        match Str::lazy(span) {
+        match Str::lazy(span, kind) {
             Some(text) if !merges => self.insert_text_node(parent, before, text, span),
-            _ => self.insert_lazy_text_decoded(input, parent, before, span),
+            _ => self.insert_lazy_text_decoded(input, parent, before, span, kind),
         }
     }
 
@@ -1239,8 +1275,9 @@ impl Dom {
         parent: NodeId,
         before: NodeId,
         span: Span,
+        kind: LazyKind,
     ) {
-        let mut text = decode_lazy(input, span);
+        let mut text = decode_lazy(input, span, kind);
         if !text.is_empty() {
             self.insert_text_of(input, parent, before, &mut text, span, false);
         }
@@ -1326,7 +1363,7 @@ impl Dom {
                 // A span of the input (decoded now if it is a lazy text's), then `text`:
                 // copied as one new owned string.
                 let merged = match old.lazy_span() {
-                    Some(span) => self.own(&decode_lazy(input, span)),
+                    Some((span, kind)) => self.own(&decode_lazy(input, span, kind)),
                     None => self.own(input_str(input, old)),
                 };
                 self.append_owned(input, merged, text);

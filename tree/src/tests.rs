@@ -694,3 +694,37 @@ fn lazy_text_decoded_when_read() {
         .unwrap();
     assert!(matches!(text.text(), Cow::Borrowed(t) if std::ptr::eq(t.as_bytes(), &html[11..16])));
 }
+
+/// The "text" mode's RAWTEXT and script data runs (`style`, `script`, `xmp`, `iframe`,
+/// `noembed`, `noframes`, `noscript` with scripting) are stored as their spans too and
+/// decoded when read: CRLF and CR as LF, U+0000 as U+FFFD, references left as written; a
+/// run split by the tokenizer (`<` inside a script) reads as one text.
+#[test]
+fn lazy_verbatim_text_decoded_when_read() {
+    let html: &[u8] = b"<style>a\r\nb\0c</style><script>s&amp;\r</script><script>t<u</script>\
+        <xmp>&lt;\0</xmp><noscript>n\r</noscript><p>plain</p>";
+    let texts = |doc: &Document<'_>| -> Vec<String> {
+        doc.root()
+            .descendants()
+            .filter(|n| n.kind() == NodeKind::Text)
+            .map(|n| {
+                assert_eq!(n.text_bytes(), Some(n.text().as_bytes()));
+                n.text().into_owned()
+            })
+            .collect()
+    };
+    let want = [
+        "a\nb\u{FFFD}c",
+        "s&amp;\n",
+        "t<u",
+        "&lt;\u{FFFD}",
+        "n\n",
+        "plain",
+    ];
+    let doc = Parser::new().scripting(true).parse(html);
+    assert_eq!(texts(&doc), want);
+    let html_out = doc.body().unwrap().outer_html();
+    assert!(html_out.contains("<xmp>&lt;\u{FFFD}</xmp>"), "{html_out}");
+    let lossy = String::from_utf8_lossy(html).into_owned();
+    assert_eq!(texts(&Parser::new().scripting(true).parse_str(&lossy)), want);
+}

@@ -13,7 +13,7 @@ use htmltok::{Span, State, TextKind};
 use super::quirks::quirks_mode;
 use super::token::{DoctypeTok, Mark};
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
-use crate::dom::{DoctypeData, NONE, NodeId};
+use crate::dom::{DoctypeData, LazyKind, NONE, NodeId};
 use crate::names::{AttrNs, InlineStart, Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -469,7 +469,22 @@ impl<'a> TreeBuilder<'a> {
         if parent == 0 {
             return;
         }
-        self.doc.insert_lazy_text(self.input, parent, before, span);
+        self.doc
+            .insert_lazy_text(self.input, parent, before, span, LazyKind::Data);
+    }
+
+    /// 13.2.6.4.8 "text" for a run of the RAWTEXT or script data state's text (`style`,
+    /// `script`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` with scripting):
+    /// "insert the token's character" for each, which reads nothing of them; stored as
+    /// its span, decoded when read (`Dom::insert_lazy_text`).
+    pub(crate) fn text_mode_lazy_text(&mut self, span: Span) {
+        let (parent, before) = self.insertion_place(None);
+        // Text is never a child of the document, node 0 (see `insert_text_mut`).
+        if parent == 0 {
+            return;
+        }
+        self.doc
+            .insert_lazy_text(self.input, parent, before, span, LazyKind::Verbatim);
     }
 
     /// The "in body" rules for characters, for a raw text (`Mark::Raw`: decoding may

@@ -406,16 +406,29 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
         // NUL. The text is stored as its span, unread (`Dom::insert_lazy_text`); the
         // decoding (and the search for what it must change) runs when the text is first
         // read, if ever.
+        //
+        // The "text" mode (script, style) inserts every character of a RAWTEXT or script
+        // data run: stored as its span too. (Its RCDATA runs, `title` and `textarea`, are
+        // decoded now: a title is read by most callers, and alone.)
         if let Token::Text(t) = &token
             && !self.foreign
-            && mode as u8 <= Mode::InCell as u8
-            && !b.frameset_ok
             && !b.skip_newline
-            && t.kind() == TextKind::Data
         {
             let span = t.text_span();
-            if b.input.get(span.start).is_some_and(|&c| c != 0) && span.start < span.end {
+            if mode as u8 <= Mode::InCell as u8
+                && !b.frameset_ok
+                && t.kind() == TextKind::Data
+                && b.input.get(span.start).is_some_and(|&c| c != 0)
+                && span.start < span.end
+            {
                 b.in_body_lazy_text(span);
+                return None;
+            }
+            if mode == Mode::Text
+                && matches!(t.kind(), TextKind::ScriptData | TextKind::Rawtext)
+                && span.start < span.end
+            {
+                b.text_mode_lazy_text(span);
                 return None;
             }
         }
