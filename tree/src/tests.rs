@@ -726,5 +726,8 @@ fn lazy_verbatim_text_decoded_when_read() {
     let html_out = doc.body().unwrap().outer_html();
     assert!(html_out.contains("<xmp>&lt;\u{FFFD}</xmp>"), "{html_out}");
     let lossy = String::from_utf8_lossy(html).into_owned();
-    assert_eq!(texts(&Parser::new().scripting(true).parse_str(&lossy)), want);
+    assert_eq!(
+        texts(&Parser::new().scripting(true).parse_str(&lossy)),
+        want
+    );
 }
