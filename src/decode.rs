@@ -31,7 +31,7 @@ pub(crate) enum Context {
 
 impl Context {
     /// The bytes this context transforms (besides invalid UTF-8).
-    fn specials(self) -> u8 {
+    pub(crate) fn specials(self) -> u8 {
         use crate::scan::special::*;
         match self {
             Context::DataText => AMP | CR,

@@ -90,6 +90,33 @@ impl TextKind {
         crate::decode::decode_str_span(text, Span::new(0, text.len()), self.context())
     }
 
+    /// Whether `span` of `input` is plain ASCII holding no byte that decoding as text of
+    /// this kind transforms, and no NUL: then [`TextKind::decode`] gives the bytes as they
+    /// are, without U+0000. One SIMD pass, the decoder's own first test (a few dozen
+    /// instructions for a short text). False says only that decoding must look (the text
+    /// may still decode to itself: non-ASCII UTF-8, say). For a caller that stored a text
+    /// undecoded and reads it later.
+    ///
+    /// ```
+    /// use htmltok::{Span, TextKind};
+    /// let input = b"<p>plain text</p><p>a &amp; b</p>";
+    /// assert!(TextKind::Data.is_plain(input, Span::new(3, 13)));
+    /// assert!(!TextKind::Data.is_plain(input, Span::new(20, 29)));
+    /// assert!(TextKind::Rawtext.is_plain(input, Span::new(20, 29)));
+    /// assert!(!TextKind::Rawtext.is_plain(b"a\0", Span::new(0, 2)));
+    /// ```
+    pub fn is_plain(self, input: &[u8], span: Span) -> bool {
+        span.end <= input.len()
+            && span.start <= span.end
+            && crate::scan::plain_ascii_span(
+                input,
+                span.start,
+                span.end,
+                self.context().specials() | crate::scan::special::NUL,
+            )
+            .is_ok()
+    }
+
     fn context(self) -> Context {
         match self {
             TextKind::Data => Context::DataText,

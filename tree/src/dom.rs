@@ -399,6 +399,9 @@ pub(crate) struct LazyDecoded {
     text: String,
     /// (the span's start, the text's range in `text`), sorted by the start.
     changed: Vec<(u32, (usize, usize))>,
+    /// A bit per node: set for the text nodes whose lazy text decoding changed, so that a
+    /// read by node ([`Dom::text_of`]) of an unchanged one, most reads, is one bit test.
+    node_changed: Vec<u64>,
 }
 
 /// The decoded text of a document's [`Owned::Raw`] strings: the text of `owned[i]` is
@@ -500,6 +503,10 @@ pub(crate) struct Dom {
     /// all at once by the first read of a lazy text. A document whose text is never read
     /// never reads its text's bytes after the tokenizer's search for `<`.
     pub(crate) lazy_decoded: OnceLock<LazyDecoded>,
+    /// The input is known to be UTF-8 (parsed from a `&str`, `Parser::parse_str`): a lazy
+    /// text that is not plain ASCII is then changed by decoding only where it holds a
+    /// byte its kind transforms, which one `memchr` finds ([`Dom::decode_lazy_texts`]).
+    pub(crate) input_is_str: bool,
     pub(crate) doctypes: Vec<DoctypeData>,
     /// The spans of the text nodes made of several tokens.
     pub(crate) span_lists: std::collections::HashMap<NodeId, Vec<Span>>,
@@ -550,6 +557,7 @@ impl Dom {
             text: String::with_capacity(input_len / 32),
             raw_decoded: OnceLock::new(),
             lazy_decoded: OnceLock::new(),
+            input_is_str: false,
             doctypes: Vec::new(),
             span_lists: std::collections::HashMap::new(),
             quirks: QuirksMode::NoQuirks,
@@ -587,20 +595,61 @@ impl Dom {
         }
     }
 
+    /// The text of text node `id`, whose string is `s` (a lazy one is looked up by the
+    /// node: one bit test when decoding left it as it is).
+    #[inline]
+    pub(crate) fn text_of<'d>(&'d self, input: &'d [u8], id: NodeId, s: Str) -> &'d str {
+        match s.lazy_span() {
+            Some((span, _)) => match self.lazy_changed(input, span, Some(id)) {
+                Some(text) => text,
+                None => span_str(input, span),
+            },
+            None => self.str(input, s),
+        }
+    }
+
+    /// [`Dom::text_of`]'s bytes, without a UTF-8 check where they are the input's.
+    #[inline]
+    pub(crate) fn text_bytes_of<'d>(&'d self, input: &'d [u8], id: NodeId, s: Str) -> &'d [u8] {
+        match s.lazy_span() {
+            Some((span, _)) => match self.lazy_changed(input, span, Some(id)) {
+                Some(text) => text.as_bytes(),
+                None => input.get(span.start..span.end).unwrap_or_default(),
+            },
+            None => self.bytes(input, s),
+        }
+    }
+
     /// The text of the lazy text at `span` ([`Str::lazy`]).
     fn lazy_str<'d>(&'d self, input: &'d [u8], span: Span) -> &'d str {
-        match self.lazy_changed(input, span) {
+        match self.lazy_changed(input, span, None) {
             Some(text) => text,
             None => span_str(input, span),
         }
     }
 
     /// The decoded text of the lazy text at `span` when decoding changes it; None when
-    /// its text is the input's bytes there (then valid UTF-8).
-    fn lazy_changed<'d>(&'d self, input: &'d [u8], span: Span) -> Option<&'d str> {
+    /// its text is the input's bytes there (then valid UTF-8). `node`: the text node's
+    /// id when the caller knows it (its bit then answers "unchanged" at once).
+    fn lazy_changed<'d>(
+        &'d self,
+        input: &'d [u8],
+        span: Span,
+        node: Option<NodeId>,
+    ) -> Option<&'d str> {
         let lazy = self
             .lazy_decoded
             .get_or_init(|| self.decode_lazy_texts(input));
+        if let Some(id) = node {
+            let word = lazy
+                .node_changed
+                .get(id as usize / 64)
+                .copied()
+                .unwrap_or(0);
+            if word & (1 << (id % 64)) == 0 {
+                return None;
+            }
+        }
         let i = lazy
             .changed
             .binary_search_by_key(&(span.start as u32), |&(start, _)| start)
@@ -614,16 +663,40 @@ impl Dom {
     #[cold]
     #[inline(never)]
     fn decode_lazy_texts(&self, input: &[u8]) -> LazyDecoded {
-        let mut out = LazyDecoded::default();
-        for node in &self.nodes {
+        let mut out = LazyDecoded {
+            node_changed: vec![0; self.nodes.len().div_ceil(64)],
+            ..LazyDecoded::default()
+        };
+        // Most texts are plain ASCII with nothing to decode, which the decoder's first
+        // test (one SIMD pass) tells; the others are decoded, and kept if that changed them.
+        // Over an input known to be UTF-8, a text that is not plain ASCII changes only at
+        // an `&` (data: a reference), a CR or a NUL, which one `memchr` finds (the decoder
+        // would validate its UTF-8 first).
+        let unchanged = |span: Span, kind: LazyKind| {
+            let (text_kind, plain) = match kind {
+                LazyKind::Data => (TextKind::Data, TextKind::Data.is_plain(input, span)),
+                LazyKind::Verbatim => (TextKind::Rawtext, TextKind::Rawtext.is_plain(input, span)),
+            };
+            plain
+                || self.input_is_str
+                    && input
+                        .get(span.start..span.end)
+                        .is_some_and(|bytes| match text_kind {
+                            TextKind::Data => memchr::memchr3(b'&', b'\r', 0, bytes).is_none(),
+                            _ => memchr::memchr2(b'\r', 0, bytes).is_none(),
+                        })
+        };
+        for (id, node) in self.nodes.iter().enumerate() {
             if let NodeData::Text(t) = &node.data
                 && let Some((span, kind)) = t.text.lazy_span()
+                && !unchanged(span, kind)
                 && let Cow::Owned(text) = decode_lazy(input, span, kind)
             {
                 let from = out.text.len();
                 out.text.push_str(&text);
                 out.changed
                     .push((span.start as u32, (from, out.text.len())));
+                out.node_changed[id / 64] |= 1 << (id % 64);
             }
         }
         // Node order is token order but for the nodes the adoption agency algorithm and
@@ -673,7 +746,7 @@ impl Dom {
     pub(crate) fn bytes<'d>(&'d self, input: &'d [u8], s: Str) -> &'d [u8] {
         if let Some((span, _)) = s.lazy_span() {
             // Unchanged by decoding, the input's bytes are the text's (not validated again).
-            return match self.lazy_changed(input, span) {
+            return match self.lazy_changed(input, span, None) {
                 Some(text) => text.as_bytes(),
                 None => input.get(span.start..span.end).unwrap_or_default(),
             };
@@ -1394,7 +1467,9 @@ impl Dom {
                 r.text.capacity() + r.at.capacity() * size_of::<(usize, usize)>()
             })
             + self.lazy_decoded.get().map_or(0, |r| {
-                r.text.capacity() + r.changed.capacity() * size_of::<(u32, (usize, usize))>()
+                r.text.capacity()
+                    + r.changed.capacity() * size_of::<(u32, (usize, usize))>()
+                    + r.node_changed.capacity() * size_of::<u64>()
             })
             + self
                 .owned

@@ -208,6 +208,7 @@ impl Parser {
         let mut builder = TreeBuilder::new(bytes, self.opts);
         builder.input_str = Some(input);
         let mut dom = builder.run(tokenizer);
+        dom.input_is_str = true;
         select::update_selectedcontent(&mut dom, bytes);
         dom
     }

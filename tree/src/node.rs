@@ -216,14 +216,14 @@ impl<'d> NodeRef<'d> {
     pub fn text(&self) -> Cow<'d, str> {
         let (dom, input) = (self.doc.dom(), self.doc.input());
         match &self.node().data {
-            NodeData::Text(t) => Cow::Borrowed(dom.str(input, t.text)),
+            NodeData::Text(t) => Cow::Borrowed(dom.text_of(input, self.id, t.text)),
             NodeData::Comment(c) => Cow::Borrowed(dom.str(input, c.data)),
             NodeData::Doctype(_) => Cow::Borrowed(""),
             _ => {
                 let mut out = String::new();
                 for n in self.descendants() {
                     if let NodeData::Text(t) = &n.node().data {
-                        out.push_str(dom.str(input, t.text));
+                        out.push_str(dom.text_of(input, n.id, t.text));
                     }
                 }
                 Cow::Owned(out)
@@ -251,7 +251,7 @@ impl<'d> NodeRef<'d> {
     pub fn text_bytes(&self) -> Option<&'d [u8]> {
         let (dom, input) = (self.doc.dom(), self.doc.input());
         match &self.node().data {
-            NodeData::Text(t) => Some(dom.bytes(input, t.text)),
+            NodeData::Text(t) => Some(dom.text_bytes_of(input, self.id, t.text)),
             NodeData::Comment(c) => Some(dom.bytes(input, c.data)),
             _ => None,
         }

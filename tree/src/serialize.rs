@@ -46,7 +46,7 @@ impl DocumentRef<'_> {
                     let _ = write!(out, "<!-- {} -->", dom.str(input, c.data));
                 }
                 NodeData::Text(t) => {
-                    let _ = write!(out, "\"{}\"", dom.str(input, t.text));
+                    let _ = write!(out, "\"{}\"", dom.text_of(input, id, t.text));
                 }
                 NodeData::Element(e) => {
                     out.push('<');
@@ -201,7 +201,7 @@ fn serialize(doc: &Dom, input: &[u8], root: NodeId, include_root: bool, out: &mu
                         if e.name.ns == Ns::Html && matches!(e.name.tag,
                             Tag::Style | Tag::Script | Tag::Xmp | Tag::Iframe | Tag::Noembed
                                 | Tag::Noframes | Tag::Plaintext));
-                let text = doc.str(input, t.text);
+                let text = doc.text_of(input, id, t.text);
                 if raw {
                     out.push_str(text);
                 } else {
