@@ -1390,15 +1390,45 @@ impl Dom {
     /// A new text node of `text` and `span`, inserted as `insert_text_of` says.
     #[inline(always)]
     fn insert_text_node(&mut self, parent: NodeId, before: NodeId, text: Str, span: Span) {
-        let id = self.new_node(NodeData::Text(TextData {
+        let data = NodeData::Text(TextData {
             text,
             span: span.into(),
-        }));
+        });
         if before == NONE {
-            self.append(parent, id);
+            self.new_last_child(parent, data);
         } else {
+            let id = self.new_node(data);
             self.insert_before(before, id);
         }
+    }
+
+    /// A new node of `data`, appended to `parent`: [`Dom::new_node`] then [`Dom::append`]
+    /// in one, its links written once, as they end up (for text, the commonest node:
+    /// the corpus's parse -0.23% in instructions; done for elements too, through
+    /// `new_element`, it cost +0.22%).
+    #[inline(always)]
+    fn new_last_child(&mut self, parent: NodeId, data: NodeData) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        assert!(id != NONE, "more than 2^32 - 1 nodes");
+        let last = self.nodes[parent as usize].last_child;
+        self.nodes.push(Node {
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            prev_sibling: last,
+            next_sibling: NONE,
+            data,
+        });
+        if last != NONE {
+            self.nodes[last as usize].next_sibling = id;
+        } else {
+            self.nodes[parent as usize].first_child = id;
+        }
+        self.nodes[parent as usize].last_child = id;
+        if self.in_tree_order && !self.appends_in_tree_order(parent, last, id) {
+            self.in_tree_order = false;
+        }
+        id
     }
 
     /// [`Dom::insert_text_of`] into the text node `prev` (whose string is `old` and first
