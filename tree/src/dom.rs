@@ -11,7 +11,8 @@
 //! document (see [`Owned`]). Attribute values are spans, decoded when read. Most text is
 //! decoded when read too: the "in body" rules and the "text" mode's (script, style) store
 //! a text run's span as a lazy [`Str`] ([`Str::lazy`]) without reading its bytes, and the
-//! first read of such a text decodes them all ([`Dom::lazy_decoded`]). Interned element names are a [`Name`].
+//! first read of such a text decodes them all ([`Dom::lazy_decoded`]). Interned element
+//! names are a [`Name`].
 //!
 //! # Source positions
 //!
@@ -452,7 +453,7 @@ pub(crate) struct Attribute<'a> {
 }
 
 impl<'a> Attribute<'a> {
-    /// Whether every span of `input` fits a [`Str`] (inputs under 4 GiB), so that an
+    /// Whether every span of `input` fits a [`Str`] (inputs under 2 GiB), so that an
     /// attribute whose name decoding leaves as it is can have its span as the name
     /// (`other_name` none). One test of the input's length, which the compiler keeps out of
     /// the loop over a tag's attributes (a test of each name's span, and the `Some` made
