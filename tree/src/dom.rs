@@ -1294,7 +1294,7 @@ impl Dom {
     /// [`Dom::insert_text_of`] for a text not decoded: the input's bytes at `span`, which
     /// decode as text of `kind` (the tokenizer's) says, and may change in decoding. A new
     /// text node keeps them undecoded ([`Owned::Raw`]), decoded when read. Text that
-    /// merges into the node before it, and a span past 4 GiB, are decoded now.
+    /// merges into the node before it, and a span past 2 GiB, are decoded now.
     #[inline]
     pub(crate) fn insert_raw_text(
         &mut self,
