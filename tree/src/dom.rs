@@ -393,15 +393,15 @@ pub(crate) enum Owned {
 }
 
 /// The decoded text of a document's lazy texts ([`Str::lazy`]) that decoding changes (a
-/// character reference, a CR, a NUL, bytes that are not UTF-8), by the span's start: the
-/// others are their input's bytes.
+/// character reference, a CR, a NUL, bytes that are not UTF-8), by text node: the others
+/// are their input's bytes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LazyDecoded {
     text: String,
-    /// (the span's start, the text's range in `text`), sorted by the start.
-    changed: Vec<(u32, (usize, usize))>,
-    /// A bit per node: set for the text nodes whose lazy text decoding changed, so that a
-    /// read by node ([`Dom::text_of`]) of an unchanged one, most reads, is one bit test.
+    /// (the text node, its text's range in `text`), in node order.
+    changed: Vec<(NodeId, (usize, usize))>,
+    /// A bit per node: set for the text nodes in `changed`, so that a read of an
+    /// unchanged one, most reads, is one bit test.
     node_changed: Vec<u64>,
 }
 
@@ -574,17 +574,18 @@ impl Dom {
     /// The text of `s` (empty if the input is not the one the document was parsed from).
     #[inline]
     pub(crate) fn str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
-        if !s.is_span() {
+        debug_assert!(
+            s.lazy_span().is_none(),
+            "a lazy text is read by its node: text_of"
+        );
+        if s.is_owned() {
             return self.owned_str(input, s);
         }
         input_str(input, s)
     }
 
-    /// The text of an owned or lazy `s` (not [`Str::is_span`]).
+    /// The text of an owned `s` ([`Str::is_owned`]).
     fn owned_str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
-        if let Some((span, _)) = s.lazy_span() {
-            return self.lazy_str(input, span);
-        }
         match &self.owned[s.end as usize] {
             Owned::Buf { start, end } => self.text.get(*start..*end).unwrap_or(""),
             Owned::Heap(h) => h,
@@ -596,12 +597,12 @@ impl Dom {
         }
     }
 
-    /// The text of text node `id`, whose string is `s` (a lazy one is looked up by the
-    /// node: one bit test when decoding left it as it is).
+    /// The text of text node `id`, whose string is `s` (the only reader of a lazy one:
+    /// it is looked up by the node, one bit test when decoding left it as it is).
     #[inline]
     pub(crate) fn text_of<'d>(&'d self, input: &'d [u8], id: NodeId, s: Str) -> &'d str {
         match s.lazy_span() {
-            Some((span, _)) => match self.lazy_changed(input, span, Some(id)) {
+            Some((span, _)) => match self.lazy_changed(input, id) {
                 Some(text) => text,
                 None => span_str(input, span),
             },
@@ -613,7 +614,7 @@ impl Dom {
     #[inline]
     pub(crate) fn text_bytes_of<'d>(&'d self, input: &'d [u8], id: NodeId, s: Str) -> &'d [u8] {
         match s.lazy_span() {
-            Some((span, _)) => match self.lazy_changed(input, span, Some(id)) {
+            Some((span, _)) => match self.lazy_changed(input, id) {
                 Some(text) => text.as_bytes(),
                 None => input.get(span.start..span.end).unwrap_or_default(),
             },
@@ -621,39 +622,23 @@ impl Dom {
         }
     }
 
-    /// The text of the lazy text at `span` ([`Str::lazy`]).
-    fn lazy_str<'d>(&'d self, input: &'d [u8], span: Span) -> &'d str {
-        match self.lazy_changed(input, span, None) {
-            Some(text) => text,
-            None => span_str(input, span),
-        }
-    }
-
-    /// The decoded text of the lazy text at `span` when decoding changes it; None when
-    /// its text is the input's bytes there (then valid UTF-8). `node`: the text node's
-    /// id when the caller knows it (its bit then answers "unchanged" at once).
-    fn lazy_changed<'d>(
-        &'d self,
-        input: &'d [u8],
-        span: Span,
-        node: Option<NodeId>,
-    ) -> Option<&'d str> {
+    /// The decoded text of text node `id`'s lazy text when decoding changes it; None when
+    /// its text is the input's bytes at its span (then valid UTF-8).
+    fn lazy_changed<'d>(&'d self, input: &'d [u8], id: NodeId) -> Option<&'d str> {
         let lazy = self
             .lazy_decoded
             .get_or_init(|| self.decode_lazy_texts(input));
-        if let Some(id) = node {
-            let word = lazy
-                .node_changed
-                .get(id as usize / 64)
-                .copied()
-                .unwrap_or(0);
-            if word & (1 << (id % 64)) == 0 {
-                return None;
-            }
+        let word = lazy
+            .node_changed
+            .get(id as usize / 64)
+            .copied()
+            .unwrap_or(0);
+        if word & (1 << (id % 64)) == 0 {
+            return None;
         }
         let i = lazy
             .changed
-            .binary_search_by_key(&(span.start as u32), |&(start, _)| start)
+            .binary_search_by_key(&id, |&(node, _)| node)
             .ok()?;
         let (from, to) = lazy.changed[i].1;
         Some(lazy.text.get(from..to).unwrap_or(""))
@@ -674,17 +659,17 @@ impl Dom {
         // an `&` (data: a reference), a CR or a NUL, which one `memchr` finds (the decoder
         // would validate its UTF-8 first).
         let unchanged = |span: Span, kind: LazyKind| {
-            let (text_kind, plain) = match kind {
-                LazyKind::Data => (TextKind::Data, TextKind::Data.is_plain(input, span)),
-                LazyKind::Verbatim => (TextKind::Rawtext, TextKind::Rawtext.is_plain(input, span)),
+            let text_kind = match kind {
+                LazyKind::Data => TextKind::Data,
+                LazyKind::Verbatim => TextKind::Rawtext,
             };
-            plain
+            text_kind.is_plain(input, span)
                 || self.input_is_str
                     && input
                         .get(span.start..span.end)
-                        .is_some_and(|bytes| match text_kind {
-                            TextKind::Data => memchr::memchr3(b'&', b'\r', 0, bytes).is_none(),
-                            _ => memchr::memchr2(b'\r', 0, bytes).is_none(),
+                        .is_some_and(|bytes| match kind {
+                            LazyKind::Data => memchr::memchr3(b'&', b'\r', 0, bytes).is_none(),
+                            LazyKind::Verbatim => memchr::memchr2(b'\r', 0, bytes).is_none(),
                         })
         };
         for (id, node) in self.nodes.iter().enumerate() {
@@ -695,15 +680,10 @@ impl Dom {
             {
                 let from = out.text.len();
                 out.text.push_str(&text);
-                out.changed
-                    .push((span.start as u32, (from, out.text.len())));
+                out.changed.push((id as NodeId, (from, out.text.len())));
                 out.node_changed[id / 64] |= 1 << (id % 64);
             }
         }
-        // Node order is token order but for the nodes the adoption agency algorithm and
-        // `selectedcontent` copy; a copy shares its text's span.
-        out.changed.sort_unstable_by_key(|&(start, _)| start);
-        out.changed.dedup_by_key(|&mut (start, _)| start);
         out
     }
 
@@ -745,13 +725,10 @@ impl Dom {
     /// The bytes of `s` (no UTF-8 check: for comparisons).
     #[inline]
     pub(crate) fn bytes<'d>(&'d self, input: &'d [u8], s: Str) -> &'d [u8] {
-        if let Some((span, _)) = s.lazy_span() {
-            // Unchanged by decoding, the input's bytes are the text's (not validated again).
-            return match self.lazy_changed(input, span, None) {
-                Some(text) => text.as_bytes(),
-                None => input.get(span.start..span.end).unwrap_or_default(),
-            };
-        }
+        debug_assert!(
+            s.lazy_span().is_none(),
+            "a lazy text is read by its node: text_bytes_of"
+        );
         if s.is_owned() {
             return self.owned_str(input, s).as_bytes();
         }
@@ -1098,6 +1075,13 @@ impl Dom {
             c.prev_sibling = last;
             c.next_sibling = NONE;
         }
+        self.link_last_child(parent, last, child);
+    }
+
+    /// The rest of [`Dom::append`], once `child`'s own links name `parent` and `last` (its
+    /// last child so far): the links to `child`, and the arena order.
+    #[inline(always)]
+    fn link_last_child(&mut self, parent: NodeId, last: NodeId, child: NodeId) {
         if last != NONE {
             self.nodes[last as usize].next_sibling = child;
         } else {
@@ -1420,15 +1404,7 @@ impl Dom {
             next_sibling: NONE,
             data,
         });
-        if last != NONE {
-            self.nodes[last as usize].next_sibling = id;
-        } else {
-            self.nodes[parent as usize].first_child = id;
-        }
-        self.nodes[parent as usize].last_child = id;
-        if self.in_tree_order && !self.appends_in_tree_order(parent, last, id) {
-            self.in_tree_order = false;
-        }
+        self.link_last_child(parent, last, id);
         id
     }
 

@@ -573,6 +573,19 @@ fn a_hundred_thousand_encoding_metas() {
     assert!(doc.heap_bytes() > 100_000 * 4);
 }
 
+/// The text of every text node in tree order, each read both ways (`text_bytes` is the
+/// bytes of `text`).
+fn text_nodes(doc: &Document<'_>) -> Vec<String> {
+    doc.root()
+        .descendants()
+        .filter(|n| n.kind() == NodeKind::Text)
+        .map(|n| {
+            assert_eq!(n.text_bytes(), Some(n.text().as_bytes()));
+            n.text().into_owned()
+        })
+        .collect()
+}
+
 /// Text that decoding changes is stored undecoded while parsing ("in body" after
 /// frameset-ok is "not ok", and the "text" mode: script, style, title, textarea) and
 /// decoded when read: every reader gives the decoded text, over bytes and over a `&str`,
@@ -602,16 +615,7 @@ fn raw_text_decoded_when_read() {
         "\u{e9}&\u{e9}",
     ];
     let check = |doc: &Document<'_>| {
-        let got: Vec<_> = doc
-            .root()
-            .descendants()
-            .filter(|n| n.kind() == NodeKind::Text)
-            .map(|n| {
-                assert_eq!(n.text_bytes(), Some(n.text().as_bytes()));
-                n.text().into_owned()
-            })
-            .collect();
-        assert_eq!(got, texts);
+        assert_eq!(text_nodes(doc), texts);
         let html = doc.body().unwrap().outer_html();
         assert!(html.contains("<p>a&amp;b</p><p>c\nd</p>"), "{html}");
         assert!(html.contains("<title>t&amp;</title>"), "{html}");
@@ -652,16 +656,7 @@ fn lazy_text_decoded_when_read() {
         "m&n",
     ];
     let check = |doc: &Document<'_>| {
-        let got: Vec<_> = doc
-            .root()
-            .descendants()
-            .filter(|n| n.kind() == NodeKind::Text)
-            .map(|n| {
-                assert_eq!(n.text_bytes(), Some(n.text().as_bytes()));
-                n.text().into_owned()
-            })
-            .collect();
-        assert_eq!(got, texts);
+        assert_eq!(text_nodes(doc), texts);
         let empty = doc
             .root()
             .descendants()
@@ -703,16 +698,6 @@ fn lazy_text_decoded_when_read() {
 fn lazy_verbatim_text_decoded_when_read() {
     let html: &[u8] = b"<style>a\r\nb\0c</style><script>s&amp;\r</script><script>t<u</script>\
         <xmp>&lt;\0</xmp><noscript>n\r</noscript><p>plain</p>";
-    let texts = |doc: &Document<'_>| -> Vec<String> {
-        doc.root()
-            .descendants()
-            .filter(|n| n.kind() == NodeKind::Text)
-            .map(|n| {
-                assert_eq!(n.text_bytes(), Some(n.text().as_bytes()));
-                n.text().into_owned()
-            })
-            .collect()
-    };
     let want = [
         "a\nb\u{FFFD}c",
         "s&amp;\n",
@@ -722,12 +707,12 @@ fn lazy_verbatim_text_decoded_when_read() {
         "plain",
     ];
     let doc = Parser::new().scripting(true).parse(html);
-    assert_eq!(texts(&doc), want);
+    assert_eq!(text_nodes(&doc), want);
     let html_out = doc.body().unwrap().outer_html();
     assert!(html_out.contains("<xmp>&lt;\u{FFFD}</xmp>"), "{html_out}");
     let lossy = String::from_utf8_lossy(html).into_owned();
     assert_eq!(
-        texts(&Parser::new().scripting(true).parse_str(&lossy)),
+        text_nodes(&Parser::new().scripting(true).parse_str(&lossy)),
         want
     );
 }
