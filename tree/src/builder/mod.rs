@@ -175,8 +175,8 @@ impl<'a> TreeBuilder<'a> {
                 }
                 // Read, and cleared only when set (rare): `take` wrote it back every
                 // token. Only the dispatcher's steps set it: the sink leaves the tags
-                // whose rules switch the tokenizer to it (`switches_tokenizer`), so a
-                // token the sink finished needs no test.
+                // whose rules switch the tokenizer to it (`InBodyStart::Dispatcher`), so
+                // a token the sink finished needs no test.
                 if let Some(state) = this.switch_to {
                     this.switch_to = None;
                     tokenizer.set_state(state);

@@ -7,10 +7,9 @@ use std::borrow::Cow;
 
 use htmltok::{Span, TextForm, TextKind, Token, TokenSink};
 
-use super::modes::{switches_tokenizer, uses_in_head_rules};
 use super::{Mode, Step, TreeBuilder};
 use crate::dom::{AttrRec, Dom};
-use crate::names::Tag;
+use crate::names::{InBodyStart, Tag};
 
 /// A start or end tag. Its attributes are not in it but at the end of the document's
 /// attribute list (`Dom::tag_attrs`), which holds the current token's (a tag the parser
@@ -439,11 +438,16 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                     }
                     drop(std::mem::take(&mut text.text));
                 }
-                // "In cell" also hands "in body" every tag but its table tags.
+                // "In cell" also hands "in body" every tag but its table tags. Left to the
+                // dispatcher: the tags of `uses_in_head_rules` and those that switch the
+                // tokenizer (for a start tag, one load: `InBodyStart::Dispatcher`).
                 Tok::Tag(tag)
                     if (mode == Mode::InBody || !tag.tag.in_cell_own())
-                        && !uses_in_head_rules(tag)
-                        && !switches_tokenizer(tag) =>
+                        && if tag.end {
+                            tag.tag != Tag::Template
+                        } else {
+                            tag.tag.in_body_start() != InBodyStart::Dispatcher
+                        } =>
                 {
                     if b.in_body_tag(tag) != Step::Done {
                         return Some(tok);
@@ -558,6 +562,27 @@ mod tests {
             b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
         ] {
             assert_eq!(known_in_lower_case(raw), Tag::Unknown);
+        }
+    }
+
+    /// The start tags the sink leaves to the dispatcher (`InBodyStart::Dispatcher`) are
+    /// those "in body" gives the "in head" rules and those whose rules switch the
+    /// tokenizer's state.
+    #[test]
+    fn dispatcher_start_tags() {
+        use crate::builder::modes::uses_in_head_rules;
+        use crate::names::{ALL_TAGS, InBodyStart};
+        for &tag in ALL_TAGS {
+            use Tag::*;
+            let switches = matches!(
+                tag,
+                Iframe | Noembed | Noscript | Plaintext | Textarea | Xmp
+            );
+            assert_eq!(
+                tag.in_body_start() == InBodyStart::Dispatcher,
+                uses_in_head_rules(&super::TagTok::implied(tag, 0)) || switches,
+                "{tag:?}"
+            );
         }
     }
 
