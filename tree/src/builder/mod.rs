@@ -254,12 +254,13 @@ impl<'a> TreeBuilder<'a> {
 
     /// Whether the adjusted current node is an element outside the HTML namespace: asked
     /// before every token. With no foreign element on the stack and no fragment context
-    /// (nearly every token of a page) the answer is no, from two fields rarely written;
-    /// reading the current node's name took two dependent loads (the stack's length,
-    /// then its last entry) at the top of every turn of the loop.
+    /// (nearly every token of a page) the answer is no, from one count rarely written
+    /// (`OpenElements::has_foreign`, which counts the context too); reading the current
+    /// node's name took two dependent loads (the stack's length, then its last entry) at
+    /// the top of every turn of the loop.
     #[inline(always)]
     pub(crate) fn adjusted_current_is_foreign(&self) -> bool {
-        if !self.open.has_foreign() & self.context.is_none() {
+        if !self.open.has_foreign() {
             return false;
         }
         self.adjusted_current_is_foreign_general()
