@@ -190,7 +190,7 @@ impl Sp {
 }
 
 impl Sp {
-    /// `span` of an input whose every span fits ([`Attribute::spans_fit`]): the offsets
+    /// `span` of an input whose every span fits ([`AttrRec::spans_fit`]): the offsets
     /// as they are, without the clamp of `From<Span>` (two compares and two conditional
     /// moves a span, per attribute in the token loop).
     #[inline(always)]
@@ -435,51 +435,42 @@ impl AttrRec {
     }
 }
 
-/// An attribute as the tree builder handles it, before its element is created: its name
-/// as the tokenizer gave it (or as the foreign-content adjustments changed it).
-#[derive(Clone, Debug)]
-pub(crate) struct Attribute<'a> {
-    /// The local name (lowercased; the SVG/MathML adjustments applied) when it is not the
-    /// input's bytes at `name_span`: decoding changed it, an adjustment replaced it, or
-    /// the span does not fit a [`Str`]. `None` (the common case) is one store where a
-    /// borrowed `Cow` is three, and the element takes the span itself as the name's
-    /// [`Str`] ([`Dom::new_element`]) instead of finding it again from the text's address
-    /// (`Str::of_input`). Read it with [`Attribute::name`].
-    pub(crate) other_name: Option<Cow<'a, str>>,
-    pub(crate) ns: AttrNs,
-    pub(crate) name_span: Sp,
-    /// [`Sp::NONE`] when the attribute has no `=` (its value is empty).
-    pub(crate) value_span: Sp,
-}
-
-impl<'a> Attribute<'a> {
+impl AttrRec {
     /// Whether every span of `input` fits a [`Str`] (inputs under 2 GiB), so that an
     /// attribute whose name decoding leaves as it is can have its span as the name
-    /// (`other_name` none). One test of the input's length, which the compiler keeps out of
-    /// the loop over a tag's attributes (a test of each name's span, and the `Some` made
-    /// beside the `None`, cost ~14 instructions an attribute).
+    /// ([`AttrRec::named_by_span`]). One test of the input's length, which the compiler
+    /// keeps out of the loop over a tag's attributes (a test of each name's span, and the
+    /// `Some` made beside the `None`, cost ~14 instructions an attribute).
     #[inline(always)]
     pub(crate) fn spans_fit(input: &[u8]) -> bool {
         input.len() < Str::LAZY as usize
     }
 
-    /// The local name's bytes (lowercased; the SVG/MathML adjustments applied): as bytes,
-    /// so that a name that is its span is read without validating its UTF-8 again (the
-    /// readers compare it with ASCII names).
-    pub(crate) fn name_bytes<'s>(&'s self, input: &'s [u8]) -> &'s [u8] {
-        match &self.other_name {
-            Some(name) => name.as_bytes(),
-            None => input
-                .get(self.name_span.start as usize..self.name_span.end as usize)
-                .unwrap_or_default(),
+    /// An attribute whose name is the input's bytes at `name_span` (decoding leaves them
+    /// as they are), in an input whose spans fit ([`AttrRec::spans_fit`]): the span is the
+    /// name's [`Str`], and the offsets are stored as they are, without the clamp of
+    /// `From<Span>`.
+    #[inline(always)]
+    pub(crate) fn named_by_span(name_span: Span, value_span: Option<Span>) -> AttrRec {
+        let name_span = Sp::of_fitting(name_span);
+        AttrRec {
+            name: Str {
+                start: name_span.start,
+                end: name_span.end,
+            },
+            ns: AttrNs::None,
+            name_span,
+            value_span: Sp::of_fitting_opt(value_span),
         }
     }
 
-    /// The value, decoded from `input` (the document's input).
-    pub(crate) fn value(&self, input: &'a [u8]) -> Cow<'a, str> {
-        match self.value_span.get_opt() {
-            Some(span) => htmltok::decode_attribute_value(input, span),
-            None => Cow::Borrowed(""),
+    /// An attribute whose name, `name`, is stored already ([`Dom::store`]).
+    pub(crate) fn named(name: Str, name_span: Span, value_span: Option<Span>) -> AttrRec {
+        AttrRec {
+            name,
+            ns: AttrNs::None,
+            name_span: name_span.into(),
+            value_span: value_span.into(),
         }
     }
 }
@@ -489,6 +480,13 @@ impl<'a> Attribute<'a> {
 pub(crate) struct Dom {
     pub(crate) nodes: Vec<Node>,
     pub(crate) attrs: Vec<AttrRec>,
+    /// Where the attributes of the start tag being processed begin in `attrs`: the
+    /// records from here on are that tag's, no element's yet. The tree builder writes a
+    /// start tag's attributes here as it converts the token
+    /// ([`Dom::begin_tag_attrs`]), and the element created for the tag takes them where
+    /// they are ([`Dom::new_element`]): held in a list of the builder's first, each
+    /// attribute was copied twice.
+    pub(crate) tag_attrs_start: usize,
     /// Uninterned element names (`extra` of an element with [`Tag::Unknown`]).
     pub(crate) names: Vec<Str>,
     /// The strings decoding changed (a [`Str`] of index `i` is `owned[i]`).
@@ -549,6 +547,7 @@ impl Dom {
             // them made the kept vectors too small for any page but a sparser one.
             nodes: spare::nodes(input_len / 12 + 8),
             attrs: spare::attrs(input_len / 24 + 8),
+            tag_attrs_start: 0,
             names: Vec::new(),
             owned: Vec::new(),
             // Decoded text is a small part of most pages: a thirty-second of the input
@@ -839,54 +838,31 @@ impl Dom {
     }
 
     /// Creates an element (not inserted). `local` is its local name when not interned
-    /// (stored with [`Dom::store`]). Takes the attributes out of `attrs` (which keeps its
-    /// allocation; None for an element without attributes, so that the builder makes no
-    /// empty `Vec` to pass and drop for it). Inlined into the builder's two element
-    /// insertions (out of line themselves), which saves the call's argument passing and
-    /// frame per element.
+    /// (stored with [`Dom::store`]). With `takes_tag_attrs`, its attributes are those of
+    /// the start tag being processed, which the builder wrote at the end of the attribute
+    /// list ([`Dom::begin_tag_attrs`]): the element's range is theirs, and they are no
+    /// longer the tag's; without, it has none (an element the parser implies, or its tag's
+    /// attributes went elsewhere). Inlined into the builder's two element insertions (out
+    /// of line themselves), which saves the call's argument passing and frame per
+    /// element.
     #[inline(always)]
     pub(crate) fn new_element(
         &mut self,
-        input: &[u8],
         name: Name,
         local: Option<Str>,
-        attrs: Option<&mut Vec<Attribute<'_>>>,
+        takes_tag_attrs: bool,
         start_span: Span,
     ) -> NodeId {
-        let attrs_start = self.attrs.len() as u32;
-        let mut attrs_len = 0;
-        // Most elements have no attributes: no `Drain` made and dropped for them.
-        if let Some(attrs) = attrs
-            && !attrs.is_empty()
-        {
-            attrs_len = attrs.len() as u32;
-            // Read in place, then cleared: a `Drain` was ~25 instructions to set up and
-            // drop per element with attributes. One `extend` from the slice (one
-            // reservation, no capacity test and length store per attribute); a name that
-            // is not its span (decoded or adjusted: rare) is stored after, out of line.
-            // Every record takes its span as its name: that is the name when `other_name`
-            // is none (the input's bytes there, and the span fits: `Attribute::spans_fit`),
-            // and the others are overwritten after. (Choosing the name per attribute, the
-            // span or a placeholder, compiled to a vector select of ~6 instructions an
-            // attribute.)
-            let mut other_names = false;
-            self.attrs.extend(attrs.iter().map(|a| {
-                other_names |= a.other_name.is_some();
-                AttrRec {
-                    name: Str {
-                        start: a.name_span.start,
-                        end: a.name_span.end,
-                    },
-                    ns: a.ns,
-                    name_span: a.name_span,
-                    value_span: a.value_span,
-                }
-            }));
-            if other_names {
-                self.store_other_names(input, attrs_start as usize, attrs);
-            }
-            attrs.clear();
-        }
+        // An element without attributes starts its empty range where the tag's begin,
+        // not at the list's end: those records may be dropped (`finish_tag_attrs`), and
+        // a range must stay within the list.
+        let attrs_start = self.tag_attrs_start;
+        let attrs_len = if takes_tag_attrs {
+            self.attrs.len() - attrs_start
+        } else {
+            0
+        };
+        self.tag_attrs_start = attrs_start + attrs_len;
         let local = match local {
             Some(s) => {
                 self.names.push(s);
@@ -911,8 +887,8 @@ impl Dom {
             } else {
                 local
             },
-            attrs_start,
-            attrs_len,
+            attrs_start: attrs_start as u32,
+            attrs_len: attrs_len as u32,
             // Set by the builder for a MathML `annotation-xml` (see
             // `encoding_is_html_integration_point`), not checked here for every element.
             html_integration_point: false,
@@ -921,27 +897,31 @@ impl Dom {
         }))
     }
 
-    /// The names of `attrs` that are not their spans ([`Attribute::other_name`]), stored
-    /// (an owned one taken, not copied) into their records, which start at `first`.
-    #[cold]
-    #[inline(never)]
-    fn store_other_names(&mut self, input: &[u8], first: usize, attrs: &mut [Attribute<'_>]) {
-        for (i, a) in attrs.iter_mut().enumerate() {
-            if let Some(name) = &mut a.other_name {
-                self.attrs[first + i].name = self.store_taken(input, name);
-            }
-        }
+    /// Starts the attributes of a start tag: the records of the last one that no element
+    /// took are dropped, and the records pushed from now on are this tag's
+    /// ([`Dom::tag_attrs`]).
+    #[inline(always)]
+    pub(crate) fn begin_tag_attrs(&mut self) {
+        self.attrs.truncate(self.tag_attrs_start);
     }
 
-    /// Whether a MathML `annotation-xml` with `attrs` is an HTML integration point
-    /// (13.2.6.5: its `encoding` is `text/html` or `application/xhtml+xml`, ASCII
-    /// case-insensitively).
-    pub(crate) fn encoding_is_html_integration_point(
-        input: &[u8],
-        attrs: &[Attribute<'_>],
-    ) -> bool {
-        attrs.iter().any(|a| {
-            a.ns == AttrNs::None && a.name_bytes(input) == b"encoding" && {
+    /// The attributes of the start tag being processed (empty once its element took them).
+    pub(crate) fn tag_attrs(&self) -> &[AttrRec] {
+        &self.attrs[self.tag_attrs_start..]
+    }
+
+    /// Drops the records of the last start tag if no element took them (the parse's end),
+    /// so that the list holds only elements' attributes.
+    pub(crate) fn finish_tag_attrs(&mut self) {
+        self.attrs.truncate(self.tag_attrs_start);
+    }
+
+    /// Whether a MathML `annotation-xml` with the attributes of the start tag being
+    /// processed ([`Dom::tag_attrs`]) is an HTML integration point (13.2.6.5: its
+    /// `encoding` is `text/html` or `application/xhtml+xml`, ASCII case-insensitively).
+    pub(crate) fn encoding_is_html_integration_point(&self, input: &[u8]) -> bool {
+        self.tag_attrs().iter().any(|a| {
+            a.ns == AttrNs::None && self.bytes(input, a.name) == b"encoding" && {
                 let v = a.value(input);
                 v.eq_ignore_ascii_case("text/html")
                     || v.eq_ignore_ascii_case("application/xhtml+xml")
@@ -993,45 +973,26 @@ impl Dom {
         }
     }
 
-    /// Adds the attributes of `attrs` that `id` does not have yet (for a second `<html>`
-    /// or `<body>` start tag). The element's attributes move to the end of the list.
-    pub(crate) fn add_missing_attrs(
-        &mut self,
-        input: &[u8],
-        id: NodeId,
-        attrs: &mut Vec<Attribute<'_>>,
-    ) {
+    /// Adds the attributes of the start tag being processed ([`Dom::tag_attrs`]) that `id`
+    /// does not have yet (for a second `<html>` or `<body>` start tag). The element's
+    /// attributes move to the end of the list; the tag's are dropped.
+    pub(crate) fn add_missing_attrs(&mut self, input: &[u8], id: NodeId) {
         let have = self.attrs_of(id);
-        let missing: Vec<Attribute<'_>> = attrs
-            .drain(..)
-            .filter(|a| {
-                !have
-                    .iter()
-                    .any(|h| self.bytes(input, h.name) == a.name_bytes(input) && h.ns == a.ns)
-            })
-            .collect();
-        if missing.is_empty() {
-            return;
-        }
         let mut all = have.to_vec();
-        for a in missing {
-            let name = match a.other_name {
-                None => Str {
-                    start: a.name_span.start,
-                    end: a.name_span.end,
-                },
-                Some(name) => self.store(input, name),
-            };
-            all.push(AttrRec {
-                name,
-                ns: a.ns,
-                name_span: a.name_span,
-                value_span: a.value_span,
-            });
+        all.extend(self.tag_attrs().iter().filter(|a| {
+            !have
+                .iter()
+                .any(|h| self.bytes(input, h.name) == self.bytes(input, a.name) && h.ns == a.ns)
+        }));
+        let added = all.len() > have.len();
+        self.finish_tag_attrs();
+        if !added {
+            return;
         }
         let start = self.attrs.len() as u32;
         let len = all.len() as u32;
         self.attrs.extend(all);
+        self.tag_attrs_start = self.attrs.len();
         let e = self.element_mut(id);
         e.attrs_start = start;
         e.attrs_len = len;
@@ -1525,9 +1486,8 @@ mod tests {
     fn links() {
         let input = b"x    y";
         let mut dom = Dom::new(input.len());
-        let new = |dom: &mut Dom, tag| {
-            dom.new_element(input, Name::html(tag), None, None, Span::default())
-        };
+        let new =
+            |dom: &mut Dom, tag| dom.new_element(Name::html(tag), None, false, Span::default());
         let a = new(&mut dom, Tag::Div);
         let b = new(&mut dom, Tag::P);
         let c = new(&mut dom, Tag::I);
@@ -1572,9 +1532,8 @@ mod tests {
     #[test]
     fn tree_order_of_detached_subtrees() {
         let input = b"";
-        let new = |dom: &mut Dom| {
-            dom.new_element(input, Name::html(Tag::Div), None, None, Span::default())
-        };
+        let new =
+            |dom: &mut Dom| dom.new_element(Name::html(Tag::Div), None, false, Span::default());
         let walked = |dom: &Dom| -> Vec<NodeId> {
             let doc = crate::DocumentRef::new(input, dom);
             doc.root().descendants().map(|n| n.id()).collect()
@@ -1621,7 +1580,7 @@ mod tests {
         let input = b"ab";
         let mut dom = Dom::new(input.len());
         let new = |dom: &mut Dom| {
-            let p = dom.new_element(input, Name::html(Tag::P), None, None, Span::default());
+            let p = dom.new_element(Name::html(Tag::P), None, false, Span::default());
             dom.append(0, p);
             p
         };
@@ -1667,7 +1626,7 @@ mod tests {
         let input = b"abcdef";
         let s = std::str::from_utf8(input).unwrap();
         let mut dom = Dom::new(input.len());
-        let p = dom.new_element(input, Name::html(Tag::P), None, None, Span::default());
+        let p = dom.new_element(Name::html(Tag::P), None, false, Span::default());
         dom.append(0, p);
         dom.insert_text(
             input,

@@ -249,6 +249,7 @@ impl Parser {
         }
         let ctx = b.create_element(&mut ctx_tok, context.ns);
         b.context = Some(ctx);
+        b.open.count_context();
         let mut html_tok = TagTok::implied(Tag::Html, 0);
         let (root, name) = b.create_element(&mut html_tok, Ns::Html);
         b.doc.append(0, root);

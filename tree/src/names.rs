@@ -78,7 +78,7 @@ macro_rules! tags {
         }
 
         /// Every interned tag, in declaration order (index = id - 1).
-        const ALL_TAGS: &[Tag] = &[$(Tag::$id,)*];
+        pub(crate) const ALL_TAGS: &[Tag] = &[$(Tag::$id,)*];
 
         impl Tag {
             /// The id of a lowercase tag name: one hash, one probe or two, one compare.
@@ -361,18 +361,78 @@ static END_POPS_CURRENT_ONLY: [bool; 256] = {
     table
 };
 
-/// The start tags whose "in body" rule is "if the stack of open elements has a p element
-/// in button scope, close a p element; insert an HTML element for the token" and nothing
-/// else (`div`, `p`, `ul`, `section`, …: 13.2.6.4.7's first group of that shape), so that
-/// the dispatcher runs it without the start tag rules' frame and match. A table indexed
-/// by the tag's id, as [`END_POPS_CURRENT_ONLY`].
-static START_CLOSES_P_THEN_INSERTS: [bool; 256] = {
+/// How the "in body" rules (13.2.6.4.7) begin for a start tag, by the tag's id
+/// ([`IN_BODY_START`]): one load tells the tokenizer's sink (`Drive`) whether the tag is
+/// its to run, and `TreeBuilder::in_body_tag` which rule runs without the start tag rules'
+/// frame and match (on the dense spec pages, `<code>`, `<span>`, `<var>`, `<dfn>`: most
+/// start tags). (A flag per question, as three tables and two `matches!`, cost the sink
+/// about a dozen instructions a start tag.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InBodyStart {
+    /// None of the rules below: the start tag rules decide.
+    Rules,
+    /// The tags "in body" processes "using the rules for the in head insertion mode"
+    /// (`uses_in_head_rules`), and those whose rules switch the tokenizer's state
+    /// (13.2.6.2, and `plaintext`, `textarea`): the sink leaves them to the dispatcher, so
+    /// that the parse loop reads the state to switch to only after a token the dispatcher
+    /// ran.
+    Dispatcher,
+    /// "If the stack of open elements has a p element in button scope, close a p element;
+    /// insert an HTML element for the token" and nothing else (`div`, `p`, `ul`,
+    /// `section`, …: 13.2.6.4.7's first group of that shape).
+    ClosesPThenInserts,
+    /// "Any other start tag": "reconstruct the active formatting elements, if any; insert
+    /// an HTML element for the token" (`span`, `var`, `dfn`, custom names, …). Only tags
+    /// with no rule of their own in 13.2.6.4.7 (nor in the "in head" rules it defers to).
+    Ordinary,
+    /// "A start tag whose tag name is one of: b, big, code, em, font, i, s, small, strike,
+    /// strong, tt, u": reconstruct, insert, "push onto the list of active formatting
+    /// elements that element".
+    Formatting,
+    /// `a`: its formatting rule, after the step that closes an `a` still open after the
+    /// last marker.
+    A,
+    /// `li`, `dd`, `dt`: close an open list item of the kind (unless a special element
+    /// other than `address`, `div`, `p` comes first), close a `p` in button scope,
+    /// insert (on Wikipedia pages, `<li>` is most of the start tags left to the start
+    /// tag rules).
+    ListItem,
+}
+
+/// [`InBodyStart`] by the tag's id, as [`END_POPS_CURRENT_ONLY`]. [`Tag::Unknown`] (a
+/// name not interned) is "any other start tag".
+static IN_BODY_START: [InBodyStart; 256] = {
     use Tag::*;
-    let mut table = [false; 256];
+    let mut table = [InBodyStart::Rules; 256];
+    table[Unknown as usize] = InBodyStart::Ordinary;
+    table[A as usize] = InBodyStart::A;
+    table[Li as usize] = InBodyStart::ListItem;
+    table[Dd as usize] = InBodyStart::ListItem;
+    table[Dt as usize] = InBodyStart::ListItem;
     let mut i = 0;
     while i < ALL_TAGS.len() {
         let tag = ALL_TAGS[i];
-        table[tag as usize] = matches!(
+        if matches!(
+            tag,
+            Base | Basefont
+                | Bgsound
+                | Link
+                | Meta
+                | Noframes
+                | Script
+                | Style
+                | Template
+                | Title
+                | Iframe
+                | Noembed
+                | Noscript
+                | Plaintext
+                | Textarea
+                | Xmp
+        ) {
+            table[tag as usize] = InBodyStart::Dispatcher;
+        }
+        if matches!(
             tag,
             Address
                 | Article
@@ -399,50 +459,9 @@ static START_CLOSES_P_THEN_INSERTS: [bool; 256] = {
                 | Section
                 | Summary
                 | Ul
-        );
-        i += 1;
-    }
-    table
-};
-
-/// The start tags whose "in body" rule is one of the two plain insertions, which
-/// `TreeBuilder::in_body_tag` runs without the start tag rules' frame and match (on the
-/// dense spec pages, `<code>`, `<span>`, `<var>`, `<dfn>`: most start tags).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum InlineStart {
-    /// Neither: the start tag rules decide.
-    No,
-    /// "Any other start tag": "reconstruct the active formatting elements, if any; insert
-    /// an HTML element for the token" (`span`, `var`, `dfn`, custom names, …). Only tags
-    /// with no rule of their own in 13.2.6.4.7 (nor in the "in head" rules it defers to).
-    Ordinary,
-    /// "A start tag whose tag name is one of: b, big, code, em, font, i, s, small, strike,
-    /// strong, tt, u": reconstruct, insert, "push onto the list of active formatting
-    /// elements that element".
-    Formatting,
-    /// `a`: its formatting rule, after the step that closes an `a` still open after the
-    /// last marker.
-    A,
-    /// `li`, `dd`, `dt`: close an open list item of the kind (unless a special element
-    /// other than `address`, `div`, `p` comes first), close a `p` in button scope,
-    /// insert (on Wikipedia pages, `<li>` is most of the start tags left to the start
-    /// tag rules).
-    ListItem,
-}
-
-/// [`InlineStart`] by the tag's id, as [`END_POPS_CURRENT_ONLY`]. [`Tag::Unknown`] (a
-/// name not interned) is "any other start tag".
-static INLINE_START: [InlineStart; 256] = {
-    use Tag::*;
-    let mut table = [InlineStart::No; 256];
-    table[Unknown as usize] = InlineStart::Ordinary;
-    table[A as usize] = InlineStart::A;
-    table[Li as usize] = InlineStart::ListItem;
-    table[Dd as usize] = InlineStart::ListItem;
-    table[Dt as usize] = InlineStart::ListItem;
-    let mut i = 0;
-    while i < ALL_TAGS.len() {
-        let tag = ALL_TAGS[i];
+        ) {
+            table[tag as usize] = InBodyStart::ClosesPThenInserts;
+        }
         if matches!(
             tag,
             Abbr | Audio
@@ -475,13 +494,13 @@ static INLINE_START: [InlineStart; 256] = {
                 | Var
                 | Video
         ) {
-            table[tag as usize] = InlineStart::Ordinary;
+            table[tag as usize] = InBodyStart::Ordinary;
         }
         if matches!(
             tag,
             B | Big | Code | Em | Font | I | S | Small | Strike | Strong | Tt | U
         ) {
-            table[tag as usize] = InlineStart::Formatting;
+            table[tag as usize] = InBodyStart::Formatting;
         }
         i += 1;
     }
@@ -517,16 +536,10 @@ impl Tag {
         IN_CELL_OWN[self as usize]
     }
 
-    /// See [`INLINE_START`].
+    /// See [`IN_BODY_START`].
     #[inline(always)]
-    pub(crate) fn inline_start(self) -> InlineStart {
-        INLINE_START[self as usize]
-    }
-
-    /// See [`START_CLOSES_P_THEN_INSERTS`].
-    #[inline(always)]
-    pub(crate) fn start_closes_p_then_inserts(self) -> bool {
-        START_CLOSES_P_THEN_INSERTS[self as usize]
+    pub(crate) fn in_body_start(self) -> InBodyStart {
+        IN_BODY_START[self as usize]
     }
 
     /// See [`END_POPS_CURRENT_ONLY`]. (A tag's id is below 256, as the stack's per-tag

@@ -50,9 +50,11 @@ pub(crate) struct OpenElements {
     counts: Box<[u32; 256]>,
     /// Whether each node is on the stack.
     member: Vec<bool>,
-    /// How many elements outside the HTML namespace are on the stack. While none is, the
-    /// current node is HTML without reading it (`TreeBuilder::adjusted_current_is_foreign`,
-    /// asked before every token).
+    /// How many elements outside the HTML namespace are on the stack, plus one in a
+    /// fragment parse with a context element ([`OpenElements::count_context`]). While it
+    /// is 0, the adjusted current node is an HTML element without reading it
+    /// (`TreeBuilder::adjusted_current_is_foreign`, asked before every token: one test,
+    /// where the context's own was a second per token).
     foreign: u32,
 }
 
@@ -153,10 +155,18 @@ impl OpenElements {
         self.items.last().copied()
     }
 
-    /// Whether an element outside the HTML namespace is on the stack.
+    /// Whether an element outside the HTML namespace is on the stack, or the parse is a
+    /// fragment's with a context element (which the adjusted current node may be).
     #[inline(always)]
     pub(crate) fn has_foreign(&self) -> bool {
         self.foreign != 0
+    }
+
+    /// Counts the fragment parsing context element in [`Self::has_foreign`]'s answer
+    /// (13.4: "the adjusted current node" is the context element while only the `html`
+    /// element is open).
+    pub(crate) fn count_context(&mut self) {
+        self.foreign += 1;
     }
 
     pub(crate) fn current_name(&self) -> Option<Name> {

@@ -50,23 +50,22 @@ impl<'a> TreeBuilder<'a> {
             return;
         }
         let input = self.input;
-        for attr in &mut self.tag_attrs {
-            match ns {
-                Ns::MathMl if attr.name_bytes(input) == b"definitionurl" => {
-                    attr.other_name = Some(Cow::Borrowed("definitionURL"));
-                }
-                Ns::Svg => {
-                    if let Some(adjusted) = adjust_svg_attribute(attr.name_bytes(input)) {
-                        attr.other_name = Some(Cow::Borrowed(adjusted));
-                    }
-                }
-                _ => {}
+        for i in self.doc.tag_attrs_start..self.doc.attrs.len() {
+            let name = self.doc.bytes(input, self.doc.attrs[i].name);
+            let adjusted = match ns {
+                Ns::MathMl if name == b"definitionurl" => Some("definitionURL"),
+                Ns::Svg => adjust_svg_attribute(name),
+                _ => None,
+            };
+            if let Some(adjusted) = adjusted {
+                self.doc.attrs[i].name = self.doc.store(input, Cow::Borrowed(adjusted));
             }
-            if let Some((attr_ns, local)) = adjust_foreign_attribute(attr.name_bytes(input)) {
-                attr.ns = attr_ns;
-                attr.other_name = Some(Cow::Borrowed(local));
+            let name = self.doc.bytes(input, self.doc.attrs[i].name);
+            if let Some((attr_ns, local)) = adjust_foreign_attribute(name) {
+                self.doc.attrs[i].ns = attr_ns;
+                self.doc.attrs[i].name = self.doc.store(input, Cow::Borrowed(local));
             } else {
-                attr.ns = AttrNs::None;
+                self.doc.attrs[i].ns = AttrNs::None;
             }
         }
     }
@@ -154,8 +153,11 @@ impl<'a> TreeBuilder<'a> {
                             | Var
                     ) || (tag.tag == Font
                         && tag.has_attrs
-                        && self.tag_attrs.iter().any(|a| {
-                            matches!(a.name_bytes(self.input), b"color" | b"face" | b"size")
+                        && self.doc.tag_attrs().iter().any(|a| {
+                            matches!(
+                                self.doc.bytes(self.input, a.name),
+                                b"color" | b"face" | b"size"
+                            )
                         }))
                 };
                 if breaks_out {

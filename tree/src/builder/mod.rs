@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use htmltok::{Span, State, Tokenizer};
 
-use crate::dom::{Attribute, Dom, NONE, NodeData, NodeId};
+use crate::dom::{Dom, NONE, NodeData, NodeId};
 use crate::formatting::{ActiveFormatting, Entry};
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::{OpenElements, Scope};
@@ -97,9 +97,6 @@ pub(crate) struct TreeBuilder<'a> {
     /// `<textarea>`).
     pub(crate) skip_newline: bool,
     pub(crate) pending_table_text: Vec<TextTok<'a>>,
-    /// The current start tag's attributes (`TagTok::has_attrs`), drained into the DOM
-    /// when its element is created; one allocation for the whole parse.
-    pub(crate) tag_attrs: Vec<Attribute<'a>>,
     /// The fragment parsing context element (13.4), not in the tree.
     pub(crate) context: Option<(NodeId, Name)>,
     /// The tokenizer state a token asked for, applied before the next token.
@@ -125,7 +122,6 @@ impl<'a> TreeBuilder<'a> {
             foster_parenting: false,
             skip_newline: false,
             pending_table_text: Vec::new(),
-            tag_attrs: Vec::new(),
             context: None,
             switch_to: None,
             done: false,
@@ -179,8 +175,8 @@ impl<'a> TreeBuilder<'a> {
                 }
                 // Read, and cleared only when set (rare): `take` wrote it back every
                 // token. Only the dispatcher's steps set it: the sink leaves the tags
-                // whose rules switch the tokenizer to it (`switches_tokenizer`), so a
-                // token the sink finished needs no test.
+                // whose rules switch the tokenizer to it (`InBodyStart::Dispatcher`), so
+                // a token the sink finished needs no test.
                 if let Some(state) = this.switch_to {
                     this.switch_to = None;
                     tokenizer.set_state(state);
@@ -191,6 +187,7 @@ impl<'a> TreeBuilder<'a> {
         // The text buffer grew by doubling: its slack given back (one `realloc`, usually
         // in place), so that a kept document holds what its text needs.
         this.doc.text.shrink_to_fit();
+        this.doc.finish_tag_attrs();
         this.open.give_back();
         this.doc
     }
@@ -257,12 +254,13 @@ impl<'a> TreeBuilder<'a> {
 
     /// Whether the adjusted current node is an element outside the HTML namespace: asked
     /// before every token. With no foreign element on the stack and no fragment context
-    /// (nearly every token of a page) the answer is no, from two fields rarely written;
-    /// reading the current node's name took two dependent loads (the stack's length,
-    /// then its last entry) at the top of every turn of the loop.
+    /// (nearly every token of a page) the answer is no, from one count rarely written
+    /// (`OpenElements::has_foreign`, which counts the context too); reading the current
+    /// node's name took two dependent loads (the stack's length, then its last entry) at
+    /// the top of every turn of the loop.
     #[inline(always)]
     pub(crate) fn adjusted_current_is_foreign(&self) -> bool {
-        if !self.open.has_foreign() & self.context.is_none() {
+        if !self.open.has_foreign() {
             return false;
         }
         self.adjusted_current_is_foreign_general()
@@ -363,9 +361,10 @@ impl<'a> TreeBuilder<'a> {
         if !tag.has_attrs {
             return None;
         }
-        self.tag_attrs
+        self.doc
+            .tag_attrs()
             .iter()
-            .find(|a| a.ns == AttrNs::None && a.name_bytes(self.input) == name.as_bytes())
+            .find(|a| a.ns == AttrNs::None && self.doc.bytes(self.input, a.name) == name.as_bytes())
             .map(|a| a.value(self.input))
     }
 
@@ -405,22 +404,13 @@ impl<'a> TreeBuilder<'a> {
                 || crate::names::adjust_svg_tag_name(tag.name()).is_none()
         );
         let name = Name { ns, tag: tag_id };
-        let attrs = if tag.has_attrs {
-            Some(&mut self.tag_attrs)
-        } else {
-            None
-        };
-        // Known before the attributes move into the DOM; compiled out of
-        // `insert_html_element`, which knows the namespace.
+        // Known while the attributes are the tag's; compiled out of `insert_html_element`,
+        // which knows the namespace.
         let integration_point = ns == Ns::MathMl
             && tag_id == Tag::AnnotationXml
-            && Dom::encoding_is_html_integration_point(
-                self.input,
-                attrs.as_deref().map_or(&[], |a| a.as_slice()),
-            );
-        let id = self
-            .doc
-            .new_element(self.input, name, local, attrs, tag.span);
+            && tag.has_attrs
+            && self.doc.encoding_is_html_integration_point(self.input);
+        let id = self.doc.new_element(name, local, tag.has_attrs, tag.span);
         if integration_point {
             self.doc.element_mut(id).html_integration_point = true;
         }
@@ -861,8 +851,7 @@ impl<'a> TreeBuilder<'a> {
     /// Adds missing attributes to an element (a second `<html>` or `<body>`).
     pub(crate) fn add_missing_attrs(&mut self, id: NodeId, tag: &mut TagTok<'a>) {
         if tag.has_attrs {
-            self.doc
-                .add_missing_attrs(self.input, id, &mut self.tag_attrs);
+            self.doc.add_missing_attrs(self.input, id);
         }
     }
 }

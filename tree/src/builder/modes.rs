@@ -14,7 +14,7 @@ use super::quirks::quirks_mode;
 use super::token::{DoctypeTok, Mark};
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, LazyKind, NONE, NodeId};
-use crate::names::{AttrNs, InlineStart, Name, Ns, Tag};
+use crate::names::{AttrNs, InBodyStart, Name, Ns, Tag};
 use crate::stack::Scope;
 
 use Step::{Done, Reprocess};
@@ -30,19 +30,6 @@ pub(super) fn uses_in_head_rules(tag: &TagTok<'_>) -> bool {
             Base | Basefont | Bgsound | Link | Meta | Noframes | Script | Style | Template | Title
         )
     }
-}
-
-/// The "in body" start tags whose rules switch the tokenizer's state (13.2.6.2, and
-/// `plaintext`, `textarea`): the tokenizer's sink (`Drive`) leaves them, with the tags of
-/// [`uses_in_head_rules`], to the dispatcher, so that the parse loop reads the state to
-/// switch to only after a token the dispatcher ran.
-pub(super) fn switches_tokenizer(tag: &TagTok<'_>) -> bool {
-    use Tag::*;
-    !tag.end
-        && matches!(
-            tag.tag,
-            Iframe | Noembed | Noscript | Plaintext | Textarea | Xmp
-        )
 }
 
 impl<'a> TreeBuilder<'a> {
@@ -567,19 +554,20 @@ impl<'a> TreeBuilder<'a> {
     #[inline(always)]
     pub(super) fn in_body_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         if !tag.end {
-            if tag.tag.start_closes_p_then_inserts() {
-                // `in_body_start_tag`'s rule for these tags (`<div>`, `<p>`, …), without
-                // its frame and match.
-                self.close_p_in_button_scope();
-                self.insert_html_element(tag);
-                return Done;
-            }
-            match tag.tag.inline_start() {
-                InlineStart::Ordinary => self.reconstruct_then_insert(tag),
-                InlineStart::Formatting => self.reconstruct_then_insert_formatting(tag),
-                InlineStart::A => self.in_body_start_a(tag),
-                InlineStart::ListItem => self.in_body_start_list_item(tag),
-                InlineStart::No => return self.in_body_start_tag(tag),
+            match tag.tag.in_body_start() {
+                InBodyStart::ClosesPThenInserts => {
+                    // `in_body_start_tag`'s rule for these tags (`<div>`, `<p>`, …),
+                    // without its frame and match.
+                    self.close_p_in_button_scope();
+                    self.insert_html_element(tag);
+                }
+                InBodyStart::Ordinary => self.reconstruct_then_insert(tag),
+                InBodyStart::Formatting => self.reconstruct_then_insert_formatting(tag),
+                InBodyStart::A => self.in_body_start_a(tag),
+                InBodyStart::ListItem => self.in_body_start_list_item(tag),
+                InBodyStart::Rules | InBodyStart::Dispatcher => {
+                    return self.in_body_start_tag(tag);
+                }
             }
             Done
         } else if self.in_body_end_of_current(tag) {
@@ -591,7 +579,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// "Any other start tag" (13.2.6.4.7): "reconstruct the active formatting elements,
     /// if any; insert an HTML element for the token". Out of line, so that the tokenizer's
-    /// sink, which inlines [`Self::in_body_tag`] (the tags [`Tag::inline_start`] names),
+    /// sink, which inlines [`Self::in_body_tag`] (the tags [`Tag::in_body_start`] names),
     /// grows by a call; [`Self::in_body_start_tag`] calls it for the other tags.
     #[inline(never)]
     fn reconstruct_then_insert(&mut self, tag: &mut TagTok<'a>) {
@@ -663,14 +651,16 @@ impl<'a> TreeBuilder<'a> {
         self.insert_element(tag, Ns::Html);
     }
 
-    /// The start tag rules but for the close-p-then-insert group (`div`, `p`, …:
-    /// [`Tag::start_closes_p_then_inserts`]) and the tags [`Tag::inline_start`] names
-    /// (the plain insertions, `a`, the formatting tags, `li`/`dd`/`dt`), which
-    /// [`Self::in_body_tag`] runs itself.
+    /// The start tag rules but for the tags whose rule [`Tag::in_body_start`] names (the
+    /// close-p-then-insert group, `div`, `p`, …; the plain insertions, `a`, the formatting
+    /// tags, `li`/`dd`/`dt`), which [`Self::in_body_tag`] runs itself.
     fn in_body_start_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         debug_assert!(
-            !tag.tag.start_closes_p_then_inserts() && tag.tag.inline_start() == InlineStart::No,
+            matches!(
+                tag.tag.in_body_start(),
+                InBodyStart::Rules | InBodyStart::Dispatcher
+            ),
             "handled by in_body_tag"
         );
         match tag.tag {
@@ -742,7 +732,7 @@ impl<'a> TreeBuilder<'a> {
                 self.frameset_ok = false;
             }
             // `a`, the formatting group (`b`, `big`, `code`, …, `u`) and `li`/`dd`/`dt`
-            // are run by `in_body_tag` ([`Tag::inline_start`]), never here.
+            // are run by `in_body_tag` ([`Tag::in_body_start`]), never here.
             Nobr => {
                 self.reconstruct_active_formatting();
                 if self.open.has_in_scope(Nobr, Scope::Default) {

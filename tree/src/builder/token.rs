@@ -7,15 +7,14 @@ use std::borrow::Cow;
 
 use htmltok::{Span, TextForm, TextKind, Token, TokenSink};
 
-use super::modes::{switches_tokenizer, uses_in_head_rules};
 use super::{Mode, Step, TreeBuilder};
-use crate::dom::{Attribute, Sp};
-use crate::names::{AttrNs, Tag};
+use crate::dom::{AttrRec, Dom};
+use crate::names::{InBodyStart, Tag};
 
-/// A start or end tag. Its attributes are not in it but in the builder's
-/// `TreeBuilder::tag_attrs`, which holds the current token's (a tag the parser implies
-/// has none): a `Vec` in the token made it 72 bytes, and the token, assembled on the
-/// stack and copied into place in 16-byte pieces that straddled the 8-byte stores of
+/// A start or end tag. Its attributes are not in it but at the end of the document's
+/// attribute list (`Dom::tag_attrs`), which holds the current token's (a tag the parser
+/// implies has none): a `Vec` in the token made it 72 bytes, and the token, assembled on
+/// the stack and copied into place in 16-byte pieces that straddled the 8-byte stores of
 /// its 24-byte fields, stalled store forwarding once per tag (perf: ~2% of the parse).
 #[derive(Debug)]
 pub(crate) struct TagTok<'a> {
@@ -28,8 +27,8 @@ pub(crate) struct TagTok<'a> {
     /// alone and forgets a finished token, so a new owned field must be dropped there too.
     pub(crate) other_name: Cow<'a, str>,
     pub(crate) self_closing: bool,
-    /// The attributes are the builder's `tag_attrs` (a start tag of the input); false for
-    /// end tags and for the tags the parser implies, which have none.
+    /// The attributes are the document's `Dom::tag_attrs` (a start tag of the input); false
+    /// for end tags and for the tags the parser implies, which have none.
     pub(crate) has_attrs: bool,
     pub(crate) span: Span,
 }
@@ -242,17 +241,18 @@ pub(crate) enum Tok<'a> {
 }
 
 impl<'a> Tok<'a> {
-    /// Converts a token of the tokenizer; a start tag's attributes go to `attrs` (the
-    /// builder's `tag_attrs`, whose allocation every tag reuses). `input_str` is the
-    /// tokenizer's input when it is known to be a `&str`: text and comments are then
-    /// decoded without validating their UTF-8 again; `input` is the tokenizer's input. Inlined into the parse loop: called
-    /// out of line, the 112-byte token was copied for the call.
+    /// Converts a token of the tokenizer; a start tag's attributes go to the end of the
+    /// document's attribute list (`Dom::begin_tag_attrs`), where its element takes them.
+    /// `input_str` is the tokenizer's input when it is known to be a `&str`: text and
+    /// comments are then decoded without validating their UTF-8 again; `input` is the
+    /// tokenizer's input. Inlined into the parse loop: called out of line, the 112-byte
+    /// token was copied for the call.
     #[inline(always)]
     pub(crate) fn from_token(
         token: Token<'a, '_>,
         input: &'a [u8],
         input_str: Option<&'a str>,
-        attrs: &mut Vec<Attribute<'a>>,
+        doc: &mut Dom,
     ) -> Tok<'a> {
         match token {
             Token::Text(t) => {
@@ -281,11 +281,11 @@ impl<'a> Tok<'a> {
             Token::StartTag(t) | Token::EndTag(t) => {
                 let end = matches!(token, Token::EndTag(_));
                 if !end {
-                    // Cleared for a start tag only: an end tag's `has_attrs` is false, so
-                    // the builder never reads the list for it (what the last start tag
+                    // Started for a start tag only: an end tag's `has_attrs` is false, so
+                    // the builder never reads the records for it (what the last start tag
                     // left there, usually nothing, goes at the next start tag).
-                    attrs.clear();
-                    attrs.reserve(t.attr_count());
+                    doc.begin_tag_attrs();
+                    doc.attrs.reserve(t.attr_count());
                     for a in t.attrs() {
                         // The common case pushed on its own path, from registers: merged
                         // with the decoded case, the name went through a `Cow` in memory
@@ -293,22 +293,15 @@ impl<'a> Tok<'a> {
                         // pieces just after it was written in 8-byte ones, a store
                         // forwarding stall per attribute (perf: the hottest spot of the
                         // parse loop).
-                        // Unchanged, the name is its span (`Attribute::other_name` none).
+                        // Unchanged, the name is its span.
                         match a.name_if_unchanged() {
-                            Some(_) if Attribute::spans_fit(input) => attrs.push(Attribute {
-                                other_name: None,
-                                ns: AttrNs::None,
-                                name_span: Sp::of_fitting(a.name_span()),
-                                value_span: Sp::of_fitting_opt(a.value_span()),
-                            }),
+                            Some(_) if AttrRec::spans_fit(input) => doc
+                                .attrs
+                                .push(AttrRec::named_by_span(a.name_span(), a.value_span())),
                             _ => {
-                                let name = a.name();
-                                attrs.push(Attribute {
-                                    other_name: Some(name),
-                                    ns: AttrNs::None,
-                                    name_span: a.name_span().into(),
-                                    value_span: a.value_span().into(),
-                                });
+                                let name = doc.store(input, a.name());
+                                doc.attrs
+                                    .push(AttrRec::named(name, a.name_span(), a.value_span()));
                             }
                         }
                     }
@@ -432,7 +425,7 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                 return None;
             }
         }
-        let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.tag_attrs);
+        let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.doc);
         // "In body" or "in cell" (the first two modes: one comparison).
         if !self.foreign && mode as u8 <= Mode::InCell as u8 && !b.skip_newline {
             match &mut tok {
@@ -445,11 +438,16 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                     }
                     drop(std::mem::take(&mut text.text));
                 }
-                // "In cell" also hands "in body" every tag but its table tags.
+                // "In cell" also hands "in body" every tag but its table tags. Left to the
+                // dispatcher: the tags of `uses_in_head_rules` and those that switch the
+                // tokenizer (for a start tag, one load: `InBodyStart::Dispatcher`).
                 Tok::Tag(tag)
                     if (mode == Mode::InBody || !tag.tag.in_cell_own())
-                        && !uses_in_head_rules(tag)
-                        && !switches_tokenizer(tag) =>
+                        && if tag.end {
+                            tag.tag != Tag::Template
+                        } else {
+                            tag.tag.in_body_start() != InBodyStart::Dispatcher
+                        } =>
                 {
                     if b.in_body_tag(tag) != Step::Done {
                         return Some(tok);
@@ -567,8 +565,29 @@ mod tests {
         }
     }
 
+    /// The start tags the sink leaves to the dispatcher (`InBodyStart::Dispatcher`) are
+    /// those "in body" gives the "in head" rules and those whose rules switch the
+    /// tokenizer's state.
+    #[test]
+    fn dispatcher_start_tags() {
+        use crate::builder::modes::uses_in_head_rules;
+        use crate::names::{ALL_TAGS, InBodyStart};
+        for &tag in ALL_TAGS {
+            use Tag::*;
+            let switches = matches!(
+                tag,
+                Iframe | Noembed | Noscript | Plaintext | Textarea | Xmp
+            );
+            assert_eq!(
+                tag.in_body_start() == InBodyStart::Dispatcher,
+                uses_in_head_rules(&super::TagTok::implied(tag, 0)) || switches,
+                "{tag:?}"
+            );
+        }
+    }
+
     /// The token is moved once per token: keep it small (its attributes live in the
-    /// builder's `tag_attrs`).
+    /// document's `Dom::tag_attrs`).
     #[test]
     fn token_size() {
         assert_eq!(std::mem::size_of::<super::Tok<'_>>(), 56);
