@@ -1151,13 +1151,16 @@ impl Dom {
         // children: a child's id is above its parent's), the next sibling of a node just
         // made that has no children, and of a node whose last descendant is its child.
         // (For `child` 0, `before` is NONE: refused.)
-        before == parent
-            || last != NONE
-                && (before == last
-                    || self
-                        .nodes
-                        .get(before as usize)
-                        .is_some_and(|n| n.parent == last || self.walk_up_to(n.parent, last)))
+        before == parent || last != NONE && (before == last || self.ends_under(before, last))
+    }
+
+    /// Whether `before`'s parent is `last` or, walking up, reaches it
+    /// ([`Dom::appends_in_tree_order`]).
+    #[inline(always)]
+    fn ends_under(&self, before: NodeId, last: NodeId) -> bool {
+        self.nodes
+            .get(before as usize)
+            .is_some_and(|n| n.parent == last || self.walk_up_to(n.parent, last))
     }
 
     /// Whether walking up from `at` through the parents, while the ids are above
@@ -1322,6 +1325,64 @@ impl Dom {
             Some(text) if !merges => self.insert_text_node(parent, before, text, span),
             _ => self.insert_lazy_text_decoded(input, parent, before, span, kind),
         }
+    }
+
+    /// [`Dom::insert_lazy_text`] after `parent`'s last child in its common case, a new
+    /// node with room in the arena; false, doing nothing, in every other case. A leaf
+    /// but for the arena order's uncommon cases (a tail call, [`Dom::check_tree_order`]),
+    /// so that the caller's path saves no register. The links are written before the
+    /// node is pushed, through the indices the merge check has just bounds-checked.
+    #[inline(always)]
+    pub(crate) fn append_lazy_text(&mut self, parent: NodeId, span: Span, kind: LazyKind) -> bool {
+        let Some(text) = Str::lazy(span, kind) else {
+            return false;
+        };
+        let last = self.nodes[parent as usize].last_child;
+        if last != NONE && matches!(self.nodes[last as usize].data, NodeData::Text(_)) {
+            return false;
+        }
+        let id = self.nodes.len();
+        if id == self.nodes.capacity() || id >= NONE as usize {
+            return false;
+        }
+        let id = id as NodeId;
+        if last != NONE {
+            self.nodes[last as usize].next_sibling = id;
+        } else {
+            self.nodes[parent as usize].first_child = id;
+        }
+        self.nodes[parent as usize].last_child = id;
+        self.nodes.push(Node {
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            prev_sibling: last,
+            next_sibling: NONE,
+            data: NodeData::Text(TextData {
+                text,
+                span: span.into(),
+            }),
+        });
+        // `appends_in_tree_order`'s first two cases in line, as one compare: `id - 1` is
+        // the parent when it has no children, else its last child (while the arena is in
+        // tree order, a parent with children is older than they are, so not `id - 1`).
+        // The rest out of line.
+        let newest = if last == NONE { parent } else { last };
+        if self.in_tree_order && id - 1 != newest {
+            return self.check_tree_order(last, id);
+        }
+        true
+    }
+
+    /// Clears the arena order's flag unless appending `child` after `last` kept it, when
+    /// `child - 1` is neither the parent nor `last` ([`Dom::appends_in_tree_order`]'s
+    /// third case). True, for [`Dom::append_lazy_text`] to return (a tail call).
+    #[inline(never)]
+    fn check_tree_order(&mut self, last: NodeId, child: NodeId) -> bool {
+        if last == NONE || !self.ends_under(child.wrapping_sub(1), last) {
+            self.in_tree_order = false;
+        }
+        true
     }
 
     /// [`Dom::insert_lazy_text`] for a text decoded now.
