@@ -462,7 +462,7 @@ impl<'a> TreeBuilder<'a> {
     /// to do for the others; the text is stored as its span (`Dom::insert_lazy_text`),
     /// its U+0000 dropped when it is decoded.
     ///
-    /// The common case (nothing to reconstruct, the current node not a `template`) is a
+    /// The common case (nothing to reconstruct, no `template` open) is a
     /// leaf: the appropriate place is after the current node's last child (foster
     /// parenting is on only while "in table" runs these rules, never for the tokenizer's
     /// sink, which calls this), and every other case is a tail call
@@ -474,9 +474,11 @@ impl<'a> TreeBuilder<'a> {
         debug_assert!(!self.frameset_ok);
         debug_assert!(!self.foster_parenting);
         match self.open.current() {
-            Some((parent, name))
+            // With no `template` on the stack the current node is not one: the stack's
+            // count, one load, where the current node's name took two, and two tests.
+            Some((parent, _))
                 if !self.formatting_to_reconstruct()
-                    && !name.is_html(Tag::Template)
+                    && !self.open.contains_tag(Tag::Template)
                     && self.doc.append_lazy_text(parent, span, LazyKind::Data) => {}
             _ => self.in_body_lazy_text_general(span),
         }
