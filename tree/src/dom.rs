@@ -1363,20 +1363,24 @@ impl Dom {
                 span: span.into(),
             }),
         });
-        // `appends_in_tree_order`'s first two cases in line, as one compare: `id - 1` is
-        // the parent when it has no children, else its last child (while the arena is in
-        // tree order, a parent with children is older than they are, so not `id - 1`).
-        // The rest out of line.
+        // `appends_in_tree_order`'s common cases in line, the walk out of line. While the
+        // arena is in tree order a parent is older than its children, so `id - 1` can be
+        // the parent only when it has no children, and a child of `newest` only when
+        // `newest` is the last child (one with none has no child): each case one compare
+        // with `newest`. (Callgrind: the order's cases out of line, 237,068 calls of the
+        // corpus's 561,242 texts; the third in line, 640.98 M -> 638.83 M.)
         let newest = if last == NONE { parent } else { last };
-        if self.in_tree_order && id - 1 != newest {
+        if self.in_tree_order && id - 1 != newest && self.nodes[(id - 1) as usize].parent != newest
+        {
             return self.check_tree_order(last, id);
         }
         true
     }
 
     /// Clears the arena order's flag unless appending `child` after `last` kept it, when
-    /// `child - 1` is neither the parent nor `last` ([`Dom::appends_in_tree_order`]'s
-    /// third case). True, for [`Dom::append_lazy_text`] to return (a tail call).
+    /// `child - 1` is neither the parent, nor `last`, nor a child of `last` (the walk of
+    /// [`Dom::appends_in_tree_order`]). True, for [`Dom::append_lazy_text`] to return (a
+    /// tail call).
     #[inline(never)]
     fn check_tree_order(&mut self, last: NodeId, child: NodeId) -> bool {
         if last == NONE || !self.ends_under(child.wrapping_sub(1), last) {
