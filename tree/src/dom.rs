@@ -1334,15 +1334,22 @@ impl Dom {
     /// node is pushed, through the indices the merge check has just bounds-checked.
     #[inline(always)]
     pub(crate) fn append_lazy_text(&mut self, parent: NodeId, span: Span, kind: LazyKind) -> bool {
+        // Room first, tested apart: after the reads of the parent and its last child, the
+        // two tests were merged into one branch through two flag registers, which (with
+        // the constants they hold) made the path save one register more (callgrind,
+        // corpus: 638.83 M -> 637.14 M).
+        let id = self.nodes.len();
+        if id == self.nodes.capacity() {
+            return false;
+        }
+        if id >= NONE as usize {
+            return false;
+        }
         let Some(text) = Str::lazy(span, kind) else {
             return false;
         };
         let last = self.nodes[parent as usize].last_child;
         if last != NONE && matches!(self.nodes[last as usize].data, NodeData::Text(_)) {
-            return false;
-        }
-        let id = self.nodes.len();
-        if id == self.nodes.capacity() || id >= NONE as usize {
             return false;
         }
         let id = id as NodeId;
