@@ -565,7 +565,8 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// Steps 1 to 3's answer: false when there is nothing to reconstruct.
+    /// Whether steps 1 to 3 leave anything to reconstruct: false when the list is empty
+    /// or its last entry is a marker or an element on the stack of open elements.
     #[inline(always)]
     pub(crate) fn formatting_to_reconstruct(&self) -> bool {
         match self.active.last() {
