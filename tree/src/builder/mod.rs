@@ -550,10 +550,18 @@ impl<'a> TreeBuilder<'a> {
     /// every text and start tag.
     #[inline(always)]
     pub(crate) fn reconstruct_active_formatting(&mut self) {
+        if self.formatting_to_reconstruct() {
+            self.reconstruct_from_rewind();
+        }
+    }
+
+    /// Whether steps 1 to 3 leave anything to reconstruct: false when the list is empty
+    /// or its last entry is a marker or an element on the stack of open elements.
+    #[inline(always)]
+    pub(crate) fn formatting_to_reconstruct(&self) -> bool {
         match self.active.last() {
-            None | Some(Entry::Marker) => {}
-            Some(Entry::Element(id, _)) if self.open.contains(id) => {}
-            _ => self.reconstruct_from_rewind(),
+            None | Some(Entry::Marker) => false,
+            Some(Entry::Element(id, _)) => !self.open.contains(id),
         }
     }
 
