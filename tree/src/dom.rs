@@ -897,6 +897,82 @@ impl Dom {
         }))
     }
 
+    /// [`Dom::new_element`] then [`Dom::append`] to `parent` in the common case: an
+    /// interned name other than an HTML `template` (no local name to store, no contents to
+    /// create) and room in the arena; None, doing nothing, in every other case. The
+    /// element's links are written once, as they end up, and the arena order's common
+    /// cases are in line, as in [`Dom::append_lazy_text`]; only its walk is a call
+    /// ([`Dom::check_tree_order`]).
+    #[inline(always)]
+    pub(crate) fn append_element(
+        &mut self,
+        parent: NodeId,
+        name: Name,
+        takes_tag_attrs: bool,
+        start_span: Span,
+    ) -> Option<NodeId> {
+        debug_assert!(name.tag != Tag::Unknown && !name.is_html(Tag::Template));
+        // Room first, tested apart (see `append_lazy_text`).
+        let id = self.nodes.len();
+        if id == self.nodes.capacity() {
+            return None;
+        }
+        if id >= NONE as usize {
+            return None;
+        }
+        // The tag's attributes, as `new_element` takes them.
+        let attrs_start = self.tag_attrs_start;
+        let attrs_len = if takes_tag_attrs {
+            self.attrs.len() - attrs_start
+        } else {
+            0
+        };
+        self.tag_attrs_start = attrs_start + attrs_len;
+        let data = NodeData::Element(ElementData {
+            name,
+            extra: NONE,
+            attrs_start: attrs_start as u32,
+            attrs_len: attrs_len as u32,
+            html_integration_point: false,
+            start_span: start_span.into(),
+            end_span: Sp::NONE,
+        });
+        let last = self.nodes[parent as usize].last_child;
+        let id = id as NodeId;
+        self.nodes[parent as usize].last_child = id;
+        // The rest once for each case of `last`, as in `append_lazy_text`.
+        if last != NONE {
+            self.nodes[last as usize].next_sibling = id;
+            self.push_node(parent, last, data);
+            // `id - 1` is `last` or a child of it (see `append_lazy_text`).
+            if self.in_tree_order && id - 1 != last && self.nodes[(id - 1) as usize].parent != last
+            {
+                self.check_tree_order(last, id);
+            }
+        } else {
+            self.nodes[parent as usize].first_child = id;
+            self.push_node(parent, NONE, data);
+            if self.in_tree_order && id - 1 != parent {
+                self.check_tree_order(last, id);
+            }
+        }
+        Some(id)
+    }
+
+    /// Pushes a new node of `data`, child of `parent` after `last` (NONE: its first
+    /// child).
+    #[inline(always)]
+    fn push_node(&mut self, parent: NodeId, last: NodeId, data: NodeData) {
+        self.nodes.push(Node {
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            prev_sibling: last,
+            next_sibling: NONE,
+            data,
+        });
+    }
+
     /// Starts the attributes of a start tag: the records of the last one that no element
     /// took are dropped, and the records pushed from now on are this tag's
     /// ([`Dom::tag_attrs`]).
@@ -1345,17 +1421,11 @@ impl Dom {
     /// Pushes a new text node, child of `parent` after `last` (NONE: its first child).
     #[inline(always)]
     fn push_text(&mut self, parent: NodeId, last: NodeId, text: Str, span: Span) {
-        self.nodes.push(Node {
-            parent,
-            first_child: NONE,
-            last_child: NONE,
-            prev_sibling: last,
-            next_sibling: NONE,
-            data: NodeData::Text(TextData {
-                text,
-                span: span.into(),
-            }),
+        let data = NodeData::Text(TextData {
+            text,
+            span: span.into(),
         });
+        self.push_node(parent, last, data);
     }
 
     /// Clears the arena order's flag unless appending `child` after `last` kept it, when

@@ -108,6 +108,21 @@ impl OpenElements {
         }
     }
 
+    /// [`Self::push`] of an HTML element (`name` is `Name::html(name.tag)`), inlined into
+    /// the common element insertion (`TreeBuilder::append_html_element`): its count
+    /// without the namespace's test.
+    #[inline(always)]
+    pub(crate) fn push_html(&mut self, id: NodeId, name: Name) {
+        debug_assert_eq!(name.ns, Ns::Html);
+        self.items.push((id, name));
+        self.counts[name.tag as usize] += 1;
+        let i = id as usize;
+        match self.member.get_mut(i) {
+            Some(bit) => *bit = true,
+            None => self.grow_member(i),
+        }
+    }
+
     /// Makes room for node `i`'s membership bit (by half again, so amortized O(1)) and
     /// sets it: out of line, so that a push is one bounds check and a store.
     #[cold]
