@@ -897,6 +897,92 @@ impl Dom {
         }))
     }
 
+    /// The id of the next node when the arena has room for it without growing (and ids
+    /// left): for the builder's common element insertion, which then pushes the element
+    /// onto the stack of open elements before [`Dom::append_element`] creates it, so that
+    /// the append's last call (the arena order's walk) is a tail call.
+    #[inline(always)]
+    pub(crate) fn next_id_with_room(&self) -> Option<NodeId> {
+        // Tested apart (see `append_lazy_text`).
+        let id = self.nodes.len();
+        if id == self.nodes.capacity() {
+            return None;
+        }
+        if id >= NONE as usize {
+            return None;
+        }
+        Some(id as NodeId)
+    }
+
+    /// [`Dom::new_element`] then [`Dom::append`] to `parent` in the common case: an
+    /// interned name other than an HTML `template` (no local name to store, no contents to
+    /// create), as node `id`, which [`Dom::next_id_with_room`] gave. The element's links
+    /// are written once, as they end up, and the arena order's common cases are in line,
+    /// as in [`Dom::append_lazy_text`]; only its walk is a call, the last
+    /// ([`Dom::check_tree_order_of`]). Returns `id`.
+    #[inline(always)]
+    pub(crate) fn append_element(
+        &mut self,
+        id: NodeId,
+        parent: NodeId,
+        name: Name,
+        takes_tag_attrs: bool,
+        start_span: Span,
+    ) -> NodeId {
+        debug_assert!(name.tag != Tag::Unknown && !name.is_html(Tag::Template));
+        debug_assert_eq!(Some(id), self.next_id_with_room());
+        // The tag's attributes, as `new_element` takes them.
+        let attrs_start = self.tag_attrs_start;
+        let attrs_len = if takes_tag_attrs {
+            self.attrs.len() - attrs_start
+        } else {
+            0
+        };
+        self.tag_attrs_start = attrs_start + attrs_len;
+        let data = NodeData::Element(ElementData {
+            name,
+            extra: NONE,
+            attrs_start: attrs_start as u32,
+            attrs_len: attrs_len as u32,
+            html_integration_point: false,
+            start_span: start_span.into(),
+            end_span: Sp::NONE,
+        });
+        let last = self.nodes[parent as usize].last_child;
+        self.nodes[parent as usize].last_child = id;
+        // The rest once for each case of `last`, as in `append_lazy_text`.
+        if last != NONE {
+            self.nodes[last as usize].next_sibling = id;
+            self.push_node(parent, last, data);
+            // `id - 1` is `last` or a child of it (see `append_lazy_text`).
+            if self.in_tree_order && id - 1 != last && self.nodes[(id - 1) as usize].parent != last
+            {
+                return self.check_tree_order_of(last, id);
+            }
+        } else {
+            self.nodes[parent as usize].first_child = id;
+            self.push_node(parent, NONE, data);
+            if self.in_tree_order && id - 1 != parent {
+                return self.check_tree_order_of(last, id);
+            }
+        }
+        id
+    }
+
+    /// Pushes a new node of `data`, child of `parent` after `last` (NONE: its first
+    /// child).
+    #[inline(always)]
+    fn push_node(&mut self, parent: NodeId, last: NodeId, data: NodeData) {
+        self.nodes.push(Node {
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            prev_sibling: last,
+            next_sibling: NONE,
+            data,
+        });
+    }
+
     /// Starts the attributes of a start tag: the records of the last one that no element
     /// took are dropped, and the records pushed from now on are this tag's
     /// ([`Dom::tag_attrs`]).
@@ -1345,17 +1431,11 @@ impl Dom {
     /// Pushes a new text node, child of `parent` after `last` (NONE: its first child).
     #[inline(always)]
     fn push_text(&mut self, parent: NodeId, last: NodeId, text: Str, span: Span) {
-        self.nodes.push(Node {
-            parent,
-            first_child: NONE,
-            last_child: NONE,
-            prev_sibling: last,
-            next_sibling: NONE,
-            data: NodeData::Text(TextData {
-                text,
-                span: span.into(),
-            }),
+        let data = NodeData::Text(TextData {
+            text,
+            span: span.into(),
         });
+        self.push_node(parent, last, data);
     }
 
     /// Clears the arena order's flag unless appending `child` after `last` kept it, when
@@ -1364,10 +1444,23 @@ impl Dom {
     /// return (a tail call).
     #[inline(never)]
     fn check_tree_order(&mut self, last: NodeId, child: NodeId) -> bool {
+        self.clear_tree_order_unless_kept(last, child);
+        true
+    }
+
+    /// [`Dom::check_tree_order`] returning `child`, for [`Dom::append_element`] to return
+    /// (a tail call).
+    #[inline(never)]
+    fn check_tree_order_of(&mut self, last: NodeId, child: NodeId) -> NodeId {
+        self.clear_tree_order_unless_kept(last, child);
+        child
+    }
+
+    #[inline(always)]
+    fn clear_tree_order_unless_kept(&mut self, last: NodeId, child: NodeId) {
         if last == NONE || !self.ends_under(child.wrapping_sub(1), last) {
             self.in_tree_order = false;
         }
-        true
     }
 
     /// [`Dom::insert_lazy_text`] for a text decoded now.

@@ -108,6 +108,24 @@ impl OpenElements {
         }
     }
 
+    /// [`Self::push`] of an HTML element (`name` is `Name::html(name.tag)`) when the
+    /// stack and the membership bits have room for it; false, doing nothing, otherwise.
+    /// Inlined into the common element insertion (`TreeBuilder::append_html_element`),
+    /// which it leaves without a call: its count without the namespace's test, and
+    /// growing left to the general path.
+    #[inline(always)]
+    pub(crate) fn push_html_with_room(&mut self, id: NodeId, name: Name) -> bool {
+        debug_assert_eq!(name.ns, Ns::Html);
+        let i = id as usize;
+        if self.items.len() == self.items.capacity() || i >= self.member.len() {
+            return false;
+        }
+        self.items.push((id, name));
+        self.counts[name.tag as usize] += 1;
+        self.member[i] = true;
+        true
+    }
+
     /// Makes room for node `i`'s membership bit (by half again, so amortized O(1)) and
     /// sets it: out of line, so that a push is one bounds check and a store.
     #[cold]
