@@ -81,7 +81,7 @@ impl<'a> TreeBuilder<'a> {
                 );
                 // U+0000 becomes U+FFFD without clearing frameset-ok.
                 if text.text.bytes().any(|c| c != 0 && !super::token::is_ws(c)) {
-                    self.frameset_ok = false;
+                    self.set_frameset_not_ok();
                 }
                 let text = if text.has_nul() {
                     TextTok {

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use htmltok::{Span, TextForm, TextKind, Token, TokenSink};
 
-use super::{Mode, Step, TreeBuilder};
+use super::{Step, TreeBuilder, sink};
 use crate::dom::{AttrRec, Dom};
 use crate::names::{InBodyStart, Tag};
 
@@ -369,8 +369,9 @@ impl<'a> Tok<'a> {
 /// too, `<image>` or `</html>`, which the dispatcher then continues as after any step).
 pub(crate) struct Drive<'r, 'a> {
     pub(crate) builder: &'r mut TreeBuilder<'a>,
-    /// The adjusted current node is foreign.
-    pub(crate) foreign: bool,
+    /// The builder's [`TreeBuilder::sink`] bits before this token, or none when the
+    /// adjusted current node is foreign.
+    pub(crate) sink: u8,
 }
 
 impl<'a> TokenSink<'a> for Drive<'_, 'a> {
@@ -392,7 +393,7 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
         let b = &mut *self.builder;
-        let mode = b.mode;
+        let bits = self.sink;
         // "In body" characters once frameset-ok is "not ok" (a page's first words set
         // it): nothing of the text decides what the rule does with it but whether it has
         // a character other than U+0000, which its first byte answers unless that is a
@@ -403,13 +404,9 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
         // The "text" mode (script, style) inserts every character of a RAWTEXT or script
         // data run: stored as its span too. (Its RCDATA runs, `title` and `textarea`, are
         // decoded now: a title is read by most callers, and alone.)
-        if let Token::Text(t) = &token
-            && !self.foreign
-            && !b.skip_newline
-        {
+        if let Token::Text(t) = &token {
             let span = t.text_span();
-            if mode as u8 <= Mode::InCell as u8
-                && !b.frameset_ok
+            if bits & sink::LAZY_TEXT != 0
                 && t.kind() == TextKind::Data
                 && b.input.get(span.start).is_some_and(|&c| c != 0)
                 && span.start < span.end
@@ -417,7 +414,7 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                 b.in_body_lazy_text(span);
                 return None;
             }
-            if mode == Mode::Text
+            if bits & sink::TEXT_MODE != 0
                 && matches!(t.kind(), TextKind::ScriptData | TextKind::Rawtext)
                 && span.start < span.end
             {
@@ -426,8 +423,8 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
             }
         }
         let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.doc);
-        // "In body" or "in cell" (the first two modes: one comparison).
-        if !self.foreign && mode as u8 <= Mode::InCell as u8 && !b.skip_newline {
+        // "In body" or "in cell".
+        if bits & sink::IN_BODY != 0 {
             match &mut tok {
                 // An empty text is no token (the loop skips it). "In cell" processes
                 // characters "using the rules for the in body insertion mode".
@@ -442,7 +439,7 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                 // dispatcher: the tags of `uses_in_head_rules` and those that switch the
                 // tokenizer (for a start tag, one load: `InBodyStart::Dispatcher`).
                 Tok::Tag(tag)
-                    if (mode == Mode::InBody || !tag.tag.in_cell_own())
+                    if (bits & sink::IN_CELL == 0 || !tag.tag.in_cell_own())
                         && if tag.end {
                             tag.tag != Tag::Template
                         } else {
