@@ -36,6 +36,14 @@ impl<'a> TreeBuilder<'a> {
     /// Splits leading whitespace off a text token and inserts it; true when nothing is
     /// left (the shape of "whitespace: insert the character; anything else: …").
     fn insert_leading_ws(&mut self, text: &mut TextTok<'a>) -> bool {
+        // All whitespace, the common case (the newlines between the head's elements):
+        // inserted where it lies, not split into two new pieces first.
+        if text.is_all_ws() {
+            if !text.text.is_empty() {
+                self.insert_text_mut(text);
+            }
+            return true;
+        }
         if let Some(ws) = text.split_leading_ws() {
             self.insert_text(ws);
         }
