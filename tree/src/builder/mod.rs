@@ -177,12 +177,31 @@ impl<'a> TreeBuilder<'a> {
             });
             if let Some(mut tok) = next {
                 if let Tok::Text(text) = &mut tok {
+                    // The text after `<pre>`, `<listing>` ("in body") or `<textarea>`
+                    // ("text"), raw: its leading newline skipped on its bytes when they
+                    // tell (`TextTok::skip_raw_leading_newline`), for the two modes'
+                    // rules, which insert a raw text as it is. Decoded first, a long
+                    // `pre` was decoded and copied (~200 KB of the corpus's text).
+                    if this.skip_newline
+                        && !foreign
+                        && matches!(text.mark, Mark::Raw(_))
+                        && matches!(this.mode, Mode::InBody | Mode::InCell | Mode::Text)
+                        && text.skip_raw_leading_newline()
+                    {
+                        this.set_skip_newline(false);
+                        if text.text.is_empty() {
+                            continue;
+                        }
+                    }
                     // A raw text the sink did not insert: decoded for the rules that
                     // read it (see `Mark::Raw`), all but the "text" mode's (script,
                     // style, title), which inserts it as it is (its leading newline
-                    // skipped, for a `textarea` or `pre`, on the decoded text).
+                    // skipped, for a `textarea` or `pre`, on the decoded text), and "in
+                    // body"'s (also for "in cell"), which decodes it if it must.
                     if matches!(text.mark, Mark::Raw(_))
-                        && (this.mode != Mode::Text || foreign || this.skip_newline)
+                        && (foreign
+                            || this.skip_newline
+                            || !matches!(this.mode, Mode::InBody | Mode::InCell | Mode::Text))
                     {
                         text.decode_raw();
                     }

@@ -173,6 +173,32 @@ impl<'a> TextTok<'a> {
         }
     }
 
+    /// For a raw text ([`Mark::Raw`]): skips a leading newline as
+    /// [`Self::skip_leading_newline`] does on the decoded text, from the raw bytes: LF,
+    /// CR LF or CR (each decodes to one LF; the rest decodes as it did). False, nothing
+    /// done, when the text starts with `&`, a character reference that may decode to LF:
+    /// the caller decodes it first.
+    pub(crate) fn skip_raw_leading_newline(&mut self) -> bool {
+        debug_assert!(matches!(self.mark, Mark::Raw(_)));
+        debug_assert_eq!(self.text.len(), self.span.len(), "a raw text is its span");
+        let bytes = self.text.as_bytes();
+        let n = match bytes.first() {
+            Some(b'&') => return false,
+            Some(b'\n') => 1,
+            Some(b'\r') if bytes.get(1) == Some(&b'\n') => 2,
+            Some(b'\r') => 1,
+            _ => 0,
+        };
+        if n > 0 {
+            self.text = match &self.text {
+                Cow::Borrowed(s) => Cow::Borrowed(&s[n..]),
+                Cow::Owned(s) => Cow::Owned(s[n..].to_owned()),
+            };
+            self.span = Span::new(self.span.start + n, self.span.end);
+        }
+        true
+    }
+
     /// Whether the text holds U+0000 (a raw text's decoding holds none).
     pub(crate) fn has_nul(&self) -> bool {
         self.mark == Mark::MayHaveNul && self.text.contains('\0')
