@@ -559,7 +559,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     // 13.2.6.4.7 The "in body" insertion mode
-    pub(super) fn in_body(&mut self, tok: &mut Tok<'a>) -> Step {
+    pub(crate) fn in_body(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => self.in_body_characters(text),
             Tok::Comment(data, span) => {
@@ -1427,7 +1427,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     // 13.2.6.4.15 The "in cell" insertion mode
-    pub(super) fn in_cell(&mut self, tok: &mut Tok<'a>) -> Step {
+    pub(crate) fn in_cell(&mut self, tok: &mut Tok<'a>) -> Step {
         use Tag::*;
         if let Tok::Tag(tag) = tok {
             match (tag.end, tag.tag) {

@@ -403,7 +403,9 @@ impl<'a> Tok<'a> {
 /// `TreeBuilder::dispatch` makes there (13.2.6: the adjusted current node is in the HTML
 /// namespace, so "process the token according to the rules given in the section
 /// corresponding to the current insertion mode"), without writing
-/// the token out and matching it again in the loop and in the dispatcher. `None`:
+/// the token out and matching it again in the loop and in the dispatcher; comments, and
+/// "in cell"'s own table tags, it gives to those modes' rule functions
+/// ([`cell_or_comment`]). `None`:
 /// handled; a token it hands back goes to the dispatcher (for a "reprocess the token"
 /// too, `<image>` or `</html>`, which the dispatcher then continues as after any step).
 pub(crate) struct Drive<'r, 'a> {
@@ -497,7 +499,7 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                         debug_assert!(matches!(tag.other_name, Cow::Borrowed("")));
                     }
                 }
-                _ => return Some(tok),
+                _ => return cell_or_comment(b, bits, tok),
             }
             // The token is finished, and what it owned (its one string) was dropped in its
             // arm, as the kind it is: dropped whole here, the `Tok`'s kind was read back
@@ -513,6 +515,24 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
     fn end(&mut self) -> Option<Tok<'a>> {
         Some(Tok::Eof)
     }
+}
+
+/// The sink's steps for the tokens of "in body" and "in cell" that the common paths above
+/// leave: a comment ("insert a comment", by `in_body`), and in "in cell" its own table
+/// tags (`</td>`, `<td>`, `<tr>`: by `in_cell`), none of whose rules switch the tokenizer.
+/// Handed to the loop's dispatcher: the rest, and a token to reprocess.
+#[inline(always)]
+fn cell_or_comment<'a>(b: &mut TreeBuilder<'a>, bits: u8, mut tok: Tok<'a>) -> Option<Tok<'a>> {
+    let step = match &tok {
+        Tok::Comment(..) => b.in_body(&mut tok),
+        Tok::Tag(tag) if bits & sink::IN_CELL != 0 && tag.tag.in_cell_own() => b.in_cell(&mut tok),
+        _ => return Some(tok),
+    };
+    if step != Step::Done {
+        return Some(tok);
+    }
+    debug_assert!(b.switch_to.is_none(), "a step the loop does not look after");
+    None
 }
 
 /// A tag token whose name decoding changes (upper case, NUL, non-ASCII). The tag comes
