@@ -9,7 +9,18 @@ use crate::names::{AttrNs, Name, Ns, Tag, adjust_foreign_attribute, adjust_svg_a
 
 impl<'a> TreeBuilder<'a> {
     /// 13.2.6: true when the token goes to the rules for foreign content.
+    #[inline(always)]
     pub(super) fn is_foreign_token(&self, tok: &Tok<'a>) -> bool {
+        // Asked at each step of the dispatcher. With no foreign element open and no
+        // fragment context (the stack's count, one load, as for
+        // `adjusted_current_is_foreign`) the adjusted current node is an HTML element;
+        // finding it first read the context and the stack's last entry.
+        self.open.has_foreign() && self.is_foreign_token_general(tok)
+    }
+
+    /// [`Self::is_foreign_token`] with a foreign element open or a fragment context.
+    #[inline]
+    fn is_foreign_token_general(&self, tok: &Tok<'a>) -> bool {
         let Some((node, name)) = self.adjusted_current() else {
             return false;
         };
@@ -81,7 +92,7 @@ impl<'a> TreeBuilder<'a> {
                 );
                 // U+0000 becomes U+FFFD without clearing frameset-ok.
                 if text.text.bytes().any(|c| c != 0 && !super::token::is_ws(c)) {
-                    self.frameset_ok = false;
+                    self.set_frameset_not_ok();
                 }
                 let text = if text.has_nul() {
                     TextTok {

@@ -30,7 +30,7 @@ pub(crate) use token::{Drive, Mark, TagTok, TextTok, Tok};
 ///
 /// "In body" and "in cell" come first, out of the spec's order: the tokenizer's sink
 /// (`Drive`) runs the "in body" rules itself in those two modes, and with them as 0 and 1
-/// its test is one comparison.
+/// [`TreeBuilder::sink_bits`] tells them with one comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
     InBody,
@@ -54,6 +54,23 @@ pub(crate) enum Mode {
     AfterFrameset,
     AfterAfterBody,
     AfterAfterFrameset,
+}
+
+/// [`TreeBuilder::sink`]'s bits: what the tokenizer's sink (`Drive`) runs itself when the
+/// adjusted current node is an HTML element.
+pub(crate) mod sink {
+    /// The insertion mode is "in body" or "in cell" and no leading newline is to be skipped:
+    /// the sink runs the "in body" rules' first step for text and most tags.
+    pub(crate) const IN_BODY: u8 = 1;
+    /// The mode is "in cell" (with [`IN_BODY`]): its own table tags are left to the
+    /// dispatcher.
+    pub(crate) const IN_CELL: u8 = 2;
+    /// With [`IN_BODY`], frameset-ok is "not ok": a data run is inserted as its span
+    /// (`in_body_lazy_text`).
+    pub(crate) const LAZY_TEXT: u8 = 4;
+    /// The mode is "text" and no leading newline is to be skipped: a RAWTEXT or script data
+    /// run is inserted as its span (`text_mode_lazy_text`).
+    pub(crate) const TEXT_MODE: u8 = 8;
 }
 
 /// What an insertion mode did with a token.
@@ -96,6 +113,12 @@ pub(crate) struct TreeBuilder<'a> {
     /// Skip a leading newline in the next token (after `<pre>`, `<listing>`,
     /// `<textarea>`).
     pub(crate) skip_newline: bool,
+    /// What the tokenizer's sink (`Drive`) may run itself, as [`sink`]'s bits: a function of
+    /// `mode`, `frameset_ok` and `skip_newline`, kept up to date by their setters
+    /// ([`Self::set_mode`], [`Self::set_frameset_not_ok`], [`Self::set_skip_newline`]),
+    /// which are the only writes of those fields. The sink tested the three for every
+    /// token; they change a few times a table row.
+    pub(crate) sink: u8,
     pub(crate) pending_table_text: Vec<TextTok<'a>>,
     /// The fragment parsing context element (13.4), not in the tree.
     pub(crate) context: Option<(NodeId, Name)>,
@@ -121,6 +144,7 @@ impl<'a> TreeBuilder<'a> {
             frameset_ok: true,
             foster_parenting: false,
             skip_newline: false,
+            sink: 0,
             pending_table_text: Vec::new(),
             context: None,
             switch_to: None,
@@ -140,18 +164,44 @@ impl<'a> TreeBuilder<'a> {
             tokenizer.set_foreign_content(foreign);
             // The common case, "in body" with an HTML current node, is run by the sink
             // itself (`Drive`); it hands back the tokens it leaves to the dispatcher.
+            debug_assert_eq!(
+                this.sink,
+                this.sink_bits(),
+                "a field written past its setter"
+            );
+            // The sink's bits as they are before this token (none for foreign content).
+            let sink = if foreign { 0 } else { this.sink };
             let next = tokenizer.next_token_into(&mut Drive {
                 builder: &mut this,
-                foreign,
+                sink,
             });
             if let Some(mut tok) = next {
                 if let Tok::Text(text) = &mut tok {
+                    // The text after `<pre>`, `<listing>` ("in body") or `<textarea>`
+                    // ("text"), raw: its leading newline skipped on its bytes when they
+                    // tell (`TextTok::skip_raw_leading_newline`), for the two modes'
+                    // rules, which insert a raw text as it is. Decoded first, a long
+                    // `pre` was decoded and copied (~200 KB of the corpus's text).
+                    if this.skip_newline
+                        && !foreign
+                        && matches!(text.mark, Mark::Raw(_))
+                        && matches!(this.mode, Mode::InBody | Mode::InCell | Mode::Text)
+                        && text.skip_raw_leading_newline()
+                    {
+                        this.set_skip_newline(false);
+                        if text.text.is_empty() {
+                            continue;
+                        }
+                    }
                     // A raw text the sink did not insert: decoded for the rules that
                     // read it (see `Mark::Raw`), all but the "text" mode's (script,
                     // style, title), which inserts it as it is (its leading newline
-                    // skipped, for a `textarea` or `pre`, on the decoded text).
+                    // skipped, for a `textarea` or `pre`, on the decoded text), and "in
+                    // body"'s (also for "in cell"), which decodes it if it must.
                     if matches!(text.mark, Mark::Raw(_))
-                        && (this.mode != Mode::Text || foreign || this.skip_newline)
+                        && (foreign
+                            || this.skip_newline
+                            || !matches!(this.mode, Mode::InBody | Mode::InCell | Mode::Text))
                     {
                         text.decode_raw();
                     }
@@ -160,7 +210,7 @@ impl<'a> TreeBuilder<'a> {
                     }
                 }
                 if this.skip_newline {
-                    this.skip_newline = false;
+                    this.set_skip_newline(false);
                     if let Tok::Text(text) = &mut tok {
                         text.skip_leading_newline();
                         if text.text.is_empty() {
@@ -841,7 +891,7 @@ impl<'a> TreeBuilder<'a> {
             if name.ns != Ns::Html {
                 continue;
             }
-            self.mode = match name.tag {
+            let mode = match name.tag {
                 Tag::Td | Tag::Th if !last => Mode::InCell,
                 Tag::Tr => Mode::InRow,
                 Tag::Tbody | Tag::Thead | Tag::Tfoot => Mode::InTableBody,
@@ -862,9 +912,10 @@ impl<'a> TreeBuilder<'a> {
                 _ if last => Mode::InBody,
                 _ => continue,
             };
+            self.set_mode(mode);
             return;
         }
-        self.mode = Mode::InBody;
+        self.set_mode(Mode::InBody);
     }
 
     /// "Close the cell" (13.2.6.4.15) when the current node is the cell (an HTML `td` or
@@ -878,7 +929,7 @@ impl<'a> TreeBuilder<'a> {
             Some((id, name)) if name.is_html(Tag::Td) || name.is_html(Tag::Th) => {
                 self.open.pop_current(id, name);
                 self.active.clear_to_last_marker();
-                self.mode = Mode::InRow;
+                self.set_mode(Mode::InRow);
                 true
             }
             _ => false,
@@ -891,7 +942,49 @@ impl<'a> TreeBuilder<'a> {
         self.open
             .pop_until_matching(|n| n.ns == Ns::Html && matches!(n.tag, Tag::Td | Tag::Th));
         self.active.clear_to_last_marker();
-        self.mode = Mode::InRow;
+        self.set_mode(Mode::InRow);
+    }
+
+    /// Switches the insertion mode.
+    #[inline(always)]
+    pub(crate) fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        self.update_sink();
+    }
+
+    /// Sets the frameset-ok flag to "not ok".
+    #[inline(always)]
+    pub(crate) fn set_frameset_not_ok(&mut self) {
+        self.frameset_ok = false;
+        self.update_sink();
+    }
+
+    /// Sets or clears "skip a leading newline in the next token".
+    #[inline(always)]
+    pub(crate) fn set_skip_newline(&mut self, skip: bool) {
+        self.skip_newline = skip;
+        self.update_sink();
+    }
+
+    #[inline(always)]
+    fn update_sink(&mut self) {
+        self.sink = self.sink_bits();
+    }
+
+    /// [`Self::sink`] as the mode, frameset-ok and skip-newline make it.
+    #[inline(always)]
+    fn sink_bits(&self) -> u8 {
+        if self.skip_newline {
+            0
+        } else {
+            let lazy = if self.frameset_ok { 0 } else { sink::LAZY_TEXT };
+            match self.mode {
+                Mode::InBody => sink::IN_BODY | lazy,
+                Mode::InCell => sink::IN_BODY | sink::IN_CELL | lazy,
+                Mode::Text => sink::TEXT_MODE,
+                _ => 0,
+            }
+        }
     }
 
     /// Asks the tokenizer to switch state after this token.
@@ -904,7 +997,7 @@ impl<'a> TreeBuilder<'a> {
         self.insert_html_element(tag);
         self.switch_tokenizer(state);
         self.original_mode = self.mode;
-        self.mode = Mode::Text;
+        self.set_mode(Mode::Text);
     }
 
     /// Adds missing attributes to an element (a second `<html>` or `<body>`).

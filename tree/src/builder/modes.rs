@@ -36,6 +36,14 @@ impl<'a> TreeBuilder<'a> {
     /// Splits leading whitespace off a text token and inserts it; true when nothing is
     /// left (the shape of "whitespace: insert the character; anything else: …").
     fn insert_leading_ws(&mut self, text: &mut TextTok<'a>) -> bool {
+        // All whitespace, the common case (the newlines between the head's elements):
+        // inserted where it lies, not split into two new pieces first.
+        if text.is_all_ws() {
+            if !text.text.is_empty() {
+                self.insert_text_mut(text);
+            }
+            return true;
+        }
         if let Some(ws) = text.split_leading_ws() {
             self.insert_text(ws);
         }
@@ -86,13 +94,13 @@ impl<'a> TreeBuilder<'a> {
                     system_id.as_deref(),
                     *force_quirks,
                 );
-                self.mode = Mode::BeforeHtml;
+                self.set_mode(Mode::BeforeHtml);
                 return Done;
             }
             _ => {}
         }
         self.doc.quirks = crate::dom::QuirksMode::Quirks;
-        self.mode = Mode::BeforeHtml;
+        self.set_mode(Mode::BeforeHtml);
         Reprocess
     }
 
@@ -113,7 +121,7 @@ impl<'a> TreeBuilder<'a> {
                 let (id, name) = self.create_element(tag, Ns::Html);
                 self.doc.append(0, id);
                 self.open.push(id, name);
-                self.mode = Mode::BeforeHead;
+                self.set_mode(Mode::BeforeHead);
                 return Done;
             }
             Tok::Tag(tag)
@@ -128,7 +136,7 @@ impl<'a> TreeBuilder<'a> {
         let (id, name) = self.create_element(&mut t, Ns::Html);
         self.doc.append(0, id);
         self.open.push(id, name);
-        self.mode = Mode::BeforeHead;
+        self.set_mode(Mode::BeforeHead);
         Reprocess
     }
 
@@ -148,7 +156,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Tag(tag) if tag.is_start(Tag::Html) => return self.in_body(tok),
             Tok::Tag(tag) if tag.is_start(Tag::Head) => {
                 self.head = self.insert_html_element(tag);
-                self.mode = Mode::InHead;
+                self.set_mode(Mode::InHead);
                 return Done;
             }
             Tok::Tag(tag)
@@ -160,7 +168,7 @@ impl<'a> TreeBuilder<'a> {
         }
         let at = self.implied_at(tok);
         self.head = self.insert_implied(Tag::Head, at);
-        self.mode = Mode::InHead;
+        self.set_mode(Mode::InHead);
         Reprocess
     }
 
@@ -201,7 +209,7 @@ impl<'a> TreeBuilder<'a> {
                 }
                 Tag::Noscript => {
                     self.insert_html_element(tag);
-                    self.mode = Mode::InHeadNoscript;
+                    self.set_mode(Mode::InHeadNoscript);
                     return Done;
                 }
                 Tag::Script => {
@@ -211,8 +219,8 @@ impl<'a> TreeBuilder<'a> {
                 Tag::Template => {
                     self.insert_html_element(tag);
                     self.active.push_marker();
-                    self.frameset_ok = false;
-                    self.mode = Mode::InTemplate;
+                    self.set_frameset_not_ok();
+                    self.set_mode(Mode::InTemplate);
                     self.template_modes.push(Mode::InTemplate);
                     return Done;
                 }
@@ -224,7 +232,7 @@ impl<'a> TreeBuilder<'a> {
                     if let Some((id, _)) = self.open.pop() {
                         self.doc.element_mut(id).set_end(tag.span);
                     }
-                    self.mode = Mode::AfterHead;
+                    self.set_mode(Mode::AfterHead);
                     return Done;
                 }
                 Tag::Body | Tag::Html | Tag::Br => {}
@@ -244,7 +252,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Eof => {}
         }
         self.open.pop();
-        self.mode = Mode::AfterHead;
+        self.set_mode(Mode::AfterHead);
         Reprocess
     }
 
@@ -289,7 +297,7 @@ impl<'a> TreeBuilder<'a> {
                 if let Some((id, _)) = self.open.pop() {
                     self.doc.element_mut(id).set_end(tag.span);
                 }
-                self.mode = Mode::InHead;
+                self.set_mode(Mode::InHead);
                 return Done;
             }
             Tok::Text(text) => {
@@ -319,7 +327,7 @@ impl<'a> TreeBuilder<'a> {
             _ => {}
         }
         self.open.pop();
-        self.mode = Mode::InHead;
+        self.set_mode(Mode::InHead);
         Reprocess
     }
 
@@ -340,13 +348,13 @@ impl<'a> TreeBuilder<'a> {
                 Tag::Html => return self.in_body(tok),
                 Tag::Body => {
                     self.insert_html_element(tag);
-                    self.frameset_ok = false;
-                    self.mode = Mode::InBody;
+                    self.set_frameset_not_ok();
+                    self.set_mode(Mode::InBody);
                     return Done;
                 }
                 Tag::Frameset => {
                     self.insert_html_element(tag);
-                    self.mode = Mode::InFrameset;
+                    self.set_mode(Mode::InFrameset);
                     return Done;
                 }
                 Tag::Base
@@ -378,7 +386,7 @@ impl<'a> TreeBuilder<'a> {
         }
         let at = self.implied_at(tok);
         self.insert_implied(Tag::Body, at);
-        self.mode = Mode::InBody;
+        self.set_mode(Mode::InBody);
         Reprocess
     }
 
@@ -438,7 +446,7 @@ impl<'a> TreeBuilder<'a> {
     #[inline(never)]
     fn clear_frameset_ok_unless_ws(&mut self, text: &TextTok<'a>) {
         if !text.is_all_ws() {
-            self.frameset_ok = false;
+            self.set_frameset_not_ok();
         }
     }
 
@@ -551,7 +559,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     // 13.2.6.4.7 The "in body" insertion mode
-    pub(super) fn in_body(&mut self, tok: &mut Tok<'a>) -> Step {
+    pub(crate) fn in_body(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => self.in_body_characters(text),
             Tok::Comment(data, span) => {
@@ -644,7 +652,7 @@ impl<'a> TreeBuilder<'a> {
     #[inline(never)]
     fn in_body_start_list_item(&mut self, tag: &mut TagTok<'a>) {
         use Tag::*;
-        self.frameset_ok = false;
+        self.set_frameset_not_ok();
         let is_li = tag.tag == Li;
         // "Loop": from the current node down the stack.
         for i in (0..self.open.len()).rev() {
@@ -701,7 +709,7 @@ impl<'a> TreeBuilder<'a> {
                 {
                     return Done;
                 }
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
                 let body = self.open.get(1).0;
                 self.add_missing_attrs(body, tag);
             }
@@ -713,7 +721,7 @@ impl<'a> TreeBuilder<'a> {
                 self.doc.detach(body);
                 self.open.truncate(1);
                 self.insert_html_element(tag);
-                self.mode = Mode::InFrameset;
+                self.set_mode(Mode::InFrameset);
             }
             H1 | H2 | H3 | H4 | H5 | H6 => {
                 self.close_p_in_button_scope();
@@ -727,8 +735,8 @@ impl<'a> TreeBuilder<'a> {
             Pre | Listing => {
                 self.close_p_in_button_scope();
                 self.insert_html_element(tag);
-                self.skip_newline = true;
-                self.frameset_ok = false;
+                self.set_skip_newline(true);
+                self.set_frameset_not_ok();
             }
             Form => {
                 let in_template = self.has_template();
@@ -753,7 +761,7 @@ impl<'a> TreeBuilder<'a> {
                 }
                 self.reconstruct_active_formatting();
                 self.insert_html_element(tag);
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
             }
             // `a`, the formatting group (`b`, `big`, `code`, …, `u`) and `li`/`dd`/`dt`
             // are run by `in_body_tag` ([`Tag::in_body_start`]), never here.
@@ -775,20 +783,20 @@ impl<'a> TreeBuilder<'a> {
                 self.reconstruct_active_formatting();
                 self.insert_html_element(tag);
                 self.active.push_marker();
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
             }
             Table => {
                 if self.doc.quirks != crate::dom::QuirksMode::Quirks {
                     self.close_p_in_button_scope();
                 }
                 self.insert_html_element(tag);
-                self.frameset_ok = false;
-                self.mode = Mode::InTable;
+                self.set_frameset_not_ok();
+                self.set_mode(Mode::InTable);
             }
             Area | Br | Embed | Img | Keygen | Wbr => {
                 self.reconstruct_active_formatting();
                 self.insert_void(tag);
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
             }
             Input => {
                 if self.context.is_some_and(|(_, n)| n.is_html(Select)) {
@@ -803,7 +811,7 @@ impl<'a> TreeBuilder<'a> {
                     .is_some_and(|t| t.eq_ignore_ascii_case("hidden"));
                 self.insert_void(tag);
                 if !hidden {
-                    self.frameset_ok = false;
+                    self.set_frameset_not_ok();
                 }
             }
             Param | Source | Track => {
@@ -815,7 +823,7 @@ impl<'a> TreeBuilder<'a> {
                     self.open.generate_implied_end_tags(None);
                 }
                 self.insert_void(tag);
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
             }
             Image => {
                 tag.tag = Img;
@@ -823,20 +831,20 @@ impl<'a> TreeBuilder<'a> {
             }
             Textarea => {
                 self.insert_html_element(tag);
-                self.skip_newline = true;
+                self.set_skip_newline(true);
                 self.switch_tokenizer(State::Rcdata);
                 self.original_mode = self.mode;
-                self.frameset_ok = false;
-                self.mode = Mode::Text;
+                self.set_frameset_not_ok();
+                self.set_mode(Mode::Text);
             }
             Xmp => {
                 self.close_p_in_button_scope();
                 self.reconstruct_active_formatting();
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
                 self.parse_raw_text(tag, State::Rawtext);
             }
             Iframe => {
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
                 self.parse_raw_text(tag, State::Rawtext);
             }
             Noembed => self.parse_raw_text(tag, State::Rawtext),
@@ -849,7 +857,7 @@ impl<'a> TreeBuilder<'a> {
                 } else {
                     self.reconstruct_active_formatting();
                     self.insert_html_element(tag);
-                    self.frameset_ok = false;
+                    self.set_frameset_not_ok();
                 }
             }
             Option => {
@@ -916,12 +924,12 @@ impl<'a> TreeBuilder<'a> {
                     {
                         self.doc.element_mut(id).set_end(tag.span);
                     }
-                    self.mode = Mode::AfterBody;
+                    self.set_mode(Mode::AfterBody);
                 }
             }
             Html => {
                 if self.open.has_in_scope(Body, Scope::Default) {
-                    self.mode = Mode::AfterBody;
+                    self.set_mode(Mode::AfterBody);
                     return Reprocess;
                 }
             }
@@ -992,7 +1000,7 @@ impl<'a> TreeBuilder<'a> {
                 start.span = tag.span;
                 self.reconstruct_active_formatting();
                 self.insert_void(&mut start);
-                self.frameset_ok = false;
+                self.set_frameset_not_ok();
             }
             _ => {
                 self.any_other_end_tag(tag);
@@ -1032,14 +1040,14 @@ impl<'a> TreeBuilder<'a> {
             }
             Tok::Eof => {
                 self.open.pop();
-                self.mode = self.original_mode;
+                self.set_mode(self.original_mode);
                 Reprocess
             }
             Tok::Tag(tag) if tag.end => {
                 if let Some((id, _)) = self.open.pop() {
                     self.doc.element_mut(id).set_end(tag.span);
                 }
-                self.mode = self.original_mode;
+                self.set_mode(self.original_mode);
                 Done
             }
             _ => Done,
@@ -1057,7 +1065,7 @@ impl<'a> TreeBuilder<'a> {
             {
                 self.pending_table_text.clear();
                 self.original_mode = self.mode;
-                self.mode = Mode::InTableText;
+                self.set_mode(Mode::InTableText);
                 // "Reprocess the token": the current node is an HTML table element, so
                 // the dispatcher would not take the foreign content rules, and "in table
                 // text" appends a character token to the pending list. Done here, not by
@@ -1076,31 +1084,31 @@ impl<'a> TreeBuilder<'a> {
                     self.open.clear_back_to_table_context();
                     self.active.push_marker();
                     self.insert_html_element(tag);
-                    self.mode = Mode::InCaption;
+                    self.set_mode(Mode::InCaption);
                     Done
                 }
                 Colgroup => {
                     self.open.clear_back_to_table_context();
                     self.insert_html_element(tag);
-                    self.mode = Mode::InColumnGroup;
+                    self.set_mode(Mode::InColumnGroup);
                     Done
                 }
                 Col => {
                     self.open.clear_back_to_table_context();
                     self.insert_implied(Colgroup, tag.span.start);
-                    self.mode = Mode::InColumnGroup;
+                    self.set_mode(Mode::InColumnGroup);
                     Reprocess
                 }
                 Tbody | Tfoot | Thead => {
                     self.open.clear_back_to_table_context();
                     self.insert_html_element(tag);
-                    self.mode = Mode::InTableBody;
+                    self.set_mode(Mode::InTableBody);
                     Done
                 }
                 Td | Th | Tr => {
                     self.open.clear_back_to_table_context();
                     self.insert_implied(Tbody, tag.span.start);
-                    self.mode = Mode::InTableBody;
+                    self.set_mode(Mode::InTableBody);
                     Reprocess
                 }
                 Table => {
@@ -1180,7 +1188,7 @@ impl<'a> TreeBuilder<'a> {
             pending.clear();
         }
         self.pending_table_text = pending;
-        self.mode = self.original_mode;
+        self.set_mode(self.original_mode);
         Reprocess
     }
 
@@ -1225,7 +1233,7 @@ impl<'a> TreeBuilder<'a> {
                     self.doc.element_mut(id).set_end(tag.span);
                 }
                 self.active.clear_to_last_marker();
-                self.mode = Mode::InTable;
+                self.set_mode(Mode::InTable);
                 return if end { Done } else { Reprocess };
             }
             if tag.end
@@ -1264,7 +1272,7 @@ impl<'a> TreeBuilder<'a> {
                     if let Some((id, _)) = self.open.pop() {
                         self.doc.element_mut(id).set_end(tag.span);
                     }
-                    self.mode = Mode::InTable;
+                    self.set_mode(Mode::InTable);
                 }
                 return Done;
             }
@@ -1277,7 +1285,7 @@ impl<'a> TreeBuilder<'a> {
             return Done;
         }
         self.open.pop();
-        self.mode = Mode::InTable;
+        self.set_mode(Mode::InTable);
         Reprocess
     }
 
@@ -1289,13 +1297,13 @@ impl<'a> TreeBuilder<'a> {
                 (false, Tr) => {
                     self.open.clear_back_to_table_body_context();
                     self.insert_html_element(tag);
-                    self.mode = Mode::InRow;
+                    self.set_mode(Mode::InRow);
                     return Done;
                 }
                 (false, Th | Td) => {
                     self.open.clear_back_to_table_body_context();
                     self.insert_implied(Tr, tag.span.start);
-                    self.mode = Mode::InRow;
+                    self.set_mode(Mode::InRow);
                     return Reprocess;
                 }
                 (true, Tbody | Tfoot | Thead) => {
@@ -1304,7 +1312,7 @@ impl<'a> TreeBuilder<'a> {
                         if let Some((id, _)) = self.open.pop() {
                             self.doc.element_mut(id).set_end(tag.span);
                         }
-                        self.mode = Mode::InTable;
+                        self.set_mode(Mode::InTable);
                     }
                     return Done;
                 }
@@ -1317,7 +1325,7 @@ impl<'a> TreeBuilder<'a> {
                     }
                     self.open.clear_back_to_table_body_context();
                     self.open.pop();
-                    self.mode = Mode::InTable;
+                    self.set_mode(Mode::InTable);
                     return Reprocess;
                 }
                 (true, Body | Caption | Col | Colgroup | Html | Td | Th | Tr) => return Done,
@@ -1342,7 +1350,7 @@ impl<'a> TreeBuilder<'a> {
                         if let Some((id, _)) = self.open.pop() {
                             self.doc.element_mut(id).set_end(tag.span);
                         }
-                        self.mode = Mode::InTableBody;
+                        self.set_mode(Mode::InTableBody);
                     }
                     return Done;
                 }
@@ -1362,7 +1370,7 @@ impl<'a> TreeBuilder<'a> {
                     }
                     self.open.clear_back_to_table_row_context();
                     self.open.pop();
-                    self.mode = Mode::InTableBody;
+                    self.set_mode(Mode::InTableBody);
                     return Reprocess;
                 }
                 (true, Tbody | Tfoot | Thead) => {
@@ -1374,7 +1382,7 @@ impl<'a> TreeBuilder<'a> {
                     }
                     self.open.clear_back_to_table_row_context();
                     self.open.pop();
-                    self.mode = Mode::InTableBody;
+                    self.set_mode(Mode::InTableBody);
                     return Reprocess;
                 }
                 (true, Body | Caption | Col | Colgroup | Html | Td | Th) => return Done,
@@ -1394,7 +1402,7 @@ impl<'a> TreeBuilder<'a> {
     fn close_current_row(&mut self, id: NodeId, name: Name, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         self.open.pop_current(id, name);
-        self.mode = Mode::InTableBody;
+        self.set_mode(Mode::InTableBody);
         if !tag.end
             && tag.tag == Tr
             && self
@@ -1403,7 +1411,7 @@ impl<'a> TreeBuilder<'a> {
                 .is_some_and(|n| n.ns == Ns::Html && matches!(n.tag, Tbody | Thead | Tfoot))
         {
             self.insert_html_element(tag);
-            self.mode = Mode::InRow;
+            self.set_mode(Mode::InRow);
             return Step::Done;
         }
         Step::Reprocess
@@ -1414,12 +1422,12 @@ impl<'a> TreeBuilder<'a> {
     fn in_row_cell_start(&mut self, tag: &mut TagTok<'a>) {
         self.open.clear_back_to_table_row_context();
         self.insert_html_element(tag);
-        self.mode = Mode::InCell;
+        self.set_mode(Mode::InCell);
         self.active.push_marker();
     }
 
     // 13.2.6.4.15 The "in cell" insertion mode
-    pub(super) fn in_cell(&mut self, tok: &mut Tok<'a>) -> Step {
+    pub(crate) fn in_cell(&mut self, tok: &mut Tok<'a>) -> Step {
         use Tag::*;
         if let Tok::Tag(tag) = tok {
             match (tag.end, tag.tag) {
@@ -1433,14 +1441,14 @@ impl<'a> TreeBuilder<'a> {
                         self.open.pop_current(id, name);
                         self.doc.element_mut(id).set_end(tag.span);
                         self.active.clear_to_last_marker();
-                        self.mode = Mode::InRow;
+                        self.set_mode(Mode::InRow);
                         return Done;
                     }
                     if self.open.has_in_scope(tag.tag, Scope::Table) {
                         self.open.generate_implied_end_tags(None);
                         self.pop_until_closing(tag.tag, tag.span);
                         self.active.clear_to_last_marker();
-                        self.mode = Mode::InRow;
+                        self.set_mode(Mode::InRow);
                     }
                     return Done;
                 }
@@ -1511,7 +1519,7 @@ impl<'a> TreeBuilder<'a> {
                 };
                 self.template_modes.pop();
                 self.template_modes.push(new_mode);
-                self.mode = new_mode;
+                self.set_mode(new_mode);
                 Reprocess
             }
             Tok::Tag(tag) => {
@@ -1557,7 +1565,7 @@ impl<'a> TreeBuilder<'a> {
                 if self.context.is_none() {
                     let html = self.open.get(0).0;
                     self.doc.element_mut(html).set_end(tag.span);
-                    self.mode = Mode::AfterAfterBody;
+                    self.set_mode(Mode::AfterAfterBody);
                 }
                 return Done;
             }
@@ -1567,7 +1575,7 @@ impl<'a> TreeBuilder<'a> {
             }
             _ => {}
         }
-        self.mode = Mode::InBody;
+        self.set_mode(Mode::InBody);
         Reprocess
     }
 
@@ -1606,7 +1614,7 @@ impl<'a> TreeBuilder<'a> {
                     self.doc.element_mut(id).set_end(tag.span);
                 }
                 if self.context.is_none() && !self.open.current_is(Tag::Frameset) {
-                    self.mode = Mode::AfterFrameset;
+                    self.set_mode(Mode::AfterFrameset);
                 }
                 Done
             }
@@ -1636,7 +1644,7 @@ impl<'a> TreeBuilder<'a> {
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Html => {
                 let html = self.open.get(0).0;
                 self.doc.element_mut(html).set_end(tag.span);
-                self.mode = Mode::AfterAfterFrameset;
+                self.set_mode(Mode::AfterAfterFrameset);
                 Done
             }
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Noframes => self.in_head(tok),
@@ -1671,7 +1679,7 @@ impl<'a> TreeBuilder<'a> {
             }
             _ => {}
         }
-        self.mode = Mode::InBody;
+        self.set_mode(Mode::InBody);
         Reprocess
     }
 
