@@ -853,16 +853,7 @@ impl Dom {
         takes_tag_attrs: bool,
         start_span: Span,
     ) -> NodeId {
-        // An element without attributes starts its empty range where the tag's begin,
-        // not at the list's end: those records may be dropped (`finish_tag_attrs`), and
-        // a range must stay within the list.
-        let attrs_start = self.tag_attrs_start;
-        let attrs_len = if takes_tag_attrs {
-            self.attrs.len() - attrs_start
-        } else {
-            0
-        };
-        self.tag_attrs_start = attrs_start + attrs_len;
+        let (attrs_start, attrs_len) = self.take_tag_attrs(takes_tag_attrs);
         let local = match local {
             Some(s) => {
                 self.names.push(s);
@@ -887,8 +878,8 @@ impl Dom {
             } else {
                 local
             },
-            attrs_start: attrs_start as u32,
-            attrs_len: attrs_len as u32,
+            attrs_start,
+            attrs_len,
             // Set by the builder for a MathML `annotation-xml` (see
             // `encoding_is_html_integration_point`), not checked here for every element.
             html_integration_point: false,
@@ -931,19 +922,12 @@ impl Dom {
     ) -> NodeId {
         debug_assert!(name.tag != Tag::Unknown && !name.is_html(Tag::Template));
         debug_assert_eq!(Some(id), self.next_id_with_room());
-        // The tag's attributes, as `new_element` takes them.
-        let attrs_start = self.tag_attrs_start;
-        let attrs_len = if takes_tag_attrs {
-            self.attrs.len() - attrs_start
-        } else {
-            0
-        };
-        self.tag_attrs_start = attrs_start + attrs_len;
+        let (attrs_start, attrs_len) = self.take_tag_attrs(takes_tag_attrs);
         let data = NodeData::Element(ElementData {
             name,
             extra: NONE,
-            attrs_start: attrs_start as u32,
-            attrs_len: attrs_len as u32,
+            attrs_start,
+            attrs_len,
             html_integration_point: false,
             start_span: start_span.into(),
             end_span: Sp::NONE,
@@ -981,6 +965,23 @@ impl Dom {
             next_sibling: NONE,
             data,
         });
+    }
+
+    /// The attribute range of a new element (start, length): with `takes_tag_attrs`, the
+    /// records of the start tag being processed, which are then no longer the tag's
+    /// ([`Dom::tag_attrs`]); without, an empty range. An empty range starts where the
+    /// tag's records begin, not at the list's end: those records may be dropped
+    /// ([`Dom::finish_tag_attrs`]), and a range must stay within the list.
+    #[inline(always)]
+    fn take_tag_attrs(&mut self, takes_tag_attrs: bool) -> (u32, u32) {
+        let attrs_start = self.tag_attrs_start;
+        let attrs_len = if takes_tag_attrs {
+            self.attrs.len() - attrs_start
+        } else {
+            0
+        };
+        self.tag_attrs_start = attrs_start + attrs_len;
+        (attrs_start as u32, attrs_len as u32)
     }
 
     /// Starts the attributes of a start tag: the records of the last one that no element
@@ -1386,13 +1387,9 @@ impl Dom {
         // two tests were merged into one branch through two flag registers, which (with
         // the constants they hold) made the path save one register more (callgrind,
         // corpus: 638.83 M -> 637.14 M).
-        let id = self.nodes.len();
-        if id == self.nodes.capacity() {
+        let Some(id) = self.next_id_with_room() else {
             return false;
-        }
-        if id >= NONE as usize {
-            return false;
-        }
+        };
         let Some(text) = Str::lazy(span, kind) else {
             return false;
         };
@@ -1400,7 +1397,6 @@ impl Dom {
         if last != NONE && matches!(self.nodes[last as usize].data, NodeData::Text(_)) {
             return false;
         }
-        let id = id as NodeId;
         self.nodes[parent as usize].last_child = id;
         // The rest twice, once for each case of `last`, which then knows the links to
         // write and the node that the arena order's common cases compare with, so that
@@ -1535,14 +1531,7 @@ impl Dom {
         let id = self.nodes.len() as NodeId;
         assert!(id != NONE, "more than 2^32 - 1 nodes");
         let last = self.nodes[parent as usize].last_child;
-        self.nodes.push(Node {
-            parent,
-            first_child: NONE,
-            last_child: NONE,
-            prev_sibling: last,
-            next_sibling: NONE,
-            data,
-        });
+        self.push_node(parent, last, data);
         self.link_last_child(parent, last, id);
         id
     }
