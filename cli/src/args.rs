@@ -60,6 +60,28 @@ impl Input {
     pub fn path(&self) -> Option<PathBuf> {
         self.file.clone().filter(|p| p.as_os_str() != "-")
     }
+
+    /// What the document's first bytes say it is ([`htmltok_crawl::sniff`], the decision
+    /// every front makes): Ok for HTML, else the failure that refuses it, unless `force`.
+    /// `command` names the subcommand in the message.
+    pub fn check_html(&self, head: &[u8], force: bool, command: &str) -> Result<(), Failure> {
+        use htmltok_crawl::sniff::{InputKind, sniff};
+        let what = match sniff(head) {
+            InputKind::Html => return Ok(()),
+            _ if force => return Ok(()),
+            InputKind::Archive => format!(
+                "a WARC or ARC archive; `htmltok {command}` reads one document (stats, links, \
+                 text, extract and select read archives)"
+            ),
+            InputKind::NotHtml(what) => {
+                format!("{what} (--force-html reads it as HTML all the same)")
+            }
+        };
+        Err(Failure::NotHtml {
+            path: self.path(),
+            what,
+        })
+    }
 }
 
 /// Reads all of standard input.
@@ -207,18 +229,73 @@ pub struct Finished<T> {
     pub elapsed: Duration,
 }
 
+/// What a corpus command wrote, for its summary line.
+pub struct Written<'a> {
+    /// How many rows (lines, records) it wrote.
+    pub rows: u64,
+    /// What a row is, one and many: `("row", "rows")`, `("link", "links")`.
+    pub noun: (&'a str, &'a str),
+    /// Where: a file, or None for standard output.
+    pub to: Option<&'a std::path::Path>,
+}
+
 impl<T> Finished<T> {
-    /// Exit status 0, or 1 with a closing line on standard error when documents were
-    /// skipped (each was reported as it happened).
-    pub fn exit_code(&self) -> ExitCode {
-        match self.result.failures.len() {
-            0 => ExitCode::SUCCESS,
-            n => {
-                let s = if n == 1 { "" } else { "s" };
-                super::complain(&format!("{n} input{s} skipped (see above)"));
-                ExitCode::from(1)
+    /// Ends the run: the summary line on standard error ([`Finished::summary`]), then exit
+    /// status 0, or 1 when anything could not be read (each was reported as it happened).
+    pub fn exit_code(&self, written: Option<Written<'_>>) -> ExitCode {
+        let _ = writeln!(std::io::stderr().lock(), "{}", self.summary(written));
+        if self.result.failures.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        }
+    }
+
+    /// The run in one line, `htmltok summary: ...` (an error line reads `htmltok: ...`):
+    /// documents, what was written and where, then the counts by reason of archive records
+    /// that are not documents, of documents read with a note, of what could not be read
+    /// (a damaged archive counts its records, not the file), and of files a folder walk
+    /// passed over.
+    pub fn summary(&self, written: Option<Written<'_>>) -> String {
+        let result = &self.result;
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut parts = vec![plural(result.documents, "document", "documents")];
+        if let Some(written) = written {
+            let to = match written.to {
+                Some(path) => path.display().to_string(),
+                None => "standard output".to_string(),
+            };
+            let (one, many) = written.noun;
+            parts.push(format!("{} written to {to}", plural(written.rows, one, many)));
+        }
+        let by_reason = |counts: &std::collections::BTreeMap<&'static str, u64>| {
+            let mut listed = String::new();
+            for (reason, n) in crate::stats::reasons(counts) {
+                listed.push_str(&format!(" {reason}={n}"));
+            }
+            listed
+        };
+        let failures = result.failures_by_reason();
+        for (group, counts, after) in [
+            ("not documents", &result.skipped, ""),
+            ("recovered", &result.recovered, ""),
+            ("not read", &failures, " (each named above)"),
+            (
+                "passed over in folders",
+                &result.passed_over,
+                if result.passed_over.contains_key("not-html-name") {
+                    " (--all-files reads files of any name)"
+                } else {
+                    ""
+                },
+            ),
+        ] {
+            if counts.values().any(|&n| n > 0) {
+                parts.push(format!("{group}{}{after}", by_reason(counts)));
             }
         }
+        format!("htmltok summary: {}", parts.join("; "))
     }
 }
 

@@ -23,7 +23,7 @@ mod metadata;
 mod parquet;
 
 use super::Failure;
-use super::args::{Corpus, Finished, SharedOut};
+use super::args::{Corpus, SharedOut, Written};
 
 const ABOUT: &str =
     "Print one record per document (URL, encoding, title, links, text) as JSON lines or Parquet";
@@ -94,14 +94,15 @@ any document is read. For example:
 Documents are processed in parallel, so records come in no fixed order (-j 1 keeps the
 order of the paths). An unreadable document is reported on standard error with its file
 and offset and skipped; the exit status is then 1. A document read in part or with a
-body used as stored is noted on standard error (`htmltok: note: ...`). At the end, when
-any archive records were not documents, documents were noted or inputs skipped, one line
-on standard error counts them by reason:
+body used as stored is noted on standard error (`htmltok: note: ...`). At the end, one
+line on standard error sums the run up (every corpus command ends so):
 
-  htmltok: by reason: not documents request=3 revisit=1; recovered coding-not-applied=2; skipped bad-gzip-member=1
+  htmltok summary: 17 documents; 17 rows written to pages.parquet; not documents request=3 revisit=1; recovered coding-not-applied=2; not read bad-gzip-member=1 (each named above)
 
 (not documents: archive records that are not HTML pages, as `htmltok stats` counts them;
-recovered: documents read with a note; skipped: inputs that could not be read.)"#;
+recovered: documents read with a note; not read: records and files that could not be
+read, each named on its own line before; passed over in folders: files a directory walk
+left out by their name.)"#;
 
 /// The output format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,7 +269,7 @@ fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
             match &file {
                 Some(file) => {
                     if stop.load(Ordering::Relaxed) {
-                        return;
+                        return 0;
                     }
                     let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
                     if let Err(err) = file.write_all(line.as_bytes()) {
@@ -281,9 +282,10 @@ fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
                 }
                 None => out.write(line.as_bytes()),
             }
+            1
         },
-        |(), ()| (),
-        || (),
+        |a, b| a + b,
+        || 0,
     )?;
     out.finish()?;
     if let Some(err) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -293,38 +295,11 @@ fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
         let mut file = file.into_inner().unwrap_or_else(|e| e.into_inner());
         file.flush()?;
     }
-    report_counts(&finished);
-    Ok(finished.exit_code())
-}
-
-/// Prints the one-line summary of the counts by reason on standard error (see the long
-/// help), when there is anything to count.
-pub(crate) fn report_counts<T>(finished: &Finished<T>) {
-    if let Some(line) = counts_line(&finished.result) {
-        super::complain(&line);
-    }
-}
-
-/// `by reason: not documents R=N …; recovered R=N …; skipped R=N …`, the groups that are
-/// empty left out, each most frequent first; None when all are empty.
-pub(crate) fn counts_line<T>(result: &htmltok_crawl::batch::BatchResult<T>) -> Option<String> {
-    let failures = result.failures_by_reason();
-    let groups: Vec<String> = [
-        ("not documents", &result.skipped),
-        ("recovered", &result.recovered),
-        ("skipped", &failures),
-    ]
-    .into_iter()
-    .filter(|(_, counts)| counts.values().any(|&n| n > 0))
-    .map(|(name, counts)| {
-        let mut group = name.to_string();
-        for (reason, n) in crate::stats::reasons(counts) {
-            group.push_str(&format!(" {reason}={n}"));
-        }
-        group
-    })
-    .collect();
-    (!groups.is_empty()).then(|| format!("by reason: {}", groups.join("; ")))
+    Ok(finished.exit_code(Some(Written {
+        rows: finished.result.value,
+        noun: ("row", "rows"),
+        to: args.output.as_deref(),
+    })))
 }
 
 /// Appends one JSON line (with its newline) for `page`, the field columns

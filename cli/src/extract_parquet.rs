@@ -15,8 +15,9 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use super::{Args, create, fields, page, report_counts, tree_columns};
+use super::{Args, create, fields, page, tree_columns};
 use crate::Failure;
+use crate::args::Written;
 
 /// Rows gathered before they become a record batch…
 const BATCH_ROWS: usize = 4096;
@@ -98,9 +99,10 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
         |document| {
             let page = page(args, &fields, &document);
             out.push(&page, !args.no_links, !args.no_text);
+            1
         },
-        |(), ()| (),
-        || (),
+        |a, b| a + b,
+        || 0,
     )?;
     let last = {
         let mut rows = out.rows.lock().unwrap_or_else(|e| e.into_inner());
@@ -119,6 +121,9 @@ pub(super) fn run(args: &Args) -> Result<ExitCode, Failure> {
             .map_err(|err| Failure::Output(std::io::Error::other(err)))?;
         file.flush()?;
     }
-    report_counts(&finished);
-    Ok(finished.exit_code())
+    Ok(finished.exit_code(Some(Written {
+        rows: finished.result.value,
+        noun: ("row", "rows"),
+        to: Some(path),
+    })))
 }

@@ -9,7 +9,7 @@ use url::Url;
 use crate::json;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut};
+use super::args::{Corpus, SharedOut, Written};
 
 const ABOUT: &str = "Print every outgoing link of each document (TSV or JSON lines)";
 
@@ -77,10 +77,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let links = extract::document_links(&document, args.base.as_ref());
             let label = document.label();
             let mut lines = String::new();
+            let mut rows = 0;
             for link in &links {
                 if !args.data_urls && link.is_data_url() {
                     continue;
                 }
+                rows += 1;
                 if args.json {
                     lines.push_str("{\"document\":");
                     json::write_str(&mut lines, &label);
@@ -105,12 +107,17 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                 }
             }
             out.write(lines.as_bytes());
+            rows
         },
-        |(), ()| (),
-        || (),
+        |a, b| a + b,
+        || 0,
     )?;
     out.finish()?;
-    Ok(finished.exit_code())
+    Ok(finished.exit_code(Some(Written {
+        rows: finished.result.value,
+        noun: ("link", "links"),
+        to: None,
+    })))
 }
 
 /// Appends `field` with backslash, tab, CR and LF escaped.

@@ -32,6 +32,14 @@ pub enum Failure {
     /// Writing the output failed (exit status 1), or the reader went away (a broken pipe,
     /// as with `| head`: a quiet exit 0).
     Output(io::Error),
+    /// A command that reads one HTML document was given something else (exit status 2):
+    /// an archive, or what the input's first bytes say it is (`htmltok_crawl::sniff`).
+    NotHtml {
+        /// The file; None for standard input.
+        path: Option<PathBuf>,
+        /// What it is instead, and what to do.
+        what: String,
+    },
 }
 
 impl From<io::Error> for Failure {
@@ -57,6 +65,10 @@ impl fmt::Display for Failure {
                 write!(f, "cannot read standard input: {}", IoReason(error))
             }
             Failure::Output(error) => write!(f, "cannot write the output: {}", IoReason(error)),
+            Failure::NotHtml { path, what } => match path {
+                Some(path) => write!(f, "'{}' is not HTML: {what}", path.display()),
+                None => write!(f, "standard input is not HTML: {what}"),
+            },
         }
     }
 }
@@ -65,7 +77,7 @@ impl std::error::Error for Failure {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Failure::Read { error, .. } | Failure::Output(error) => Some(error),
-            Failure::Usage(_) | Failure::NoInput => None,
+            Failure::Usage(_) | Failure::NoInput | Failure::NotHtml { .. } => None,
         }
     }
 }
@@ -79,7 +91,10 @@ impl Failure {
                 return ExitCode::SUCCESS;
             }
             Failure::Output(_) => 1,
-            Failure::Usage(_) | Failure::NoInput | Failure::Read { .. } => 2,
+            Failure::Usage(_)
+            | Failure::NoInput
+            | Failure::Read { .. }
+            | Failure::NotHtml { .. } => 2,
         };
         super::complain(&self.to_string());
         ExitCode::from(code)

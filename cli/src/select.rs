@@ -10,7 +10,7 @@ use htmltok_tree::Parser;
 use crate::json;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut};
+use super::args::{Corpus, SharedOut, Written};
 
 const ABOUT: &str = "Print the elements a CSS selector matches in each document (JSON lines)";
 
@@ -68,9 +68,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         |document| {
             let label = document.label();
             let mut lines = String::new();
+            let mut rows = 0;
             document.with_tree(|doc| {
                 for node in doc.select(&args.selector) {
                     let mut line = |value: Option<&str>| {
+                        rows += 1;
                         lines.push_str("{\"document\":");
                         json::write_str(&mut lines, &label);
                         lines.push_str(",\"name\":");
@@ -91,10 +93,15 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                 }
             });
             out.write(lines.as_bytes());
+            rows
         },
-        |(), ()| (),
-        || (),
+        |a, b| a + b,
+        || 0,
     )?;
     out.finish()?;
-    Ok(finished.exit_code())
+    Ok(finished.exit_code(Some(Written {
+        rows: finished.result.value,
+        noun: ("match", "matches"),
+        to: None,
+    })))
 }

@@ -40,7 +40,9 @@ With --json, one JSON object instead:
 "skipped_by_reason" by reason; "ignored" counts the archive records that are not HTML
 pages, "ignored_by_reason" by reason (request, revisit, not-html, …); "recovered_by_reason"
 counts documents read with a note (coding-not-applied, record-cut-off, …), each also
-reported on standard error as `note: FILE: offset N: what`.) A progress line is drawn on standard error when it
+reported on standard error as `note: FILE: offset N: what`; "passed_over_by_reason" counts
+the files a folder walk left out: not-html-name, hidden, directory-link.) The run ends
+with one `htmltok summary: ...` line on standard error, as every corpus command does. A progress line is drawn on standard error when it
 is a terminal. A document that cannot be read (an unreadable file, a broken WARC record,
 a truncated gzip member) is reported on standard error with its file and offset and
 skipped; the others are still counted, and the exit status is then 1."#;
@@ -106,7 +108,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     let mut out = output::stdout();
     out.write_all(report.as_bytes())?;
     out.flush()?;
-    Ok(finished.exit_code())
+    Ok(finished.exit_code(None))
 }
 
 fn throughput(finished: &Finished<Stats>) -> (f64, f64) {
@@ -159,6 +161,17 @@ fn table(finished: &Finished<Stats>, errors: bool, threads: usize) -> String {
             grouped(result.notices.len() as u64)
         );
         for (reason, n) in reasons(&result.recovered) {
+            let _ = writeln!(out, "  {reason:<18}{:>10}", grouped(n));
+        }
+    }
+    let passed_over: u64 = result.passed_over.values().sum();
+    if passed_over > 0 {
+        let _ = writeln!(
+            out,
+            "passed over   {:>14}  (files a folder walk left out, by reason)",
+            grouped(passed_over)
+        );
+        for (reason, n) in reasons(&result.passed_over) {
             let _ = writeln!(out, "  {reason:<18}{:>10}", grouped(n));
         }
     }
@@ -247,6 +260,7 @@ fn json_report(finished: &Finished<Stats>, errors: bool, threads: usize) -> Stri
         ("skipped_by_reason", reasons(&result.failures_by_reason())),
         ("ignored_by_reason", reasons(&result.skipped)),
         ("recovered_by_reason", reasons(&result.recovered)),
+        ("passed_over_by_reason", reasons(&result.passed_over)),
     ] {
         let _ = write!(out, ",\"{key}\":{{");
         for (i, (reason, n)) in counts.iter().enumerate() {

@@ -10,7 +10,7 @@ use htmltok_tree::Parser;
 use crate::json;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut};
+use super::args::{Corpus, SharedOut, Written};
 
 const ABOUT: &str = "Print the visible text of each document as a JSON line";
 
@@ -112,10 +112,15 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             field("text", Some(&text));
             line.push_str("}\n");
             out.write(line.as_bytes());
+            1
         },
-        |(), ()| (),
-        || (),
+        |a, b| a + b,
+        || 0,
     )?;
     out.finish()?;
-    Ok(finished.exit_code())
+    Ok(finished.exit_code(Some(Written {
+        rows: finished.result.value,
+        noun: ("row", "rows"),
+        to: None,
+    })))
 }

@@ -26,7 +26,13 @@ says (character references resolved, CR LF and CR as LF, NUL replaced where it m
 A Text object is a maximal run of characters (a CDATA section is its own). The bytes
 between two tokens, or after the last, only hold markup the standard drops without a
 token: `</>`, or a tag cut off by the end of the input; a UTF-8 byte order mark at the
-start is skipped as a browser's decoder skips it (--keep-bom keeps it as text).
+start is skipped as a browser's decoder skips it (--keep-bom keeps it as text). A UTF-16
+document (told by its byte order mark) is decoded to UTF-8 first, and its offsets are then
+those of the UTF-8 text.
+
+Input that is not HTML by its first bytes (the test every htmltok command makes: binary
+data, gzip data, a WARC or ARC archive) is refused with exit status 2; --force-html
+tokenizes it all the same.
 
 The input (a file or standard input) is read 64 KiB at a time and only its unfinished
 tail is held, so documents larger than memory work (a <script> element's text and a text
@@ -69,6 +75,11 @@ pub struct Args {
     /// instead of JSON lines
     #[arg(long, conflicts_with = "no_scripting")]
     html5lib: bool,
+
+    /// Tokenize the input even when its first bytes say it is not HTML (binary data, gzip
+    /// data, a WARC or ARC archive), which is otherwise refused
+    #[arg(long)]
+    force_html: bool,
 }
 
 /// Runs `htmltok tokens`.
@@ -76,13 +87,36 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let mut out = output::stdout();
     if args.html5lib {
         let input = args.input.read()?;
+        args.input.check_html(&input, args.force_html, "tokens")?;
         let state = args.options.state.unwrap_or(State::Data);
         let mut object = json::html5lib(&input, state, args.options.last_start_tag.as_deref());
         object.push('\n');
         out.write_all(object.as_bytes())?;
     } else {
-        let reader = args.input.open()?;
-        json_lines(reader, args, &mut out)?;
+        let mut reader = args.input.open()?;
+        let mut head = Vec::new();
+        htmltok_crawl::sniff::sniff_reader(&mut reader, &mut head).map_err(|error| {
+            Failure::Read {
+                path: args.input.path(),
+                error,
+            }
+        })?;
+        args.input.check_html(&head, args.force_html, "tokens")?;
+        if head.starts_with(b"\xFE\xFF") || head.starts_with(b"\xFF\xFE") {
+            // UTF-16, by its byte order mark: decoded to UTF-8 whole, then tokenized.
+            reader
+                .read_to_end(&mut head)
+                .map_err(|error| Failure::Read {
+                    path: args.input.path(),
+                    error,
+                })?;
+            let text = htmltok_crawl::encoding::decode(&head, None)
+                .text
+                .into_owned();
+            json_lines(std::io::Cursor::new(text.into_bytes()), args, &mut out)?;
+        } else {
+            json_lines(std::io::Cursor::new(head).chain(reader), args, &mut out)?;
+        }
     }
     out.flush()?;
     Ok(())

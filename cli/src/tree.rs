@@ -36,6 +36,10 @@ The encoding is decided as `htmltok text` decides it for a file (a byte order ma
 <meta charset> in the first bytes, else a guess from the bytes; --no-decode reads the
 bytes as UTF-8), and the text is parsed as UTF-8.
 
+Input that is not HTML by its first bytes (the test every htmltok command makes: binary
+data, gzip data, a WARC or ARC archive) is refused with exit status 2; --force-html parses
+it all the same.
+
 The scripting flag is off by default, so <noscript> content is parsed as markup (what a
 browser with scripts disabled does); --scripting parses it as raw text."#;
 
@@ -83,6 +87,11 @@ pub struct Args {
     /// bytes as UTF-8 (invalid sequences decode to U+FFFD)
     #[arg(long)]
     no_decode: bool,
+
+    /// Parse the input even when its first bytes say it is not HTML (binary data, gzip
+    /// data, a WARC or ARC archive), which is otherwise refused
+    #[arg(long)]
+    force_html: bool,
 }
 
 /// Parses a fragment context written as in the html5lib tests: one element name, or
@@ -109,10 +118,11 @@ fn parse_context(text: &str) -> Result<FragmentContext, String> {
 
 /// Runs `htmltok tree`.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let bytes = Input {
+    let input = Input {
         file: args.file.clone(),
-    }
-    .read()?;
+    };
+    let bytes = input.read()?;
+    input.check_html(&bytes, args.force_html, "tree")?;
     let parser = Parser::new().scripting(args.scripting);
     let doc = match &args.context {
         // A document's encoding is decided as it is parsed: the late `<meta>` by the tree

@@ -339,7 +339,17 @@ fn html5lib_format_with_state_and_last_start_tag() {
 #[test]
 fn invalid_utf8_and_nul_bytes() {
     let html = b"a\xFF\x00b<x\x00Y z=\xC3>\xE2\x82";
-    let lines = json_lines(&["tokens"], html);
+    // Binary data by MIME Sniffing's test (a NUL in the first bytes): refused unless
+    // --force-html, as every htmltok command refuses it.
+    let refused = run(&["tokens"], html);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        "htmltok: standard input is not HTML: binary data (--force-html reads it as HTML \
+         all the same)\n"
+    );
+    assert!(refused.stdout.is_empty());
+    let lines = json_lines(&["tokens", "--force-html"], html);
     assert_eq!(
         lines,
         [
@@ -349,7 +359,7 @@ fn invalid_utf8_and_nul_bytes() {
             json!({"type":"Text","start":13,"end":15,"text":"\u{FFFD}"}),
         ]
     );
-    let with_errors = json_lines(&["tokens", "--errors"], html);
+    let with_errors = json_lines(&["tokens", "--errors", "--force-html"], html);
     let codes: Vec<&str> = with_errors
         .iter()
         .filter(|l| l["type"] == "Error")
@@ -359,7 +369,7 @@ fn invalid_utf8_and_nul_bytes() {
         codes,
         ["unexpected-null-character", "unexpected-null-character"]
     );
-    let html5lib = json_lines(&["tokens", "--html5lib"], html);
+    let html5lib = json_lines(&["tokens", "--html5lib", "--force-html"], html);
     assert_eq!(
         html5lib[0]["output"][0],
         json!(["Character", "a\u{FFFD}\u{0}b"])

@@ -378,7 +378,7 @@ fn arc_records_fill_the_join_columns_and_counts_are_summed_up() {
         // The filedesc:// record is not a document, and is counted so.
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(
-            stderr.contains("htmltok: by reason: not documents warcinfo=1\n"),
+            stderr.ends_with("; not documents warcinfo=1\n"),
             "{name}: {stderr}"
         );
     }
@@ -386,22 +386,33 @@ fn arc_records_fill_the_join_columns_and_counts_are_summed_up() {
 }
 
 #[test]
-fn counts_by_reason_end_the_run_on_standard_error() {
+fn a_summary_ends_the_run_on_standard_error() {
     let warc = corpus().join("sample.warc.gz");
     let output = htmltok(&["extract", "--no-text", warc.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         stderr.lines().last(),
-        Some("htmltok: by reason: not documents request=8 metadata=1 not-html=1 warcinfo=1"),
+        Some(
+            "htmltok summary: 7 documents; 7 rows written to standard output; not documents \
+             request=8 metadata=1 not-html=1 warcinfo=1"
+        ),
         "{stderr}"
     );
-    // Nothing to count, nothing said.
+    // Nothing to count: the documents and rows alone.
     let page = corpus().join("article.html");
     let output = htmltok(&["extract", page.to_str().unwrap()]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "htmltok summary: 1 document; 1 row written to standard output\n"
+    );
+    // A folder: what the walk passed over is said, with the flag that takes it.
+    let output = htmltok(&["extract", "--no-text", corpus().to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        stderr.ends_with(
+            "; passed over in folders not-html-name=2 (--all-files reads files of any name)\n"
+        ),
+        "{stderr}"
     );
     // A file cut off: its failure is counted too, and the exit status is 1.
     let dir = std::env::temp_dir().join(format!("htmltok-extract-cut-{}", std::process::id()));
@@ -419,9 +430,13 @@ fn counts_by_reason_end_the_run_on_standard_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let line = stderr
         .lines()
-        .find(|l| l.starts_with("htmltok: by reason: "))
+        .find(|l| l.starts_with("htmltok summary: "))
         .unwrap_or_else(|| panic!("{stderr}"));
-    assert!(line.contains("; skipped bad-gzip-member=1"), "{line}");
+    assert!(
+        line.contains("rows written to ") && line.contains("cut.parquet; not documents "),
+        "{line}"
+    );
+    assert!(line.contains("; not read bad-gzip-member=1"), "{line}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -536,6 +536,10 @@ pub struct BatchResult<T> {
     pub notices: Vec<Notice>,
     /// The documents that were skipped, sorted by source and offset.
     pub failures: Vec<Failure>,
+    /// Files a directory walk left out, by reason: `not-html-name` (a name that is not an
+    /// HTML or archive file's; [`Options::all_files`] takes them), `hidden` (a name
+    /// beginning with `.`), `directory-link` (a symbolic link to a directory).
+    pub passed_over: BTreeMap<&'static str, u64>,
     /// How many worker threads the batch ran on.
     pub threads: usize,
 }
@@ -712,7 +716,8 @@ where
         0 => rayon::current_num_threads(),
         n => n,
     };
-    let jobs = Jobs::new(sources.into_iter(), options, threads);
+    let passed_over = std::sync::Mutex::new(BTreeMap::new());
+    let jobs = Jobs::new(sources.into_iter(), options, threads, &passed_over);
     let run = || {
         jobs.par_bridge()
             .fold(
@@ -746,6 +751,7 @@ where
         recovered: partial.recovered,
         notices,
         failures,
+        passed_over: passed_over.into_inner().unwrap_or_else(|e| e.into_inner()),
         threads,
     }
 }
@@ -906,16 +912,33 @@ where
         }
         Job::Loaded(loaded) => loaded,
         Job::File { path, name } => match read_file(&path, options.max_document_size) {
-            Ok(bytes) => Loaded {
-                name,
-                offset: None,
-                length: None,
-                url: None,
-                charset: None,
-                bytes,
-                pool: None,
-                record: None,
-                notices: Vec::new(),
+            Ok(bytes) => match crate::sniff::sniff(&bytes) {
+                crate::sniff::InputKind::Html => Loaded {
+                    name,
+                    offset: None,
+                    length: None,
+                    url: None,
+                    charset: None,
+                    bytes,
+                    pool: None,
+                    record: None,
+                    notices: Vec::new(),
+                },
+                crate::sniff::InputKind::Archive => {
+                    return run_archive_in_memory(partial, name, bytes, options, map, reduce);
+                }
+                crate::sniff::InputKind::NotHtml(what) => {
+                    recycle(bytes);
+                    partial.fail(
+                        Failure {
+                            source: name,
+                            offset: None,
+                            kind: FailureKind::NotHtml { what },
+                        },
+                        options,
+                    );
+                    return partial;
+                }
             },
             Err(kind) => {
                 partial.fail(
@@ -994,6 +1017,38 @@ where
     match loaded.pool {
         Some(pool) => pool.give(loaded.bytes),
         None => recycle(loaded.bytes),
+    }
+    partial
+}
+
+/// An archive found under an HTML name in a directory walk: read on this worker, record
+/// by record, as a named archive is read on one thread.
+fn run_archive_in_memory<T, M, R>(
+    mut partial: Partial<T>,
+    name: String,
+    bytes: Vec<u8>,
+    options: &Options,
+    map: &M,
+    reduce: &R,
+) -> Partial<T>
+where
+    M: Fn(Document<'_>) -> T,
+    R: Fn(T, T) -> T,
+{
+    let file = WarcSource {
+        name,
+        all_records: options.all_records,
+        pool: Arc::new(BufferPool::new(4, KEEP_BUFFER)),
+    };
+    let reader = crate::warc::ParallelReader::from_bytes(bytes, 1)
+        .every_record(true)
+        .max_record_len(options.max_document_size)
+        .buffer_pool(Arc::clone(&file.pool));
+    for item in reader {
+        if options.stopped() {
+            break;
+        }
+        partial = run_job(partial, file.job(item), options, map, reduce);
     }
     partial
 }
@@ -1115,8 +1170,8 @@ fn decode<'a>(bytes: &'a [u8], charset: Option<&str>, options: &Options) -> Html
     }
 }
 
-/// What kind of file a path names, by its name.
-/// What a file is: by its name in a directory walk, by its first bytes when named.
+/// What a file is: by its name in a directory walk (which files the walk takes), by its
+/// first bytes when it is read ([`crate::sniff`]: what it is, whatever its name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum FileKind {
     Html,
@@ -1126,8 +1181,19 @@ enum FileKind {
     NotHtml(&'static str),
 }
 
-/// What a file is by its name: `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml`; `.warc`,
-/// `.warc.gz`, `.warc.zst`, `.warc.lz4`, `.arc`, `.arc.gz` (any case).
+impl From<crate::sniff::InputKind> for FileKind {
+    fn from(kind: crate::sniff::InputKind) -> Self {
+        match kind {
+            crate::sniff::InputKind::Html => FileKind::Html,
+            crate::sniff::InputKind::Archive => FileKind::Archive,
+            crate::sniff::InputKind::NotHtml(what) => FileKind::NotHtml(what),
+        }
+    }
+}
+
+/// Which files a directory walk takes, by their name: `.html`, `.htm`, `.xhtml`, `.xht`,
+/// `.shtml`; `.warc`, `.warc.gz`, `.warc.zst`, `.warc.lz4`, `.arc`, `.arc.gz` (any case).
+/// What a taken file is then comes from its first bytes, as for a named file.
 fn file_kind(path: &Path) -> FileKind {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return FileKind::Other;
@@ -1152,25 +1218,18 @@ fn file_kind(path: &Path) -> FileKind {
     }
 }
 
-/// What a file is by its first bytes: an archive (WARC or ARC, plain or compressed),
-/// else HTML when it is text (MIME Sniffing's binary data test), else what it is.
+/// What a file is by its first bytes ([`crate::sniff`]).
 fn sniff_file(path: &Path) -> io::Result<FileKind> {
-    use std::io::Read as _;
-    let mut head = Vec::with_capacity(crate::warc::SNIFF_LEN);
-    fs::File::open(path)?
-        .take(crate::warc::SNIFF_LEN as u64)
-        .read_to_end(&mut head)?;
-    Ok(match crate::warc::sniff(&head) {
-        crate::warc::Sniffed::Archive => FileKind::Archive,
-        crate::warc::Sniffed::Compressed(what) => FileKind::NotHtml(what),
-        crate::warc::Sniffed::Other if crate::mime::is_text(&head) => FileKind::Html,
-        crate::warc::Sniffed::Other => FileKind::NotHtml("binary data"),
-    })
+    let mut head = Vec::with_capacity(crate::sniff::SNIFF_LEN);
+    let kind = crate::sniff::sniff_reader(&mut fs::File::open(path)?, &mut head)?;
+    Ok(kind.into())
 }
 
 struct Jobs<'o, I> {
     sources: I,
     options: &'o Options,
+    /// Files the directory walk left out, by reason ([`BatchResult::passed_over`]).
+    passed_over: &'o std::sync::Mutex<BTreeMap<&'static str, u64>>,
     /// The batch's threads: a WARC file is read on as many.
     threads: usize,
     /// Directories being walked: the entries not yet visited, last first.
@@ -1179,10 +1238,16 @@ struct Jobs<'o, I> {
 }
 
 impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
-    fn new(sources: I, options: &'o Options, threads: usize) -> Self {
+    fn new(
+        sources: I,
+        options: &'o Options,
+        threads: usize,
+        passed_over: &'o std::sync::Mutex<BTreeMap<&'static str, u64>>,
+    ) -> Self {
         Jobs {
             sources,
             options,
+            passed_over,
             threads,
             walk: Vec::new(),
             warc: None,
@@ -1198,17 +1263,33 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
                 url,
                 charset,
                 bytes,
-            } => Some(Job::Loaded(Loaded {
-                name,
-                offset: None,
-                length: None,
-                url,
-                charset,
-                bytes,
-                pool: None,
-                record: None,
-                notices: Vec::new(),
-            })),
+            } => match crate::sniff::sniff(&bytes) {
+                crate::sniff::InputKind::Html => Some(Job::Loaded(Loaded {
+                    name,
+                    offset: None,
+                    length: None,
+                    url,
+                    charset,
+                    bytes,
+                    pool: None,
+                    record: None,
+                    notices: Vec::new(),
+                })),
+                crate::sniff::InputKind::Archive => {
+                    self.warc = Some(WarcFile::from_bytes(
+                        name,
+                        bytes,
+                        self.options,
+                        self.threads,
+                    ));
+                    None
+                }
+                crate::sniff::InputKind::NotHtml(what) => Some(Job::Failed(Failure {
+                    source: name,
+                    offset: None,
+                    kind: FailureKind::NotHtml { what },
+                })),
+            },
             Source::Path(path) => match fs::metadata(&path) {
                 Err(err) => Some(failed_path(path, err)),
                 Ok(meta) if meta.is_dir() => self.enter(&path),
@@ -1243,20 +1324,38 @@ impl<'o, I: Iterator<Item = Source>> Jobs<'o, I> {
             meta.is_file()
         };
         match file_kind(&path) {
+            _ if !is_file && meta.file_type().is_symlink() => {
+                self.pass_over("directory-link");
+                None
+            }
             _ if !is_file => None,
-            FileKind::Other if !self.options.all_files => None,
-            FileKind::Other => match sniff_file(&path) {
+            FileKind::Other if !self.options.all_files => {
+                self.pass_over("not-html-name");
+                None
+            }
+            // Read and sniffed by the worker (Job::File), which takes any kind.
+            FileKind::Html => self.file(path, FileKind::Html),
+            _ => match sniff_file(&path) {
                 Ok(kind) => self.file(path, kind),
                 Err(err) => Some(failed_path(path, err)),
             },
-            kind => self.file(path, kind),
+        }
+    }
+
+    /// Counts a file the walk leaves out ([`BatchResult::passed_over`]).
+    fn pass_over(&self, reason: &'static str) {
+        if let Ok(mut counts) = self.passed_over.lock() {
+            *counts.entry(reason).or_default() += 1;
         }
     }
 
     /// Starts walking a directory.
     fn enter(&mut self, dir: &Path) -> Option<Job> {
         match list(dir) {
-            Ok(entries) => {
+            Ok((entries, hidden)) => {
+                for _ in 0..hidden {
+                    self.pass_over("hidden");
+                }
                 self.walk.push(entries);
                 None
             }
@@ -1334,17 +1433,19 @@ fn failed_path(path: PathBuf, error: io::Error) -> Job {
 
 /// A directory's entries, sorted so that popping gives them in byte order of their names;
 /// names beginning with `.` left out.
-fn list(dir: &Path) -> io::Result<Vec<PathBuf>> {
+fn list(dir: &Path) -> io::Result<(Vec<PathBuf>, u64)> {
     let mut entries = Vec::new();
+    let mut hidden = 0;
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            hidden += 1;
             continue;
         }
         entries.push(entry.path());
     }
     entries.sort_by(|a, b| b.as_os_str().cmp(a.as_os_str()));
-    Ok(entries)
+    Ok((entries, hidden))
 }
 
 /// A WARC file being read. With one thread (or a file under two parts), record by
@@ -1386,26 +1487,39 @@ impl WarcFile {
     /// busy; a small one is read on the thread that asks).
     fn open(path: &Path, options: &Options, threads: usize) -> Result<WarcFile, Failure> {
         let name = path.display().to_string();
+        match crate::warc::open_parallel(path, threads) {
+            Ok(reader) => Ok(WarcFile::new(name, reader, options, threads)),
+            Err(error) => Err(Failure {
+                source: name,
+                offset: None,
+                kind: FailureKind::Io {
+                    path: path.to_path_buf(),
+                    error,
+                },
+            }),
+        }
+    }
+
+    /// An archive in memory (standard input, a buffer), read as a file is.
+    fn from_bytes(name: String, bytes: Vec<u8>, options: &Options, threads: usize) -> WarcFile {
+        let reader = crate::warc::ParallelReader::from_bytes(bytes, threads);
+        WarcFile::new(name, reader, options, threads)
+    }
+
+    fn new(
+        name: String,
+        reader: crate::warc::ParallelReader,
+        options: &Options,
+        threads: usize,
+    ) -> WarcFile {
         // Enough buffers for the records in flight: a part's per worker (a handful of
         // records in its 1.5 MB) when the workers read the parts, else the records of the
         // parts a ParallelReader reads ahead (some 20 in a 1 MiB part of a .warc.gz).
         let pool = Arc::new(BufferPool::new(32 * (threads + 1), KEEP_BUFFER));
-        let reader = match crate::warc::open_parallel(path, threads) {
-            Ok(reader) => reader
-                .every_record(true)
-                .max_record_len(options.max_document_size)
-                .buffer_pool(Arc::clone(&pool)),
-            Err(error) => {
-                return Err(Failure {
-                    source: name,
-                    offset: None,
-                    kind: FailureKind::Io {
-                        path: path.to_path_buf(),
-                        error,
-                    },
-                });
-            }
-        };
+        let reader = reader
+            .every_record(true)
+            .max_record_len(options.max_document_size)
+            .buffer_pool(Arc::clone(&pool));
         let reader = match options.warc_part_size {
             Some(size) => reader.part_size(size),
             None => reader.record_sized_parts(),
@@ -1414,14 +1528,14 @@ impl WarcFile {
             Ok(parts) => Reading::Parts { parts, next: 0 },
             Err(reader) => Reading::Records(reader),
         };
-        Ok(WarcFile {
+        WarcFile {
             file: Arc::new(WarcSource {
                 name,
                 all_records: options.all_records,
                 pool,
             }),
             reading,
-        })
+        }
     }
 
     /// The next job: a record (or damage), or a part; None at the end of the file.

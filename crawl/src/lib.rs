@@ -11,6 +11,8 @@
 //! - [`batch`]: tokenize many documents (files, folders, WARC files, buffers) in parallel
 //!   with a map-reduce API on rayon, with bounded memory and a typed [`batch::Failure`]
 //!   per document that could not be read;
+//! - [`sniff`]: what an input is by its first bytes (HTML, an archive, or neither), the
+//!   one decision every front makes;
 //! - [`extract`]: what to take out of a page — its links resolved against its base URL,
 //!   its visible text and title, token/tag/error/encoding counts, and one [`extract::Page`]
 //!   record per document; the code behind `htmltok links`, `text` and `stats`.
@@ -50,5 +52,6 @@ pub mod encoding;
 pub mod extract;
 pub mod http;
 mod mime;
+pub mod sniff;
 mod tag_open;
 pub mod warc;

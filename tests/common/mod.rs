@@ -3,8 +3,9 @@
 //! Not every test file uses every item.
 //!
 //! The data lives outside the repository (the repository never copies it):
-//! - the html5lib tokenizer tests: `$HTML5LIB_TESTS`, else `tests/html5lib-tests/tokenizer`
-//!   (a git submodule or clone of the html5lib-tests repository), else
+//! - the html5lib tokenizer tests: `$HTML5LIB_TESTS` (a clone of html5lib-tests, or its
+//!   `tokenizer` folder), else `tests/html5lib-tests/tokenizer` (a clone of the
+//!   html5lib-tests repository there, which git ignores), else
 //!   `../shared/html5lib-tests/tokenizer`;
 //! - the standard's `entities.json`: `$HTMLTOK_SPEC_DIR`, else `../shared/spec`;
 //! - the real-page corpus (a folder with a `MANIFEST.tsv`): `$HTMLTOK_CORPUS`, else
@@ -72,6 +73,8 @@ fn from_env(name: &str) -> Option<PathBuf> {
 /// looked for and how to get them.
 pub fn html5lib_dir() -> Result<PathBuf, String> {
     let candidates = [
+        // The variable names a clone of html5lib-tests, or its `tokenizer` folder.
+        from_env("HTML5LIB_TESTS").map(|dir| dir.join("tokenizer")),
         from_env("HTML5LIB_TESTS"),
         Some(workspace_root().join("tests/html5lib-tests/tokenizer")),
         Some(shared("html5lib-tests/tokenizer")),
@@ -84,9 +87,10 @@ pub fn html5lib_dir() -> Result<PathBuf, String> {
         looked.push(dir.display().to_string());
     }
     Err(format!(
-        "the html5lib tokenizer tests are absent (looked in {}); get them with `git submodule \
-         add https://github.com/html5lib/html5lib-tests tests/html5lib-tests` (or a clone \
-         there), or set HTML5LIB_TESTS to its `tokenizer` folder",
+        "the html5lib tokenizer tests are absent (looked in {}); get them with `git clone \
+         --depth 1 https://github.com/html5lib/html5lib-tests tests/html5lib-tests` (from \
+         the repository's root; the folder is ignored by git), or set HTML5LIB_TESTS to a \
+         clone of html5lib-tests elsewhere",
         looked.join(", ")
     ))
 }

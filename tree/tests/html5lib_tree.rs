@@ -60,9 +60,10 @@ fn suite_dir() -> Result<PathBuf, String> {
         }
     }
     Err(format!(
-        "the html5lib tree-construction tests are absent (looked in {}); get them with a clone \
-         of https://github.com/html5lib/html5lib-tests at tests/html5lib-tests, or set \
-         HTML5LIB_TESTS to its `tokenizer` folder",
+        "the html5lib tree-construction tests are absent (looked in {}); get them with `git \
+         clone --depth 1 https://github.com/html5lib/html5lib-tests tests/html5lib-tests` \
+         (from the repository's root; the folder is ignored by git), or set HTML5LIB_TESTS \
+         to a clone of html5lib-tests elsewhere",
         candidates
             .iter()
             .map(|d| d.display().to_string())
