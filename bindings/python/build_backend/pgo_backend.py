@@ -65,6 +65,17 @@ def _say(message: str) -> None:
     print(f"htmltok build: {message}", file=sys.stderr, flush=True)
 
 
+def _warn_loudly(message: str) -> None:
+    """`_say`, and on the terminal itself: pip hides a backend's output without -v, and a
+    fallback to the slower build must not pass unseen."""
+    _say(message)
+    try:
+        with open("/dev/tty", "w") as tty:
+            tty.write(f"\nhtmltok build: {message}\n\n")
+    except OSError:
+        pass  # no terminal (CI, a container): stderr and htmltok.PGO_FALLBACK say it
+
+
 def _rustc_llvm() -> tuple[str, str, str]:
     """(LLVM major version, host triple, sysroot) of the rustc that cargo will run."""
     rustc = os.environ.get("RUSTC", "rustc")
@@ -213,6 +224,10 @@ def build_wheel(
                 why_not = f"a PGO step failed ({err})"
         if choice == "1":
             raise RuntimeError(f"HTMLTOK_PGO=1 but no PGO build is possible: {why_not}")
-        _say(f"WARNING: building without profile-guided optimization (about 10% slower): {why_not}")
-    with _environment(HTMLTOK_BUILT_WITH_PGO="0"):
+        _warn_loudly(
+            f"WARNING: building without profile-guided optimization (about 10% slower): {why_not}"
+        )
+    else:
+        why_not = "HTMLTOK_PGO=0 asked for the plain build"
+    with _environment(HTMLTOK_BUILT_WITH_PGO="0", HTMLTOK_PGO_FALLBACK=why_not):
         return maturin.build_wheel(wheel_directory, config_settings, metadata_directory)

@@ -84,6 +84,9 @@ fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Set by the build backend (build_backend/pgo_backend.py) for the profile-guided build.
     m.add("PGO", option_env!("HTMLTOK_BUILT_WITH_PGO") == Some("1"))?;
+    // Why the build backend fell back to the plain build (None for a PGO build, and for
+    // builds not made by the backend, such as `maturin develop`).
+    m.add("PGO_FALLBACK", option_env!("HTMLTOK_PGO_FALLBACK"))?;
     // The columns of `process_arrow`, the Spark job and `htmltok extract --format parquet`,
     // from the one Rust definition.
     m.add("COLUMNS", htmltok_crawl::extract::columns::COLUMNS.to_vec())?;

@@ -25,7 +25,7 @@ use pyo3::types::{PyBytes, PyCapsule, PyDict, PyString};
 use url::Url;
 
 use crate::document::{LinkForm, links_list, parse_base};
-use crate::{path_arg, require_exists};
+use crate::path_arg;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process, m)?)?;
@@ -68,6 +68,8 @@ struct Counts {
     recovered: BTreeMap<&'static str, u64>,
     /// Inputs that could not be read, by `FailureKind::reason`.
     failures: BTreeMap<&'static str, u64>,
+    /// Files a folder walk left out (`BatchResult::passed_over`).
+    passed_over: BTreeMap<&'static str, u64>,
 }
 
 /// What to extract.
@@ -207,6 +209,7 @@ fn run(
         failures: result.failures_by_reason(),
         skipped: result.skipped,
         recovered: result.recovered,
+        passed_over: result.passed_over,
     };
     let _ = tx.send(Message::Done {
         failures,
@@ -258,8 +261,11 @@ fn run(
 /// `all_records=True` takes the others too) and directories, walked recursively for
 /// `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml` and archive (`.warc`, `.warc.gz`, `.warc.zst`,
 /// `.warc.lz4`, `.arc`, `.arc.gz`) files (every file with
-/// `all_files=True`). A path that does not exist is a FileNotFoundError, raised before the
-/// run starts.
+/// `all_files=True`). What a file is comes from its first bytes, as in every htmltok
+/// front (`htmltok_crawl::sniff`): a UTF-16 page with its byte order mark is HTML, an
+/// archive under any name is read as one, binary data is listed in `errors`. A path that
+/// does not exist is listed in `errors` too (as the `htmltok` CLI skips it), so one
+/// missing file does not stop the run over the others.
 ///
 /// `threads` is the number of worker threads (0: one per core). Documents come in no
 /// fixed order (with `threads=1`, in the order of the paths). `base` is the URL to
@@ -512,9 +518,6 @@ fn start(
             iter.map(|p| path_arg(&p?, "process"))
                 .collect::<PyResult<_>>()?
         };
-    for path in &sources {
-        require_exists(path)?;
-    }
     let base = parse_base(base)?;
     let stop = Arc::new(AtomicBool::new(false));
     // A tree is parsed for the fields and the tree's columns: as the page is decoded, so
@@ -663,12 +666,15 @@ impl Pages {
     }
 
     /// The run's counts by reason, once the iteration has ended (None before, and after a
-    /// run stopped early): `{"skipped": {...}, "recovered": {...}, "failures": {...}}`,
+    /// run stopped early): `{"skipped": {...}, "recovered": {...}, "failures": {...},
+    /// "passed_over": {...}}`,
     /// each a dict of reason to count — archive records that are not documents
     /// (`request`, `revisit`, `not-html`, `warcinfo`, ...), documents read with a note
     /// (`coding-not-applied`, `record-cut-off`, `warc-truncated`, ...; a document may count
     /// under several), inputs that could not be read, the entries of `errors`
-    /// (`bad-gzip-member`, `unreadable`, ...). Reasons that did not occur are left out.
+    /// (`bad-gzip-member`, `unreadable`, ...), files a folder walk passed over
+    /// (`not-html-name`, `hidden`, `directory-link`). Reasons that did not occur are left
+    /// out.
     #[getter]
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let counts = self
@@ -684,6 +690,7 @@ impl Pages {
             ("skipped", &counts.skipped),
             ("recovered", &counts.recovered),
             ("failures", &counts.failures),
+            ("passed_over", &counts.passed_over),
         ] {
             let group = PyDict::new(py);
             for (reason, n) in map {

@@ -5,14 +5,23 @@ use std::io::{self, Read};
 use std::sync::Mutex;
 
 use htmltok_crawl::warc::{self, Reader};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::document::Document;
 use crate::{path_arg, require_exists, type_name};
 
+pyo3::create_exception!(
+    htmltok.warc,
+    ArchiveError,
+    PyValueError,
+    "A source that is not a WARC or ARC file, or (with `strict=True`) damage in one: the \
+     message names the file and, for damage, the offset."
+);
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ArchiveError", m.py().get_type::<ArchiveError>())?;
     m.add_class::<ArchiveIterator>()?;
     m.add_class::<WarcRecord>()?;
     Ok(())
@@ -27,6 +36,8 @@ struct PyFile {
     file: Py<PyAny>,
     /// Bytes a `read(n)` returned beyond `n`.
     spare: Vec<u8>,
+    /// The Python exception behind the last failed read, to raise as it is.
+    error: Option<PyErr>,
 }
 
 impl Read for PyFile {
@@ -46,7 +57,11 @@ impl Read for PyFile {
                     ))),
                 }
             })
-            .map_err(|err| io::Error::other(err.to_string()))?;
+            .map_err(|err| {
+                let error = io::Error::other(err.to_string());
+                self.error = Some(err);
+                error
+            })?;
             self.spare = chunk;
         }
         let n = self.spare.len().min(buf.len());
@@ -65,13 +80,19 @@ impl Read for PyFile {
 ///
 /// `source` is a path (`str` or `os.PathLike`; a missing file is a FileNotFoundError) or
 /// a binary file object, read in pieces of 64 KiB through its `read(n)` method as the
-/// iteration goes (it is not read into memory as a whole; it is not closed).
+/// iteration goes (it is not read into memory as a whole; it is not closed). A source
+/// whose first bytes are not an archive's (HTML, binary data, gzip data that holds no
+/// record: the test every htmltok front makes, `htmltok_crawl::sniff`) raises
+/// `ArchiveError` (a ValueError) at once; an empty source is an archive of no records.
 ///
-/// Damage does not stop the iteration: a bad record header or gzip member is reported in
-/// `errors` as `(file, offset, reason)` and reading resumes at the next record; a record
-/// cut off, or whose length is wrong, is yielded with what could be read of it (its
-/// `damage` says so) and reading resumes at the next record start. A read error ends the
-/// iteration. The GIL is released while a record is read and decompressed.
+/// Damage does not stop the iteration (the default, `strict=False`, as warcio and the
+/// `htmltok` CLI read): a bad record header or gzip member is reported in `errors` as
+/// `(file, offset, reason)` and reading resumes at the next record; a record cut off, or
+/// whose length is wrong, is yielded with what could be read of it (its `damage` says so)
+/// and reading resumes at the next record start. With `strict=True` the first damage
+/// raises `ArchiveError` instead (naming the file and offset; it is in `errors` too). A
+/// read error ends the iteration. The GIL is released while a record is read and
+/// decompressed.
 ///
 /// `threads` (for a path only): read the file on this many threads (0: one per core) with
 /// the parallel reader, which yields exactly the records and errors of the sequential one,
@@ -82,21 +103,49 @@ pub(crate) struct ArchiveIterator {
     reader: Mutex<Records>,
     name: String,
     errors: Mutex<Vec<(String, u64, String)>>,
+    strict: bool,
+}
+
+/// ArchiveError unless `head`, a source's first bytes, begin an archive (or are empty).
+fn require_archive(head: &[u8], name: &str) -> PyResult<()> {
+    use htmltok_crawl::sniff::{InputKind, sniff};
+    let what = match sniff(head) {
+        InputKind::Archive => return Ok(()),
+        _ if head.is_empty() => return Ok(()),
+        InputKind::Html => "an HTML document (htmltok.process reads HTML files and archives)",
+        InputKind::NotHtml(what) => what,
+    };
+    Err(ArchiveError::new_err(format!(
+        "{name}: not a WARC or ARC file: {what}"
+    )))
+}
+
+/// The first bytes of `reader` (up to what the sniffing reads).
+fn read_head(reader: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    htmltok_crawl::sniff::sniff_reader(reader, &mut head)?;
+    Ok(head)
 }
 
 #[pymethods]
 impl ArchiveIterator {
     #[new]
-    #[pyo3(signature = (source, *, resources = true, threads = 1))]
+    #[pyo3(signature = (source, *, resources = true, threads = 1, strict = false))]
     fn new(
         source: &Bound<'_, PyAny>,
         resources: bool,
         threads: usize,
+        strict: bool,
     ) -> PyResult<ArchiveIterator> {
         let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
-        if is_path && threads != 1 {
+        if is_path {
             let path = path_arg(source, "ArchiveIterator")?;
             require_exists(&path)?;
+            let head = read_head(&mut std::fs::File::open(&path)?)?;
+            require_archive(&head, &path.to_string_lossy())?;
+        }
+        if is_path && threads != 1 {
+            let path = path_arg(source, "ArchiveIterator")?;
             let threads = if threads == 0 {
                 std::thread::available_parallelism().map_or(1, |n| n.get())
             } else {
@@ -107,11 +156,11 @@ impl ArchiveIterator {
                 reader: Mutex::new(Box::new(reader)),
                 name: path.to_string_lossy().into_owned(),
                 errors: Mutex::new(Vec::new()),
+                strict,
             });
         }
         let (input, name): (Box<dyn Read + Send>, String) = if is_path {
             let path = path_arg(source, "ArchiveIterator")?;
-            require_exists(&path)?;
             let file = std::fs::File::open(&path)?;
             (Box::new(file), path.to_string_lossy().into_owned())
         } else if source.hasattr("read")? {
@@ -120,10 +169,20 @@ impl ArchiveIterator {
                 .ok()
                 .and_then(|n| n.extract::<String>().ok())
                 .unwrap_or_else(|| "<stream>".to_string());
-            let file = PyFile {
+            let mut file = PyFile {
                 file: source.clone().unbind(),
                 spare: Vec::new(),
+                error: None,
             };
+            // The first bytes, read to tell what the stream is, are handed back to the
+            // reader before what `read(n)` returned beyond them.
+            let mut head = match read_head(&mut file) {
+                Ok(head) => head,
+                Err(error) => return Err(file.error.take().unwrap_or_else(|| error.into())),
+            };
+            require_archive(&head, &name)?;
+            head.append(&mut file.spare);
+            file.spare = head;
             (Box::new(file), name)
         } else {
             return Err(PyTypeError::new_err(format!(
@@ -135,6 +194,7 @@ impl ArchiveIterator {
             reader: Mutex::new(Box::new(Reader::new(input).resources(resources))),
             name,
             errors: Mutex::new(Vec::new()),
+            strict,
         })
     }
 
@@ -150,13 +210,18 @@ impl ArchiveIterator {
             });
             match next {
                 None => return Ok(None),
-                Some(Ok(record)) => return Ok(Some(WarcRecord::new(py, record))),
+                Some(Ok(record)) => match &record.damage {
+                    Some(damage) if self.strict => {
+                        let reason = format!("a damaged record: {damage}");
+                        return Err(self.damage(record.offset, reason));
+                    }
+                    _ => return Ok(Some(WarcRecord::new(py, record))),
+                },
                 Some(Err(error)) => {
-                    self.errors.lock().unwrap_or_else(|e| e.into_inner()).push((
-                        self.name.clone(),
-                        error.offset,
-                        error.kind.to_string(),
-                    ));
+                    let damage = self.damage(error.offset, error.kind.to_string());
+                    if self.strict {
+                        return Err(damage);
+                    }
                 }
             }
         }
@@ -181,6 +246,18 @@ impl ArchiveIterator {
 
     fn __repr__(&self) -> String {
         format!("<htmltok.warc.ArchiveIterator {:?}>", self.name)
+    }
+}
+
+impl ArchiveIterator {
+    /// Records damage in `errors`; the ArchiveError that `strict=True` raises for it.
+    fn damage(&self, offset: u64, reason: String) -> PyErr {
+        let error = ArchiveError::new_err(format!("{}: offset {offset}: {reason}", self.name));
+        self.errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((self.name.clone(), offset, reason));
+        error
     }
 }
 

@@ -105,6 +105,7 @@ def test_process_reads_arc_files(arc):
         "skipped": {"not-html": 1, "warcinfo": 1},
         "recovered": {"coding-not-applied": 1},
         "failures": {"body-does-not-decode": 1},
+        "passed_over": {},
     }
     assert pages.ignored == 2
 
@@ -129,7 +130,8 @@ def test_damage_and_warc_truncated(tmp_path):
     assert pages.errors == []
     assert pages.counts == {"skipped": {"warcinfo": 1},
                             "recovered": {"payload-truncated": 1, "record-cut-off": 1},
-                            "failures": {}}
+                            "failures": {},
+                            "passed_over": {}}
     # A WARC record with WARC-Truncated: passed on, and counted as a note.
     warc = tmp_path / "truncated.warc.gz"
     block = http_response(PAGE)

@@ -102,3 +102,30 @@ def test_auto_falls_back_to_the_plain_build_when_a_pgo_step_fails(monkeypatch, t
     monkeypatch.setenv("HTMLTOK_PGO", "1")
     with pytest.raises(subprocess.CalledProcessError):
         backend.build_wheel(str(tmp_path))
+
+
+def test_a_fallback_is_said_and_recorded_in_the_build(monkeypatch, tmp_path, capsys):
+    backend = load_backend()
+    monkeypatch.setenv("HTMLTOK_PGO", "auto")
+    monkeypatch.setattr(backend, "_why_not", lambda: "no llvm-profdata here")
+    built = []
+
+    def plain(wheel_directory, config_settings=None, metadata_directory=None):
+        import os
+
+        built.append(os.environ.get("HTMLTOK_PGO_FALLBACK"))
+        return "htmltok-plain.whl"
+
+    monkeypatch.setattr(backend.maturin, "build_wheel", plain)
+    assert backend.build_wheel(str(tmp_path)) == "htmltok-plain.whl"
+    # Said on standard error (and on the terminal, when there is one), and compiled into
+    # the extension as htmltok.PGO_FALLBACK.
+    assert "WARNING: building without profile-guided optimization" in capsys.readouterr().err
+    assert built == ["no llvm-profdata here"]
+    monkeypatch.setenv("HTMLTOK_PGO", "0")
+    backend.build_wheel(str(tmp_path))
+    assert built[-1] == "HTMLTOK_PGO=0 asked for the plain build"
+
+
+def test_pgo_fallback_is_none_or_a_reason():
+    assert htmltok.PGO_FALLBACK is None or (isinstance(htmltok.PGO_FALLBACK, str) and not htmltok.PGO)

@@ -44,6 +44,8 @@ def test_bundled_corpus_equals_the_cli():
         "skipped": {"request": 8, "metadata": 1, "not-html": 1, "warcinfo": 1},
         "recovered": {},
         "failures": {},
+        # MANIFEST.tsv and README.md: not HTML or archive names.
+        "passed_over": {"not-html-name": 2},
     }
     assert pages.ignored == sum(pages.counts["skipped"].values())
 
@@ -115,11 +117,34 @@ def test_failures_are_collected_not_raised(tmp_path):
     unreadable.chmod(0o644)
 
 
+def test_a_missing_file_is_listed_and_the_others_are_read(tmp_path):
+    # As the CLI skips a missing file and reads the rest, so does process().
+    (tmp_path / "ok.html").write_bytes(b"<title>ok</title>")
+    missing = str(tmp_path / "missing.html")
+    pages = htmltok.process([missing, str(tmp_path / "ok.html")], threads=1)
+    assert [p["title"] for p in pages] == ["ok"]
+    assert [(f, o) for f, o, _ in pages.errors] == [(missing, None)]
+    assert "cannot read" in pages.errors[0][2]
+    assert pages.counts["failures"] == {"unreadable": 1}
+
+
+def test_one_sniffing_path(tmp_path):
+    # A UTF-16 page with its BOM is HTML named or in a folder; binary data is listed.
+    page = b"\xff\xfe" + "<title>Ünï</title><p>x".encode("utf-16-le")
+    (tmp_path / "page.html").write_bytes(page)
+    (tmp_path / "binary.html").write_bytes(b"\x7fELF\x02\x01\x01\x00" * 8)
+    (tmp_path / "notes.txt").write_bytes(b"left out by name")
+    named = htmltok.process(str(tmp_path / "page.html"), threads=1)
+    assert [(p["title"], p["encoding"]) for p in named] == [("Ünï", "UTF-16LE")]
+    folder = htmltok.process(tmp_path, threads=1)
+    assert [p["title"] for p in folder] == ["Ünï"]
+    assert [(f.endswith("binary.html"), r) for f, _, r in folder.errors] == [
+        (True, "neither HTML nor a WARC or ARC file: binary data")
+    ]
+    assert folder.counts["passed_over"] == {"not-html-name": 1}
+
+
 def test_bad_arguments(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        htmltok.process(tmp_path / "missing")
-    with pytest.raises(FileNotFoundError):
-        htmltok.process([BUNDLED, str(tmp_path / "missing.warc.gz")])
     for bad in (5, None, [1]):
         with pytest.raises(TypeError):
             htmltok.process(bad)

@@ -151,8 +151,12 @@ def test_command_writes_parquet(warcs, tmp_path):
         proc = subprocess.run([str(a) for a in run], capture_output=True, env=env, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
         stderr.append(proc.stderr.decode(errors="replace"))
-    assert "documents=16, failures=" in stderr[0] and f"skipped {warcs[3]}" in stderr[0]
-    assert "documents=10, failures=0" in stderr[1]
+    # Each run ends with one summary line; the damage is named before it.
+    summaries = [err.strip().splitlines()[-1] for err in stderr]
+    assert summaries[0].startswith("htmltok.spark summary: 16 documents; 16 rows written to ")
+    assert "; not read " in summaries[0] and f"htmltok.spark: {warcs[3]}: " in stderr[0]
+    assert summaries[1].startswith("htmltok.spark summary: 10 documents; 10 rows written to ")
+    assert "not read" not in summaries[1]
     assert read_parquet(tmp_path / "m.parquet") == want
     assert read_parquet(tmp_path / "s.parquet") == [r for r in want if r[0] in (str(warcs[0]), str(warcs[1]))]
 

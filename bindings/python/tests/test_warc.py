@@ -10,7 +10,7 @@ import zlib
 import pytest
 
 import htmltok
-from htmltok.warc import ArchiveIterator
+from htmltok.warc import ArchiveError, ArchiveIterator
 from conftest import SAMPLE_WARC, cli, cli_json_lines
 
 
@@ -115,18 +115,45 @@ def test_bad_sources(tmp_path):
     for bad in (5, None, b"WARC/1.1"):
         with pytest.raises(TypeError):
             ArchiveIterator(bad)
-    # A text-mode file: reported as an error, the iteration ends.
+    # A text-mode file: the TypeError its first read gives, at once.
     text = tmp_path / "text.warc"
     text.write_text("WARC/1.1\r\n")
     with open(text, "r") as f:
-        it = ArchiveIterator(f)
-        assert list(it) == []
-        assert it.errors and "binary" in it.errors[0][2]
-    # Not a WARC at all: errors, no exception.
+        with pytest.raises(TypeError, match="binary mode"):
+            ArchiveIterator(f)
+    # Not an archive by its first bytes (text, an executable, an HTML page): ArchiveError,
+    # a ValueError, at once, whatever the name; an empty file is an archive of no records.
     junk = tmp_path / "junk.warc"
     junk.write_bytes(b"hello\n" * 100)
-    it = ArchiveIterator(junk)
-    assert list(it) == [] and it.errors
+    ls = tmp_path / "ls.warc.gz"
+    ls.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8)
+    for path in (junk, ls):
+        with pytest.raises(ArchiveError, match="not a WARC or ARC file"):
+            ArchiveIterator(path)
+        with open(path, "rb") as f, pytest.raises(ValueError):
+            ArchiveIterator(f)
+    empty = tmp_path / "empty.warc"
+    empty.write_bytes(b"")
+    it = ArchiveIterator(empty)
+    assert list(it) == [] and it.errors == []
+
+
+def test_strict_raises_at_the_first_damage(tmp_path):
+    raw = SAMPLE_WARC.read_bytes()
+    _, full = records(SAMPLE_WARC)
+    # Garbage between two records: listed by default, raised with strict=True.
+    damaged = raw[: full[2].offset] + b"\x1f\x8b\x08 not gzip " * 5 + raw[full[2].offset:]
+    path = tmp_path / "garbage.warc.gz"
+    path.write_bytes(damaged)
+    lenient = ArchiveIterator(path)
+    assert len(list(lenient)) == len(full) and len(lenient.errors) == 1
+    strict = ArchiveIterator(path, strict=True)
+    got = []
+    with pytest.raises(ArchiveError, match=r"garbage\.warc\.gz: offset \d+"):
+        for record in strict:
+            got.append(record.url)
+    assert got == [r.url for r in full[:2]]
+    assert strict.errors == lenient.errors
 
 
 def test_threads_read_the_same_records(tmp_path):

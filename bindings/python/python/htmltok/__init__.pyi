@@ -9,6 +9,9 @@ __version__: str
 #: True when this extension was built with profile-guided optimization (what
 #: `pip install ./bindings/python` builds where llvm-profdata is found; HTMLTOK_PGO=0 opts out).
 PGO: bool
+#: Why the build backend made the plain build instead (no llvm-profdata, HTMLTOK_PGO=0, a
+#: failed PGO step); None for a PGO build and for builds not made by the backend.
+PGO_FALLBACK: Optional[str]
 #: The columns of process_arrow(), the Spark job and `htmltok extract --format parquet`.
 COLUMNS: List[str]
 #: The metadata columns of process(metadata=True), process_arrow and the Spark job.
@@ -412,6 +415,7 @@ class Counts(TypedDict):
     skipped: Dict[str, int]
     recovered: Dict[str, int]
     failures: Dict[str, int]
+    passed_over: Dict[str, int]
 
 class Pages(Iterator[Page]):
     """The iterator process() returns."""

@@ -150,7 +150,8 @@ class Counters:
     (documents read with a note; a document may count under several reasons, and this is
     the sum over them), ``files`` (paths processed), ``reasons`` (the first
     ``(file, offset, reason)`` of the failures, up to 100 per task) and ``by_reason`` (a
-    dict ``{"skipped": {...}, "recovered": {...}, "failures": {...}}`` of reason to count,
+    dict ``{"skipped": {...}, "recovered": {...}, "failures": {...}, "passed_over": {...}}``
+    of reason to count,
     as ``htmltok.process``'s ``counts``: ``skipped`` sums to ``ignored``, ``recovered`` to
     ``recovered``; ``failures`` counts those of the files read, missing paths apart).
 
@@ -169,6 +170,7 @@ class Counters:
         self.skipped_by_reason = sc.accumulator({}, _CountsParam())
         self.recovered_by_reason = sc.accumulator({}, _CountsParam())
         self.failures_by_reason = sc.accumulator({}, _CountsParam())
+        self.passed_over_by_reason = sc.accumulator({}, _CountsParam())
 
     @property
     def by_reason(self) -> Dict[str, Dict[str, int]]:
@@ -176,6 +178,7 @@ class Counters:
             "skipped": dict(self.skipped_by_reason.value),
             "recovered": dict(self.recovered_by_reason.value),
             "failures": dict(self.failures_by_reason.value),
+            "passed_over": dict(self.passed_over_by_reason.value),
         }
 
     def as_dict(self) -> Dict[str, Any]:
@@ -189,6 +192,27 @@ class Counters:
 
     def __repr__(self) -> str:
         return "Counters({})".format(", ".join(f"{k}={v}" for k, v in self.as_dict().items()))
+
+    def summary(self, output: str) -> str:
+        """The run in one line, in the form of the ``htmltok`` CLI's: documents, rows
+        written and where, then the counts by reason."""
+        documents = self.documents.value
+        parts = [f"{documents} document{'' if documents == 1 else 's'}",
+                 f"{documents} row{'' if documents == 1 else 's'} written to {output}"]
+        for group, name, after in (("skipped", "not documents", ""),
+                                   ("recovered", "recovered", ""),
+                                   ("failures", "not read", " (the first are named above)")):
+            counts = self.by_reason[group]
+            if self.failures.value and group == "failures":
+                # Missing paths are counted in `failures` but not by reason.
+                counts = dict(counts)
+                missing = self.failures.value - sum(counts.values())
+                if missing > 0:
+                    counts["unreadable"] = counts.get("unreadable", 0) + missing
+            if counts:
+                listed = " ".join(f"{r}={n}" for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0])))
+                parts.append(f"{name} {listed}{after}")
+        return "htmltok.spark summary: " + "; ".join(parts)
 
 
 def _local_path(path: str) -> str:
@@ -254,6 +278,7 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
             counters.skipped_by_reason.add(counts["skipped"])
             counters.recovered_by_reason.add(counts["recovered"])
             counters.failures_by_reason.add(counts["failures"])
+            counters.passed_over_by_reason.add(counts["passed_over"])
 
 
 def _row(page, fields: Optional[Dict[str, str]] = None, tree_columns: Sequence[str] = ()) -> tuple:
@@ -486,14 +511,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             df = df.coalesce(args.output_partitions)
         df.write.mode(args.mode).option("compression", args.compression).parquet(args.output)
         counters = df.htmltok_counters
-        print(f"htmltok.spark: {counters!r} -> {args.output}", file=sys.stderr)
-        for group, counts in counters.by_reason.items():
-            if counts:
-                listed = " ".join(f"{r}={n}" for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0])))
-                print(f"htmltok.spark: {group} by reason: {listed}", file=sys.stderr)
         for file, offset, reason in counters.reasons.value[:20]:
             where = file if offset is None else f"{file}: offset {offset}"
-            print(f"htmltok.spark: skipped {where}: {reason}", file=sys.stderr)
+            print(f"htmltok.spark: {where}: {reason}", file=sys.stderr)
+        print(counters.summary(args.output), file=sys.stderr)
     finally:
         spark.stop()
     return 0

@@ -15,13 +15,16 @@ them)::
         doc = rec.document()          # decoded with the record's HTTP charset
     print(records.errors)             # [(file, offset, reason), ...]
 
-A damaged record does not stop the iteration: a record that cannot be read is reported
-in ``errors``, one cut off or with a wrong length is yielded with what could be read
-(``rec.damage`` says how), and reading resumes at the next record. What decoding the body
+A source that is not a WARC or ARC file by its first bytes (an HTML page, binary data)
+raises ``ArchiveError`` (a ``ValueError``) at once. A damaged record does not stop the
+iteration: a record that cannot be read is reported in ``errors``, one cut off or with a
+wrong length is yielded with what could be read (``rec.damage`` says how), and reading
+resumes at the next record; ``strict=True`` raises ``ArchiveError`` at the first damage
+instead. What decoding the body
 met is in ``rec.payload_notes`` (reasons) and ``rec.body_error``; ``rec.format`` is
 ``"warc"`` or ``"arc"``, ``rec.warc_truncated`` the WARC-Truncated field.
 """
 
-from ._htmltok import ArchiveIterator, WarcRecord
+from ._htmltok import ArchiveError, ArchiveIterator, WarcRecord
 
-__all__ = ["ArchiveIterator", "WarcRecord"]
+__all__ = ["ArchiveError", "ArchiveIterator", "WarcRecord"]

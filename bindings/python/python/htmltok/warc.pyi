@@ -5,6 +5,8 @@ from typing import BinaryIO, Iterator, List, Literal, Optional, Tuple, Union
 
 from . import Document
 
+class ArchiveError(ValueError): ...
+
 class WarcRecord:
     @property
     def format(self) -> Literal["warc", "arc"]: ...
@@ -50,7 +52,14 @@ class WarcRecord:
     def header(self, name: str) -> Optional[str]: ...
 
 class ArchiveIterator(Iterator[WarcRecord]):
-    def __init__(self, source: Union[str, "os.PathLike[str]", BinaryIO], *, resources: bool = True, threads: int = 1) -> None: ...
+    def __init__(
+        self,
+        source: Union[str, "os.PathLike[str]", BinaryIO],
+        *,
+        resources: bool = True,
+        threads: int = 1,
+        strict: bool = False,
+    ) -> None: ...
     def __iter__(self) -> ArchiveIterator: ...
     def __next__(self) -> WarcRecord: ...
     @property
