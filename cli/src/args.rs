@@ -267,7 +267,10 @@ impl<T> Finished<T> {
                 None => "standard output".to_string(),
             };
             let (one, many) = written.noun;
-            parts.push(format!("{} written to {to}", plural(written.rows, one, many)));
+            parts.push(format!(
+                "{} written to {to}",
+                plural(written.rows, one, many)
+            ));
         }
         let by_reason = |counts: &std::collections::BTreeMap<&'static str, u64>| {
             let mut listed = String::new();

@@ -473,7 +473,10 @@ fn a_truncated_warc_is_reported_with_its_offset(name: &str, codec: &str) {
         assert!(stderr.contains(codec), "{stderr}");
         // The run ends with its summary: the records read, the damage counted.
         let summary = stderr.lines().last().unwrap_or_default();
-        assert!(summary.starts_with("htmltok summary: 4 documents"), "{stderr}");
+        assert!(
+            summary.starts_with("htmltok summary: 4 documents"),
+            "{stderr}"
+        );
         assert!(summary.contains("; not read bad-"), "{stderr}");
         assert!(!stderr.contains("panicked"));
         let stdout = String::from_utf8(output.stdout).unwrap();

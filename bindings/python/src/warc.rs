@@ -253,10 +253,11 @@ impl ArchiveIterator {
     /// Records damage in `errors`; the ArchiveError that `strict=True` raises for it.
     fn damage(&self, offset: u64, reason: String) -> PyErr {
         let error = ArchiveError::new_err(format!("{}: offset {offset}: {reason}", self.name));
-        self.errors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((self.name.clone(), offset, reason));
+        self.errors.lock().unwrap_or_else(|e| e.into_inner()).push((
+            self.name.clone(),
+            offset,
+            reason,
+        ));
         error
     }
 }
