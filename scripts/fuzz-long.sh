@@ -5,6 +5,10 @@
 # target crashed (the input is in fuzz/artifacts/<target>/).
 #
 #   scripts/fuzz-long.sh [SECONDS] [TARGET...]
+#
+# FUZZ_RUNS=N runs each target for N executions instead (SECONDS is then a cap: 0 for
+# none), as the reliability figures in the README were run: FUZZ_RUNS=600000
+# scripts/fuzz-long.sh 0. FUZZ_SKIP_BUILD=1 runs the targets as last built.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +31,17 @@ if ! cargo +"$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
     exit 1
 fi
 
-cargo +"$TOOLCHAIN" fuzz build || exit 1
+if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
+    cargo +"$TOOLCHAIN" fuzz build || exit 1
+fi
+limit=(-max_total_time="$SECONDS_PER_TARGET")
+if [ -n "${FUZZ_RUNS:-}" ]; then
+    limit=(-runs="$FUZZ_RUNS")
+    if [ "$SECONDS_PER_TARGET" != 0 ]; then
+        limit+=(-max_total_time="$SECONDS_PER_TARGET")
+    fi
+fi
+echo "fuzz-long: commit $(git rev-parse --short HEAD), $(date -u '+%Y-%m-%d %H:%M UTC'), ${limit[*]}"
 
 mkdir -p fuzz/target/fuzz-logs
 rows=()
@@ -35,9 +49,10 @@ failed=0
 for target in "${TARGETS[@]}"; do
     prepare_corpus "$target"
     log=fuzz/target/fuzz-logs/$target.log
-    echo "fuzz-long: $target for ${SECONDS_PER_TARGET}s (log: $log)"
+    echo "fuzz-long: $target, ${limit[*]} (log: $log)"
+    started=$SECONDS
     cargo +"$TOOLCHAIN" fuzz run "$target" "fuzz/corpus/$target" -- \
-        -max_total_time="$SECONDS_PER_TARGET" -dict=fuzz/html.dict -timeout=10 \
+        "${limit[@]}" -dict=fuzz/html.dict -timeout=10 \
         -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1 >"$log" 2>&1
     status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -49,7 +64,8 @@ for target in "${TARGETS[@]}"; do
         result="CRASH (exit $status, see $log)"
         failed=1
     fi
-    rows+=("$(printf '%-22s %8s %12s %10s %8s %8s  %s' "$target" "$SECONDS_PER_TARGET" "${runs:-?}" "${speed:-?}" "${cov:-?}" "$files" "$result")")
+    rows+=("$(printf '%-22s %8s %12s %10s %8s %8s  %s' "$target" "$((SECONDS - started))" "${runs:-?}" "${speed:-?}" "${cov:-?}" "$files" "$result")")
+    echo "${rows[-1]}"
 done
 
 echo
