@@ -56,6 +56,10 @@ import json, sys
 
 page, plain_path, errors_path = sys.argv[1:4]
 data = open(page, "rb").read()
+if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    # `htmltok tokens` decodes a UTF-16 page (told by its BOM) to UTF-8 first: its spans
+    # are in that text.
+    data = data.decode("utf-16", errors="replace").encode("utf-8")
 problems = []
 
 def show(b):
