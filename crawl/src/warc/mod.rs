@@ -86,7 +86,9 @@
 //!
 //! # HTTP payloads
 //!
-//! A `response` record whose block starts with `HTTP/` is split into status line, headers
+//! A `response` record whose block starts with an HTTP status line (`HTTP/1.1 200 OK`, or
+//! another protocol name in that shape, `HTTPX/1.1 200 OK`, a garbled one that warcio
+//! takes too: see [`crate::http`]'s `other_protocol`) is split into status line, headers
 //! and body, and the body's transfer and content codings are undone as [`crate::http`]
 //! says (chunked; gzip, x-gzip, deflate, br, zstd, stacked; a coding the stored bytes are
 //! evidently not in is left alone and noted in [`Record::payload_notes`]; a body in a
