@@ -152,6 +152,22 @@ pub(crate) fn head_len(bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// Whether `block`, a response's block that the end of its input cut off, ends inside its
+/// HTTP head: it starts with a status line, or with what can only begin one (`HTT`,
+/// `HTTP/1.1 2`, `HTTPX/1`: another protocol's name once its `/` is there), and the
+/// head's empty line is not in it.
+pub(crate) fn ends_in_head(block: &[u8]) -> bool {
+    if block.is_empty() {
+        return false;
+    }
+    if memchr::memchr(b'\n', block).is_some() {
+        return parse_head(block).is_some() && head_len(block).is_none();
+    }
+    b"HTTP/".starts_with(&block[..block.len().min(5)])
+        || block.starts_with(b"HTTP/")
+        || (other_protocol(block) != Shape::No && block.contains(&b'/'))
+}
+
 /// Parses the status line and headers of an HTTP response; None when the block does not
 /// start with a status line (`HTTP/x SSS`, or another protocol name in its shape, see
 /// [`other_protocol`]). Lines may end in CR LF or LF; folded lines are joined. A head
@@ -537,6 +553,32 @@ mod tests {
             (200, Some("text/html"))
         );
         assert_eq!(head_len(b"HTTPX/1.1 200 OK\r\n\r\n<p>"), Some(20));
+    }
+
+    #[test]
+    fn blocks_cut_in_their_head() {
+        for block in [
+            &b"H"[..],
+            b"HTTP/1",
+            b"HTTP/1.1 200 OK\r\nContent-Ty",
+            b"HTTP/1.1 200 OK\r\n",
+            b"HTTP/1.1 200 OK\r\n\r",
+            b"HTTPX/1.1 20",
+        ] {
+            assert!(ends_in_head(block), "{block:?}");
+        }
+        for block in [
+            &b"HTTP/1.1 200 OK\r\n\r\n"[..],
+            b"HTTP/1.1 200 OK\n\n<p>",
+            b"<html><p>",
+            b"Hello\r\nworld",
+            b"HTTP/1.1 OK\r\nServer: x",
+            b"abc",
+            b"HTTPX",
+            b"",
+        ] {
+            assert!(!ends_in_head(block), "{block:?}");
+        }
     }
 
     #[test]

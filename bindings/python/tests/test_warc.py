@@ -75,8 +75,18 @@ def test_truncated_file(tmp_path):
     raw = SAMPLE_WARC.read_bytes()
     _, full = records(SAMPLE_WARC)
     cut_record = full[5]
+    # Cut in the middle of the sixth response's gzip member: what decompressed (its
+    # header, HTTP head and the start of its body) is read as a file cut there, so the
+    # record is read in part, and noted (the CLI's note names its offset).
     path = tmp_path / "cut.warc.gz"
     path.write_bytes(raw[:cut_record.offset + cut_record.length // 2])
+    it, recs = records(path)
+    assert [(r.offset, r.url) for r in recs] == [(r.offset, r.url) for r in full[:6]]
+    assert [(r.offset, r.url) for r in recs] == cli_records(path)
+    assert recs[5].damage == "record-cut-off" and cut_record.content.startswith(recs[5].content)
+    assert it.errors == [] and cli_errors(path) == [cut_record.offset]
+    # Cut inside its gzip header, nothing of it decompressed: an error at its offset.
+    path.write_bytes(raw[:cut_record.offset + 6])
     it, recs = records(path)
     assert [(r.offset, r.url) for r in recs] == [(r.offset, r.url) for r in full[:5]]
     assert [(r.offset, r.url) for r in recs] == cli_records(path)
