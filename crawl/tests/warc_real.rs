@@ -255,6 +255,20 @@ fn real_archives_give_the_right_fields_and_bodies() {
         );
         assert!(page.raw_body.is_some(), "{name}: the stored bytes are kept");
     }
+    // pywb's example-extra.warc: its second response begins `HTTPX/1.1 200 OK` and its
+    // length is one byte short (the X): an HTML response all the same, marked, with the
+    // same page as the first (its block read on to the next record).
+    let extra = records_of(&dir, "pywb/example-extra.warc");
+    let responses: Vec<_> = extra.iter().filter(|r| r.warc_type == "response").collect();
+    assert_eq!(responses.len(), 2);
+    assert_eq!(responses[1].http_status, Some(200));
+    assert_eq!(responses[1].content_type.as_deref(), Some("text/html"));
+    assert_eq!(
+        responses[1].damage,
+        Some(htmltok_crawl::warc::Damage::WrongLength { length: 1610 })
+    );
+    assert_eq!(responses[1].body, responses[0].body);
+    assert!(responses[0].damage.is_none());
     // pywb stores bodies de-chunked and keeps `Transfer-Encoding: chunked`: used as
     // stored, and noted.
     let iana = records_of(&dir, "pywb/iana.warc.gz");

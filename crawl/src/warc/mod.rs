@@ -107,7 +107,8 @@
 //!   writer put the rest of it in the next member, which is not joined to it) is handed
 //!   out with [`Damage::CutOff`] and what the member holds.
 //! - A record whose block is followed neither by the record's end (CR LF CR LF; in an ARC
-//!   file a line end) nor by the next record's start has a wrong length: it is handed out
+//!   file a line end) nor, in a WARC file, by the next version line has a wrong length
+//!   (an ARC header line is too loose a match to take there): it is handed out
 //!   with [`Damage::WrongLength`], its block running to where reading resumes (below): to
 //!   the first record start in it (a length too long swallowed that record), or read on
 //!   to the next one (a length too short), or to the end of the member or file, the

@@ -181,7 +181,13 @@ impl<R: Read> Reader<R> {
         if keep && let Some(damage) = &damage {
             // The length is not to be trusted: the block runs to where reading resumes.
             let read_on = matches!(damage, Damage::WrongLength { .. });
-            self.end_block_at_record_start(&mut block, offset, header.length, read_on)?;
+            self.end_block_at_record_start(
+                &mut block,
+                offset,
+                header.length,
+                read_on,
+                input_ended,
+            )?;
         }
         if is_filedesc {
             self.arc_version = arc::Version::of_filedesc(&block);
@@ -337,23 +343,28 @@ impl<R: Read> Reader<R> {
 
     /// Ends a damaged record's block, `block`, where reading resumes (see the module
     /// documentation): in a member read from its first record, at the member's end; else
-    /// at the first record start in it (its line ends before it dropped as the record's
-    /// end), which is put back to be read next. With `read_on` (the block is not
-    /// followed by the record's end: its length may be too short), a block without a
-    /// record start is read on to one, or to the end of the unit, for up to
-    /// [`MAX_READ_ON`] bytes; found neither, it is left as its length gave it.
+    /// at the first record start in it, which is put back to be read next. The record's
+    /// end before either is dropped (not where the input ended: `input_ended`, the block
+    /// is cut off). With `read_on` (the block is not followed by the record's end: its
+    /// length may be too short), a block without a record start is read on to one, or to
+    /// the end of the unit, for up to [`MAX_READ_ON`] bytes; found neither, it is left as
+    /// its length gave it.
     fn end_block_at_record_start(
         &mut self,
         block: &mut Vec<u8>,
         offset: u64,
         length: u64,
         read_on: bool,
+        input_ended: bool,
     ) -> Result<(), Error> {
         let given = block.len();
         let limit = MAX_READ_ON
             .min(usize::try_from(self.max_record_len.saturating_sub(length)).unwrap_or(usize::MAX));
         if self.stream.is_compressed() && self.stream.first_in_member {
             // The member is the record: reading resumes at the next member.
+            if !read_on && !input_ended {
+                self.strip_record_end(block);
+            }
             if read_on {
                 loop {
                     let buf = self.stream.fill()?;
@@ -671,14 +682,17 @@ impl<R: Read> Reader<R> {
         Ok((head, block, None))
     }
 
-    /// Reads the record's end: CR LF CR LF after a WARC record's block, a line end after
-    /// an ARC record's. False when something else follows (the length is wrong). The end
-    /// of the unit there is accepted (a writer that left the end out loses nothing), and
-    /// so is the next record's start right after the block (no record is lost either).
+    /// Reads the record's end: CR LF CR LF after a WARC record's block, a line end (LF, or
+    /// CR LF) after an ARC record's. False when something else follows (the length is
+    /// wrong). The end of the unit there is accepted (a writer that left the end out
+    /// loses nothing), and so is, in a WARC file, the next record's version line right
+    /// after the block (no record is lost either); not an ARC header line, which is too
+    /// loose a match (a length too long by one byte would take the next record's URL
+    /// without its first letter for one).
     pub(super) fn read_record_end(&mut self, format: Format) -> Result<bool, Error> {
         let end: &[u8] = match format {
             Format::Warc => b"\r\n\r\n",
-            // LF or CR LF; more line ends are skipped before the next record.
+            // More line ends are skipped before the next record.
             Format::Arc => b"\n",
         };
         let mut matched = 0;
@@ -690,7 +704,7 @@ impl<R: Read> Reader<R> {
                     self.stream.consume(1);
                     matched += 1;
                 }
-                Some(b'\r') if format == Format::Arc && matched == 0 => {
+                Some(b'\r') if format == Format::Arc => {
                     self.stream.consume(1);
                     return match self.stream.fill()?.first() {
                         None => Ok(true),
@@ -700,27 +714,28 @@ impl<R: Read> Reader<R> {
                         }
                         Some(_) => {
                             self.stream.push_back(b"\r");
-                            Ok(self.next_is_record_start(format)?)
+                            Ok(false)
                         }
                     };
                 }
-                Some(_) => return self.next_is_record_start(format),
+                Some(_) => {
+                    let starts = format == Format::Warc && self.next_is_version_line()?;
+                    if !starts && matched > 0 {
+                        // The line ends matched belong to the block, its length being wrong.
+                        self.stream.push_back(&end[..matched]);
+                    }
+                    return Ok(starts);
+                }
             }
         }
         Ok(true)
     }
 
-    /// Whether the next line, as far as the buffer shows it, is a record start.
-    fn next_is_record_start(&mut self, format: Format) -> Result<bool, Error> {
+    /// Whether the next line, as far as the buffer shows it, is a WARC version line.
+    fn next_is_version_line(&mut self) -> Result<bool, Error> {
         let buf = self.stream.fill()?;
         let line_end = memchr::memchr(b'\n', buf).unwrap_or(buf.len());
-        let line = &buf[..line_end];
-        Ok(match format {
-            Format::Warc => is_version_line(line),
-            Format::Arc => {
-                line_end == buf.len() || arc::parse_header(line, self.arc_version).is_some()
-            }
-        })
+        Ok(is_version_line(&buf[..line_end]))
     }
 
     /// After an error: on to where reading can resume (see the module documentation).
