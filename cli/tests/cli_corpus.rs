@@ -464,29 +464,48 @@ fn a_truncated_warc_is_reported_with_its_offset(name: &str, codec: &str) {
     let (_, sixth) = offsets[5];
     let bytes = std::fs::read(&warc).unwrap();
     std::fs::write(&warc, &bytes[..(fifth + (sixth - fifth) / 2) as usize]).unwrap();
+    // What the cut member decompressed to is read as a file cut there. Deflate gives its
+    // output as it goes: the fifth record's header, HTTP head and the start of its body
+    // came out, so it is a document, read in part (a note). zstd and LZ4 give a block
+    // at a time: nothing of it came out of the frame's one block, so it is an error.
+    let in_part = codec == "gzip";
     for command in ["stats", "links", "text"] {
         let output = run(&[command, path_str(&warc)]);
-        assert_eq!(output.status.code(), Some(1), "{command}");
+        assert_eq!(output.status.code(), Some(i32::from(!in_part)), "{command}");
         let stderr = String::from_utf8(output.stderr).unwrap();
-        let expected = format!("htmltok: {}: offset {fifth}: ", path_str(&warc));
+        let expected = if in_part {
+            format!(
+                "htmltok: note: {}: offset {fifth}: the record is cut off",
+                path_str(&warc)
+            )
+        } else {
+            format!("htmltok: {}: offset {fifth}: ", path_str(&warc))
+        };
         assert!(stderr.starts_with(&expected), "{command}: {stderr}");
-        assert!(stderr.contains(codec), "{stderr}");
         // The run ends with its summary: the records read, the damage counted.
         let summary = stderr.lines().last().unwrap_or_default();
+        let documents = 4 + usize::from(in_part);
         assert!(
-            summary.starts_with("htmltok summary: 4 documents"),
+            summary.starts_with(&format!("htmltok summary: {documents} documents")),
             "{stderr}"
         );
-        assert!(summary.contains("; not read bad-"), "{stderr}");
+        if in_part {
+            assert!(summary.contains("; recovered record-cut-off=1"), "{stderr}");
+            assert!(!summary.contains("not read"), "{stderr}");
+        } else {
+            assert!(stderr.contains(codec), "{stderr}");
+            assert!(summary.contains("; not read bad-"), "{stderr}");
+        }
         assert!(!stderr.contains("panicked"));
         let stdout = String::from_utf8(output.stdout).unwrap();
+        // The four whole records are still counted, and the fifth read in part.
+        let documents = 4 + usize::from(in_part);
         match command {
-            // The four whole records are still counted.
             "stats" => assert!(
-                stdout.starts_with(&format!("documents{:>19}\n", 4)),
+                stdout.starts_with(&format!("documents{documents:>19}\n")),
                 "{stdout}"
             ),
-            "text" => assert_eq!(json_lines(&stdout).len(), 4),
+            "text" => assert_eq!(json_lines(&stdout).len(), documents),
             _ => assert!(stdout.lines().count() > 100),
         }
     }

@@ -414,28 +414,41 @@ fn a_summary_ends_the_run_on_standard_error() {
         ),
         "{stderr}"
     );
-    // A file cut off: its failure is counted too, and the exit status is 1.
+    // A file cut off in its last response: the record is read in part (its header, HTTP
+    // head and the start of its body decompressed), a document counted with its note.
     let dir = std::env::temp_dir().join(format!("htmltok-extract-cut-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cut = dir.join("cut.warc.gz");
     let raw = std::fs::read(&warc).unwrap();
-    std::fs::write(&cut, &raw[..raw.len() - 500]).unwrap();
-    let output = Command::new(BIN)
-        .args(["extract", "--format", "parquet", "-o"])
-        .arg(dir.join("cut.parquet"))
-        .arg(&cut)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("htmltok summary: "))
-        .unwrap_or_else(|| panic!("{stderr}"));
+    let by_reason = |bytes: &[u8], code: i32| {
+        std::fs::write(&cut, bytes).unwrap();
+        let output = Command::new(BIN)
+            .args(["extract", "--format", "parquet", "-o"])
+            .arg(dir.join("cut.parquet"))
+            .arg(&cut)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(code));
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        stderr
+            .lines()
+            .find(|l| l.starts_with("htmltok summary: "))
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .to_string()
+    };
+    let line = by_reason(&raw[..raw.len() - 500], 0);
     assert!(
-        line.contains("rows written to ") && line.contains("cut.parquet; not documents "),
+        line.contains("rows written to ") && line.contains("cut.parquet"),
         "{line}"
     );
+    assert!(line.ends_with("; recovered record-cut-off=1"), "{line}");
+    // Cut inside the last member's gzip header, nothing of it decompressed: its failure is
+    // counted too, and the exit status is 1.
+    let last = raw
+        .windows(3)
+        .rposition(|w| w == [0x1f, 0x8b, 0x08])
+        .unwrap();
+    let line = by_reason(&raw[..last + 6], 1);
     assert!(line.contains("; not read bad-gzip-member=1"), "{line}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

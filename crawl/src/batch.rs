@@ -449,8 +449,8 @@ impl std::error::Error for FailureKind {
 impl FailureKind {
     /// A short name for counting: `unreadable`, `bad-gzip-member`, `bad-zstd-frame`,
     /// `bad-lz4-frame`, `malformed-header`, `bad-length`, `truncated-header`,
-    /// `record-end`, `read-error`, `body-does-not-decode`, `not-html-file`, `too-large`,
-    /// `panicked`.
+    /// `truncated-http-head`, `truncated-before-body`, `record-end`, `read-error`,
+    /// `body-does-not-decode`, `not-html-file`, `too-large`, `panicked`.
     pub fn reason(&self) -> &'static str {
         use crate::warc::ErrorKind;
         match self {
@@ -462,7 +462,7 @@ impl FailureKind {
                 ErrorKind::Lz4(_) => "bad-lz4-frame",
                 ErrorKind::Header(_) => "malformed-header",
                 ErrorKind::ContentLength(_) => "bad-length",
-                ErrorKind::Truncated(_) => "truncated-header",
+                ErrorKind::Truncated(truncation) => truncation.reason(),
                 ErrorKind::RecordEnd => "record-end",
             },
             FailureKind::StillEncoded { .. } => "body-does-not-decode",

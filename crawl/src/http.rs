@@ -63,11 +63,85 @@ impl Head {
     }
 }
 
+/// Whether `bytes` start with an HTTP status line: `HTTP/`, or another protocol name in
+/// a status line's shape, `NAME/1.1 200` (see [`other_protocol`]).
+pub(crate) fn starts_with_status_line(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"HTTP/") || other_protocol(bytes) == Shape::Whole
+}
+
+/// How the first line of a block matches a status line whose protocol name is not `HTTP`:
+/// a token (RFC 9110 § 5.6.2), `/`, digits (`.` digits), a space, three digits, then the
+/// line's end or a space. warcio takes any first line for a status line; a browser shows
+/// a response whose first line is not `HTTP/…` as text (HTTP/0.9). An archive's
+/// `response` record is an HTTP response by its type, and a line of exactly this shape
+/// (pywb's test file has `HTTPX/1.1 200 OK`) is a garbled status line followed by
+/// headers: taken as text, the headers would be the page. Anything looser (no version,
+/// no three-digit code) stays text, so that a `dns:` or `ftp:` response's block is not
+/// split.
+pub(crate) fn other_protocol(bytes: &[u8]) -> Shape {
+    let is_tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    let digit = |b: u8| b.is_ascii_digit();
+    let mut line = Parts { bytes, at: 0 };
+    let mut parts = || {
+        line.take(is_tchar, 1, 31)?;
+        line.take(|b| b == b'/', 1, 1)?;
+        line.take(digit, 1, 4)?;
+        if line.take(|b| b == b'.', 0, 1)? == 1 {
+            line.take(digit, 1, 4)?;
+        }
+        line.take(|b| b == b' ', 1, 1)?;
+        line.take(digit, 3, 3)?;
+        match line.bytes.get(line.at) {
+            None => Err(Shape::Prefix),
+            Some(b' ' | b'\r' | b'\n') => Ok(()),
+            Some(_) => Err(Shape::No),
+        }
+    };
+    match parts() {
+        Ok(()) => Shape::Whole,
+        Err(shape) => shape,
+    }
+}
+
+/// A line matched part by part.
+struct Parts<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Parts<'_> {
+    /// Takes a run of `min` to `max` bytes that `ok` accepts; how many, or how the line
+    /// fails to match (it ends inside the run: a prefix).
+    fn take(&mut self, ok: impl Fn(u8) -> bool, min: usize, max: usize) -> Result<usize, Shape> {
+        let n = self.bytes[self.at..]
+            .iter()
+            .take(max)
+            .take_while(|&&b| ok(b))
+            .count();
+        self.at += n;
+        if self.at == self.bytes.len() && n < max {
+            Err(Shape::Prefix)
+        } else if n < min {
+            Err(Shape::No)
+        } else {
+            Ok(n)
+        }
+    }
+}
+
+/// How bytes match a pattern: wholly, as a prefix cut short, or not at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Whole,
+    Prefix,
+    No,
+}
+
 /// The length of an HTTP response's head (status line, headers and the empty line after
-/// them) when `bytes` start with `HTTP/` and hold all of it: the end of the first empty
-/// line, as [`parse_head`] finds it.
+/// them) when `bytes` start with a status line and hold all of it: the end of the first
+/// empty line, as [`parse_head`] finds it.
 pub(crate) fn head_len(bytes: &[u8]) -> Option<usize> {
-    if !bytes.starts_with(b"HTTP/") {
+    if !starts_with_status_line(bytes) {
         return None;
     }
     let lf_lf = memchr::memmem::find(bytes, b"\n\n").map(|i| i + 2);
@@ -78,11 +152,28 @@ pub(crate) fn head_len(bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// Whether `block`, a response's block that the end of its input cut off, ends inside its
+/// HTTP head: it starts with a status line, or with what can only begin one (`HTT`,
+/// `HTTP/1.1 2`, `HTTPX/1`: another protocol's name once its `/` is there), and the
+/// head's empty line is not in it.
+pub(crate) fn ends_in_head(block: &[u8]) -> bool {
+    if block.is_empty() {
+        return false;
+    }
+    if memchr::memchr(b'\n', block).is_some() {
+        return parse_head(block).is_some() && head_len(block).is_none();
+    }
+    b"HTTP/".starts_with(&block[..block.len().min(5)])
+        || block.starts_with(b"HTTP/")
+        || (other_protocol(block) != Shape::No && block.contains(&b'/'))
+}
+
 /// Parses the status line and headers of an HTTP response; None when the block does not
-/// start with `HTTP/x SSS`. Lines may end in CR LF or LF; folded lines are joined. A head
+/// start with a status line (`HTTP/x SSS`, or another protocol name in its shape, see
+/// [`other_protocol`]). Lines may end in CR LF or LF; folded lines are joined. A head
 /// that never ends leaves an empty body.
 pub(crate) fn parse_head(block: &[u8]) -> Option<Head> {
-    if !block.starts_with(b"HTTP/") {
+    if !starts_with_status_line(block) {
         return None;
     }
     let line_end = memchr::memchr(b'\n', block).unwrap_or(block.len());
@@ -422,6 +513,72 @@ mod tests {
     fn decode(body: &[u8], te: Option<&str>, ce: Option<&str>) -> (Vec<u8>, Vec<Note>) {
         let decoded = decode_body(body, te, ce, 1 << 20).unwrap();
         (decoded.body.unwrap_or_else(|| body.to_vec()), decoded.notes)
+    }
+
+    #[test]
+    fn status_lines_of_other_protocols() {
+        for line in [
+            &b"HTTPX/1.1 200 OK\r\n"[..],
+            b"ICAP/1.0 200\n",
+            b"HTTP-NG/2 404 Not Found\n",
+            b"x/1.0 301 \r\n",
+        ] {
+            assert_eq!(other_protocol(line), Shape::Whole, "{line:?}");
+            assert!(starts_with_status_line(line));
+        }
+        for line in [
+            &b"HTTPX"[..],
+            b"",
+            b"HTTPX/1.",
+            b"HTTPX/1.1 20",
+            b"ICAP/1 200",
+            b"ICAP/1.0 200",
+        ] {
+            assert_eq!(other_protocol(line), Shape::Prefix, "{line:?}");
+        }
+        for line in [
+            &b"HTTPX 200 OK"[..],
+            b"HTTPX/1.1 2000",
+            b"HTTPX/1. 200",
+            b"HTTPX/a 200",
+            b"20080430204826\nexample.com. 300 IN A 1.2.3.4",
+            b"<html>",
+            b"Hello world",
+        ] {
+            assert_eq!(other_protocol(line), Shape::No, "{line:?}");
+        }
+        let head = parse_head(b"HTTPX/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>").unwrap();
+        assert_eq!(
+            (head.status, head.header("content-type")),
+            (200, Some("text/html"))
+        );
+        assert_eq!(head_len(b"HTTPX/1.1 200 OK\r\n\r\n<p>"), Some(20));
+    }
+
+    #[test]
+    fn blocks_cut_in_their_head() {
+        for block in [
+            &b"H"[..],
+            b"HTTP/1",
+            b"HTTP/1.1 200 OK\r\nContent-Ty",
+            b"HTTP/1.1 200 OK\r\n",
+            b"HTTP/1.1 200 OK\r\n\r",
+            b"HTTPX/1.1 20",
+        ] {
+            assert!(ends_in_head(block), "{block:?}");
+        }
+        for block in [
+            &b"HTTP/1.1 200 OK\r\n\r\n"[..],
+            b"HTTP/1.1 200 OK\n\n<p>",
+            b"<html><p>",
+            b"Hello\r\nworld",
+            b"HTTP/1.1 OK\r\nServer: x",
+            b"abc",
+            b"HTTPX",
+            b"",
+        ] {
+            assert!(!ends_in_head(block), "{block:?}");
+        }
     }
 
     #[test]

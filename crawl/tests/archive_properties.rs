@@ -1,4 +1,4 @@
-//! Properties of the chunked decoder and the ARC reader over generated input
+//! Properties of the chunked decoder and the ARC and WARC readers over generated input
 //! (quickcheck): what is written reads back exactly, and damage anywhere (a cut, a flipped
 //! byte) never panics or hangs and loses only what it must. The fuzz targets
 //! `http_body` and `arc_reader` check the same on inputs libFuzzer finds.
@@ -8,7 +8,7 @@ use std::io::Write;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use htmltok_crawl::http::{Note, decode_body};
-use htmltok_crawl::warc::{Format, Reader};
+use htmltok_crawl::warc::{Damage, Format, Reader, Record, Writer};
 use quickcheck::{QuickCheck, TestResult};
 
 const LIMIT: u64 = 1 << 24;
@@ -282,4 +282,192 @@ fn the_parallel_reader_reads_arc_files_as_the_sequential_one() {
     let file = b"\n\nWARCfiledesc://seed.arc 0.0.0.0 20080430204825 text/plain 5\nabcde\n\
                  http://x/ 192.0.2.1 20080430204826 text/html 3\nabc\nWARC/1.0\r\nx";
     assert!(prop(Vec::new(), false, 0, file.to_vec()));
+}
+
+/// How a generated WARC file is stored: plain, one gzip member (zstd, LZ4 frame) per
+/// record, or the whole file one member (frame), its blocks ended in the middle of each
+/// record's body and at each record's end.
+#[derive(Clone, Copy, Debug)]
+enum Layout {
+    Plain,
+    PerRecord(&'static str),
+    Whole(&'static str),
+}
+
+const LAYOUTS: [Layout; 7] = [
+    Layout::Plain,
+    Layout::PerRecord("gzip"),
+    Layout::PerRecord("zstd"),
+    Layout::PerRecord("lz4"),
+    Layout::Whole("gzip"),
+    Layout::Whole("zstd"),
+    Layout::Whole("lz4"),
+];
+
+/// A WARC file of a response per body, in `layout`; and where each record ends: in the
+/// file as stored (per record, plain), or in what it decompresses to (whole).
+fn warc_file(bodies: &[Vec<u8>], layout: Layout) -> (Vec<u8>, Vec<usize>) {
+    let records: Vec<Vec<u8>> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, body)| {
+            let mut writer = match layout {
+                Layout::PerRecord("gzip") => Writer::gzip(Vec::new()),
+                Layout::PerRecord("zstd") => Writer::zstd(Vec::new(), 3).unwrap(),
+                Layout::PerRecord(_) => Writer::lz4(Vec::new()),
+                _ => Writer::new(Vec::new()),
+            };
+            writer
+                .write_response(
+                    &format!("https://example.org/{i}"),
+                    "2024-01-01T00:00:00Z",
+                    200,
+                    &[("Content-Type", "text/html")],
+                    body,
+                )
+                .unwrap();
+            writer.into_inner().unwrap()
+        })
+        .collect();
+    let ends: Vec<usize> = records
+        .iter()
+        .scan(0, |end, record| {
+            *end += record.len();
+            Some(*end)
+        })
+        .collect();
+    let Layout::Whole(codec) = layout else {
+        return (records.concat(), ends);
+    };
+    fn write<W: Write>(mut encoder: W, records: &[Vec<u8>], bodies: &[Vec<u8>]) -> W {
+        for (record, body) in records.iter().zip(bodies) {
+            let middle = record.len() - 4 - body.len() / 2;
+            for part in [&record[..middle], &record[middle..]] {
+                encoder.write_all(part).unwrap();
+                encoder.flush().unwrap();
+            }
+        }
+        encoder
+    }
+    let file = match codec {
+        "gzip" => write(
+            GzEncoder::new(Vec::new(), Compression::fast()),
+            &records,
+            bodies,
+        )
+        .finish()
+        .unwrap(),
+        "zstd" => write(
+            zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap(),
+            &records,
+            bodies,
+        )
+        .finish()
+        .unwrap(),
+        _ => write(
+            lz4_flex::frame::FrameEncoder::new(Vec::new()),
+            &records,
+            bodies,
+        )
+        .finish()
+        .unwrap(),
+    };
+    (file, ends)
+}
+
+/// How many bytes the first `bytes` of a file compressed whole by `codec` decompress to.
+fn decodable(codec: &str, bytes: &[u8]) -> usize {
+    let mut decoder: Box<dyn std::io::Read> = match codec {
+        "gzip" => Box::new(flate2::read::GzDecoder::new(bytes)),
+        "zstd" => match zstd::stream::read::Decoder::new(bytes) {
+            Ok(decoder) => Box::new(decoder),
+            Err(_) => return 0,
+        },
+        _ => Box::new(lz4_flex::frame::FrameDecoder::new(bytes)),
+    };
+    let mut got = 0;
+    let mut buf = [0u8; 1];
+    while let Ok(1) = decoder.read(&mut buf) {
+        got += 1;
+    }
+    got
+}
+
+/// A WARC file cut at any byte, in every layout, gives a prefix of the whole file's
+/// records: each whole, but the last, which may be marked (cut off: its body a prefix of
+/// the record's; its member cut off after it: whole), then at most one error, about the
+/// record after them; and every record whose bytes are all there (decompressed, in a file
+/// compressed whole) among them.
+#[test]
+fn cut_warc_files_give_a_prefix_of_their_records() {
+    fn prop(bodies: Vec<Vec<u8>>, layout: u8, cut: usize) -> TestResult {
+        if bodies.is_empty() {
+            return TestResult::discard();
+        }
+        // Bodies of HTML text, so that each is a document whatever bytes it holds.
+        let bodies: Vec<Vec<u8>> = bodies
+            .into_iter()
+            .take(6)
+            .map(|b| [&b"<p>"[..], &b.repeat(3)].concat())
+            .collect();
+        let layout = LAYOUTS[usize::from(layout) % LAYOUTS.len()];
+        let (file, ends) = warc_file(&bodies, layout);
+        let full: Vec<Record> = Reader::new(&file[..]).map(Result::unwrap).collect();
+        if full.len() != bodies.len() {
+            return TestResult::error(format!("{layout:?}: the whole file reads back wrong"));
+        }
+        let cut = cut % (file.len() + 1);
+        let items: Vec<_> = Reader::new(&file[..cut]).collect();
+        let records = items.iter().take_while(|item| item.is_ok()).count();
+        let what = format!("{layout:?}, cut at {cut} of {}", file.len());
+        if items.len() > records + 1 || records > full.len() {
+            return TestResult::error(format!("{what}: {} items", items.len()));
+        }
+        for (i, item) in items[..records].iter().enumerate() {
+            let (got, want) = (item.as_ref().unwrap(), &full[i]);
+            let same = got.offset == want.offset && got.target_uri == want.target_uri;
+            let fine = match &got.damage {
+                None => got.body == want.body,
+                Some(Damage::MemberCutOff) => got.body == want.body && i + 1 == records,
+                Some(Damage::CutOff { .. }) => {
+                    want.body.starts_with(&got.body) && !got.body.is_empty() && i + 1 == records
+                }
+                Some(_) => false,
+            };
+            if !same || !fine {
+                return TestResult::error(format!("{what}: record {i}: {:?}", got.damage));
+            }
+        }
+        if let Some(Err(error)) = items.get(records)
+            && records < full.len()
+            && error.offset != full[records].offset
+        {
+            return TestResult::error(format!("{what}: {error} is not about record {records}"));
+        }
+        // Nothing lost that was there to read.
+        let there = match layout {
+            Layout::Whole(codec) => decodable(codec, &file[..cut]),
+            _ => cut,
+        };
+        let whole = ends.iter().filter(|&&end| end - 4 <= there).count();
+        let kept = items[..records]
+            .iter()
+            .filter(|item| {
+                let record = item.as_ref().unwrap();
+                matches!(record.damage, None | Some(Damage::MemberCutOff))
+            })
+            .count();
+        // (In a member per record, a record is whole with its member's end only.)
+        let whole = match layout {
+            Layout::PerRecord(_) => ends.iter().filter(|&&end| end <= cut).count(),
+            _ => whole,
+        };
+        if kept < whole {
+            return TestResult::error(format!("{what}: {kept} records whole of {whole}"));
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(400)
+        .quickcheck(prop as fn(Vec<Vec<u8>>, u8, usize) -> TestResult);
 }

@@ -97,15 +97,67 @@ enum Form {
     ZstdDictionary,
     /// An LZ4 frame per record, with or without checksums and content size.
     Lz4,
+    /// The whole file one gzip member, zstd or LZ4 frame (a `Whole` of `Plain`, `Gzip`,
+    /// `Zstd`, `Lz4`), its blocks ended at random places, inside records and between them.
+    Whole(Codec),
 }
 
-const FORMS: [Form; 5] = [
+/// The codec of a file compressed as a whole.
+#[derive(Clone, Copy, Debug)]
+enum Codec {
+    Gzip,
+    Zstd,
+    Lz4,
+}
+
+const FORMS: [Form; 8] = [
     Form::Gzip,
     Form::Plain,
     Form::Zstd,
     Form::ZstdDictionary,
     Form::Lz4,
+    Form::Whole(Codec::Gzip),
+    Form::Whole(Codec::Zstd),
+    Form::Whole(Codec::Lz4),
 ];
+
+/// `plain` compressed as one member (frame) by `codec`, with its blocks ended (flushed)
+/// at random places.
+fn whole(rng: &mut Lcg, plain: &[u8], codec: Codec) -> Vec<u8> {
+    fn write<W: std::io::Write>(rng: &mut Lcg, mut encoder: W, plain: &[u8]) -> W {
+        let mut at = 0;
+        while at < plain.len() {
+            let end = (at + 1 + rng.below(3000)).min(plain.len());
+            encoder.write_all(&plain[at..end]).unwrap();
+            if rng.below(2) == 0 {
+                encoder.flush().unwrap();
+            }
+            at = end;
+        }
+        encoder
+    }
+    match codec {
+        Codec::Gzip => {
+            let level = [
+                Compression::none(),
+                Compression::fast(),
+                Compression::default(),
+            ];
+            let encoder = GzEncoder::new(Vec::new(), level[rng.below(3)]);
+            write(rng, encoder, plain).finish().unwrap()
+        }
+        Codec::Zstd => {
+            let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+            encoder.include_checksum(rng.below(2) == 0).unwrap();
+            write(rng, encoder, plain).finish().unwrap()
+        }
+        Codec::Lz4 => {
+            let info = lz4_flex::frame::FrameInfo::new().content_checksum(rng.below(2) == 0);
+            let encoder = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
+            write(rng, encoder, plain).finish().unwrap()
+        }
+    }
+}
 
 /// A zstd dictionary of the words the generated records are made of (a raw-content
 /// dictionary: zstd takes any bytes as one).
@@ -114,6 +166,10 @@ const DICTIONARY: &[u8] = b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: 
 /// A WARC file of `records` records in `form`: gzip per record (some members stored,
 /// level 0), zstd or LZ4 per record, or plain.
 fn warc(rng: &mut Lcg, records: usize, form: Form) -> Vec<u8> {
+    if let Form::Whole(codec) = form {
+        let plain = warc(rng, records, Form::Plain);
+        return whole(rng, &plain, codec);
+    }
     let mut out = Vec::new();
     if let Form::ZstdDictionary = form {
         let content = if rng.below(2) == 0 {
@@ -322,6 +378,16 @@ fn parallel_equals_sequential_on_the_sample_warc() {
     assert_eq!(got, expected);
 }
 
+/// A file name's extension for `form` (the batch goes by the bytes, not by the name).
+fn extension(form: Form) -> &'static str {
+    match form {
+        Form::Plain => "warc",
+        Form::Gzip | Form::Whole(Codec::Gzip) => "warc.gz",
+        Form::Zstd | Form::ZstdDictionary | Form::Whole(Codec::Zstd) => "warc.zst",
+        Form::Lz4 | Form::Whole(Codec::Lz4) => "warc.lz4",
+    }
+}
+
 /// What a batch over one WARC file gave, in a form to compare.
 #[derive(Debug, PartialEq)]
 struct BatchSeen {
@@ -387,12 +453,7 @@ fn a_batch_over_one_warc_equals_one_thread() {
             for _ in 0..rng.below(3) {
                 damage(&mut rng, &mut bytes);
             }
-            let ext = match form {
-                Form::Plain => "warc",
-                Form::Gzip => "warc.gz",
-                Form::Zstd | Form::ZstdDictionary => "warc.zst",
-                Form::Lz4 => "warc.lz4",
-            };
+            let ext = extension(form);
             let path = dir.join(format!("{round}.{ext}"));
             std::fs::write(&path, &bytes).unwrap();
             let one = batch_over(&path, 1, None);
@@ -479,4 +540,66 @@ fn crafted_zstd_candidates_change_nothing() {
             check::check_parallel(&bytes, size, 2).unwrap();
         }
     }
+}
+
+/// A file cut off anywhere, in every form: the batch, on one thread and on two with small
+/// parts, gives exactly what the sequential reader does: a document for each record that
+/// is one (a record read in part too, with its note), a failure for each error with its
+/// offset (never one for the whole file), and nothing more.
+#[test]
+fn a_batch_over_a_cut_warc_counts_what_it_lost() {
+    let dir = std::env::temp_dir().join(format!("htmltok-warc-cut-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Lcg(0xc07);
+    for round in 0..12 {
+        for form in FORMS {
+            let records = 4 + rng.below(8);
+            let bytes = warc(&mut rng, records, form);
+            let cut = &bytes[..bytes.len() * (1 + rng.below(99)) / 100];
+            let path = dir.join(format!("{round}.{}", extension(form)));
+            std::fs::write(&path, cut).unwrap();
+            // What the reader gives, as the batch counts it.
+            let mut documents = BTreeMap::new();
+            let mut failures = Vec::new();
+            let mut notes = 0;
+            for item in htmltok_crawl::warc::Reader::new(cut).every_record(true) {
+                match item {
+                    Err(error) => failures.push(error.offset),
+                    Ok(record) if record.body_error.is_some() => failures.push(record.offset),
+                    Ok(record) => {
+                        notes += usize::from(record.damage.is_some());
+                        if htmltok_crawl::documents::classify(&record).is_ok() {
+                            notes += record.payload_notes.len()
+                                + usize::from(record.warc_truncated.is_some());
+                            documents.insert(record.offset, record.body.len());
+                        }
+                    }
+                }
+            }
+            for (threads, part) in [(1, None), (2, Some(64)), (2, Some(333))] {
+                let mut options = Options::new().threads(threads);
+                if let Some(part) = part {
+                    options = options.warc_part_size(part);
+                }
+                let result = batch::map_reduce(
+                    [Source::from(path.as_path())],
+                    &options,
+                    |doc| BTreeMap::from([(doc.offset().unwrap(), doc.raw().len())]),
+                    |mut a, b| {
+                        a.extend(b);
+                        a
+                    },
+                    BTreeMap::new,
+                );
+                let what = format!("round {round}, {form:?}, {threads} threads, parts {part:?}");
+                assert_eq!(result.value, documents, "{what}");
+                let offsets: Vec<Option<u64>> = result.failures.iter().map(|f| f.offset).collect();
+                let mut expected: Vec<Option<u64>> = failures.iter().map(|&o| Some(o)).collect();
+                expected.sort();
+                assert_eq!(offsets, expected, "{what}");
+                assert_eq!(result.notices.len(), notes, "{what}: {:?}", result.notices);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -291,7 +291,8 @@ impl ArchiveIterator {
 ///   the crawler stored less than the server sent; None when absent;
 /// - `damage`: None, or how the record was read in part — `record-cut-off` (the file, or
 ///   its gzip member, ends inside the record) or `record-length-wrong` (its length field
-///   is wrong): `content` is what could be read;
+///   is wrong): `content` is what could be read; or `member-cut-off` (read whole, but the
+///   file ends inside its compressed member after it, so its checksum went unchecked);
 /// - `document()`: the body as a `Document`, decoded with the record's charset.
 #[pyclass(frozen, module = "htmltok.warc", name = "WarcRecord")]
 pub(crate) struct WarcRecord {

@@ -93,7 +93,8 @@ def test_dataframe_equals_process(spark, warcs, method):
     from htmltok.spark import COLUMNS, warc_dataframe
 
     want, errors = process_rows(warcs)
-    assert len(want) == 10 + 6 and len(errors) >= 2  # cut and garbage fail
+    # The cut file's last response is read in part (a note); the garbage file fails.
+    assert len(want) == 10 + 7 and len(errors) == 1
     df = warc_dataframe(spark, [str(p) for p in warcs], partitions=3, method=method)
     assert df.columns == COLUMNS
     got = spark_rows(df.collect())
@@ -102,7 +103,7 @@ def test_dataframe_equals_process(spark, warcs, method):
     assert counters.documents.value == len(want)
     assert counters.failures.value == len(errors)
     assert counters.files.value == 4
-    assert {f for f, _, _ in counters.reasons.value} == {str(warcs[2]), str(warcs[3])}
+    assert {f for f, _, _ in counters.reasons.value} == {str(warcs[3])}
     # The counts by reason add up over the tasks to those of one process() run.
     counts = process_counts(warcs)
     assert counters.by_reason == counts
@@ -153,7 +154,7 @@ def test_command_writes_parquet(warcs, tmp_path):
         stderr.append(proc.stderr.decode(errors="replace"))
     # Each run ends with one summary line; the damage is named before it.
     summaries = [err.strip().splitlines()[-1] for err in stderr]
-    assert summaries[0].startswith("htmltok.spark summary: 16 documents; 16 rows written to ")
+    assert summaries[0].startswith("htmltok.spark summary: 17 documents; 17 rows written to ")
     assert "; not read " in summaries[0] and f"htmltok.spark: {warcs[3]}: " in stderr[0]
     assert summaries[1].startswith("htmltok.spark summary: 10 documents; 10 rows written to ")
     assert "not read" not in summaries[1]
@@ -172,9 +173,9 @@ def test_spark_parquet_equals_the_cli_parquet(warcs, tmp_path):
                            "--output", str(tmp_path / "spark.parquet"), *good], capture_output=True, env=env)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
     _, _, status = cli("extract", "--format", "parquet", "--output", tmp_path / "cli.parquet", *good, check=False)
-    assert status == 1  # the cut file's broken record is skipped and reported
+    assert status == 0  # the cut file's last record is read in part, with a note
     spark_rows, cli_rows = read_parquet(tmp_path / "spark.parquet"), read_parquet(tmp_path / "cli.parquet")
-    assert len(cli_rows) == 16
+    assert len(cli_rows) == 17
     assert spark_rows == cli_rows
 
 

@@ -53,40 +53,86 @@
 //!
 //! # Damage
 //!
-//! No input makes the reader panic or loop. Each problem is one [`Error`] naming its
-//! offset, and reading goes on where it can:
+//! No input makes the reader panic, loop or hold more than bounded memory. Each problem is
+//! reported once, as an [`Error`] naming its offset or as a record's [`Record::damage`],
+//! and reading goes on where it can. The README ("What a damaged file gives") has it as
+//! a table.
 //!
-//! - a gzip member that does not decompress (corrupt, truncated, wrong checksum, or bytes
-//!   that are not gzip at all): reading resumes at the next gzip member that starts with
-//!   `WARC/`, searched from the byte after the bad member's start (the member's compressed
-//!   bytes are kept, up to 64 MiB, to search them again; a candidate is judged on its
-//!   first bytes alone: a gzip member on its first 1 KiB, an LZ4 frame on its header and
-//!   the start of its first block, a zstd frame on its first block, which libzstd decodes
-//!   whole, up to 128 KiB, so a search through a crafted payload with a false frame start
-//!   every few bytes is linear and flat in memory but slow, some 7.5 µs a false start);
-//!   an LZ4 frame that the input ends in before its end mark is cut off, even when all
-//!   of its record was decoded;
-//! - a record whose header is malformed (no `WARC/` version line or ARC header line, a
+//! **Compressed members.** A gzip member (zstd frame, LZ4 frame) that does not end whole
+//! is either cut off or corrupt:
+//!
+//! - *Cut off*: the input ends inside it (a crawl that died mid-write). What it
+//!   decompressed to is good, and is read as a plain file that ends there: the records
+//!   that came out whole are handed out as they are; the record the cut falls in, as in a
+//!   plain file cut there (below). When the cut falls after a record that came out whole
+//!   (only the member's end, its checksum, is missing), that record is handed out marked
+//!   [`Damage::MemberCutOff`]. A member that gave nothing but line ends before the cut is
+//!   an error of its codec ([`ErrorKind::Gzip`], …, its `io::Error` of kind
+//!   `UnexpectedEof`). zstd and LZ4 decode whole blocks (up to 128 KiB, 4 MiB): what came
+//!   out is the blocks before the cut, so a record of a frame of its own cut in its only
+//!   block is that error. The member's bytes are not searched for another member: they
+//!   were good as far as they went.
+//! - *Corrupt*: bad data, a wrong checksum, bytes that are not gzip. The records that came
+//!   out of it whole before the error are handed out: in a member of its own, a record
+//!   is handed out only once its member's checksum matched, so none; in a member of
+//!   several records (a file compressed as a whole), the records before the one the error
+//!   came in. The decoder's output before a bad byte is exact (output between the bad byte
+//!   and the point where the decoder notices may not be, which only the checksum at the
+//!   member's end would have told). Which records those are depends on the bytes alone:
+//!   the member is decoded again from its kept bytes up to the error, as the read that
+//!   met it dropped what it had decoded. The record the error came in is dropped, the
+//!   codec's error reported at the member's offset, and reading resumes at the next member
+//!   that starts with `WARC/` (an ARC header line in an `.arc.gz`), searched from the byte
+//!   after the bad member's start (its compressed bytes are kept, up to 64 MiB, to search
+//!   them again; a candidate is judged on its first bytes alone: a gzip member on its
+//!   first 1 KiB, an LZ4 frame on its header and the start of its first block, a zstd
+//!   frame on its first block, which libzstd decodes whole, up to 128 KiB, so a search
+//!   through a crafted payload with a false frame start every few bytes is linear and flat
+//!   in memory, if slow). A member that reads on to the end of the input (a header field
+//!   that never ends, a stored block's length) is corrupt, not cut off, when a member that
+//!   begins a record starts inside it.
+//!
+//! **Records.** In a plain file, or in what a member decompressed to:
+//!
+//! - A record whose header is malformed (no `WARC/` version line or ARC header line, a
 //!   header line without a colon, a header block over 1 MiB, a missing or non-numeric
-//!   `Content-Length`, one over [`Reader::max_record_len`], input that ends inside the
-//!   header) is an error; a record whose block is cut off (the input, or its gzip member,
-//!   ends inside it) or whose length is wrong (the block is not followed by CR LF CR LF,
-//!   in an ARC file by a line end and the next record) is handed out with what could be
-//!   read of it and [`Record::damage`] saying so, its block cut where a record start
-//!   appears in it. Either way reading then resumes: in a `.warc`, at the next WARC
-//!   version line (a line that is `WARC/` digits `.` digits; in an `.arc`, the next ARC
-//!   header line) after the record's first byte, so records that a too-large length
-//!   swallowed are found again; in a `.warc.gz`, at the next member when the record was
-//!   its member's first (the usual one record per member; a file gzipped as a whole then
-//!   loses the rest), else at the next version line in the member. A record may not run
-//!   past the end of its gzip member. If the member then turns out not to decompress,
-//!   the gzip error, the cause, is the one reported (and the record read from it is
-//!   dropped);
-//! - an I/O error from the underlying reader ends the iteration after it is reported.
+//!   `Content-Length`, one over [`Reader::max_record_len`]) is an error.
+//! - A record the input ends in (the file, or its member, cut off): in its header, an error
+//!   ([`Truncation::InHeader`]). In the block of a `response` or `resource` record, it is
+//!   handed out with [`Damage::CutOff`] and what was read, when at least one byte of body
+//!   was: past the HTTP head, for a response whose block is an HTTP message; else of the
+//!   block. Otherwise an error: [`Truncation::InHttpHead`] (a head alone is no page) or
+//!   [`Truncation::BeforeBody`]. A record of another type cut off in its block is handed
+//!   out with [`Damage::CutOff`] (with [`Reader::every_record`]: no other is read).
+//! - A record that its member, ending whole, ends inside (its length too long, or the
+//!   writer put the rest of it in the next member, which is not joined to it) is handed
+//!   out with [`Damage::CutOff`] and what the member holds.
+//! - A record whose block is followed neither by the record's end (CR LF CR LF; in an ARC
+//!   file a line end) nor, in a WARC file, by the next version line has a wrong length
+//!   (an ARC header line is too loose a match to take there): it is handed out
+//!   with [`Damage::WrongLength`], its block running to where reading resumes (below): to
+//!   the first record start in it (a length too long swallowed that record), or read on
+//!   to the next one (a length too short), or to the end of the member or file, the
+//!   record's end before it dropped. Read on for up to 1 MiB without finding either, the
+//!   block is what its length gave. So bytes after a block are its own until a record
+//!   start; bytes after a record's end that begin no record are an error of their own
+//!   (garbage between records).
+//!
+//! After a record read in part or in error, reading resumes: in a `.warc`, at the next
+//! WARC version line (a line that is `WARC/` digits `.` digits; in an `.arc`, the next ARC
+//! header line) after the record's first byte, so records that a length too long swallowed
+//! are found again; in a compressed file, at the next member when the record began its
+//! member (the usual one record per member; the member's end is then its block's end, and
+//! a file compressed as a whole loses the rest), else at the next version line in the
+//! member. If the member then turns out corrupt, its error, the cause, is the one
+//! reported, and the record read from it is dropped. An I/O error from the underlying
+//! reader ends the iteration after it is reported.
 //!
 //! # HTTP payloads
 //!
-//! A `response` record whose block starts with `HTTP/` is split into status line, headers
+//! A `response` record whose block starts with an HTTP status line (`HTTP/1.1 200 OK`, or
+//! another protocol name in that shape, `HTTPX/1.1 200 OK`, a garbled one that warcio
+//! takes too: see [`crate::http`]'s `other_protocol`) is split into status line, headers
 //! and body, and the body's transfer and content codings are undone as [`crate::http`]
 //! says (chunked; gzip, x-gzip, deflate, br, zstd, stacked; a coding the stored bytes are
 //! evidently not in is left alone and noted in [`Record::payload_notes`]; a body in a
@@ -137,6 +183,10 @@ const RECORD_START: &[u8] = b"\nWARC/";
 /// How many compressed bytes of one gzip member (or one plain record) are kept to search
 /// again after damage.
 const MAX_REWIND: usize = 64 << 20;
+/// How far past a block that its record's end does not follow the reader reads to find
+/// the next record start (the bytes before it are the block's, the length having been
+/// too short).
+const MAX_READ_ON: usize = 1 << 20;
 /// The largest WARC header block (version line and fields) accepted.
 const MAX_HEADER: usize = 1 << 20;
 /// Decompressed bytes are pulled in pieces of this size.
@@ -259,7 +309,8 @@ pub struct Record {
     pub warc_truncated: Option<String>,
     /// The record was read in part (its file is cut off, or its length is wrong): `body` is
     /// what could be read. Reading resumed at the next record start (see the module
-    /// documentation).
+    /// documentation). Or it was read whole, but its compressed member is cut off after
+    /// it ([`Damage::MemberCutOff`]).
     pub damage: Option<Damage>,
     /// The HTTP body with its transfer and content codings undone (for a block that is not
     /// an HTTP message, the whole block).
@@ -296,14 +347,19 @@ pub enum Damage {
         /// The record's length field.
         length: u64,
     },
+    /// The record was read whole, but the input ends inside its compressed member
+    /// (frame) after it, so the member's checksum could not be checked.
+    MemberCutOff,
 }
 
 impl Damage {
-    /// A short name for counting: `record-cut-off`, `record-length-wrong`.
+    /// A short name for counting: `record-cut-off`, `record-length-wrong`,
+    /// `member-cut-off`.
     pub fn reason(&self) -> &'static str {
         match self {
             Damage::CutOff { .. } => "record-cut-off",
             Damage::WrongLength { .. } => "record-length-wrong",
+            Damage::MemberCutOff => "member-cut-off",
         }
     }
 }
@@ -319,6 +375,10 @@ impl fmt::Display for Damage {
                 f,
                 "the record's length {length} is wrong (its block is not followed by the \
                  record's end): the block is used up to the next record start"
+            ),
+            Damage::MemberCutOff => f.write_str(
+                "the record is read whole, but the file ends inside its compressed member \
+                 after it: its checksum could not be checked",
             ),
         }
     }
@@ -341,19 +401,21 @@ pub struct Error {
 pub enum ErrorKind {
     /// Reading the underlying input failed. The reader stops.
     Io(io::Error),
-    /// A gzip member is corrupt or truncated, or the bytes there are not gzip.
+    /// A gzip member is corrupt, or the bytes there are not gzip; or it is cut off before
+    /// anything of a record came out of it (the error's kind is then `UnexpectedEof`).
     Gzip(io::Error),
-    /// A zstd frame (`.warc.zst`) is corrupt or truncated, or the bytes there are not zstd;
-    /// or the dictionary frame a `.warc.zst` starts with is.
+    /// A zstd frame (`.warc.zst`) is corrupt or cut off, or the bytes there are not zstd
+    /// (as [`ErrorKind::Gzip`]); or the dictionary frame a `.warc.zst` starts with is.
     Zstd(io::Error),
-    /// An LZ4 frame (`.warc.lz4`) is corrupt or truncated, or the bytes there are not LZ4.
+    /// An LZ4 frame (`.warc.lz4`) is corrupt or cut off, or the bytes there are not LZ4
+    /// (as [`ErrorKind::Gzip`]).
     Lz4(io::Error),
     /// The record has no `WARC/` version line, or a header line is malformed, or the
     /// header block is too long.
     Header(HeaderError),
     /// `Content-Length` is missing, not a number, or over [`Reader::max_record_len`].
     ContentLength(ContentLengthError),
-    /// The input (or the record's gzip member) ends inside the record.
+    /// The input ends inside the record's header, or before anything of its body.
     Truncated(Truncation),
     /// The record's block is not followed by CR LF CR LF: `Content-Length` is wrong.
     RecordEnd,
@@ -446,20 +508,38 @@ impl fmt::Display for ContentLengthError {
 
 impl std::error::Error for ContentLengthError {}
 
-/// Where the input ended inside a record ([`ErrorKind::Truncated`]).
+/// Where the input ended inside a record ([`ErrorKind::Truncated`]); a record cut off in
+/// its body is no error (see [`Damage::CutOff`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Truncation {
-    /// In the record's header (a WARC header block, an ARC header line). A record cut off
-    /// in its block is no error: it is handed out with what was read, [`Record::damage`]
-    /// saying so.
+    /// In the record's header (a WARC header block, an ARC header line).
     InHeader,
+    /// In the HTTP head (status line and headers) of a `response` record.
+    InHttpHead,
+    /// Before the first byte of the body (of a `response` record, after its HTTP head; of
+    /// a `resource` record, after its header).
+    BeforeBody,
+}
+
+impl Truncation {
+    /// A short name for counting: `truncated-header`, `truncated-http-head`,
+    /// `truncated-before-body`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Truncation::InHeader => "truncated-header",
+            Truncation::InHttpHead => "truncated-http-head",
+            Truncation::BeforeBody => "truncated-before-body",
+        }
+    }
 }
 
 impl fmt::Display for Truncation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Truncation::InHeader => f.write_str("the input ends in the WARC header"),
+            Truncation::InHttpHead => f.write_str("the input ends in the HTTP head"),
+            Truncation::BeforeBody => f.write_str("the input ends before the body"),
         }
     }
 }

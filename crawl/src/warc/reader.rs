@@ -104,6 +104,15 @@ impl<R: Read> Reader<R> {
         if !self.stream.is_compressed() && self.stream.start_at(offset) {
             return Ok(Next::End);
         }
+        let next = self.read_record_at(offset);
+        // A member cut off inside this record, or right after it, is said by what the
+        // record gave (its damage, or an error), whatever that was: once.
+        self.stream.cut = None;
+        next
+    }
+
+    /// Reads the record that starts here, at `offset`.
+    fn read_record_at(&mut self, offset: u64) -> Result<Next, Error> {
         let first_in_member = self.stream.first_in_member;
         self.stream.mark_record();
 
@@ -157,12 +166,28 @@ impl<R: Read> Reader<R> {
         let keep = wanted || is_filedesc;
 
         // The block, then its end (CR LF CR LF in a WARC, LF in an ARC).
-        let (head, block, cut) = self.read_block(header.length, keep, is_response)?;
+        let (head, mut block, cut) = self.read_block(header.length, keep, is_response)?;
+        // Cut off by the end of the input (not by the end of a member that is whole).
+        let input_ended =
+            cut.is_some() && (!self.stream.is_compressed() || self.stream.cut.is_some());
+        let ends_in_head =
+            input_ended && is_response && head.is_empty() && crate::http::ends_in_head(&block);
         let mut damage = cut;
         if damage.is_none() && !self.read_record_end(header.format)? {
             damage = Some(Damage::WrongLength {
                 length: header.length,
             });
+        }
+        if keep && let Some(damage) = &damage {
+            // The length is not to be trusted: the block runs to where reading resumes.
+            let read_on = matches!(damage, Damage::WrongLength { .. });
+            self.end_block_at_record_start(
+                &mut block,
+                offset,
+                header.length,
+                read_on,
+                input_ended,
+            )?;
         }
         if is_filedesc {
             self.arc_version = arc::Version::of_filedesc(&block);
@@ -184,27 +209,35 @@ impl<R: Read> Reader<R> {
                     }
                     self.stream.consume(blank);
                 }
+                if self.stream.cut.take().is_some() {
+                    damage = Some(Damage::MemberCutOff);
+                }
             }
         }
         let length = match damage {
             None => self.stream.stored_length(offset, first_in_member),
             Some(_) => None,
         };
+        // Reading resumes after a record read in part (not after one read whole, its
+        // member cut off after it: that is where the input ends).
+        let resync = matches!(
+            damage,
+            Some(Damage::CutOff { .. } | Damage::WrongLength { .. })
+        );
         if !wanted {
             if self.every_record {
-                let damaged = damage.is_some();
                 let mut record = header.into_record(offset, length);
                 record.damage = damage;
-                return Ok(self.damaged(Next::Record(Box::new(record)), offset, damaged));
+                return Ok(self.damaged(Next::Record(Box::new(record)), offset, resync));
             }
             // A record nobody asked for, read in part, is skipped like the others (with
             // `every_record` it is handed out, its damage said).
-            return Ok(self.damaged(Next::Skipped, offset, damage.is_some()));
+            return Ok(self.damaged(Next::Skipped, offset, resync));
         }
         let mut record = header.into_record(offset, length);
         record.damage = damage;
         // The HTTP head, when `read_block` split it off, else the start of the block.
-        let (http, mut block) = match (is_response, head.is_empty()) {
+        let (http, block) = match (is_response, head.is_empty()) {
             (false, _) => (None, block),
             (true, true) => {
                 let http = crate::http::parse_head(&block);
@@ -226,11 +259,23 @@ impl<R: Read> Reader<R> {
                 }
             },
         };
-        if record.damage.is_some() {
-            // Cut the block where a record that the wrong length swallowed starts: reading
-            // resumes there and reads that record again.
-            if let Some(at) = self.next_record_start(&block) {
-                block.truncate(at);
+        if input_ended {
+            // Cut off: handed out when there is something of the body to use, past the
+            // HTTP head; else an error, for a record's head alone is no page. (A record
+            // whose member ends whole inside it, its length too long or the rest of it
+            // written to the next member, is handed out with what the member holds.)
+            let truncation = if ends_in_head {
+                Some(Truncation::InHttpHead)
+            } else if block.is_empty() {
+                Some(Truncation::BeforeBody)
+            } else {
+                None
+            };
+            if let Some(truncation) = truncation {
+                if let Some(pool) = &self.pool {
+                    pool.give(block);
+                }
+                return Err(Error::new(offset, ErrorKind::Truncated(truncation)));
             }
         }
         match http {
@@ -276,8 +321,7 @@ impl<R: Read> Reader<R> {
             .as_deref()
             .and_then(crate::mime::charset_from_content_type)
             .map(Cow::into_owned);
-        let damaged = record.damage.is_some();
-        Ok(self.damaged(Next::Record(Box::new(record)), offset, damaged))
+        Ok(self.damaged(Next::Record(Box::new(record)), offset, resync))
     }
 
     /// What to hand out for a record read: when it was damaged, reading resumes (see the
@@ -297,31 +341,122 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Where, in a damaged record's block, the next record starts (a WARC version line or
-    /// an ARC header line at the start of a line).
-    fn next_record_start(&self, block: &[u8]) -> Option<usize> {
+    /// Ends a damaged record's block, `block`, where reading resumes (see the module
+    /// documentation): in a member read from its first record, at the member's end; else
+    /// at the first record start in it, which is put back to be read next. The record's
+    /// end before either is dropped (not where the input ended: `input_ended`, the block
+    /// is cut off). With `read_on` (the block is not followed by the record's end: its
+    /// length may be too short), a block without a record start is read on to one, or to
+    /// the end of the unit, for up to [`MAX_READ_ON`] bytes; found neither, it is left as
+    /// its length gave it.
+    fn end_block_at_record_start(
+        &mut self,
+        block: &mut Vec<u8>,
+        offset: u64,
+        length: u64,
+        read_on: bool,
+        input_ended: bool,
+    ) -> Result<(), Error> {
+        let given = block.len();
+        let limit = MAX_READ_ON
+            .min(usize::try_from(self.max_record_len.saturating_sub(length)).unwrap_or(usize::MAX));
+        if self.stream.is_compressed() && self.stream.first_in_member {
+            // The member is the record: reading resumes at the next member.
+            if !read_on && !input_ended {
+                self.strip_record_end(block);
+            }
+            if read_on {
+                loop {
+                    let buf = self.stream.fill()?;
+                    if buf.is_empty() {
+                        self.strip_record_end(block);
+                        break;
+                    }
+                    if block.len() - given + buf.len() > limit {
+                        block.truncate(given);
+                        break;
+                    }
+                    block.extend_from_slice(buf);
+                    let n = buf.len();
+                    self.stream.consume(n);
+                }
+            }
+            return Ok(());
+        }
         let mut from = 0;
-        while let Some(lf) = memchr::memchr(b'\n', &block[from..]) {
-            let at = from + lf + 1;
-            let rest = &block[at..];
-            let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-            let line = &rest[..line_end];
+        loop {
+            if let Some(start) = self.record_start_in(block, from) {
+                let mut rest = Vec::with_capacity(block.len() - start + 1);
+                rest.push(b'\n');
+                rest.extend_from_slice(&block[start..]);
+                block.truncate(start);
+                self.strip_record_end(block);
+                if !self.stream.rewinds_to(offset) {
+                    // With the LF before it (the block's, or the header's before the
+                    // block): a record start is looked for as a line start.
+                    self.stream.push_back(&rest);
+                }
+                return Ok(());
+            }
+            if !read_on {
+                return Ok(());
+            }
+            // The line the block ends in is looked at again with what follows.
+            from = memchr::memrchr(b'\n', block).map_or(0, |lf| lf + 1);
+            let buf = self.stream.fill()?;
+            if buf.is_empty() {
+                if block.len() > given {
+                    self.strip_record_end(block);
+                }
+                return Ok(());
+            }
+            if block.len() - given + buf.len() > limit {
+                // No record start near: the block is what its length gave.
+                let extra = block.split_off(given);
+                self.stream.push_back(&extra);
+                return Ok(());
+            }
+            block.extend_from_slice(buf);
+            let n = buf.len();
+            self.stream.consume(n);
+        }
+    }
+
+    /// Where, in `block`, the first whole line from `from` on (a line start) that is a
+    /// record start begins (a WARC version line, or in an ARC file an ARC header line).
+    fn record_start_in(&self, block: &[u8], from: usize) -> Option<usize> {
+        let mut at = from;
+        while at < block.len() {
+            let line_end = at + memchr::memchr(b'\n', &block[at..])?;
+            let line = &block[at..line_end];
             let found = if self.stream.format == Some(Format::Arc) {
-                line_end < rest.len() && arc::parse_header(line, self.arc_version).is_some()
+                arc::parse_header(line, self.arc_version).is_some()
             } else {
                 is_version_line(line)
             };
             if found {
-                // The line ends before it belong to the record's end, not its block.
-                let mut end = at;
-                while end > 0 && matches!(block[end - 1], b'\r' | b'\n') {
-                    end -= 1;
-                }
-                return Some(end);
+                return Some(at);
             }
-            from = at;
+            at = line_end + 1;
         }
         None
+    }
+
+    /// Drops the record's end from the end of `block`: CR LF CR LF (an ARC file's LF) when
+    /// it is there, else any line ends.
+    fn strip_record_end(&self, block: &mut Vec<u8>) {
+        let end: &[u8] = if self.stream.format == Some(Format::Arc) {
+            b"\n"
+        } else {
+            b"\r\n\r\n"
+        };
+        if block.ends_with(end) {
+            block.truncate(block.len() - end.len());
+        } else {
+            while matches!(block.last(), Some(b'\r' | b'\n')) {
+                block.pop();
+            }
+        }
     }
 
     /// After a WARC version line: the fields, through the empty line.
@@ -547,35 +682,60 @@ impl<R: Read> Reader<R> {
         Ok((head, block, None))
     }
 
-    /// Reads the record's end: CR LF CR LF after a WARC record's block, a LF after an ARC
-    /// record's. False when something else follows (the length is wrong). The end of the
-    /// unit there is accepted (a writer that left the end out loses nothing), and so is
-    /// the next record's start right after the block (no record is lost either).
+    /// Reads the record's end: CR LF CR LF after a WARC record's block, a line end (LF, or
+    /// CR LF) after an ARC record's. False when something else follows (the length is
+    /// wrong). The end of the unit there is accepted (a writer that left the end out
+    /// loses nothing), and so is, in a WARC file, the next record's version line right
+    /// after the block (no record is lost either); not an ARC header line, which is too
+    /// loose a match (a length too long by one byte would take the next record's URL
+    /// without its first letter for one).
     pub(super) fn read_record_end(&mut self, format: Format) -> Result<bool, Error> {
         let end: &[u8] = match format {
             Format::Warc => b"\r\n\r\n",
-            // LF; a CR LF, or more line ends, are skipped before the next record anyway.
-            Format::Arc => b"",
+            // More line ends are skipped before the next record.
+            Format::Arc => b"\n",
         };
+        let mut matched = 0;
         for &expected in end {
             let buf = self.stream.fill()?;
             match buf.first() {
                 None => return Ok(true),
-                Some(&b) if b == expected => self.stream.consume(1),
-                Some(_) => {
-                    let line_end = memchr::memchr(b'\n', buf).unwrap_or(buf.len());
-                    let line = &buf[..line_end];
-                    return Ok(match format {
-                        Format::Warc => is_version_line(line),
-                        Format::Arc => {
-                            line_end == buf.len()
-                                || arc::parse_header(line, self.arc_version).is_some()
+                Some(&b) if b == expected => {
+                    self.stream.consume(1);
+                    matched += 1;
+                }
+                Some(b'\r') if format == Format::Arc => {
+                    self.stream.consume(1);
+                    return match self.stream.fill()?.first() {
+                        None => Ok(true),
+                        Some(b'\n') => {
+                            self.stream.consume(1);
+                            Ok(true)
                         }
-                    });
+                        Some(_) => {
+                            self.stream.push_back(b"\r");
+                            Ok(false)
+                        }
+                    };
+                }
+                Some(_) => {
+                    let starts = format == Format::Warc && self.next_is_version_line()?;
+                    if !starts && matched > 0 {
+                        // The line ends matched belong to the block, its length being wrong.
+                        self.stream.push_back(&end[..matched]);
+                    }
+                    return Ok(starts);
                 }
             }
         }
         Ok(true)
+    }
+
+    /// Whether the next line, as far as the buffer shows it, is a WARC version line.
+    fn next_is_version_line(&mut self) -> Result<bool, Error> {
+        let buf = self.stream.fill()?;
+        let line_end = memchr::memchr(b'\n', buf).unwrap_or(buf.len());
+        Ok(is_version_line(&buf[..line_end]))
     }
 
     /// After an error: on to where reading can resume (see the module documentation).

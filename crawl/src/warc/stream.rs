@@ -185,14 +185,10 @@ impl<B: BufRead> Read for ZstdFrame<B> {
                 return Ok(0);
             }
             let available = self.input.fill_buf()?;
-            if available.is_empty() {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "the zstd frame is cut off",
-                ));
-            }
+            let ended = available.is_empty();
             let mut input = zstd::zstd_safe::InBuffer::around(available);
             let mut output = zstd::zstd_safe::OutBuffer::around(&mut *buf);
+            // At the end of the input too: libzstd may hold decoded bytes that did not fit.
             let result = self.context.decompress_stream(&mut output, &mut input);
             let (consumed, produced) = (input.pos(), output.pos());
             self.input.consume(consumed);
@@ -203,6 +199,12 @@ impl<B: BufRead> Read for ZstdFrame<B> {
             }
             if produced > 0 || self.done {
                 return Ok(produced);
+            }
+            if ended {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the zstd frame is cut off",
+                ));
             }
         }
     }
@@ -459,6 +461,116 @@ pub(crate) fn lz4_starts_warc(head: &[u8]) -> bool {
     literals + WARC.len() <= len as usize && data[literals..].starts_with(WARC)
 }
 
+/// What a corrupt member (frame) decodes to before its error, from byte `from` of its
+/// output on (the bytes before were handed over); `bytes` are its compressed bytes as
+/// kept, from its start. The read that met the error dropped what it had decoded before
+/// it, and how much that was depends on how the input happened to come in; decoded again
+/// here in one piece, the answer depends on the bytes alone, which is what makes the
+/// records handed out the same whoever reads the member (see `parallel`). At most
+/// [`DIRECT`] + [`CHUNK`] bytes: no read that failed asked for more. An LZ4 frame's
+/// decoder drops nothing (a block is decoded whole before any of it is handed over).
+pub(super) fn output_before_error(
+    codec: Codec,
+    bytes: &[u8],
+    from: u64,
+    dictionary: Option<&[u8]>,
+) -> Vec<u8> {
+    let max = DIRECT + CHUNK;
+    let mut kept = Vec::new();
+    let mut chunk = vec![0u8; CHUNK];
+    // Keeps the part of `got`, output from byte `at` on, that is at or after `from`;
+    // false once there is enough.
+    let mut keep = |got: &[u8], at: u64| {
+        let skip = from.saturating_sub(at).min(got.len() as u64) as usize;
+        let room = max - kept.len();
+        kept.extend_from_slice(&got[skip..][..(got.len() - skip).min(room)]);
+        kept.len() < max
+    };
+    match codec {
+        Codec::Lz4 => {}
+        Codec::Gzip => {
+            // zlib's inflate counts every byte it wrote before it met the error.
+            let mut inflate = flate2::Decompress::new_gzip(15);
+            loop {
+                let (before_in, before_out) = (inflate.total_in(), inflate.total_out());
+                let Some(input) = bytes.get(before_in as usize..) else {
+                    break;
+                };
+                let result = inflate.decompress(input, &mut chunk, flate2::FlushDecompress::None);
+                let n = (inflate.total_out() - before_out) as usize;
+                let stuck = n == 0 && inflate.total_in() == before_in;
+                if !keep(&chunk[..n], before_out)
+                    || stuck
+                    || !matches!(result, Ok(flate2::Status::Ok | flate2::Status::BufError))
+                {
+                    break;
+                }
+            }
+        }
+        Codec::Zstd => {
+            let Ok(mut context) = zstd_context(dictionary) else {
+                return kept;
+            };
+            // libzstd hands over nothing of a call that fails, so each call is given the
+            // input up to the end of one more block only.
+            let mut pos = 0;
+            let mut at = 0u64;
+            for end in zstd_block_ends(bytes) {
+                loop {
+                    let mut input = zstd::zstd_safe::InBuffer::around(&bytes[..end]);
+                    input.set_pos(pos);
+                    let mut output = zstd::zstd_safe::OutBuffer::around(&mut chunk[..]);
+                    let result = context.decompress_stream(&mut output, &mut input);
+                    let n = output.pos();
+                    let more = keep(&chunk[..n], at);
+                    at += n as u64;
+                    let moved = n > 0 || input.pos() > pos;
+                    pos = input.pos();
+                    match result {
+                        Ok(1..) if more && moved => {}
+                        Ok(1..) if more => break,
+                        _ => return kept,
+                    }
+                }
+            }
+        }
+    }
+    kept
+}
+
+/// Where the blocks of the zstd frame `bytes` begins with end (RFC 8878 § 3.1.1), read
+/// from its header and its blocks' headers, the last one at most `bytes.len()`.
+fn zstd_block_ends(bytes: &[u8]) -> Vec<usize> {
+    let mut ends = Vec::new();
+    let Some(&descriptor) = bytes.get(4) else {
+        return vec![bytes.len()];
+    };
+    let single_segment = descriptor & 0x20 != 0;
+    let dictionary_id = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let content_size = match descriptor >> 6 {
+        0 => usize::from(single_segment),
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    let mut at = 5 + usize::from(!single_segment) + dictionary_id + content_size;
+    while let Some(header) = bytes.get(at..at + 3) {
+        let header = u32::from_le_bytes([header[0], header[1], header[2], 0]);
+        let size = match (header >> 1) & 3 {
+            1 => 1, // RLE: one byte, repeated
+            _ => (header >> 3) as usize,
+        };
+        at += 3 + size;
+        ends.push(at.min(bytes.len()));
+        if header & 1 == 1 || at >= bytes.len() {
+            break;
+        }
+    }
+    // The checksum, or what follows a block that does not parse.
+    ends.push(bytes.len());
+    ends
+}
+
 /// The decoder of one compressed unit, over the raw input (in a Box: `Source::Member`).
 pub(super) enum Member<R: Read> {
     Gzip(GzDecoder<Raw<R>>),
@@ -495,6 +607,14 @@ impl<R: Read> Member<R> {
             Member::Gzip(decoder) => decoder.get_ref(),
             Member::Zstd(frame) => &frame.input,
             Member::Lz4(frame) => frame.get_ref(),
+        }
+    }
+
+    pub(super) fn get_mut(&mut self) -> &mut Raw<R> {
+        match self {
+            Member::Gzip(decoder) => decoder.get_mut(),
+            Member::Zstd(frame) => &mut frame.input,
+            Member::Lz4(frame) => &mut frame.decoder.get_mut().inner,
         }
     }
 
@@ -550,6 +670,15 @@ pub(super) struct Stream<R: Read> {
     pub(super) out_end: usize,
     /// Decompressed bytes pushed back, read before `out`'s.
     pub(super) front: Vec<u8>,
+    /// How many bytes the current member's decoder gave.
+    pub(super) produced: u64,
+    /// The current member ended because the input did, inside it (the decoder's report):
+    /// what it gave is good. The record it cuts reports it (see `Reader::read_record`);
+    /// when it cuts none, [`Stream::next_unit`] does.
+    pub(super) cut: Option<io::Error>,
+    /// The error of a corrupt member, to report once the bytes its decoder gave before
+    /// the error (put in `front`) are read.
+    pub(super) failed: Option<Error>,
     /// Where a part read by [`ParallelReader`] ends: the reading stops at the first
     /// record (plain) or member (gzip) that starts at or after it.
     pub(super) limit: u64,
@@ -582,6 +711,9 @@ impl<R: Read> Stream<R> {
             out_at: 0,
             out_end: 0,
             front: Vec::new(),
+            produced: 0,
+            cut: None,
+            failed: None,
             limit: u64::MAX,
             landed: None,
             starts: None,
@@ -611,6 +743,9 @@ impl<R: Read> Stream<R> {
             out_at: 0,
             out_end: 0,
             front: Vec::new(),
+            produced: 0,
+            cut: None,
+            failed: None,
             limit,
             landed: None,
             starts: Some(Vec::new()),
@@ -693,6 +828,18 @@ impl<R: Read> Stream<R> {
         }
     }
 
+    /// Whether [`Stream::resync`] after the record at `offset` goes back to the byte after
+    /// its start (in a plain file, when the record's bytes are all kept).
+    pub(super) fn rewinds_to(&self, offset: u64) -> bool {
+        match &self.source {
+            Source::Plain(raw) => raw
+                .mark
+                .as_ref()
+                .is_some_and(|mark| mark.offset == offset && !mark.overflowed),
+            _ => false,
+        }
+    }
+
     /// A record was read whole: in a plain file, its bytes need not be kept any more.
     pub(super) fn record_done(&mut self) {
         self.first_in_member = false;
@@ -721,47 +868,61 @@ impl<R: Read> Stream<R> {
 
     /// The next bytes of the current unit; empty at its end.
     pub(super) fn fill(&mut self) -> Result<&[u8], Error> {
+        if matches!(self.source, Source::Member(_)) {
+            return self.fill_member();
+        }
         match &mut self.source {
             Source::Plain(raw) => {
                 let pos = raw.pos;
                 raw.fill_buf()
                     .map_err(|error| Error::new(pos, ErrorKind::Io(error)))
             }
-            Source::Member(decoder) => {
-                if !self.front.is_empty() {
-                    return Ok(&self.front);
+            _ => Ok(&[]),
+        }
+    }
+
+    /// [`Stream::fill`] in a member: the bytes pushed back, else those decoded and not
+    /// consumed, else the next ones decoded.
+    fn fill_member(&mut self) -> Result<&[u8], Error> {
+        if self.front.is_empty()
+            && self.out_at >= self.out_end
+            && self.failed.is_none()
+            && !self.member_done
+        {
+            self.decode_chunk()?;
+        }
+        if !self.front.is_empty() {
+            return Ok(&self.front);
+        }
+        if self.out_at < self.out_end {
+            return Ok(&self.out[self.out_at..self.out_end]);
+        }
+        match self.failed.take() {
+            Some(error) => Err(error),
+            None => Ok(&[]),
+        }
+    }
+
+    /// Decodes the member's next bytes into [`Stream::out`].
+    fn decode_chunk(&mut self) -> Result<(), Error> {
+        let Source::Member(decoder) = &mut self.source else {
+            return Ok(());
+        };
+        if self.out.is_empty() {
+            self.out = vec![0; CHUNK];
+        }
+        self.out_at = 0;
+        self.out_end = 0;
+        match decoder.read(&mut self.out) {
+            Ok(n) => {
+                self.out_end = n;
+                self.produced += n as u64;
+                if n == 0 {
+                    self.member_done = true;
                 }
-                if self.out_at < self.out_end {
-                    return Ok(&self.out[self.out_at..self.out_end]);
-                }
-                if self.member_done {
-                    return Ok(&[]);
-                }
-                if self.out.is_empty() {
-                    self.out = vec![0; CHUNK];
-                }
-                self.out_at = 0;
-                self.out_end = 0;
-                match decoder.read(&mut self.out) {
-                    Ok(n) => {
-                        self.out_end = n;
-                        if n == 0 {
-                            self.member_done = true;
-                        }
-                        Ok(&self.out[..n])
-                    }
-                    Err(error) => {
-                        self.member_done = true;
-                        let raw = decoder.get_ref();
-                        Err(if raw.io_failed {
-                            Error::new(raw.pos, ErrorKind::Io(error))
-                        } else {
-                            Error::new(self.member_start, self.codec.error(error))
-                        })
-                    }
-                }
+                Ok(())
             }
-            Source::Unknown(_) | Source::Between(_) | Source::Gone => Ok(&[]),
+            Err(error) => self.member_failed(error),
         }
     }
 
@@ -786,6 +947,7 @@ impl<R: Read> Stream<R> {
         match result {
             Ok(n) => {
                 into.truncate(old + n);
+                self.produced += n as u64;
                 if n == 0 {
                     self.member_done = true;
                 }
@@ -793,15 +955,105 @@ impl<R: Read> Stream<R> {
             }
             Err(error) => {
                 into.truncate(old);
-                self.member_done = true;
-                let raw = decoder.get_ref();
-                Err(if raw.io_failed {
-                    Error::new(raw.pos, ErrorKind::Io(error))
-                } else {
-                    Error::new(self.member_start, self.codec.error(error))
-                })
+                self.member_failed(error)?;
+                // What is left of the member, if anything, comes through `fill`.
+                Ok(None)
             }
         }
+    }
+
+    /// The current member's decoder failed with `error`: the member ends. When the input
+    /// ended inside it, the member is cut off: what it gave is good, and its bytes are
+    /// not searched for a member again. Else it is corrupt: the bytes it gave before the
+    /// error that the failing read dropped go to `front`, and the error is reported after
+    /// them (an I/O error at once).
+    pub(super) fn member_failed(&mut self, error: io::Error) -> Result<(), Error> {
+        self.member_done = true;
+        let Source::Member(decoder) = &mut self.source else {
+            return Err(Error::new(self.member_start, self.codec.error(error)));
+        };
+        let raw = decoder.get_mut();
+        let at_end = matches!(raw.fill_buf(), Ok([]));
+        if raw.io_failed {
+            return Err(Error::new(raw.pos, ErrorKind::Io(error)));
+        }
+        let mark = raw.mark.take().filter(|mark| !mark.overflowed);
+        // A corrupt member can read on to the end of the input too (a header field with no
+        // end, a stored block's length): it is corrupt if a member that begins a record
+        // starts inside it.
+        if error.kind() == io::ErrorKind::UnexpectedEof
+            && at_end
+            && !self.holds_record_member(mark.as_ref().map_or(&[][..], |mark| &mark.bytes[..]))
+        {
+            self.cut = Some(error);
+            return Ok(());
+        }
+        if let Some(mark) = &mark {
+            // With the bytes the failing read was given and did not take (libzstd takes
+            // none of a call that fails): they hold all of the block that failed.
+            let mut bytes = mark.bytes.clone();
+            if let Source::Member(decoder) = &mut self.source
+                && let Ok(rest) = decoder.get_mut().fill_buf()
+            {
+                bytes.extend_from_slice(rest);
+            }
+            self.front = output_before_error(
+                self.codec,
+                &bytes,
+                self.produced,
+                self.dictionary.as_deref(),
+            );
+        }
+        self.failed = Some(Error::new(self.member_start, self.codec.error(error)));
+        if let Source::Member(decoder) = &mut self.source {
+            decoder.get_mut().mark = mark;
+        }
+        Ok(())
+    }
+
+    /// Whether a member (frame) that begins a record, as [`Stream::recover_member`] judges
+    /// one, starts in `bytes` (a member's bytes, from its start) after their first byte.
+    fn holds_record_member(&mut self, bytes: &[u8]) -> bool {
+        let magic = self.codec.magic();
+        let mut context = None;
+        for at in memchr::memmem::find_iter(bytes.get(1..).unwrap_or_default(), magic) {
+            let candidate = &bytes[at + 1..];
+            let starts = match self.codec {
+                Codec::Gzip => {
+                    let head = &candidate[..candidate.len().min(GZIP_PEEK)];
+                    if self.format == Some(Format::Arc) {
+                        gzip_starts_arc(head)
+                    } else {
+                        gzip_starts_warc(head)
+                    }
+                }
+                Codec::Lz4 => lz4_starts_warc(&candidate[..candidate.len().min(LZ4_PEEK)]),
+                Codec::Zstd => {
+                    let made = match context.take().or_else(|| self.zstd_context.take()) {
+                        Some(made) => made,
+                        None => match zstd_context(self.dictionary.as_deref()) {
+                            Ok(made) => made,
+                            Err(_) => return false,
+                        },
+                    };
+                    match ZstdFrame::new(candidate, made) {
+                        Ok(mut frame) => {
+                            let starts = decodes_to_warc(&mut frame);
+                            context = Some(frame.context);
+                            starts
+                        }
+                        Err(_) => false,
+                    }
+                }
+            };
+            if starts {
+                return true;
+            }
+        }
+        if context.is_some() {
+            self.zstd_context = context;
+        }
+        false
     }
 
     pub(super) fn consume(&mut self, amount: usize) {
@@ -830,6 +1082,12 @@ impl<R: Read> Stream<R> {
                 return Ok(false);
             }
         };
+        if let Some(error) = self.cut.take() {
+            // Cut off before a record began in it (nothing, or only line ends, came out):
+            // the member's own report. Its end is the input's.
+            self.source = Source::Between(raw);
+            return Err(Error::new(self.member_start, self.codec.error(error)));
+        }
         self.start_member(raw)
     }
 
@@ -885,6 +1143,9 @@ impl<R: Read> Stream<R> {
         self.out_at = 0;
         self.out_end = 0;
         self.front.clear();
+        self.produced = 0;
+        self.cut = None;
+        self.failed = None;
         let pos = raw.pos;
         match Member::new(
             self.codec,
