@@ -73,6 +73,18 @@ fn title_and_base_as_the_tree_has_them() {
             "a in a, then math",
             b"<a><a></a><math></a><textarea><table><title>",
         ),
+        // Found by the same property: after the base (title) the simulated tree builder
+        // took an SVG `noscript` (MathML `title`) for an HTML one and read the
+        // `<frameset>` after it as RAWTEXT (RCDATA); the tree's frameset takes out the
+        // body, and the base (title) in it.
+        (
+            "base, then a frameset read as text",
+            b"<a><a></a><base href=/x><svg></a><noscript><head><frameset>",
+        ),
+        (
+            "title, then a frameset read as text",
+            b"<a><title></title><a></a><math></a><title><annotation-xml encoding=text/html><frameset>",
+        ),
     ] {
         check(label, html, &mut problems);
     }
