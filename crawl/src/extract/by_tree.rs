@@ -12,7 +12,8 @@
 //! with it), and when, after one of those tags and before the first `<title>` (`<base
 //! href>`), text that the tokenizer read in a state other than data holds `<title`
 //! (`<base`): the tokenizer's simulated tree builder may have put it in the wrong state
-//! there ([`Watch::text`]). Only then is the tree ([`htmltok_tree`], with the scripting flag on as the
+//! there ([`Watch::text`]); likewise text holding `<frameset` after the first `<title>`
+//! (`<base href>`) and an `<svg>`, `<math>` or `<template>`. Only then is the tree ([`htmltok_tree`], with the scripting flag on as the
 //! tokenizer's simulation has it by default) built, to decide; `crawl/tests/tree_agreement.rs`
 //! holds the two equal on the real corpus and on generated tag soup. Building the tree
 //! costs some three times the tokens, and such documents are few (most titles and bases
@@ -30,9 +31,11 @@ use crate::tag_open::find_tag_open;
 pub(crate) enum Shape {
     /// Nothing.
     No,
-    /// `svg`, `math`, `template`, `table`: a first `<title>` or `<base>` after it is left
-    /// to the tree.
+    /// `table`: a first `<title>` or `<base>` after it is left to the tree.
     Risky,
+    /// `svg`, `math`, `template`: as risky, and from here the tokenizer's simulated tree
+    /// builder may read a tag as text (see [`Watch::text`]).
+    Misread,
     /// `frameset`: as risky, and a `<title>` or `<base>` before it is left to the tree too.
     Frameset,
 }
@@ -40,15 +43,14 @@ pub(crate) enum Shape {
 /// The [`Shape`] of a start tag's raw name.
 #[inline]
 pub(crate) fn shape(raw: &[u8]) -> Shape {
-    let risky = match raw.len() {
-        3 => raw.eq_ignore_ascii_case(b"svg"),
-        4 => raw.eq_ignore_ascii_case(b"math"),
-        5 => raw.eq_ignore_ascii_case(b"table"),
-        8 if raw.eq_ignore_ascii_case(b"frameset") => return Shape::Frameset,
-        8 => raw.eq_ignore_ascii_case(b"template"),
-        _ => false,
-    };
-    if risky { Shape::Risky } else { Shape::No }
+    match raw.len() {
+        3 if raw.eq_ignore_ascii_case(b"svg") => Shape::Misread,
+        4 if raw.eq_ignore_ascii_case(b"math") => Shape::Misread,
+        5 if raw.eq_ignore_ascii_case(b"table") => Shape::Risky,
+        8 if raw.eq_ignore_ascii_case(b"frameset") => Shape::Frameset,
+        8 if raw.eq_ignore_ascii_case(b"template") => Shape::Misread,
+        _ => Shape::No,
+    }
 }
 
 /// What the token paths track to know when the tree must decide.
@@ -56,6 +58,8 @@ pub(crate) fn shape(raw: &[u8]) -> Shape {
 pub(crate) struct Watch {
     /// A risky start tag was met.
     risky: bool,
+    /// A [`Shape::Misread`] start tag was met.
+    misread: bool,
     /// The first `<title>` (`<base href>`) was met.
     known: bool,
     /// The tree must decide.
@@ -69,6 +73,10 @@ impl Watch {
         match shape(raw) {
             Shape::No => {}
             Shape::Risky => self.risky = true,
+            Shape::Misread => {
+                self.risky = true;
+                self.misread = true;
+            }
             Shape::Frameset => {
                 self.risky = true;
                 self.needs_tree |= self.known;
@@ -83,10 +91,11 @@ impl Watch {
     }
 
     /// Whether [`Watch::text`] must see text tokens: a risky start tag was met and the
-    /// watched tag was not.
+    /// watched tag was not, or both were and the risky tag may have misled the
+    /// tokenizer.
     #[inline]
     pub(crate) fn watches_text(&self) -> bool {
-        self.risky && !self.known
+        self.risky && !self.needs_tree && (!self.known || self.misread)
     }
 
     /// A text token, as written (`raw`), that the tokenizer read in the state `kind`.
@@ -94,11 +103,18 @@ impl Watch {
     /// state (it does not keep the list of active formatting elements, for one:
     /// `<a><a></a><svg></a><textarea>` makes an SVG `textarea` that it takes for an HTML
     /// one), and text it read as RCDATA, RAWTEXT, script data, PLAINTEXT or CDATA may
-    /// hold a start tag named `name` that the tree reads as a tag. Text read in the data
-    /// state cannot: there, `<` and a letter always begin a tag. So such text with
-    /// `<name` in it (any case) leaves the decision to the tree.
+    /// hold a start tag that the tree reads as a tag. Text read in the data state
+    /// cannot: there, `<` and a letter always begin a tag. So such text with `<name` in
+    /// it (any case) leaves the decision to the tree; and once the watched tag was met,
+    /// after a [`Shape::Misread`] tag, so does `<frameset`: a `<frameset>` the tokens did
+    /// not see can still take the body out of the tree, and the watched element with it
+    /// (`<a><a></a><base href=/x><svg></a><noscript><head><frameset>`, scripting on).
     pub(crate) fn text(&mut self, kind: TextKind, raw: &[u8], name: &[u8]) {
-        if self.watches_text() && kind != TextKind::Data && find_tag_open(raw, name).is_some() {
+        if !self.watches_text() || kind == TextKind::Data {
+            return;
+        }
+        let hidden: &[u8] = if self.known { b"frameset" } else { name };
+        if find_tag_open(raw, hidden).is_some() {
             self.needs_tree = true;
         }
     }
@@ -121,9 +137,10 @@ mod tests {
 
     #[test]
     fn tree_shapes() {
-        for name in ["svg", "SVG", "math", "Template", "table"] {
-            assert_eq!(shape(name.as_bytes()), Shape::Risky, "{name}");
+        for name in ["svg", "SVG", "math", "Template"] {
+            assert_eq!(shape(name.as_bytes()), Shape::Misread, "{name}");
         }
+        assert_eq!(shape(b"TABLE"), Shape::Risky);
         assert_eq!(shape(b"FrameSet"), Shape::Frameset);
         for name in ["sv", "svgx", "maths", "tables", "frame", "title", "base"] {
             assert_eq!(shape(name.as_bytes()), Shape::No, "{name}");
@@ -148,6 +165,23 @@ mod tests {
         let before = w.needs_tree;
         w.text(TextKind::ScriptData, b"<base href=x>", b"base");
         assert_eq!(w.needs_tree, before, "the first one is known already");
+    }
+
+    #[test]
+    fn text_after_the_watched_tag_can_hide_a_frameset() {
+        let mut w = Watch::default();
+        w.found();
+        w.start_tag(b"table");
+        w.text(TextKind::Rawtext, b"<frameset>", b"base");
+        assert!(!w.needs_tree, "a table does not mislead the tokenizer");
+        w.start_tag(b"svg");
+        w.text(TextKind::Data, b"a <frameset", b"base");
+        assert!(!w.needs_tree, "data-state text holds no tag");
+        w.text(TextKind::Rawtext, b"<base href=y>", b"base");
+        assert!(!w.needs_tree, "the first one is known already");
+        w.text(TextKind::Rawtext, b"<head><FrameSet>", b"base");
+        assert!(w.needs_tree);
+        assert!(!w.watches_text(), "decided");
     }
 
     #[test]

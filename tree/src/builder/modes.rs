@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use htmltok::{Span, State, TextKind};
 
 use super::quirks::quirks_mode;
-use super::token::{DoctypeTok, Mark};
+use super::token::{DoctypeTok, Mark, is_ws};
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{DoctypeData, LazyKind, NONE, NodeId};
 use crate::names::{AttrNs, InBodyStart, Name, Ns, Tag};
@@ -1256,6 +1256,10 @@ impl<'a> TreeBuilder<'a> {
                 if self.insert_leading_ws(text) {
                     return Done;
                 }
+                if !self.open.current_is(Colgroup) {
+                    self.column_group_ignored_text(text);
+                    return Done;
+                }
             }
             Tok::Comment(data, span) => {
                 self.insert_comment(data.clone(), *span, None);
@@ -1287,6 +1291,28 @@ impl<'a> TreeBuilder<'a> {
         self.open.pop();
         self.set_mode(Mode::InTable);
         Reprocess
+    }
+
+    /// 13.2.6.4.12 "in column group" for the rest of a run of characters that starts
+    /// with one that is not whitespace, when the current node is not a `colgroup` (a
+    /// template's contents, `<template><col>`, or a `colgroup` fragment): the rules take
+    /// one character at a time, so each non-whitespace one is "anything else" (a parse
+    /// error, ignored) and the whitespace after it is inserted again. The mode and the
+    /// current node do not change, so the rest of the run takes the same two rules.
+    #[cold]
+    #[inline(never)]
+    fn column_group_ignored_text(&mut self, text: &TextTok<'a>) {
+        // Each whitespace piece sliced from the token, not the rest split off again and
+        // again (which copied an owned text's rest per piece).
+        let bytes = text.text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let ws = at + bytes[at..].iter().take_while(|&&c| !is_ws(c)).count();
+            at = ws + bytes[ws..].iter().take_while(|&&c| is_ws(c)).count();
+            if at > ws {
+                self.insert_text(text.slice(ws, at));
+            }
+        }
     }
 
     // 13.2.6.4.13 The "in table body" insertion mode
