@@ -8,7 +8,9 @@
 #
 # FUZZ_RUNS=N runs each target for N executions instead (SECONDS is then a cap: 0 for
 # none), as the reliability figures in the README were run: FUZZ_RUNS=600000
-# scripts/fuzz-long.sh 0. FUZZ_SKIP_BUILD=1 runs the targets as last built.
+# scripts/fuzz-long.sh 0. FUZZ_SKIP_BUILD=1 runs the targets as last built;
+# FUZZ_TARGET_DIR builds and runs them in another target directory (a second build beside
+# a run that is still going).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,8 +33,12 @@ if ! cargo +"$TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
     exit 1
 fi
 
+dir_flag=()
+if [ -n "${FUZZ_TARGET_DIR:-}" ]; then
+    dir_flag=(--target-dir "$FUZZ_TARGET_DIR")
+fi
 if [ "${FUZZ_SKIP_BUILD:-0}" != 1 ]; then
-    cargo +"$TOOLCHAIN" fuzz build || exit 1
+    cargo +"$TOOLCHAIN" fuzz build "${dir_flag[@]}" || exit 1
 fi
 limit=(-max_total_time="$SECONDS_PER_TARGET")
 if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -51,7 +57,7 @@ for target in "${TARGETS[@]}"; do
     log=fuzz/target/fuzz-logs/$target.log
     echo "fuzz-long: $target, ${limit[*]} (log: $log)"
     started=$SECONDS
-    cargo +"$TOOLCHAIN" fuzz run "$target" "fuzz/corpus/$target" -- \
+    cargo +"$TOOLCHAIN" fuzz run "${dir_flag[@]}" "$target" "fuzz/corpus/$target" -- \
         "${limit[@]}" -dict=fuzz/html.dict -timeout=10 \
         -rss_limit_mb=4096 -max_len=8192 -print_final_stats=1 >"$log" 2>&1
     status=$?
