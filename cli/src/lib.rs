@@ -19,10 +19,12 @@
 //!   `args::Corpus`).
 //!
 //! Exit status: 0 on success (also when standard output is closed early, as by `| head`),
-//! 1 when writing the output fails otherwise, 2 for bad arguments or unreadable input.
-//! Every failure is one line on standard error, `htmltok: <what went wrong>`. The corpus
-//! subcommands skip a document they cannot read (one line `htmltok: FILE: offset N: what`
-//! each), go on, and exit with 1 at the end if they skipped any.
+//! 1 when writing the output fails otherwise, 2 for bad arguments or unreadable input, and
+//! for `tokens` and `tree`, input that is not HTML by its first bytes
+//! (`htmltok_crawl::sniff`). Every failure is one line on standard error, `htmltok: <what
+//! went wrong>`. The corpus subcommands skip a document they cannot read (one line
+//! `htmltok: FILE: offset N: what` each), go on, end with one `htmltok summary: ...` line,
+//! and exit with 1 if they skipped any.
 
 mod args;
 mod extract;
@@ -67,9 +69,11 @@ Examples:
   htmltok extract --field h1='h1::text' --field canonical='link[rel=canonical]::attr(href)' crawl/
 
 Exit status: 0 on success, 1 if writing the output failed, 2 for bad arguments or
-unreadable input (with one line `htmltok: <what went wrong>` on standard error). stats,
-links, text, extract and select skip documents they cannot read (one line each on standard error) and exit
-with 1 at the end if they skipped any.";
+unreadable input, and for tokens and tree, input that is not HTML by its first bytes
+(binary data, an archive; --force-html reads it), with one line `htmltok: <what went
+wrong>` on standard error. stats, links, text, extract and select skip documents they
+cannot read (one line each on standard error), end with one `htmltok summary: ...` line
+(documents, rows written, counts by reason), and exit with 1 if they skipped any.";
 
 #[derive(Parser, Debug)]
 #[command(
