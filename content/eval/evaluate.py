@@ -417,12 +417,13 @@ def rs_trafilatura_page():
             rest = pages[len(results) :]
             done = subprocess.run(
                 [binary, "--list", "-"],
-                input="".join(f"{page.path}\n" for page in rest),
+                input="".join(f"{page.path}\n" for page in rest).encode(),
                 stdout=subprocess.PIPE,
-                text=True,
                 check=False,
             )
-            lines = done.stdout.splitlines()
+            # One JSON object a line; split on \n only (a text may hold U+2028, which JSON
+            # leaves unescaped and str.splitlines would split on).
+            lines = [line for line in done.stdout.decode("utf-8").split("\n") if line]
             for page, line in zip(rest, lines):
                 record = json.loads(line)
                 if record["path"] != str(page.path):

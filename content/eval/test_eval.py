@@ -29,6 +29,7 @@ from evaluate import (  # noqa: E402
     overall,
     page_scores,
     rs_trafilatura_binary,
+    rs_trafilatura_page,
     run_multitype,
     score_page,
     snippet_rate,
@@ -296,6 +297,34 @@ class RsTrafilatura(unittest.TestCase):
         with mock.patch.dict(os.environ, {"HTMLTOK_RS_TRAFILATURA_BIN": "/nonexistent/rs-trafilatura-bench"}):
             with self.assertRaises(ImportError):
                 rs_trafilatura_binary()
+
+    def test_the_binary_s_lines_are_read_whole_and_a_death_costs_one_page(self):
+        # A stand-in for the binary: one JSON line a path, a text with U+2028 in it, and
+        # an abort on a page named "die" (the pages after it are run anew).
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = Path(tmp) / "fake-bench"
+            fake.write_text(
+                f"#!{sys.executable}\n"
+                "import json, sys\n"
+                "for path in sys.stdin.read().split():\n"
+                "    if 'die' in path:\n"
+                "        sys.exit(134)\n"
+                "    print(json.dumps({'path': path, 'text': 'a\\u2028b ' + path, 'title': 'T', 'author': None,\n"
+                "                      'date': None, 'confidence': 0.5, 'seconds': 0.25, 'error': None},\n"
+                "                     ensure_ascii=False), flush=True)\n"
+            )
+            fake.chmod(0o755)
+            pages = [Page(n, Path(tmp) / f"{n}.html.gz", b"", "article", "", [], [], None, None, None)
+                     for n in ("one", "die", "three")]
+            with mock.patch.dict(os.environ, {"HTMLTOK_RS_TRAFILATURA_BIN": str(fake)}):
+                name, run, fields = rs_trafilatura_page()
+                with contextlib.redirect_stderr(io.StringIO()):
+                    results = run(pages)
+        self.assertTrue(name.startswith("rs-trafilatura "))
+        self.assertEqual(fields, ("title", "author", "date"))
+        self.assertEqual([r["text"] for r in results], [f"a\u2028b {pages[0].path}", "", f"a\u2028b {pages[2].path}"])
+        self.assertEqual([r["error"] is None for r in results], [True, False, True])
+        self.assertEqual((results[0]["confidence"], results[0]["seconds"]), (0.5, 0.25))
 
     def test_the_version_is_read_from_the_lock_file(self):
         lock = '[[package]]\nname = "rs-trafilatura"\nversion = "0.2.2"\n\n[[package]]\nname = "x"\nversion = "1.0.0"\n'
