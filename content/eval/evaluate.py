@@ -580,16 +580,28 @@ def multitype_summary(rows, gives_metadata=()):
 
 
 def deciles(pairs, n=10):
-    """Mean F1 by decile of confidence: `pairs` are (confidence, F1), pages without a
-    confidence (None) left out; sorted by confidence and cut into n parts of (nearly) equal
+    """Mean F1 by decile of confidence: `pairs` are (confidence, F1) in the pages' order,
+    pages without a confidence (None) left out; sorted by confidence alone (pages of equal
+    confidence stay in their order, never by F1) and cut into n parts of (nearly) equal
     size, lowest first. Gives [(lowest confidence, highest, pages, mean F1)]."""
-    ranked = sorted((c, f) for c, f in pairs if c is not None)
+    ranked = sorted(((c, f) for c, f in pairs if c is not None), key=lambda pair: pair[0])
     parts = []
     for i in range(n):
         part = ranked[i * len(ranked) // n : (i + 1) * len(ranked) // n]
         if part:
             parts.append((part[0][0], part[-1][0], len(part), sum(f for _, f in part) / len(part)))
     return parts
+
+
+def confidence_levels(pairs):
+    """Mean F1 at each value of confidence (for a confidence of few values, where deciles
+    would cut pages of one value apart): [(confidence, pages, mean F1)], lowest first."""
+    by_value = {}
+    for confidence, f1 in pairs:
+        if confidence is not None:
+            # 0.95 and 0.9500000000000001 (a sum of steps) are one value.
+            by_value.setdefault(round(confidence, 9), []).append(f1)
+    return [(c, len(f), sum(f) / len(f)) for c, f in sorted(by_value.items())]
 
 
 def decode(html):
@@ -808,6 +820,15 @@ def run_multitype(dataset, root, extractors, left_out, args, per_page):
             print(f"  {'decile':>6} {'confidence':>17} {'pages':>6} {'F1':>6}")
             for i, (low, high, n, f1) in enumerate(parts, 1):
                 print(f"  {i:6d} {low:8.3f}-{high:<8.3f} {n:6d} {f1:6.3f}")
+            tied = [i for i, (low, high, _, _) in enumerate(parts, 1) if round(low, 9) == round(high, 9)]
+            if len(tied) > 1:
+                print(f"  (deciles {tied[0]}-{tied[-1]} hold one confidence each: pages of equal confidence are cut in page order)")
+            levels = confidence_levels([(r["confidence"], r["f1"]) for r in rows])
+            if len(levels) <= 20:
+                print(f"  by value: {len(levels)} values of confidence")
+                print(f"  {'confidence':>17} {'pages':>6} {'F1':>6}")
+                for value, n, f1 in levels:
+                    print(f"  {value:17.3f} {n:6d} {f1:6.3f}")
     return {key: summary for key, _, _, summary in scored}
 
 

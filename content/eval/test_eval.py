@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from evaluate import (  # noqa: E402
     KINDS,
     Page,
+    confidence_levels,
     deciles,
     gate,
     html_text,
@@ -204,6 +205,15 @@ class Deciles(unittest.TestCase):
         self.assertEqual([f for _, _, _, f in parts], [0.0] * 5 + [1.0] * 5)
         self.assertEqual(parts[0][:2], (0.0, 0.05))
 
+    def test_pages_of_equal_confidence_are_not_ranked_by_their_f1(self):
+        # All of one confidence, F1 alternating 1 and 0: every decile holds a 1 and a 0.
+        parts = deciles([(1.0, float(i % 2 == 0)) for i in range(20)])
+        self.assertEqual([f for _, _, _, f in parts], [0.5] * 10)
+
+    def test_confidence_levels_give_the_f1_at_each_value(self):
+        levels = confidence_levels([(1.0, 1.0), (0.5, 0.0), (1.0, 0.5), (None, 1.0), (0.5, 0.5), (0.1 + 0.2, 1.0)])
+        self.assertEqual(levels, [(0.3, 1, 1.0), (0.5, 2, 0.25), (1.0, 2, 0.75)])
+
     def test_no_confidence_no_deciles(self):
         self.assertEqual(deciles([(None, 1.0), (None, 0.0)]), [])
 
@@ -272,9 +282,11 @@ class MultitypeRun(unittest.TestCase):
         self.assertIn("fake extractor", text)
         self.assertIn("absent: LEFT OUT (no column): could not be built", text)
         decile_lines = text.split("by decile of its confidence")[1].strip().splitlines()[2:]
-        self.assertEqual(len(decile_lines), 10)
         # The lower half of the confidences is the odd pages (F1 0), the upper the even (F1 1).
-        self.assertEqual([line.split()[-1] for line in decile_lines], ["0.000"] * 5 + ["1.000"] * 5)
+        self.assertEqual([line.split()[-1] for line in decile_lines[:10]], ["0.000"] * 5 + ["1.000"] * 5)
+        self.assertIn("deciles 1-10 hold one confidence each", decile_lines[10])
+        # Two values of confidence: the F1 at each.
+        self.assertEqual([line.split() for line in decile_lines[-2:]], [["0.000", "9", "0.000"], ["1.000", "10", "1.000"]])
 
         tsv = Path(self.tmp.name) / "pages.tsv"
         write_per_page(tsv, per_page)
