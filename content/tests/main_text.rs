@@ -47,9 +47,36 @@ fn navigation_footer_and_comments_are_left_out_and_the_article_kept() {
         format!("{}\n\n{}\n\n{}", prose(1), prose(2), prose(3)),
         "the three paragraphs, nothing else"
     );
-    assert_eq!(m.title.as_deref(), Some("Library stays open - Daily News"));
+    // The headline the page shows (its h1), without the site's name the title adds.
+    assert_eq!(m.title.as_deref(), Some("Library stays open"));
     assert_eq!(m.byline.as_deref(), Some("Ada Writer"));
     assert_eq!(m.date.as_deref(), Some("2024-05-01T10:00:00Z"));
+}
+
+#[test]
+fn title_byline_and_date_from_the_page_where_its_meta_is_silent() {
+    let page = format!(
+        "<!doctype html><title>Ferry timetable changes for winter | Harbour Post</title>\
+         <body><nav><a href=/>Home</a></nav><article><p class=byline>By \
+         <a rel=author href=/people/rv>Rosa Vidal</a>, <time datetime=2026-11-02>2 \
+         November</time></p><p>{}</p><p>{}</p></article>",
+        prose(1),
+        prose(2)
+    );
+    let m = main(&page);
+    // No h1: the short last part after a separator is the site's name.
+    assert_eq!(
+        m.title.as_deref(),
+        Some("Ferry timetable changes for winter")
+    );
+    assert_eq!(m.byline.as_deref(), Some("Rosa Vidal"));
+    assert_eq!(m.date.as_deref(), Some("2026-11-02"));
+    // A title whose last part is long is left whole.
+    let page = "<title>Why tides turn - a long look at the moon and the sea</title><p>x";
+    assert_eq!(
+        main(page).title.as_deref(),
+        Some("Why tides turn - a long look at the moon and the sea")
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! The title, byline and date, from the page's `meta` elements and `title` (cheap: the
-//! head's children only, no walk of the body).
+//! The title, byline and date, from the page's `meta` elements and `title` (the head's
+//! children), and where those are silent, from the body: the headline its first `h1`
+//! shows, an element marked as the author, the first `time` element.
 
 use htmltok_tree::{DocumentRef, Tag, strip_and_collapse_ascii_whitespace};
 
@@ -67,6 +68,110 @@ pub(crate) fn fields(doc: &DocumentRef<'_>) -> Fields {
     f.title = og_title
         .or(head_title)
         .or_else(|| doc.title())
-        .filter(|t| !t.is_empty());
+        .filter(|t| !t.is_empty())
+        .map(|title| without_site_name(doc, title));
+    if f.byline.is_none() || f.date.is_none() {
+        from_body(doc, &mut f);
+    }
     f
+}
+
+/// The separators a page's title puts between the headline and the site's name
+/// (`Headline | Site`, `Headline - Site`, `Site: Headline`).
+const TITLE_SEPARATORS: [&str; 7] = [" | ", " - ", " – ", " — ", " · ", " :: ", " » "];
+
+/// The title without the site's name beside it: the body's first `h1` when the title
+/// holds it (the headline as the page shows it), else the title with a short last part
+/// after a separator (the site's name) left off.
+fn without_site_name(doc: &DocumentRef<'_>, title: String) -> String {
+    let folded = |s: &str| s.to_lowercase();
+    if let Some(h1) = doc.body().and_then(|body| {
+        body.descendants()
+            .find(|n| n.element_name().is_some_and(|n| n.is_html(Tag::H1)))
+            .map(|h1| strip_and_collapse_ascii_whitespace(&h1.text()))
+    }) && h1.len() >= 4
+        && folded(&title).contains(&folded(&h1))
+    {
+        return h1;
+    }
+    for separator in TITLE_SEPARATORS {
+        if let Some((headline, site)) = title.rsplit_once(separator)
+            && site.split_whitespace().count() <= 4
+            && headline.split_whitespace().count() >= 2
+        {
+            return headline.trim().to_string();
+        }
+    }
+    title
+}
+
+/// The byline and the date where the page shows them, for the ones its `meta` elements
+/// left empty: an element marked as the author (`rel=author`, `itemprop=author`, a
+/// `byline` or `author` class) and the first `time` element's `datetime` (or an
+/// `itemprop=datePublished`).
+fn from_body(doc: &DocumentRef<'_>, f: &mut Fields) {
+    let Some(body) = doc.body() else { return };
+    let want_byline = f.byline.is_none();
+    // The first element marked `rel=author` or `itemprop=author`, else the first of a
+    // `byline` or `author` class (which often holds the date too).
+    let (mut marked, mut classed): (Option<String>, Option<String>) = (None, None);
+    for node in body.descendants() {
+        if f.date.is_some() && (!want_byline || marked.is_some()) {
+            break;
+        }
+        let Some(name) = node.element_name() else {
+            continue;
+        };
+        if f.date.is_none() {
+            let date = if name.is_html(Tag::Time) {
+                node.attr("datetime")
+            } else if node
+                .attr("itemprop")
+                .is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
+            {
+                node.attr("content").or_else(|| node.attr("datetime"))
+            } else {
+                None
+            };
+            if let Some(date) = date.map(|d| strip_and_collapse_ascii_whitespace(&d))
+                && date.len() >= 8
+            {
+                f.date = Some(date);
+            }
+        }
+        if !want_byline || marked.is_some() {
+            continue;
+        }
+        let strong = node.attr("rel").is_some_and(|r| {
+            r.split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("author"))
+        }) || node
+            .attr("itemprop")
+            .is_some_and(|p| p.eq_ignore_ascii_case("author"));
+        let weak = classed.is_none()
+            && node.attr("class").is_some_and(|c| {
+                c.split_ascii_whitespace().any(|c| {
+                    let c = c.to_ascii_lowercase();
+                    c == "byline" || c == "author" || c == "author-name"
+                })
+            });
+        if strong || weak {
+            let text = strip_and_collapse_ascii_whitespace(&node.text());
+            let text = text
+                .strip_prefix("By ")
+                .or_else(|| text.strip_prefix("by "))
+                .unwrap_or(&text)
+                .trim();
+            if !text.is_empty() && text.split_whitespace().count() <= 8 {
+                if strong {
+                    marked = Some(text.to_string());
+                } else {
+                    classed = Some(text.to_string());
+                }
+            }
+        }
+    }
+    if want_byline {
+        f.byline = marked.or(classed);
+    }
 }
