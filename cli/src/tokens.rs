@@ -102,7 +102,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             }
         })?;
         args.input.check_html(&head, args.force_html, "tokens")?;
-        if head.starts_with(b"\xFE\xFF") || head.starts_with(b"\xFF\xFE") {
+        let bom = htmltok_crawl::encoding::Encoding::for_bom(&head);
+        if bom.is_some_and(|(encoding, _)| encoding != encoding_rs::UTF_8) {
             // UTF-16, by its byte order mark: decoded to UTF-8 whole, then tokenized.
             reader
                 .read_to_end(&mut head)

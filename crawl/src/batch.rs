@@ -902,13 +902,14 @@ where
             // The part's items are the sequential reader's (read on a guess, they were
             // checked before they came back), so each record is mapped and each failure
             // reported exactly once, as with one thread.
-            for item in part.parts.read(part.k) {
-                if options.stopped() {
-                    break;
-                }
-                partial = run_job(partial, part.file.job(item), options, map, reduce);
-            }
-            return partial;
+            return run_records(
+                partial,
+                &part.file,
+                part.parts.read(part.k),
+                options,
+                map,
+                reduce,
+            );
         }
         Job::Loaded(loaded) => loaded,
         Job::File { path, name } => match read_file(&path, options.max_document_size) {
@@ -1024,7 +1025,7 @@ where
 /// An archive found under an HTML name in a directory walk: read on this worker, record
 /// by record, as a named archive is read on one thread.
 fn run_archive_in_memory<T, M, R>(
-    mut partial: Partial<T>,
+    partial: Partial<T>,
     name: String,
     bytes: Vec<u8>,
     options: &Options,
@@ -1044,7 +1045,23 @@ where
         .every_record(true)
         .max_record_len(options.max_document_size)
         .buffer_pool(Arc::clone(&file.pool));
-    for item in reader {
+    run_records(partial, &file, reader, options, map, reduce)
+}
+
+/// Runs the jobs of an archive's records and failures, in order, until the batch stops.
+fn run_records<T, M, R>(
+    mut partial: Partial<T>,
+    file: &WarcSource,
+    items: impl IntoIterator<Item = Result<crate::warc::Record, crate::warc::Error>>,
+    options: &Options,
+    map: &M,
+    reduce: &R,
+) -> Partial<T>
+where
+    M: Fn(Document<'_>) -> T,
+    R: Fn(T, T) -> T,
+{
+    for item in items {
         if options.stopped() {
             break;
         }

@@ -40,8 +40,7 @@ pub enum InputKind {
 /// see the [module documentation](self) for the order of the rules.
 pub fn sniff(head: &[u8]) -> InputKind {
     let head = &head[..head.len().min(SNIFF_LEN)];
-    const BOMS: [&[u8]; 3] = [b"\xFE\xFF", b"\xFF\xFE", b"\xEF\xBB\xBF"];
-    if BOMS.iter().any(|bom| head.starts_with(bom)) {
+    if crate::encoding::Encoding::for_bom(head).is_some() {
         return InputKind::Html;
     }
     match crate::warc::sniff(&head[..head.len().min(crate::warc::SNIFF_LEN)]) {

@@ -138,20 +138,25 @@ impl ArchiveIterator {
         strict: bool,
     ) -> PyResult<ArchiveIterator> {
         let is_path = source.is_instance_of::<PyString>() || source.hasattr("__fspath__")?;
-        if is_path {
-            let path = path_arg(source, "ArchiveIterator")?;
-            require_exists(&path)?;
-            let head = read_head(&mut std::fs::File::open(&path)?)?;
+        let path = if is_path {
+            Some(path_arg(source, "ArchiveIterator")?)
+        } else {
+            None
+        };
+        if let Some(path) = &path {
+            require_exists(path)?;
+            let head = read_head(&mut std::fs::File::open(path)?)?;
             require_archive(&head, &path.to_string_lossy())?;
         }
-        if is_path && threads != 1 {
-            let path = path_arg(source, "ArchiveIterator")?;
+        if let Some(path) = &path
+            && threads != 1
+        {
             let threads = if threads == 0 {
                 std::thread::available_parallelism().map_or(1, |n| n.get())
             } else {
                 threads
             };
-            let reader = warc::open_parallel(&path, threads)?.resources(resources);
+            let reader = warc::open_parallel(path, threads)?.resources(resources);
             return Ok(ArchiveIterator {
                 reader: Mutex::new(Box::new(reader)),
                 name: path.to_string_lossy().into_owned(),
@@ -159,8 +164,7 @@ impl ArchiveIterator {
                 strict,
             });
         }
-        let (input, name): (Box<dyn Read + Send>, String) = if is_path {
-            let path = path_arg(source, "ArchiveIterator")?;
+        let (input, name): (Box<dyn Read + Send>, String) = if let Some(path) = path {
             let file = std::fs::File::open(&path)?;
             (Box::new(file), path.to_string_lossy().into_owned())
         } else if source.hasattr("read")? {
