@@ -51,12 +51,15 @@
 mod blocks;
 mod fields;
 mod hints;
+mod kind;
 mod output;
 mod select;
 
 use htmltok_tree::DocumentRef;
 
 use crate::Tree;
+
+pub use kind::PageKind;
 
 /// How strict a pass is (the first is the strictest; Readability relaxes the same three
 /// things, in this order, when a pass finds too little text).
@@ -86,7 +89,7 @@ impl Default for Options {
 }
 
 /// A page's main text and the fields read beside it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MainText {
     /// The article's text: paragraphs set apart by a blank line, lines by a line break
     /// (empty when the page has no text).
@@ -98,6 +101,11 @@ pub struct MainText {
     /// The publication date as the page writes it (`article:published_time`,
     /// `datePublished`, `date`, …).
     pub date: Option<String>,
+    /// What sort of page it is.
+    pub kind: PageKind,
+    /// How likely the text is what a person would have kept of the page, in [0, 1]: a
+    /// pipeline can send the pages below a threshold to a slower tool.
+    pub confidence: f32,
 }
 
 /// The passes, strictest first (see the module's doc, step 5).
@@ -150,6 +158,8 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
         title: fields.title,
         byline: fields.byline,
         date: fields.date,
+        kind: PageKind::Other,
+        confidence: 0.0,
     }
 }
 
