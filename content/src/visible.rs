@@ -409,7 +409,7 @@ pub fn visible_text<D: Tree + ?Sized>(doc: &D, options: Options) -> String {
     let root = doc.root();
     let mut child = root.first_child();
     while let Some(node) = child {
-        render(node, options, &mut w, true, &mut |_| false);
+        render(node, options, &mut w, true, &mut |_| false, &mut |_| true);
         child = node.next_sibling();
     }
     w.finish()
@@ -418,15 +418,17 @@ pub fn visible_text<D: Tree + ?Sized>(doc: &D, options: Options) -> String {
 /// Lays out `start` and its descendants into `w` by the module's rules, leaving out the
 /// elements `skip` says to (with their descendants) besides the hidden ones (whose
 /// attributes are read only with `check_hidden`: a caller whose `skip` already leaves
-/// them out saves reading them twice). Iterative:
+/// them out saves reading them twice), and the text nodes `keep_text` refuses (their
+/// elements' line breaks stay, written only if kept text follows). Iterative:
 /// the layouts of the open elements are kept on the heap, not the call stack. (Main
 /// text renders its selected blocks with it.)
-pub(crate) fn render<S: FnMut(&NodeRef<'_>) -> bool>(
+pub(crate) fn render<S: FnMut(&NodeRef<'_>) -> bool, K: FnMut(&NodeRef<'_>) -> bool>(
     start: NodeRef<'_>,
     options: Options,
     w: &mut Writer,
     check_hidden: bool,
     skip: &mut S,
+    keep_text: &mut K,
 ) {
     // The elements the walk is inside, innermost last: the top is the parent of the
     // node visited (but for `start`, whose parent is read from the tree).
@@ -440,7 +442,9 @@ pub(crate) fn render<S: FnMut(&NodeRef<'_>) -> bool>(
         let mut entered = None;
         if !hidden {
             match node.data() {
-                NodeData::Text(_) => w.text(node.text_bytes().unwrap_or_default()),
+                NodeData::Text(_) if keep_text(&node) => {
+                    w.text(node.text_bytes().unwrap_or_default());
+                }
                 NodeData::Element(_) if !skip(&node) => {
                     entered = enter(&node, options, check_hidden, w);
                 }

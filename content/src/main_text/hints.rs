@@ -31,13 +31,16 @@ enum Hint {
     /// Never the article whatever else the names say (comment threads, cookie and
     /// consent banners): dropped in every pass, like `nav`; negative.
     Boilerplate,
+    /// A comment thread: [`Hint::Boilerplate`] for an article, but the posts of a forum
+    /// (the block model tells the two apart).
+    Comment,
 }
 
 /// The words (matched anywhere in the attribute, ASCII case-insensitively).
 const WORDS: &[(&str, Hint)] = &[
     // Boilerplate in every pass.
-    ("comment", Hint::Boilerplate),
-    ("disqus", Hint::Boilerplate),
+    ("comment", Hint::Comment),
+    ("disqus", Hint::Comment),
     ("cookie", Hint::Boilerplate),
     ("consent", Hint::Boilerplate),
     ("gdpr", Hint::Boilerplate),
@@ -139,18 +142,25 @@ pub(crate) struct Names {
     pub(crate) dropped: bool,
     /// A boilerplate word: dropped in every pass (but `body`, `article`, `main`).
     pub(crate) boilerplate: bool,
+    /// The kinds of word the `class` and `id` hold ([`Words`]' bits).
+    pub(crate) words: u8,
+    /// Hidden, as [`crate::visible`] hides elements.
+    pub(crate) hidden: bool,
+    /// A `role` of navigation or a side block.
+    pub(crate) side_role: bool,
 }
 
 /// The kinds of word one `class` or `id` value holds (bits: [`Words::POSITIVE`], …).
 #[derive(Clone, Copy, Default)]
-struct Words(u8);
+pub(crate) struct Words(u8);
 
 impl Words {
-    const POSITIVE: u8 = 1;
-    const NEGATIVE: u8 = 2;
-    const UNLIKELY: u8 = 4;
-    const MAYBE: u8 = 8;
-    const BOILERPLATE: u8 = 16;
+    pub(crate) const POSITIVE: u8 = 1;
+    pub(crate) const NEGATIVE: u8 = 2;
+    pub(crate) const UNLIKELY: u8 = 4;
+    pub(crate) const MAYBE: u8 = 8;
+    pub(crate) const BOILERPLATE: u8 = 16;
+    pub(crate) const COMMENT: u8 = 32;
 
     /// The bits of one hint.
     fn of_hint(hint: Hint) -> u8 {
@@ -159,6 +169,7 @@ impl Words {
             Hint::UnlikelyNegative => Words::UNLIKELY | Words::NEGATIVE,
             Hint::Negative => Words::NEGATIVE,
             Hint::Boilerplate => Words::BOILERPLATE | Words::NEGATIVE,
+            Hint::Comment => Words::COMMENT | Words::BOILERPLATE | Words::NEGATIVE,
             Hint::Maybe => Words::MAYBE | Words::POSITIVE,
             Hint::Positive => Words::POSITIVE,
         }
@@ -195,8 +206,8 @@ impl Words {
 /// 2 M instructions more, callgrind 2026-11-26; reading the value's bytes from the
 /// input when it has no `&`, not decoding it, was 3 M more).
 pub(crate) fn names(node: &NodeRef<'_>) -> Names {
-    let (mut weight, mut unlikely, mut maybe, mut dropped) = (0, false, false, false);
-    let mut boilerplate = false;
+    let (mut weight, mut unlikely, mut maybe) = (0, false, false);
+    let (mut boilerplate, mut all_words, mut hidden, mut side_role) = (false, 0, false, false);
     for attr in node.attrs() {
         if attr.ns() != AttrNs::None {
             continue;
@@ -205,15 +216,16 @@ pub(crate) fn names(node: &NodeRef<'_>) -> Names {
         match attr.name_bytes() {
             b"class" | b"id" => {
                 let words = Words::of(attr.value().as_bytes());
+                all_words |= words.0;
                 unlikely |= words.has(Words::UNLIKELY);
                 maybe |= words.has(Words::MAYBE);
                 boilerplate |= words.has(Words::BOILERPLATE);
                 weight += 25 * i32::from(words.has(Words::POSITIVE))
                     - 25 * i32::from(words.has(Words::NEGATIVE));
             }
-            b"role" => dropped |= role_is_boilerplate(&attr.value()),
+            b"role" => side_role |= role_is_boilerplate(&attr.value()),
             name @ (b"hidden" | b"aria-hidden" | b"style") => {
-                dropped |= visible::attribute_hides(name, &attr.value());
+                hidden |= visible::attribute_hides(name, &attr.value());
             }
             _ => {}
         }
@@ -221,8 +233,11 @@ pub(crate) fn names(node: &NodeRef<'_>) -> Names {
     Names {
         weight,
         unlikely: unlikely && !maybe,
-        dropped,
+        dropped: hidden || side_role,
         boilerplate,
+        words: all_words,
+        hidden,
+        side_role,
     }
 }
 

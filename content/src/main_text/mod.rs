@@ -43,6 +43,17 @@
 //!    weights, then without the clean-up — and the longest result is kept (Readability's
 //!    retries: pages with short articles or unusual markup).
 //!
+//! 6. **Blocks** (`units`, `model`): Readability keeps one container, but a listing's
+//!    40 cards, a thread's posts or a service page's six sections are many. Every block
+//!    of text on the page (a block-level element's own text) is described by its length,
+//!    links, punctuation, tag, what it sits inside (navigation, a footer, an element named
+//!    `comment`, Readability's choice), how many siblings share its shape and its
+//!    neighbours, and small gradient-boosted trees compiled into the crate
+//!    (`content/eval/train_blocks.py` trains them on the multitype development split)
+//!    give the probability that a person keeps it. The text is Readability's blocks
+//!    and every other block the trees give at least one half, laid out as the visible
+//!    text is.
+//!
 //! Every walk is iterative and every step linear in the page (the walks up the tree
 //! from a paragraph stop at five ancestors), so a million nested elements take no stack
 //! and no quadratic time. The title, byline and date come from the head's `meta`
@@ -52,8 +63,10 @@ mod blocks;
 mod fields;
 mod hints;
 mod kind;
+mod model;
 mod output;
 mod select;
+mod units;
 
 use htmltok_tree::DocumentRef;
 
@@ -183,51 +196,116 @@ pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     extract(&view, options, &output::PageTitle::new(&read))
 }
 
-/// The text of the passes (see the module's doc).
-fn extract(doc: &DocumentRef<'_>, options: &Options, title: &output::PageTitle<'_>) -> String {
-    // A pass reuses what the one before computed when it differs only later: the walk
-    // depends on `strip_unlikely` alone, the selection on `weigh_classes` too. Each pass
-    // counts its output's characters from the walk's counts; only the pass kept lays its
-    // text out.
-    let mut walks: Vec<blocks::Blocks> = Vec::with_capacity(2);
-    let mut selections: Vec<select::Selection> = Vec::with_capacity(3);
-    // (walk, selection, pass, characters, elements left out) of the longest output so
-    // far.
-    let mut best: Option<(usize, usize, Pass, u32, output::LeftOut)> = None;
-    for (i, pass) in PASSES.into_iter().enumerate() {
-        if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-            let walk = blocks::segment(doc, pass.strip_unlikely);
-            walks.push(walk);
-        }
-        let b = walks.len() - 1;
-        if i == 0
-            || pass.strip_unlikely != PASSES[i - 1].strip_unlikely
-            || pass.weigh_classes != PASSES[i - 1].weigh_classes
-        {
-            selections.push(select::select(doc, &walks[b], pass.weigh_classes));
-        }
-        let s = selections.len() - 1;
-        let out = output::Output {
-            blocks: &walks[b],
-            selection: &selections[s],
-            pass,
-            title,
+/// Readability's passes run on a page: the walks and selections computed, and the pass
+/// kept (see the module's doc, step 5).
+struct Passes {
+    walks: Vec<blocks::Blocks>,
+    selections: Vec<select::Selection>,
+    /// (walk, selection, pass, characters, elements left out) of the pass kept.
+    best: Option<(usize, usize, Pass, u32, output::LeftOut)>,
+}
+
+impl Passes {
+    fn run(doc: &DocumentRef<'_>, options: &Options, title: &output::PageTitle<'_>) -> Passes {
+        // A pass reuses what the one before computed when it differs only later: the
+        // walk depends on `strip_unlikely` alone, the selection on `weigh_classes` too.
+        // Each pass counts its output's characters from the walk's counts; only the
+        // pass kept lays its text out.
+        let mut p = Passes {
+            walks: Vec::with_capacity(2),
+            selections: Vec::with_capacity(3),
+            best: None,
         };
-        let (chars, left_out) = out.chars(doc);
-        if best.as_ref().is_none_or(|&(.., most, _)| chars > most) {
-            best = Some((b, s, pass, chars, left_out));
+        for (i, pass) in PASSES.into_iter().enumerate() {
+            if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
+                let walk = blocks::segment(doc, pass.strip_unlikely);
+                p.walks.push(walk);
+            }
+            let b = p.walks.len() - 1;
+            if i == 0
+                || pass.strip_unlikely != PASSES[i - 1].strip_unlikely
+                || pass.weigh_classes != PASSES[i - 1].weigh_classes
+            {
+                p.selections
+                    .push(select::select(doc, &p.walks[b], pass.weigh_classes));
+            }
+            let s = p.selections.len() - 1;
+            let out = output::Output {
+                blocks: &p.walks[b],
+                selection: &p.selections[s],
+                pass,
+                title,
+            };
+            let (chars, left_out) = out.chars(doc);
+            if p.best.as_ref().is_none_or(|&(.., most, _)| chars > most) {
+                p.best = Some((b, s, pass, chars, left_out));
+            }
+            if chars >= options.min_chars {
+                break;
+            }
         }
-        if chars >= options.min_chars {
-            break;
+        p
+    }
+
+    /// Readability's view of the page, for the block walk.
+    fn readability(&self) -> Option<units::Readability<'_>> {
+        self.best
+            .as_ref()
+            .map(|(b, s, _, _, left_out)| units::Readability {
+                blocks: &self.walks[*b],
+                selection: &self.selections[*s],
+                left_out,
+            })
+    }
+
+    /// The text of the pass kept.
+    fn text(&self, doc: &DocumentRef<'_>, title: &output::PageTitle<'_>) -> String {
+        self.best
+            .as_ref()
+            .map_or_else(String::new, |(b, s, pass, _, left_out)| {
+                output::Output {
+                    blocks: &self.walks[*b],
+                    selection: &self.selections[*s],
+                    pass: *pass,
+                    title,
+                }
+                .text(doc, left_out)
+            })
+    }
+}
+
+/// The main text (see the module's doc).
+fn extract(doc: &DocumentRef<'_>, options: &Options, title: &output::PageTitle<'_>) -> String {
+    let passes = Passes::run(doc, options, title);
+    if let Some(readability) = passes.readability() {
+        let walk = units::Units::walk(doc, &readability, false);
+        let keep = model::keep(&walk, title.get());
+        if keep.contains(&true) {
+            return walk.text(doc, &keep);
         }
     }
-    best.map_or_else(String::new, |(b, s, pass, _, left_out)| {
-        output::Output {
-            blocks: &walks[b],
-            selection: &selections[s],
-            pass,
-            title,
-        }
-        .text(doc, &left_out)
-    })
+    passes.text(doc, title)
+}
+
+/// Every block of text of the page with the features the block model reads, and the
+/// features' names: what `content/eval/train_blocks.py` learns from (not a stable
+/// API).
+#[doc(hidden)]
+pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, Vec<f32>)>) {
+    let view = doc.view();
+    let read = || fields::fields(&view).title;
+    let title = output::PageTitle::new(&read);
+    let passes = Passes::run(&view, &Options::default(), &title);
+    let Some(readability) = passes.readability() else {
+        return (units::feature_names(), Vec::new());
+    };
+    let walk = units::Units::walk(&view, &readability, true);
+    let features = walk.features(title.get());
+    let blocks = walk
+        .units
+        .iter()
+        .zip(features)
+        .map(|(unit, f)| (unit.text.clone(), f.to_vec()))
+        .collect();
+    (units::feature_names(), blocks)
 }

@@ -48,7 +48,7 @@ fn clean_out(tag: Tag, b: &Blocks, sel: &Selection, weigh_classes: bool, id: usi
 }
 
 /// Lowercased, whitespace collapsed.
-fn normalize(text: &str) -> String {
+pub(crate) fn normalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !out.is_empty() {
@@ -212,6 +212,7 @@ impl Output<'_> {
                 &mut w,
                 false,
                 &mut skip,
+                &mut |_| true,
             );
         }
         w.finish()
@@ -232,7 +233,7 @@ impl LeftOut {
         }
     }
 
-    fn contains(&self, id: u32) -> bool {
+    pub(crate) fn contains(&self, id: u32) -> bool {
         self.0
             .get(id as usize / 64)
             .is_some_and(|word| word & (1 << (id % 64)) != 0)
@@ -266,7 +267,7 @@ impl<'a> PageTitle<'a> {
         }
     }
 
-    fn get(&self) -> &str {
+    pub(crate) fn get(&self) -> &str {
         self.normalized
             .get_or_init(|| (self.read)().as_deref().map(normalize).unwrap_or_default())
     }

@@ -1,0 +1,93 @@
+//! The block model: gradient-boosted decision trees (LightGBM's, trained by
+//! `content/eval/train_blocks.py` on the multitype development split and written into
+//! `model_trees.rs`) that give each block of text ([`super::units`]) the probability
+//! that a person would keep it as the page's main content. Compiled in: no file to load,
+//! the same answer on every machine.
+
+use super::units::{FEATURES, Units};
+
+/// One node of a tree: a split on a feature, or a leaf with its value.
+pub(crate) struct Node {
+    /// The feature compared, or [`Node::LEAF`].
+    feature: u16,
+    /// A split's threshold (LightGBM's, in double precision, so that a feature at the
+    /// threshold goes the way it went in training); a leaf's value.
+    value: f64,
+    /// The node taken when the feature is at most the threshold, and when it is not.
+    yes: u32,
+    no: u32,
+}
+
+impl Node {
+    const LEAF: u16 = u16::MAX;
+
+    const fn leaf(value: f64) -> Node {
+        Node {
+            feature: Node::LEAF,
+            value,
+            yes: 0,
+            no: 0,
+        }
+    }
+
+    const fn split(feature: u16, threshold: f64, yes: u32, no: u32) -> Node {
+        Node {
+            feature,
+            value: threshold,
+            yes,
+            no,
+        }
+    }
+}
+
+include!("model_trees.rs");
+
+/// Which blocks of the walk are main content: those of Readability's choice, and the
+/// others the model gives at least [`THRESHOLD`]. `title`: the page title, normalized
+/// (see [`Units::features`]).
+pub(crate) fn keep(walk: &Units, title: &str) -> Vec<bool> {
+    walk.features(title)
+        .iter()
+        .map(|f| Units::readability_keeps(f) || probability(f) >= THRESHOLD)
+        .collect()
+}
+
+/// The probability the trees give for one block's features.
+fn probability(features: &[f32; FEATURES]) -> f32 {
+    let mut sum = 0.0f64;
+    for &root in &ROOTS {
+        let mut node = &NODES[root as usize];
+        while node.feature != Node::LEAF {
+            let x = f64::from(features[usize::from(node.feature)]);
+            let next = if x <= node.value { node.yes } else { node.no };
+            node = &NODES[next as usize];
+        }
+        sum += node.value;
+    }
+    (1.0 / (1.0 + (-sum).exp())) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_reads_the_features_the_walk_writes() {
+        assert_eq!(FEATURE_NAMES.len(), FEATURES);
+        assert_eq!(
+            FEATURE_NAMES.map(String::from).to_vec(),
+            super::super::units::feature_names()
+        );
+    }
+
+    #[test]
+    fn every_split_is_on_a_feature_and_every_link_in_the_table() {
+        for node in &NODES {
+            if node.feature != Node::LEAF {
+                assert!(usize::from(node.feature) < FEATURES);
+                assert!((node.yes as usize) < NODES.len() && (node.no as usize) < NODES.len());
+            }
+        }
+        assert!(ROOTS.iter().all(|&r| (r as usize) < NODES.len()));
+    }
+}
