@@ -58,6 +58,11 @@ fn navigation_footer_and_comments_are_left_out_and_the_article_kept() {
     ] {
         assert!(!m.text.contains(boilerplate), "{boilerplate}: {}", m.text);
     }
+    assert!(
+        m.confidence > 0.0 && m.confidence <= 1.0,
+        "a probability: {}",
+        m.confidence
+    );
     // The headline the page shows (its h1), without the site's name the title adds.
     assert_eq!(m.title.as_deref(), Some("Library stays open"));
     assert_eq!(m.byline.as_deref(), Some("Ada Writer"));

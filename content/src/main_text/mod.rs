@@ -116,8 +116,11 @@ pub struct MainText {
     pub date: Option<String>,
     /// What sort of page it is.
     pub kind: PageKind,
-    /// How likely the text is what a person would have kept of the page, in [0, 1]: a
-    /// pipeline can send the pages below a threshold to a slower tool.
+    /// How sure the block model is of the text, in [0, 1]: the mean probability it gives
+    /// the blocks kept, each weighing its characters (0 when the page has no block of
+    /// text). It ranks pages by how well their text matches what people keep (see
+    /// `content/eval/README.md`), so a pipeline can send those below a threshold to a
+    /// slower tool.
     pub confidence: f32,
 }
 
@@ -166,13 +169,14 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let view = doc.view();
     let fields = fields::fields(&view);
     let title = output::PageTitle::known(fields.title.as_deref());
+    let (text, confidence) = extract(&view, options, &title, true);
     MainText {
-        text: extract(&view, options, &title),
+        text,
         title: fields.title,
         byline: fields.byline,
         date: fields.date,
         kind: PageKind::Other,
-        confidence: 0.0,
+        confidence,
     }
 }
 
@@ -193,7 +197,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
 pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let view = doc.view();
     let read = || fields::fields(&view).title;
-    extract(&view, options, &output::PageTitle::new(&read))
+    extract(&view, options, &output::PageTitle::new(&read), false).0
 }
 
 /// Readability's passes run on a page: the walks and selections computed, and the pass
@@ -274,17 +278,24 @@ impl Passes {
     }
 }
 
-/// The main text (see the module's doc).
-fn extract(doc: &DocumentRef<'_>, options: &Options, title: &output::PageTitle<'_>) -> String {
+/// The main text (see the module's doc) and the confidence in it: the mean
+/// probability of the blocks kept, each weighing its characters (0 for a page whose
+/// text comes from Readability alone, which has no blocks of text).
+fn extract(
+    doc: &DocumentRef<'_>,
+    options: &Options,
+    title: &output::PageTitle<'_>,
+    confidence: bool,
+) -> (String, f32) {
     let passes = Passes::run(doc, options, title);
     if let Some(readability) = passes.readability() {
         let walk = units::Units::walk(doc, &readability, false);
-        let keep = model::keep(&walk, title.get());
-        if keep.contains(&true) {
-            return walk.text(doc, &keep);
+        let chosen = model::choose(&walk, title.get(), confidence);
+        if chosen.keep.contains(&true) {
+            return (walk.text(doc, &chosen.keep), chosen.confidence);
         }
     }
-    passes.text(doc, title)
+    (passes.text(doc, title), 0.0)
 }
 
 /// Every block of text of the page with the features the block model reads, and the

@@ -42,14 +42,48 @@ impl Node {
 
 include!("model_trees.rs");
 
+/// The blocks chosen and the confidence in the choice.
+pub(crate) struct Choice {
+    /// By block: main content or not.
+    pub(crate) keep: Vec<bool>,
+    /// The mean probability of the blocks kept, each weighing its characters: how sure
+    /// the model is of what was kept (on the development split, out of fold, the pages
+    /// in its lowest tenth score a word F1 of 0.43, those in its highest 0.99).
+    pub(crate) confidence: f32,
+}
+
 /// Which blocks of the walk are main content: those of Readability's choice, and the
 /// others the model gives at least [`THRESHOLD`]. `title`: the page title, normalized
-/// (see [`Units::features`]).
-pub(crate) fn keep(walk: &Units, title: &str) -> Vec<bool> {
-    walk.features(title)
+/// (see [`Units::features`]); `confidence`: whether to compute it (it costs the
+/// probability of Readability's blocks too, otherwise not needed), else it is 0.
+pub(crate) fn choose(walk: &Units, title: &str, confidence: bool) -> Choice {
+    let (mut sum, mut weight) = (0f64, 0f64);
+    let keep = walk
+        .features(title)
         .iter()
-        .map(|f| Units::readability_keeps(f) || probability(f) >= THRESHOLD)
-        .collect()
+        .zip(&walk.units)
+        .map(|(f, unit)| {
+            let by_readability = Units::readability_keeps(f);
+            if by_readability && !confidence {
+                return true;
+            }
+            let p = probability(f);
+            let kept = by_readability || p >= THRESHOLD;
+            if kept {
+                sum += f64::from(p) * f64::from(unit.chars);
+                weight += f64::from(unit.chars);
+            }
+            kept
+        })
+        .collect();
+    Choice {
+        keep,
+        confidence: if weight > 0.0 {
+            (sum / weight) as f32
+        } else {
+            0.0
+        },
+    }
 }
 
 /// The probability the trees give for one block's features.

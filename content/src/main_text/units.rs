@@ -94,7 +94,8 @@ struct Element {
 pub(crate) struct Unit {
     /// The block-level element whose own text it is (its index in the walk).
     element: u32,
-    chars: u32,
+    /// Text characters ([`measure`]'s count).
+    pub(crate) chars: u32,
     link_chars: u32,
     commas: u32,
     /// Sentence ends (`.`, `!`, `?` and their CJK forms).
