@@ -51,6 +51,7 @@
 mod blocks;
 mod fields;
 mod hints;
+mod jsonld;
 mod kind;
 mod output;
 mod select;
@@ -151,6 +152,7 @@ const PASSES: [Pass; 4] = [
 /// ```
 pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let view = doc.view();
+    let ld = jsonld::JsonLd::read(&view);
     let fields = fields::fields(&view);
     let title = output::PageTitle::known(fields.title.as_deref());
     MainText {
@@ -158,7 +160,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
         title: fields.title,
         byline: fields.byline,
         date: fields.date,
-        kind: PageKind::Other,
+        kind: kind::page_kind(&view, &ld),
         confidence: 0.0,
     }
 }
