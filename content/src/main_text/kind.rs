@@ -6,8 +6,10 @@
 //! - **Metadata**: JSON-LD `@type`s (top level, arrays and `@graph`s: `Product` and
 //!   `Offer`, `Article` and `BlogPosting`, `QAPage` and `DiscussionForumPosting`,
 //!   `CollectionPage`, `ItemList`, `TechArticle`, `Service` and `SoftwareApplication`,
-//!   …), Open Graph's `og:type` (`article`, `product`, `product.group`) and microdata
-//!   `itemtype`s (`Comment`, `Answer`, `Product`, `Offer`, `BlogPosting`, …).
+//!   …), Open Graph's `og:type` (`article`, `product`, `product.group`), microdata
+//!   `itemtype`s (`Comment`, `Answer`, `Product`, `Offer`, `BlogPosting`, …) and an
+//!   article's `meta`s (`article:published_time`, `author`): a page without any
+//!   article metadata leans towards a service page.
 //! - **Structure**: code blocks (`pre`, `code`); runs of three or more siblings with the
 //!   same tag and class (cards) and what most of them hold — a price (currency sign and
 //!   digits, or a `price` class), a link, an image, a heading, a `time`, post or comment
@@ -177,7 +179,11 @@ fn decide(s: &Signals) -> PageKind {
     add(Documentation, 1, cue(cues::HIGHLIGHT));
 
     add(Service, 8, meta(Meta::Service));
-    add(Service, 3, !meta(Meta::Article) && !s.og_article);
+    add(
+        Service,
+        3,
+        !meta(Meta::Article) && !s.og_article && !s.article_meta,
+    );
     add(Service, 3, meta(Meta::Faq) || cue(cues::FAQ));
     add(Service, 3, cue(cues::HERO));
     add(Service, 5, cue(cues::TESTIMONIAL));
@@ -354,6 +360,9 @@ struct Signals {
     /// The [`Meta`] groups of the microdata `itemtype`s.
     microdata: u16,
     og_article: bool,
+    /// The head has an article's `meta`: `article:published_time`, `article:author` or
+    /// `author`.
+    article_meta: bool,
     og_product: bool,
     og_product_group: bool,
     /// The class/id cues found anywhere in the body.
@@ -452,7 +461,7 @@ impl Signals {
             }
         }
         if let Some(head) = doc.head() {
-            s.read_og_type(&head);
+            s.read_head(&head);
         }
         if let Some(body) = doc.body() {
             s.read_body(doc, body);
@@ -460,15 +469,25 @@ impl Signals {
         s
     }
 
-    fn read_og_type(&mut self, head: &NodeRef<'_>) {
-        let og_type = head.children().find_map(|meta| {
-            meta.element_name()
-                .is_some_and(|n| n.is_html(Tag::Meta))
-                .then(|| meta.attr("property").or_else(|| meta.attr("name")))
-                .flatten()
-                .filter(|key| key.eq_ignore_ascii_case("og:type"))
-                .and_then(|_| meta.attr("content"))
-        });
+    /// Reads `og:type` and the article `meta`s among the head's children.
+    fn read_head(&mut self, head: &NodeRef<'_>) {
+        let mut og_type = None;
+        for meta in head.children() {
+            if !meta.element_name().is_some_and(|n| n.is_html(Tag::Meta)) {
+                continue;
+            }
+            let Some(key) = meta.attr("property").or_else(|| meta.attr("name")) else {
+                continue;
+            };
+            if key.eq_ignore_ascii_case("og:type") {
+                og_type = og_type.or_else(|| meta.attr("content"));
+            } else if ["article:published_time", "article:author", "author"]
+                .iter()
+                .any(|k| key.eq_ignore_ascii_case(k))
+            {
+                self.article_meta = true;
+            }
+        }
         let Some(og_type) = og_type else { return };
         let og_type = og_type.trim().to_ascii_lowercase();
         self.og_article = og_type == "article";
