@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 use htmltok::Tokenizer;
-use htmltok_crawl::extract::{Fields, MAIN_TEXT, Page, TreeColumns};
+use htmltok_crawl::extract::{Fields, MAIN_CONFIDENCE, MAIN_KIND, MAIN_TEXT, Page, TreeColumns};
 use htmltok_tree::Parser;
 use url::Url;
 
@@ -48,6 +48,10 @@ const LONG_ABOUT: &str = r#"Write one record per document of the given files, di
                       CSS selector gives on the document's tree, a list in document order
   main_text           with --main-text: the main text (the article, paragraphs set apart
                       by a blank line; as `htmltok text --main`)
+  main_kind           with --main-text: the page's kind (article, forum, product,
+                      collection, listing, documentation, service or other)
+  main_confidence     with --main-text: how likely the main text is what a person would
+                      have kept of the page, in [0, 1] (Parquet: a 32-bit float)
 
 With --metadata, the page's metadata as a crawler reads it follows (htmltok-content's
 metadata: URLs resolved against the document's URL and <base href>, else null):
@@ -141,9 +145,10 @@ pub struct Args {
     #[arg(long)]
     no_text: bool,
 
-    /// Add a column main_text: each document's main text (the article without menus,
-    /// footers, comments and link lists; htmltok-content's main_text). It builds the
-    /// tree, so it costs more than the other columns (about 1.4x the parse with it)
+    /// Add the columns main_text, main_kind and main_confidence: each document's main
+    /// text (the article without menus, footers, comments and link lists;
+    /// htmltok-content's main_text), its page kind and the text's confidence. It builds
+    /// the tree, so it costs more than the other columns (about 1.4x the parse with it)
     #[arg(long)]
     main_text: bool,
 
@@ -304,7 +309,8 @@ fn run_jsonl(args: &Args) -> Result<ExitCode, Failure> {
 
 /// Appends one JSON line (with its newline) for `page`, the field columns
 /// ([`Page::fields`]) after the page's, under `names` (a field the page lacks is null),
-/// then the columns of `tree`: `main_text` ([`Page::main_text`]) and the metadata's
+/// then the columns of `tree`: `main_text`, `main_kind` and `main_confidence`
+/// ([`Page::main_text`], [`Page::main_kind`], [`Page::main_confidence`]) and the metadata's
 /// ([`Page::metadata`]), null where the page lacks them.
 pub fn write_json(
     line: &mut String,
@@ -378,10 +384,20 @@ pub fn write_json(
         }
     }
     if tree.main_text {
-        line.push_str(",\"");
-        line.push_str(MAIN_TEXT);
-        line.push_str("\":");
+        let key = |line: &mut String, name: &str| {
+            line.push_str(",\"");
+            line.push_str(name);
+            line.push_str("\":");
+        };
+        key(line, MAIN_TEXT);
         opt(line, page.main_text.as_deref());
+        key(line, MAIN_KIND);
+        opt(line, page.main_kind.map(|k| k.as_str()));
+        key(line, MAIN_CONFIDENCE);
+        match page.main_confidence {
+            Some(confidence) => json::write_f32(line, confidence),
+            None => line.push_str("null"),
+        }
     }
     if tree.metadata {
         metadata::write_members(line, page.metadata.as_deref());

@@ -41,6 +41,17 @@ pub fn write_str_content(out: &mut String, s: &str) {
     out.push_str(&s[plain_start..]);
 }
 
+/// Appends `x` as a JSON number, always with a fraction or an exponent (`0.0`, `0.75`,
+/// `1e-7`: readers that type numbers read a float), the shortest that reads back as `x`;
+/// `null` for a NaN or an infinity, which JSON has no numbers for.
+pub fn write_f32(out: &mut String, x: f32) {
+    if x.is_finite() {
+        let _ = write!(out, "{x:?}");
+    } else {
+        out.push_str("null");
+    }
+}
+
 fn write_opt_str(out: &mut String, s: Option<&str>) {
     match s {
         Some(s) => write_str(out, s),

@@ -33,8 +33,13 @@ the hidden attribute) is not detected.
 With --main, "text" is the page's main text instead (htmltok-content's main_text: the
 article without menus, headers, footers, comment threads, cookie banners and link lists,
 paragraphs set apart by a blank line; "" for a page without text), and the line also
-has "byline" and "date" (null when the page has none); "title" is then the main text's
-title (og:title, else <title>).
+has "byline" and "date" (null when the page has none), "kind" (what sort of page it is:
+"article", "forum", "product", "collection", "listing", "documentation", "service" or
+"other") and "confidence" (a number in [0, 1]: how likely the text is what a person
+would have kept of the page); "title" is then the main text's title (og:title, else
+<title>):
+
+  {"document":"a.html","url":null,"title":"Tides","byline":"A. Sea","date":"2024-05-01","kind":"article","confidence":0.9,"text":"..."}
 
 With --visible, "text" is the visible text laid out from the page's tree
 (htmltok-content's visible_text): block elements break lines, paragraphs and headings
@@ -52,7 +57,8 @@ file and offset and skipped; the exit status is then 1."#;
 #[derive(clap::Args, Debug)]
 #[command(about = ABOUT, long_about = LONG_ABOUT)]
 pub struct Args {
-    /// Print the main text (the article) with its title, byline and date
+    /// Print the main text (the article) with its title, byline, date, page kind and
+    /// confidence
     #[arg(long, conflicts_with = "visible")]
     main: bool,
 
@@ -74,13 +80,14 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         (args.main || args.visible).then(Parser::new),
         out.stop_flag(),
         |document| {
-            // (title, text, byline and date for --main)
+            // (title, text, and for --main the byline, date, kind and confidence)
             // The batch's tree (asked for with --main and --visible), else one parsed here
             // (with --no-decode).
             let (title, text, more) = if args.main {
                 document.with_tree(|doc| {
                     let main = htmltok_content::main_text(&doc, &Default::default());
-                    (main.title, main.text, Some((main.byline, main.date)))
+                    let more = (main.byline, main.date, main.kind, main.confidence);
+                    (main.title, main.text, Some(more))
                 })
             } else if args.visible {
                 document.with_tree(|doc| {
@@ -94,22 +101,28 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let mut line = String::with_capacity(text.len() + 256);
             line.push_str("{\"document\":");
             json::write_str(&mut line, &document.label());
-            let mut field = |name: &str, value: Option<&str>| {
+            let key = |line: &mut String, name: &str| {
                 line.push_str(",\"");
                 line.push_str(name);
                 line.push_str("\":");
+            };
+            let field = |line: &mut String, name: &str, value: Option<&str>| {
+                key(line, name);
                 match value {
-                    Some(value) => json::write_str(&mut line, value),
+                    Some(value) => json::write_str(line, value),
                     None => line.push_str("null"),
                 }
             };
-            field("url", document.url());
-            field("title", title.as_deref());
-            if let Some((byline, date)) = &more {
-                field("byline", byline.as_deref());
-                field("date", date.as_deref());
+            field(&mut line, "url", document.url());
+            field(&mut line, "title", title.as_deref());
+            if let Some((byline, date, kind, confidence)) = &more {
+                field(&mut line, "byline", byline.as_deref());
+                field(&mut line, "date", date.as_deref());
+                field(&mut line, "kind", Some(kind.as_str()));
+                key(&mut line, "confidence");
+                json::write_f32(&mut line, *confidence);
             }
-            field("text", Some(&text));
+            field(&mut line, "text", Some(&text));
             line.push_str("}\n");
             out.write(line.as_bytes());
             1

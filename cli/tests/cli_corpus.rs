@@ -688,7 +688,8 @@ fn links_and_text_over_one_real_category() {
     assert!(linked.iter().all(|d| pages.contains(*d)));
 }
 
-/// `text --main`: htmltok-content's main text of each decoded page, with byline and date;
+/// `text --main`: htmltok-content's main text of each decoded page, with byline, date,
+/// kind and confidence;
 /// `text --visible`: its visible text. The same Rust code the library gives.
 #[test]
 fn main_and_visible_text_of_known_pages() {
@@ -715,6 +716,17 @@ fn main_and_visible_text_of_known_pages() {
             let html = std::fs::read(&path).unwrap();
             assert_eq!(line["text"], expected(&html).as_str(), "{flag} {name}");
             assert_eq!(line.get("byline").is_some(), flag == "--main", "{line}");
+            if flag == "--main" {
+                let main =
+                    htmltok_content::main_text(&htmltok_tree::parse(&html), &Default::default());
+                assert_eq!(line["kind"], main.kind.as_str(), "{name}");
+                assert_eq!(
+                    line["confidence"].as_f64(),
+                    Some(f64::from(main.confidence))
+                );
+            } else {
+                assert!(line.get("kind").is_none() && line.get("confidence").is_none());
+            }
         }
         // A legacy encoding is decoded before the tree is built.
         let forum = lines

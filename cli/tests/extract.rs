@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int32Type, Int64Type};
+use arrow_array::types::{Float32Type, Int32Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -63,6 +63,11 @@ fn value(column: &dyn Array, i: usize) -> Value {
         DataType::Int32 => json!(column.as_primitive::<Int32Type>().value(i)),
         DataType::Boolean => json!(column.as_boolean().value(i)),
         DataType::Utf8 => json!(column.as_string::<i32>().value(i)),
+        // As the JSON lines write it (the shortest form that reads back as the f32).
+        DataType::Float32 => {
+            let x = column.as_primitive::<Float32Type>().value(i);
+            serde_json::from_str(&format!("{x:?}")).unwrap()
+        }
         other => panic!("a column of type {other} in the Parquet file"),
     }
 }
@@ -510,8 +515,9 @@ fn fields_in_parquet_equal_json_lines() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `--main-text`: a `main_text` column (htmltok-content's main text of the decoded page),
-/// the same in Parquet and JSON lines, alongside fields; without it, no such column.
+/// `--main-text`: the `main_text`, `main_kind` and `main_confidence` columns
+/// (htmltok-content's main text of the decoded page), the same in Parquet and JSON
+/// lines, alongside fields; without it, no such columns.
 #[test]
 fn main_text_column_in_parquet_and_json_lines() {
     let corpus = corpus();
@@ -557,11 +563,32 @@ fn main_text_column_in_parquet_and_json_lines() {
     assert!(!expected.is_empty());
     assert_eq!(row["main_text"], expected.as_str());
     assert!(from_jsonl.iter().all(|r| r["main_text"].is_string()));
+    // The page's kind and the confidence come with the main text, after it.
+    let main = htmltok_content::main_text(&doc, &Default::default());
+    assert_eq!(row["main_kind"], main.kind.as_str());
+    assert_eq!(
+        row["main_confidence"].as_f64(),
+        Some(f64::from(main.confidence))
+    );
+    let line = std::str::from_utf8(&stdout)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    let at = |key: &str| line.find(&format!("\"{key}\":")).unwrap();
+    assert!(at("main_text") < at("main_kind") && at("main_kind") < at("main_confidence"));
+    for r in &from_jsonl {
+        assert!(
+            r["main_kind"].is_string() && r["main_confidence"].is_f64(),
+            "{r}"
+        );
+    }
 
     let plain = htmltok(&["extract", "-j", "1", c]).stdout;
     let first: Value =
         serde_json::from_str(std::str::from_utf8(&plain).unwrap().lines().next().unwrap()).unwrap();
     assert!(first.get("main_text").is_none(), "{first}");
+    assert!(first.get("main_kind").is_none(), "{first}");
 
     let clash = Command::new(BIN)
         .args(["extract", "--main-text", "--field", "main_text=p", c])

@@ -28,7 +28,8 @@ pub(crate) fn main_text_only(py: Python<'_>, doc: &OwnedDocument<Html>) -> Strin
     py.detach(|| htmltok_content::main_text::text(doc, &MainTextOptions::default()))
 }
 
-/// `article()`'s dict: `text`, `title`, `byline`, `date` (None when the page has none).
+/// `article()`'s dict: `text`, `title`, `byline`, `date` (None when the page has none),
+/// `kind` (the page kind's name) and `confidence` (a float in [0, 1]).
 pub(crate) fn article<'py>(
     py: Python<'py>,
     doc: &OwnedDocument<Html>,
@@ -39,6 +40,8 @@ pub(crate) fn article<'py>(
     dict.set_item("title", main.title)?;
     dict.set_item("byline", main.byline)?;
     dict.set_item("date", main.date)?;
+    dict.set_item("kind", main.kind.as_str())?;
+    dict.set_item("confidence", main.confidence)?;
     Ok(dict)
 }
 

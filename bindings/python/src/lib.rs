@@ -94,6 +94,10 @@ fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "METADATA_COLUMNS",
         htmltok_crawl::extract::METADATA_COLUMNS.to_vec(),
     )?;
+    m.add(
+        "MAIN_TEXT_COLUMNS",
+        htmltok_crawl::extract::MAIN_TEXT_COLUMNS.to_vec(),
+    )?;
     // The metadata columns as a Spark DDL fragment, for htmltok.spark's schema.
     m.add(
         "METADATA_SPARK_SCHEMA",

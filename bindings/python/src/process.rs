@@ -241,9 +241,12 @@ fn run(
 ///   `htmltok.extract` gives it (the tree is built only when fields are given). A name may
 ///   not be one of the keys above; a selector that does not parse raises ValueError
 ///   before the run starts.
-/// - with `main_text=True`, one more key `main_text`: the page's main text (as
+/// - with `main_text=True`, three more keys: `main_text`, the page's main text (as
 ///   `Tree.main_text()` gives it; the tree is built for it, about 1.4x the parse with
-///   it, so it is opt-in). `process_ipc`/`process_arrow` add a string column `main_text`.
+///   it, so it is opt-in), `main_kind` (str: the page kind, as `Tree.article()`'s
+///   `kind`) and `main_confidence` (float in [0, 1], its `confidence`).
+///   `process_ipc`/`process_arrow` add them as columns: `main_text` and `main_kind`
+///   strings, `main_confidence` a float32.
 /// - with `metadata=True`, the metadata columns `htmltok.METADATA_COLUMNS` (as
 ///   `htmltok extract --metadata` writes them; the tree is built for them):
 ///   `canonical` (str), `robots` and `googlebot` (a dict of the directives: the flags as
@@ -326,7 +329,8 @@ fn process(
 /// `fetch_status` (int32), `content_mime_type`, `encoding`, `encoding_rule`, `title`,
 /// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`),
 /// then one list-of-strings column per field of `fields` (as for `process`), then with
-/// `main_text=True` a `main_text` string column and with `metadata=True` the metadata
+/// `main_text=True` the `main_text` and `main_kind` string columns and a float32
+/// `main_confidence`, and with `metadata=True` the metadata
 /// columns (`htmltok.METADATA_COLUMNS`: strings, structs and lists of structs).
 ///
 /// A batch holds `batch_rows` pages, or fewer when their strings reach `batch_bytes`
@@ -616,6 +620,8 @@ impl Pages {
         }
         if self.want.tree.main_text {
             dict.set_item(intern!(py, "main_text"), &page.main_text)?;
+            dict.set_item(intern!(py, "main_kind"), page.main_kind.map(|k| k.as_str()))?;
+            dict.set_item(intern!(py, "main_confidence"), page.main_confidence)?;
         }
         if self.want.tree.metadata {
             crate::content::metadata_columns(py, &dict, page.metadata.as_deref())?;

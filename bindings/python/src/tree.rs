@@ -273,8 +273,11 @@ impl Tree {
 
     /// The main text with the fields read beside it: a dict with `text` (as
     /// `main_text()`), `title` (`og:title`, else the `title` element), `byline` (the
-    /// author's meta) and `date` (the publication date as the page writes it); each
-    /// field None when the page has none.
+    /// author's meta) and `date` (the publication date as the page writes it), each None
+    /// when the page has none; `kind`, what sort of page it is ('article', 'forum',
+    /// 'product', 'collection', 'listing', 'documentation', 'service' or 'other'); and
+    /// `confidence`, a float in [0, 1]: how likely the text is what a person would have
+    /// kept of the page (send the pages below a threshold to a slower tool).
     fn article<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         crate::content::article(py, &self.doc)
     }

@@ -39,8 +39,20 @@ def test_article_fields():
     assert article["title"] == "Council keeps library"
     assert article["byline"] == "A. Writer"
     assert article["date"] == "2026-11-25"
+    assert article["kind"] == "article"
+    assert isinstance(article["confidence"], float) and 0.0 <= article["confidence"] <= 1.0
     empty = htmltok.parse(b"").article()
-    assert empty == {"text": "", "title": None, "byline": None, "date": None}
+    assert empty == {"text": "", "title": None, "byline": None, "date": None, "kind": "other",
+                     "confidence": empty["confidence"]}
+
+
+def test_article_kind_from_json_ld():
+    """The page's kind reads JSON-LD types (in @graph arrays too) and Open Graph."""
+    product = (b"<script type=application/ld+json>{\"@graph\": [{\"@type\": \"WebSite\"}, "
+               b"{\"@type\": [\"Product\"]}]}</script><h1>Kettle</h1><p>A kettle, 1.7 l.</p>")
+    assert htmltok.parse(product).article()["kind"] == "product"
+    broken = b"<script type=application/ld+json>{\"@type\": </script>" + ARTICLE
+    assert htmltok.parse(broken).article()["kind"] == htmltok.parse(ARTICLE).article()["kind"]
 
 
 def test_document_delegates():
@@ -168,22 +180,32 @@ def test_main_text_equals_the_rust_example_on_corpus_pages():
 
 
 def test_process_main_text_column(tmp_path):
-    """process(main_text=True) adds the page's main text (Tree.main_text()'s); the Arrow
-    batches a `main_text` string column; without it, neither."""
+    """process(main_text=True) adds the page's main text (Tree.main_text()'s), its kind
+    and confidence (Tree.article()'s); the Arrow batches the MAIN_TEXT_COLUMNS (strings
+    and a float32); without it, none of them."""
     page = tmp_path / "article.html"
     page.write_bytes(ARTICLE)
+    assert htmltok.MAIN_TEXT_COLUMNS == ["main_text", "main_kind", "main_confidence"]
     (row,) = list(htmltok.process([str(page)], main_text=True))
+    article = htmltok.parse(ARTICLE).article()
     assert row["main_text"] == htmltok.parse(ARTICLE).main_text()
+    assert row["main_kind"] == article["kind"]
+    assert row["main_confidence"] == article["confidence"]
     (plain,) = list(htmltok.process([str(page)]))
-    assert "main_text" not in plain
+    assert not set(htmltok.MAIN_TEXT_COLUMNS) & set(plain)
     pytest.importorskip("pyarrow")
     (batch,) = list(htmltok.process_arrow([str(page)], main_text=True))
+    assert batch.schema.names[-3:] == htmltok.MAIN_TEXT_COLUMNS
     assert batch.schema.field("main_text").type == "string"
-    assert batch.column("main_text").to_pylist() == [row["main_text"]]
+    assert batch.schema.field("main_kind").type == "string"
+    assert batch.schema.field("main_confidence").type == "float"
+    for name in htmltok.MAIN_TEXT_COLUMNS:
+        assert batch.column(name).to_pylist() == [row[name]]
     (batch,) = list(htmltok.process_arrow([str(page)]))
-    assert "main_text" not in batch.schema.names
-    with pytest.raises(ValueError, match="main_text"):
-        htmltok.process([str(page)], main_text=True, fields={"main_text": "p"})
+    assert not set(htmltok.MAIN_TEXT_COLUMNS) & set(batch.schema.names)
+    for name in htmltok.MAIN_TEXT_COLUMNS:
+        with pytest.raises(ValueError, match="main-text columns"):
+            htmltok.process([str(page)], main_text=True, fields={name: "p"})
 
 
 META_PAGE = (
@@ -237,6 +259,6 @@ def test_process_metadata_columns(tmp_path):
     (batch,) = list(htmltok.process_arrow([str(page)], base=base, metadata=True, main_text=True))
     names = batch.schema.names
     assert names[-len(htmltok.METADATA_COLUMNS):] == htmltok.METADATA_COLUMNS
-    assert names[-len(htmltok.METADATA_COLUMNS) - 1] == "main_text"
+    assert names[-len(htmltok.METADATA_COLUMNS) - 1] == "main_confidence"
     assert str(batch.schema.field("robots").type).startswith("struct<noindex: bool")
     assert {name: batch.column(name).to_pylist()[0] for name in htmltok.METADATA_COLUMNS} == got

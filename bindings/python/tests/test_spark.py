@@ -215,13 +215,17 @@ def test_main_text_and_metadata_add_columns(spark, warcs, method):
     if method == "arrow":
         need("pyarrow")
         need("pandas")
-    from htmltok.spark import COLUMNS, METADATA_COLUMNS, schema, warc_dataframe
+    from htmltok.spark import COLUMNS, MAIN_TEXT_COLUMNS, METADATA_COLUMNS, schema, warc_dataframe
 
-    tree_columns = ["main_text"] + METADATA_COLUMNS
+    assert MAIN_TEXT_COLUMNS == ["main_text", "main_kind", "main_confidence"]
+    tree_columns = MAIN_TEXT_COLUMNS + METADATA_COLUMNS
     df = warc_dataframe(spark, [str(p) for p in warcs[:2]], method=method, main_text=True,
                         metadata=True)
     assert df.columns == COLUMNS + tree_columns
     assert "robots struct<`noindex`:boolean" in schema(metadata=True)
+    assert schema(main_text=True).endswith(
+        ", main_text string, main_kind string, main_confidence float")
+    assert dict(df.dtypes)["main_confidence"] == "float"
 
     def plain(value):
         """A Row (struct) as a dict, recursively; lists item by item."""
@@ -238,6 +242,7 @@ def test_main_text_and_metadata_add_columns(spark, warcs, method):
                   for p in pages)
     assert got == want
     assert any(row[2] for row in got)  # some main text
-    assert any(row[2 + 1 + METADATA_COLUMNS.index("open_graph")] for row in got)
+    assert all(isinstance(row[3], str) and isinstance(row[4], float) for row in got)
+    assert any(row[2 + len(MAIN_TEXT_COLUMNS) + METADATA_COLUMNS.index("open_graph")] for row in got)
     with pytest.raises(ValueError, match="one of the columns"):
         warc_dataframe(spark, [str(warcs[0])], fields={"lang": "h1"}, metadata=True)

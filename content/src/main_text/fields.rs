@@ -1,8 +1,14 @@
 //! The title, byline and date, from the page's `meta` elements and `title` (the head's
-//! children), and where those are silent, from the body: the headline its first `h1`
-//! shows, an element marked as the author, the first `time` element.
+//! children); where those are silent, from the JSON-LD of the article (or the page), and
+//! then from the body: the headline its first `h1` shows, an element marked as the
+//! author, the first `time` element.
+
+use std::cell::OnceCell;
 
 use htmltok_tree::{DocumentRef, Tag, strip_and_collapse_ascii_whitespace};
+use serde_json::{Map, Value};
+
+use super::jsonld::{self, JsonLd};
 
 /// The fields found.
 #[derive(Default)]
@@ -15,8 +21,21 @@ pub(crate) struct Fields {
 /// Reads the head's `meta` elements: `og:title` (else the `title` element) for the
 /// title; `author` or `article:author` (not a URL) for the byline; the first of
 /// `article:published_time`, `datePublished`, `date`, `pubdate`, `dc.date`,
-/// `dcterms.created` for the date.
+/// `dcterms.created` for the date. The page's JSON-LD is parsed only if they leave a
+/// field empty.
 pub(crate) fn fields(doc: &DocumentRef<'_>) -> Fields {
+    let ld = OnceCell::new();
+    read(doc, || ld.get_or_init(|| JsonLd::read(doc)))
+}
+
+/// [`fields`], with the page's JSON-LD parsed already.
+pub(crate) fn fields_with(doc: &DocumentRef<'_>, ld: &JsonLd) -> Fields {
+    read(doc, || ld)
+}
+
+/// [`fields`]: the `meta` elements, then the JSON-LD (`ld`, called only when a field is
+/// still empty), then the body.
+fn read<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd) -> Fields {
     let mut f = Fields::default();
     let mut og_title = None;
     if let Some(head) = doc.head() {
@@ -70,10 +89,83 @@ pub(crate) fn fields(doc: &DocumentRef<'_>) -> Fields {
         .or_else(|| doc.title())
         .filter(|t| !t.is_empty())
         .map(|title| without_site_name(doc, title));
+    if f.title.is_none() || f.byline.is_none() || f.date.is_none() {
+        from_json_ld(ld(), &mut f);
+    }
     if f.byline.is_none() || f.date.is_none() {
         from_body(doc, &mut f);
     }
     f
+}
+
+/// How well a JSON-LD object's types say it is the page's article: 0 for an article or
+/// a posting (`Article`, `NewsArticle`, `BlogPosting`, `DiscussionForumPosting`,
+/// `Report`, …), 1 for a page (`WebPage`, `ItemPage`, …), None for the rest (the site,
+/// its organisation, its breadcrumbs).
+fn article_rank(object: &Map<String, Value>) -> Option<u8> {
+    jsonld::types(object)
+        .filter_map(|t| {
+            if t.ends_with("Article") || t.ends_with("Posting") || t == "Report" {
+                Some(0)
+            } else if t.ends_with("Page") {
+                Some(1)
+            } else {
+                None
+            }
+        })
+        .min()
+}
+
+/// Fills the empty fields from the JSON-LD objects of an article (else of a page):
+/// `headline` (else `name`) for the title, `author` for the byline, `datePublished`
+/// (else `dateCreated`) for the date; an article's value before a page's.
+fn from_json_ld(ld: &JsonLd, f: &mut Fields) {
+    let mut ranked: Vec<(u8, &Map<String, Value>)> = ld
+        .objects()
+        .filter_map(|o| article_rank(o).map(|rank| (rank, o)))
+        .collect();
+    if ranked.is_empty() {
+        return;
+    }
+    // Stable: the page's order within a rank.
+    ranked.sort_by_key(|&(rank, _)| rank);
+    let first = |read: &dyn Fn(&Map<String, Value>) -> Option<String>| {
+        ranked.iter().find_map(|&(_, object)| read(object))
+    };
+    if f.title.is_none() {
+        f.title = first(&|o| text(o.get("headline")).or_else(|| text(o.get("name"))));
+    }
+    if f.byline.is_none() {
+        f.byline = first(&|o| o.get("author").and_then(|a| person(a, ld)));
+    }
+    if f.date.is_none() {
+        f.date = first(&|o| text(o.get("datePublished")).or_else(|| text(o.get("dateCreated"))));
+    }
+}
+
+/// A JSON string's text, whitespace collapsed (None when it is not a string or is empty).
+fn text(value: Option<&Value>) -> Option<String> {
+    let text = strip_and_collapse_ascii_whitespace(value?.as_str()?);
+    (!text.is_empty()).then_some(text)
+}
+
+/// The name of an `author`: a string (not a URL), an object's `name` (or that of the
+/// object its `@id` points to), or the first of an array that has one.
+fn person(value: &Value, ld: &JsonLd) -> Option<String> {
+    match value {
+        Value::String(_) => text(Some(value)).filter(|name| !name.starts_with("http")),
+        Value::Object(object) => text(object.get("name")).or_else(|| {
+            let id = object.get("@id")?.as_str()?;
+            ld.objects()
+                .find(|o| o.get("@id").and_then(Value::as_str) == Some(id))
+                .and_then(|o| text(o.get("name")))
+        }),
+        Value::Array(items) => items.iter().find_map(|item| match item {
+            Value::Array(_) => None,
+            item => person(item, ld),
+        }),
+        _ => None,
+    }
 }
 
 /// The separators a page's title puts between the headline and the site's name
@@ -173,5 +265,69 @@ fn from_body(doc: &DocumentRef<'_>, f: &mut Fields) {
     }
     if want_byline {
         f.byline = marked.or(classed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(html: &str) -> Fields {
+        let doc = htmltok_tree::parse(html.as_bytes());
+        let view = doc.view();
+        fields_with(&view, &JsonLd::read(&view))
+    }
+
+    #[test]
+    fn json_ld_fills_what_meta_leaves_empty() {
+        let f = read(
+            r#"<title>Tides at dawn | Sea News</title><meta name=author content="A. Meta">
+            <script type="application/ld+json">{"@graph":[
+              {"@type":"WebPage","datePublished":"2020-01-01","author":"Page Author"},
+              {"@type":"Organization","name":"Sea News"},
+              {"@type":"NewsArticle","headline":"Tides","author":[{"@id":"person-1"}],
+               "dateCreated":"2024-05-01T08:00:00Z"},
+              {"@type":"Person","@id":"person-1","name":"Ann  Sea"}]}</script><p>x"#,
+        );
+        assert_eq!(f.title.as_deref(), Some("Tides at dawn"));
+        // The meta's author wins; the article's date comes before the page's.
+        assert_eq!(f.byline.as_deref(), Some("A. Meta"));
+        assert_eq!(f.date.as_deref(), Some("2024-05-01T08:00:00Z"));
+    }
+
+    #[test]
+    fn authors_as_strings_objects_and_arrays() {
+        for (author, want) in [
+            (r#""Ann Sea""#, Some("Ann Sea")),
+            (r#"{"@type":"Person","name":"Ann Sea"}"#, Some("Ann Sea")),
+            (
+                r#"[{"name":"Ann Sea"},{"name":"Bo Reef"}]"#,
+                Some("Ann Sea"),
+            ),
+            (r#"["https://example.org/ann", "Ann Sea"]"#, Some("Ann Sea")),
+            (r#"{"@id":"nobody"}"#, None),
+            ("7", None),
+        ] {
+            let f = read(&format!(
+                r#"<script type=application/ld+json>{{"@type":"BlogPosting",
+                "author":{author},"datePublished":"2024-05-01"}}</script>"#
+            ));
+            assert_eq!(f.byline.as_deref(), want, "{author}");
+            assert_eq!(f.date.as_deref(), Some("2024-05-01"));
+        }
+        // No title element: the article's headline.
+        let f = read(
+            r#"<script type=application/ld+json>{"@type":"Article","headline":"Tides"}</script>"#,
+        );
+        assert_eq!(f.title.as_deref(), Some("Tides"));
+    }
+
+    #[test]
+    fn other_types_are_not_read() {
+        let f = read(
+            r#"<script type=application/ld+json>{"@type":"Organization","name":"Sea News",
+            "author":"Nobody","datePublished":"2024-05-01"}</script>"#,
+        );
+        assert_eq!((f.title, f.byline, f.date), (None, None, None));
     }
 }

@@ -57,11 +57,13 @@
 //! Every walk is iterative and every step linear in the page (the walks up the tree
 //! from a paragraph stop at five ancestors), so a million nested elements take no stack
 //! and no quadratic time. The title, byline and date come from the head's `meta`
-//! elements and `title` (`fields`).
+//! elements and `title`, else the article's JSON-LD, else the body (`fields`); the page's
+//! kind from its JSON-LD, Open Graph and structure (`kind`).
 
 mod blocks;
 mod fields;
 mod hints;
+mod jsonld;
 mod kind;
 mod model;
 mod output;
@@ -107,12 +109,15 @@ pub struct MainText {
     /// The article's text: paragraphs set apart by a blank line, lines by a line break
     /// (empty when the page has no text).
     pub text: String,
-    /// The page title (`og:title`, else the `title` element).
+    /// The page title (`og:title`, else the `title` element, else the article's JSON-LD
+    /// `headline`).
     pub title: Option<String>,
-    /// The author, from `meta name=author` (or `article:author`, `dc.creator`).
+    /// The author, from `meta name=author` (or `article:author`, `dc.creator`), else the
+    /// article's JSON-LD `author`, else an element of the body marked as the author.
     pub byline: Option<String>,
     /// The publication date as the page writes it (`article:published_time`,
-    /// `datePublished`, `date`, …).
+    /// `datePublished`, `date`, …; else the article's JSON-LD `datePublished` or
+    /// `dateCreated`, else the body's first `time`).
     pub date: Option<String>,
     /// What sort of page it is.
     pub kind: PageKind,
@@ -167,7 +172,8 @@ const PASSES: [Pass; 4] = [
 /// ```
 pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let view = doc.view();
-    let fields = fields::fields(&view);
+    let ld = jsonld::JsonLd::read(&view);
+    let fields = fields::fields_with(&view, &ld);
     let title = output::PageTitle::known(fields.title.as_deref());
     let (text, confidence) = extract(&view, options, &title, true);
     MainText {
@@ -175,7 +181,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
         title: fields.title,
         byline: fields.byline,
         date: fields.date,
-        kind: PageKind::Other,
+        kind: kind::page_kind(&view, &ld),
         confidence,
     }
 }

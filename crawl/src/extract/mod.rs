@@ -87,6 +87,17 @@ pub const PAGE_COLUMNS: [&str; 13] = [
 /// The name of the main-text column ([`TreeColumns::main_text`]).
 pub const MAIN_TEXT: &str = "main_text";
 
+/// The name of the column of the page's kind that comes with the main text
+/// ([`Page::main_kind`]).
+pub const MAIN_KIND: &str = "main_kind";
+
+/// The name of the column of the main text's confidence that comes with it
+/// ([`Page::main_confidence`]).
+pub const MAIN_CONFIDENCE: &str = "main_confidence";
+
+/// The columns [`TreeColumns::main_text`] adds, in order.
+pub const MAIN_TEXT_COLUMNS: [&str; 3] = [MAIN_TEXT, MAIN_KIND, MAIN_CONFIDENCE];
+
 /// The names of the metadata columns ([`TreeColumns::metadata`]), in order: what
 /// [`htmltok_content::metadata()`] reads, laid out as `columns::schema_with` types them
 /// (the JSON lines of `htmltok extract` and the dicts of `htmltok.process` use the same
@@ -125,8 +136,9 @@ pub fn robots_flags(r: &htmltok_content::metadata::Robots) -> [(&'static str, bo
 /// opt-in, since building the tree costs about three times the tokenizer's pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TreeColumns {
-    /// A string column [`MAIN_TEXT`] ([`Page::main_text`]: about 0.5x the parse on top
-    /// of the tree).
+    /// The [`MAIN_TEXT_COLUMNS`]: the main text ([`Page::main_text`]: about 0.5x the
+    /// parse on top of the tree), the page's kind and the text's confidence read with it
+    /// ([`Page::main_kind`], [`Page::main_confidence`]).
     pub main_text: bool,
     /// The [`METADATA_COLUMNS`] ([`Page::metadata`]: about 0.12x the parse on top of the
     /// tree).
@@ -141,13 +153,17 @@ impl TreeColumns {
 
     /// The names of these columns, in their order (main text first).
     pub fn names(self) -> impl Iterator<Item = &'static str> {
-        let main_text = self.main_text.then_some(MAIN_TEXT);
+        let main_text: &[&str] = if self.main_text {
+            &MAIN_TEXT_COLUMNS
+        } else {
+            &[]
+        };
         let metadata: &[&str] = if self.metadata {
             &METADATA_COLUMNS
         } else {
             &[]
         };
-        main_text.into_iter().chain(metadata.iter().copied())
+        main_text.iter().chain(metadata).copied()
     }
 }
 
@@ -169,9 +185,10 @@ pub fn check_column_names(fields: &Fields, tree: TreeColumns) -> Result<(), Stri
                 PAGE_COLUMNS.join(", ")
             ));
         }
-        if tree.main_text && name == MAIN_TEXT {
+        if tree.main_text && MAIN_TEXT_COLUMNS.contains(&name) {
             return Err(format!(
-                "field name {name:?} is the main-text column's: choose another"
+                "field name {name:?} is one of the main-text columns ({}): choose another",
+                MAIN_TEXT_COLUMNS.join(", ")
             ));
         }
         if tree.metadata && METADATA_COLUMNS.contains(&name) {
@@ -203,7 +220,7 @@ pub fn check_column_names(fields: &Fields, tree: TreeColumns) -> Result<(), Stri
 ///     println!("{}@{:?}+{:?} {:?}: {} links", page.source, page.offset, page.length, page.url, page.links.len());
 /// }
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Page {
     /// The file (or buffer name) the document came from; for a WARC record, the WARC file.
     pub source: String,
@@ -244,6 +261,13 @@ pub struct Page {
     /// by a blank line) when [`Page::with_tree_columns`] was asked for it; None otherwise.
     /// Opt-in: it costs about 0.5x the parse, on top of the tree.
     pub main_text: Option<String>,
+    /// The page's kind ([`htmltok_content::MainText::kind`]: article, forum, product, …)
+    /// when the main text was asked for; None otherwise.
+    pub main_kind: Option<htmltok_content::main_text::PageKind>,
+    /// How likely the main text is what a person would have kept of the page, in [0, 1]
+    /// ([`htmltok_content::MainText::confidence`]) when the main text was asked for;
+    /// None otherwise.
+    pub main_confidence: Option<f32>,
     /// The page's metadata ([`htmltok_content::metadata()`], its URLs resolved against the
     /// document's URL, else the `base` given) when [`Page::with_tree_columns`] was asked
     /// for it; None otherwise. Written as the [`METADATA_COLUMNS`].
@@ -289,6 +313,8 @@ impl Page {
             text: text.text,
             fields: Vec::new(),
             main_text: None,
+            main_kind: None,
+            main_confidence: None,
             metadata: None,
         }
     }
@@ -300,8 +326,8 @@ impl Page {
         self.with_tree_columns(document, None, fields, TreeColumns::default())
     }
 
-    /// Fills [`Page::fields`] and the columns of `tree` ([`Page::main_text`],
-    /// [`Page::metadata`]) from one tree of the document: the batch's
+    /// Fills [`Page::fields`] and the columns of `tree` ([`Page::main_text`] with
+    /// [`Page::main_kind`] and [`Page::main_confidence`], [`Page::metadata`]) from one tree of the document: the batch's
     /// ([`Document::tree`], with [`batch::Options::tree`](crate::batch::Options::tree)),
     /// else one parsed here ([`htmltok_tree::parse`], scripting off). The metadata's URLs are resolved against the document's URL, else
     /// `base`. With no fields and no tree column, the tree is not built.
@@ -325,7 +351,10 @@ impl Page {
                 fields.extract_view(doc)
             };
             if tree.main_text {
-                self.main_text = Some(htmltok_content::main_text(&doc, &Default::default()).text);
+                let main = htmltok_content::main_text(&doc, &Default::default());
+                self.main_text = Some(main.text);
+                self.main_kind = Some(main.kind);
+                self.main_confidence = Some(main.confidence);
             }
             if tree.metadata {
                 let own = document.url().and_then(|url| Url::parse(url.trim()).ok());

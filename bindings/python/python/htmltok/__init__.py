@@ -73,6 +73,7 @@ Every call that does real work releases the GIL, so threads run in parallel.
 """
 
 from ._htmltok import (
+    MAIN_TEXT_COLUMNS,
     METADATA_COLUMNS,
     Document,
     Fields,
@@ -147,7 +148,8 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
     built and encoded in Rust with the GIL released, read by pyarrow without a copy.
     Needs pyarrow 14 or later. Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
     ``all_records``, ``batch_rows``, ``batch_bytes``, ``fields``, ``main_text``,
-    ``metadata``: with ``metadata=True`` the ``METADATA_COLUMNS`` follow, typed: strings,
+    ``metadata``: with ``main_text=True`` the ``MAIN_TEXT_COLUMNS`` follow (``main_text``
+    and ``main_kind`` strings, ``main_confidence`` a float32); with ``metadata=True`` the ``METADATA_COLUMNS`` follow, typed: strings,
     structs and lists of structs). Needs pyarrow."""
     try:
         import pyarrow
@@ -157,6 +159,7 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
     return ArrowBatches(process_batches(paths, links, text, threads, **options), pyarrow)
 
 __all__ = [
+    "MAIN_TEXT_COLUMNS",
     "METADATA_COLUMNS",
     "Document",
     "Fields",

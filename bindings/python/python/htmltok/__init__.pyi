@@ -16,6 +16,8 @@ PGO_FALLBACK: Optional[str]
 COLUMNS: List[str]
 #: The metadata columns of process(metadata=True), process_arrow and the Spark job.
 METADATA_COLUMNS: List[str]
+#: The columns main_text=True adds (main_text, main_kind, main_confidence).
+MAIN_TEXT_COLUMNS: List[str]
 #: The metadata columns as a Spark DDL fragment (htmltok.spark.schema).
 METADATA_SPARK_SCHEMA: str
 
@@ -228,11 +230,15 @@ class NodeIterator(Iterator[Node]):
     def __iter__(self) -> NodeIterator: ...
     def __next__(self) -> Node: ...
 
+PageKind = Literal["article", "forum", "product", "collection", "listing", "documentation", "service", "other"]
+
 class Article(TypedDict):
     text: str
     title: Optional[str]
     byline: Optional[str]
     date: Optional[str]
+    kind: PageKind
+    confidence: float
 
 class Href(TypedDict):
     raw: str
@@ -326,7 +332,8 @@ class Tree:
         """The article's text without menus, footers, comments, banners and link lists;
         paragraphs set apart by a blank line ('' for a page without text)."""
     def article(self) -> Article:
-        """main_text() with the title, byline and date read beside it."""
+        """main_text() with the title, byline and date read beside it, the page's kind
+        and the text's confidence (a float in [0, 1])."""
     def metadata(self, url: Optional[str] = None) -> Metadata:
         """Metadata with crawler semantics; url (default: the document's) resolves
         relative URLs. ValueError when url is not absolute."""

@@ -25,8 +25,10 @@ for an ARC record); the index joins on ``warc_filename``, ``warc_record_offset``
 ``warc_record_length``. With ``fields`` (a dict of names to CSS selectors, as
 ``htmltok.extract`` takes it), one ``array<string>`` column per field follows
 (``schema(fields)``): the strings the selector gives on each page's tree. With
-``main_text=True``, a ``main_text`` string column follows (the article, as
-``htmltok.process(main_text=True)`` gives it); with ``metadata=True``, the metadata
+``main_text=True``, the ``MAIN_TEXT_COLUMNS`` follow: ``main_text`` string (the article,
+as ``htmltok.process(main_text=True)`` gives it), ``main_kind`` string (the page's kind:
+``article``, ``forum``, ``product``, ``collection``, ``listing``, ``documentation``,
+``service`` or ``other``) and ``main_confidence`` float (in [0, 1]); with ``metadata=True``, the metadata
 columns ``METADATA_COLUMNS`` (``schema(fields, main_text, metadata)``: ``canonical``
 string, ``robots`` and ``googlebot`` structs of the directives, ``description``,
 ``open_graph`` and ``twitter`` arrays of ``struct<name, content>``, ``lang``,
@@ -65,11 +67,13 @@ import sys
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 from htmltok._htmltok import COLUMNS as _COLUMNS
+from htmltok._htmltok import MAIN_TEXT_COLUMNS as _MAIN_TEXT_COLUMNS
 from htmltok._htmltok import METADATA_COLUMNS as _METADATA_COLUMNS
 from htmltok._htmltok import METADATA_SPARK_SCHEMA as _METADATA_SPARK_SCHEMA
 
 __all__ = [
     "COLUMNS",
+    "MAIN_TEXT_COLUMNS",
     "METADATA_COLUMNS",
     "SCHEMA",
     "schema",
@@ -90,6 +94,10 @@ METADATA_COLUMNS = list(_METADATA_COLUMNS)
 #: The name of the main-text column (``main_text=True``).
 MAIN_TEXT = "main_text"
 
+#: The columns ``main_text=True`` adds, in order: ``main_text``, ``main_kind``,
+#: ``main_confidence`` (the Rust crate's).
+MAIN_TEXT_COLUMNS = list(_MAIN_TEXT_COLUMNS)
+
 #: The DataFrame's schema, as a Spark DDL string.
 SCHEMA = (
     "warc_filename string, warc_record_offset long, warc_record_length long, "
@@ -103,11 +111,13 @@ def schema(fields: Optional[Dict[str, str]] = None, main_text: bool = False,
            metadata: bool = False) -> str:
     """``SCHEMA``, and after it one ``array<string>`` column per field of `fields` (a
     dict of names to CSS selectors), named as the field (backquoted); then with
-    `main_text` a ``main_text string`` column, with `metadata` the metadata columns
-    (their DDL is written by the Rust crate from its Arrow schema)."""
+    `main_text` the columns ``main_text string, main_kind string, main_confidence float``,
+    with `metadata` the metadata columns (their DDL is written by the Rust crate from its
+    Arrow schema)."""
     extra = "".join(f", `{name.replace('`', '``')}` array<string>" for name in (fields or {}))
     if main_text:
-        extra += f", {MAIN_TEXT} string"
+        main, kind, confidence = MAIN_TEXT_COLUMNS
+        extra += f", {main} string, {kind} string, {confidence} float"
     if metadata:
         extra += ", " + _METADATA_SPARK_SCHEMA
     return SCHEMA + extra
@@ -344,7 +354,8 @@ def warc_dataframe(
     field (``schema(fields)``); the selectors are compiled here first, so that one that
     does not parse raises ValueError on the driver, before any task runs.
 
-    `main_text` adds a ``main_text`` string column, `metadata` the ``METADATA_COLUMNS``
+    `main_text` adds the ``MAIN_TEXT_COLUMNS`` (``main_text``, ``main_kind``,
+    ``main_confidence``), `metadata` the ``METADATA_COLUMNS``
     (``schema(fields, main_text, metadata)``), from each page's tree.
     """
     from pyspark.sql import DataFrame  # noqa: F401  (pyspark must be importable)
@@ -361,7 +372,7 @@ def warc_dataframe(
     want_links, want_text = bool(links), bool(text)
     fields = dict(fields or {})
     main_text, metadata = bool(main_text), bool(metadata)
-    tree_columns = ([MAIN_TEXT] if main_text else []) + (METADATA_COLUMNS if metadata else [])
+    tree_columns = (MAIN_TEXT_COLUMNS if main_text else []) + (METADATA_COLUMNS if metadata else [])
     if fields:
         import htmltok
 
@@ -451,7 +462,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="add a column NAME: the strings the CSS selector gives on each page "
                         "(::text, ::attr(name) or the element's HTML); repeatable")
     p.add_argument("--main-text", action="store_true",
-                   help="add a column main_text: each page's main text (builds the tree)")
+                   help="add the columns main_text, main_kind and main_confidence: each page's "
+                        "main text, its page kind and the text's confidence (builds the tree)")
     p.add_argument("--metadata", action="store_true",
                    help="add the metadata columns (" + ", ".join(METADATA_COLUMNS) + "; builds the tree)")
     p.add_argument("--method", choices=("arrow", "rows"), default="arrow",

@@ -11,7 +11,7 @@
 //! and `text`. `fetch_time` is the `WARC-Date` as written (a string; the index's is a
 //! timestamp). After them, one list-of-strings column per field of `htmltok_select`'s
 //! [`Fields`](super::Fields), then the tree's columns asked for ([`TreeColumns`]):
-//! `main_text` and the metadata columns ([`metadata`]).
+//! `main_text`, `main_kind` and `main_confidence`, and the metadata columns ([`metadata`]).
 //!
 //! ```
 //! use htmltok_crawl::batch::{self, Source};
@@ -34,7 +34,9 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::builder::{
+    Float32Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
@@ -45,7 +47,7 @@ pub mod metadata;
 /// The column names, in order (then one per field, see [`PageColumns::with_fields`]).
 pub const COLUMNS: [&str; 13] = super::PAGE_COLUMNS;
 
-pub use super::{MAIN_TEXT, METADATA_COLUMNS};
+pub use super::{MAIN_CONFIDENCE, MAIN_KIND, MAIN_TEXT, MAIN_TEXT_COLUMNS, METADATA_COLUMNS};
 
 /// The schema: strings, the offset and length as 64-bit integers, `fetch_status` a 32-bit
 /// integer, `fetch_time` the `WARC-Date` as written (a string: `2024-02-29T12:00:00Z`),
@@ -62,8 +64,9 @@ pub fn schema_with_fields(fields: &[&str]) -> SchemaRef {
     schema_with(fields, TreeColumns::default())
 }
 
-/// [`schema_with_fields`], then the columns of `tree`: with `main_text` a string column
-/// `main_text` ([`Page::main_text`]), with `metadata` the [`METADATA_COLUMNS`] typed as
+/// [`schema_with_fields`], then the columns of `tree`: with `main_text` the string
+/// columns `main_text` and `main_kind` and a 32-bit float `main_confidence`
+/// ([`Page::main_text`], [`Page::main_kind`], [`Page::main_confidence`]), with `metadata` the [`METADATA_COLUMNS`] typed as
 /// [`metadata::fields`] says (all null for a page without them).
 pub fn schema_with(fields: &[&str], tree: TreeColumns) -> SchemaRef {
     let string = |name: &str| Field::new(name, DataType::Utf8, true);
@@ -91,7 +94,18 @@ pub fn schema_with(fields: &[&str], tree: TreeColumns) -> SchemaRef {
                 .iter()
                 .map(|name| Field::new(*name, DataType::List(link_field()), true)),
         )
-        .chain(tree.main_text.then(|| string(MAIN_TEXT)))
+        .chain(
+            tree.main_text
+                .then(|| {
+                    [
+                        string(MAIN_TEXT),
+                        string(MAIN_KIND),
+                        Field::new(MAIN_CONFIDENCE, DataType::Float32, true),
+                    ]
+                })
+                .into_iter()
+                .flatten(),
+        )
         .chain(tree.metadata.then(metadata::fields).into_iter().flatten())
         .collect::<Vec<_>>(),
     ))
@@ -118,8 +132,9 @@ pub struct PageColumns {
     links: ListBuilder<StringBuilder>,
     text: StringBuilder,
     fields: Vec<ListBuilder<StringBuilder>>,
-    /// The `main_text` column when the schema has it.
-    main_text: Option<StringBuilder>,
+    /// The `main_text`, `main_kind` and `main_confidence` columns when the schema has
+    /// them.
+    main_text: Option<(StringBuilder, StringBuilder, Float32Builder)>,
     /// The metadata columns when the schema has them.
     metadata: Option<metadata::Builders>,
     rows: usize,
@@ -148,7 +163,13 @@ impl PageColumns {
     pub fn with(fields: &[&str], tree: TreeColumns) -> PageColumns {
         PageColumns {
             schema: schema_with(fields, tree),
-            main_text: tree.main_text.then(StringBuilder::new),
+            main_text: tree.main_text.then(|| {
+                (
+                    StringBuilder::new(),
+                    StringBuilder::new(),
+                    Float32Builder::new(),
+                )
+            }),
             metadata: tree.metadata.then(metadata::Builders::new),
             filename: StringBuilder::new(),
             offset: Int64Builder::new(),
@@ -225,8 +246,10 @@ impl PageColumns {
                 None => column.append_null(),
             }
         }
-        if let Some(column) = &mut self.main_text {
-            column.append_option(page.main_text.as_deref());
+        if let Some((text, kind, confidence)) = &mut self.main_text {
+            text.append_option(page.main_text.as_deref());
+            kind.append_option(page.main_kind.map(|k| k.as_str()));
+            confidence.append_option(page.main_confidence);
             bytes += page.main_text.as_ref().map_or(0, String::len);
         }
         if let Some(columns) = &mut self.metadata {
@@ -271,8 +294,10 @@ impl PageColumns {
         for column in &mut self.fields {
             columns.push(Arc::new(column.finish()));
         }
-        if let Some(column) = &mut self.main_text {
-            columns.push(Arc::new(column.finish()));
+        if let Some((text, kind, confidence)) = &mut self.main_text {
+            columns.push(Arc::new(text.finish()));
+            columns.push(Arc::new(kind.finish()));
+            columns.push(Arc::new(confidence.finish()));
         }
         if let Some(metadata) = &mut self.metadata {
             columns.extend(metadata.finish());

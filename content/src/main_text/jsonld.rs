@@ -1,0 +1,130 @@
+//! The page's JSON-LD (`<script type="application/ld+json">`), parsed once for the
+//! page kind and the title, byline and date.
+
+use htmltok_tree::{DocumentRef, Ns, Tag};
+use serde_json::Value;
+
+/// The JSON-LD objects of a page that name a `@type`: the top-level ones, those in
+/// top-level arrays and those in `@graph` arrays (at any depth of `@graph` and arrays,
+/// not inside other properties: an `Offer` inside a `Product`'s `offers` is not an
+/// object of the page).
+#[derive(Default)]
+pub(crate) struct JsonLd {
+    objects: Vec<serde_json::Map<String, Value>>,
+}
+
+impl JsonLd {
+    /// Parses every JSON-LD script of the document; a script that is not JSON is
+    /// skipped (one page in a hundred has one, often with a stray trailing comma).
+    pub(crate) fn read(doc: &DocumentRef<'_>) -> JsonLd {
+        let mut ld = JsonLd::default();
+        let scripts = doc.root().descendants().filter(|n| {
+            n.element_name()
+                .is_some_and(|n| n.ns == Ns::Html && n.tag == Tag::Script)
+                && n.attr("type").is_some_and(|t| is_json_ld(&t))
+        });
+        for script in scripts {
+            if let Ok(value) = serde_json::from_str::<Value>(script.text().trim()) {
+                ld.collect(value);
+            }
+        }
+        ld
+    }
+
+    /// Keeps the typed objects of `value` (an explicit stack: `@graph`s can nest).
+    fn collect(&mut self, value: Value) {
+        let mut stack = vec![value];
+        while let Some(value) = stack.pop() {
+            match value {
+                Value::Array(items) => stack.extend(items.into_iter().rev()),
+                Value::Object(mut object) => {
+                    if let Some(graph) = object.remove("@graph") {
+                        stack.push(graph);
+                    }
+                    if object.contains_key("@type") {
+                        self.objects.push(object);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The objects, in the order the page gives them.
+    pub(crate) fn objects(&self) -> impl Iterator<Item = &serde_json::Map<String, Value>> {
+        self.objects.iter()
+    }
+}
+
+/// An object's types: its `@type`, a string or an array of strings, each without a
+/// `schema:` or `http(s)://schema.org/` prefix.
+pub(crate) fn types(object: &serde_json::Map<String, Value>) -> impl Iterator<Item = &str> {
+    let (one, many) = match object.get("@type") {
+        Some(Value::String(s)) => (Some(s.as_str()), None),
+        Some(Value::Array(items)) => (None, Some(items.iter().filter_map(Value::as_str))),
+        _ => (None, None),
+    };
+    one.into_iter().chain(many.into_iter().flatten()).map(|t| {
+        let t = t.trim();
+        t.rsplit_once(['/', ':']).map_or(t, |(_, name)| name)
+    })
+}
+
+/// Whether a `type` attribute names JSON-LD (`application/ld+json`, parameters and
+/// case ignored).
+fn is_json_ld(value: &str) -> bool {
+    value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| c.is_ascii_whitespace())
+        .eq_ignore_ascii_case("application/ld+json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(html: &str) -> JsonLd {
+        JsonLd::read(&htmltok_tree::parse(html.as_bytes()).view())
+    }
+
+    #[test]
+    fn objects_of_graphs_and_arrays() {
+        let ld = read(
+            r#"<script type="application/ld+json; charset=utf-8">
+            {"@context":"https://schema.org","@graph":[{"@type":"WebSite"},
+             {"@type":["Article","NewsArticle"],"offers":{"@type":"Offer"}}]}</script>
+            <script type=application/ld+json>[{"@type":"schema:Product"}, 3]</script>"#,
+        );
+        let types: Vec<Vec<&str>> = ld.objects().map(|o| types(o).collect()).collect();
+        assert_eq!(
+            types,
+            [
+                vec!["WebSite"],
+                vec!["Article", "NewsArticle"],
+                vec!["Product"]
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_scripts_are_skipped() {
+        for bad in [
+            "{",
+            "",
+            "null",
+            r#"{"@type": 3}"#,
+            r#"{"@graph": {"@graph": "x"}}"#,
+            "[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]",
+            r#"{"@type":"Article",}"#,
+        ] {
+            let ld = read(&format!(
+                "<script type=application/ld+json>{bad}</script>\
+                 <script type=application/ld+json>{{\"@type\":\"Product\"}}</script>"
+            ));
+            let types: Vec<&str> = ld.objects().flat_map(types).collect();
+            assert_eq!(types, ["Product"], "{bad}");
+        }
+    }
+}
