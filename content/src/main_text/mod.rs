@@ -68,6 +68,7 @@ mod kind;
 mod model;
 mod output;
 mod select;
+mod structured;
 mod units;
 
 use htmltok_tree::DocumentRef;
@@ -176,6 +177,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let fields = fields::fields_with(&view, &ld);
     let title = output::PageTitle::known(fields.title.as_deref());
     let (text, confidence) = extract(&view, options, &title, true);
+    let text = structured::instead(text, &ld);
     MainText {
         text,
         title: fields.title,
@@ -203,7 +205,8 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
 pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let view = doc.view();
     let read = || fields::fields(&view).title;
-    extract(&view, options, &output::PageTitle::new(&read), false).0
+    let text = extract(&view, options, &output::PageTitle::new(&read), false).0;
+    structured::instead(text, &jsonld::JsonLd::read(&view))
 }
 
 /// Readability's passes run on a page: the walks and selections computed, and the pass

@@ -50,8 +50,11 @@ pub(crate) mod inside {
     /// Inside an element Readability's output leaves out.
     pub(crate) const LEFT_OUT: u32 = 1 << 22;
     pub(crate) const SECTION: u32 = 1 << 23;
+    /// Inside `noscript`: what the page shows without scripts (some forums show their
+    /// posts only there).
+    pub(crate) const NOSCRIPT: u32 = 1 << 24;
     /// How many bits there are.
-    pub(crate) const COUNT: usize = 24;
+    pub(crate) const COUNT: usize = 25;
 }
 
 /// No element (a parent, an owner, an anchor).
@@ -146,7 +149,6 @@ fn never_text(tag: Tag) -> bool {
         tag,
         Script
             | Style
-            | Noscript
             | Template
             | Head
             | Title
@@ -186,6 +188,7 @@ fn tag_bits(tag: Tag) -> u32 {
         Blockquote => inside::QUOTE,
         Figure | Figcaption => inside::FIGURE,
         Section => inside::SECTION,
+        Noscript => inside::NOSCRIPT,
         _ => 0,
     }
 }
@@ -622,7 +625,8 @@ impl Units {
         while let Some(node) = child {
             visible::render(
                 node,
-                visible::Options::default(),
+                // `noscript` is laid out when its blocks are chosen (the walk reads it).
+                visible::Options { noscript: true },
                 &mut w,
                 false,
                 &mut |n: &NodeRef<'_>| get(&self.skipped, n.id()),
@@ -683,6 +687,7 @@ pub(crate) fn feature_names() -> Vec<String> {
         "selected",
         "left_out",
         "section",
+        "noscript",
     ];
     names.extend(bits.iter().map(|b| format!("in_{b}")));
     for n in [
