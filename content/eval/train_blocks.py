@@ -40,10 +40,10 @@ WORD = re.compile(r"\w+")
 
 PARAMS = dict(
     objective="binary",
-    learning_rate=0.1,
-    num_leaves=15,
+    learning_rate=0.25,
+    num_leaves=31,
     min_child_samples=40,
-    n_estimators=120,
+    n_estimators=40,
     reg_lambda=1.0,
     deterministic=True,
     force_row_wise=True,
@@ -184,6 +184,12 @@ def main():
     print(f"wrote {OUT.relative_to(REPO)}")
 
 
+def rust_float(x):
+    """The shortest literal that reads back as the same double (Python's repr)."""
+    text = repr(float(x))
+    return text if any(c in text for c in ".eE") else text + ".0"
+
+
 def to_rust(dump, names, threshold):
     nodes = []
 
@@ -191,12 +197,14 @@ def to_rust(dump, names, threshold):
         at = len(nodes)
         nodes.append(None)
         if "leaf_value" in node:
-            nodes[at] = f"Node::leaf({node['leaf_value']:.9e})"
+            nodes[at] = f"Node::leaf({rust_float(node['leaf_value'])})"
             return at
         assert node["decision_type"] == "<=", node["decision_type"]
+        # The node taken when the feature is at most the threshold is the next one.
         left = emit(node["left_child"])
+        assert left == at + 1
         right = emit(node["right_child"])
-        nodes[at] = f"Node::split({node['split_feature']}, {float(node['threshold']):.9e}, {left}, {right})"
+        nodes[at] = f"Node::split({node['split_feature']}, {rust_float(node['threshold'])}, {right})"
         return at
 
     roots = [emit(tree["tree_structure"]) for tree in dump["tree_info"]]

@@ -32,8 +32,9 @@ use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
-use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrNs, DocumentRef, NodeData, NodeRef, Ns, Tag};
 
+use super::blocks::measure;
 use super::jsonld::{self, JsonLd};
 
 /// What sort of page a page is, in the seven kinds of the multitype benchmark
@@ -412,21 +413,6 @@ mod card {
     pub(super) const DOWN: u16 = IN_CHROME;
 }
 
-/// How many characters a character counts for: whitespace none, a Han, kana or Hangul
-/// character three (as main text's segmentation counts them), else one.
-fn weigh(c: char) -> u32 {
-    match c {
-        '\u{1100}'..='\u{11FF}'
-        | '\u{3040}'..='\u{30FF}'
-        | '\u{3400}'..='\u{4DBF}'
-        | '\u{4E00}'..='\u{9FFF}'
-        | '\u{AC00}'..='\u{D7AF}'
-        | '\u{F900}'..='\u{FAFF}' => 3,
-        c if c.is_whitespace() => 0,
-        _ => 1,
-    }
-}
-
 /// Whether a text is a price label: short, with a digit and a currency sign.
 fn is_price(text: &str) -> bool {
     let text = text.trim();
@@ -518,12 +504,15 @@ impl Signals {
                     }
                 }
                 NodeData::Text(_) => {
-                    let text = node.text();
-                    let chars = text.chars().map(weigh).sum();
+                    let bytes = node.text_bytes().unwrap_or_default();
+                    let chars = measure(bytes).0;
                     self.chars = self.chars.saturating_add(chars);
                     let n = &mut nodes[id];
                     n.chars = chars;
-                    if is_price(&text) {
+                    // A price label is short: longer texts are not read for one.
+                    if bytes.trim_ascii().len() <= 40
+                        && std::str::from_utf8(bytes).is_ok_and(is_price)
+                    {
                         n.flags |= card::PRICE;
                     }
                     order.push(node);
@@ -595,22 +584,28 @@ impl Signals {
             Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => flags |= card::HEADING,
             _ => {}
         }
-        if let Some(item_type) = node.attr("itemtype") {
-            for url in item_type.split_ascii_whitespace() {
-                self.microdata |= meta_of(url.rsplit('/').next().unwrap_or(url));
-            }
-        }
-        for attr in ["class", "id"] {
-            let Some(value) = node.attr(attr) else {
+        // One pass over the attributes.
+        for attr in node.attrs() {
+            if attr.ns() != AttrNs::None {
                 continue;
-            };
-            let cues = cues_of(&value);
-            self.cues |= cues;
-            if cues & cues::PRICE != 0 {
-                flags |= card::PRICE;
             }
-            if cues & cues::POST != 0 {
-                flags |= card::POST;
+            match attr.name_bytes() {
+                b"itemtype" => {
+                    for url in attr.value().split_ascii_whitespace() {
+                        self.microdata |= meta_of(url.rsplit('/').next().unwrap_or(url));
+                    }
+                }
+                b"class" | b"id" => {
+                    let cues = cues_of(&attr.value());
+                    self.cues |= cues;
+                    if cues & cues::PRICE != 0 {
+                        flags |= card::PRICE;
+                    }
+                    if cues & cues::POST != 0 {
+                        flags |= card::POST;
+                    }
+                }
+                _ => {}
             }
         }
         Some(flags)

@@ -6,16 +6,17 @@
 
 use super::units::{FEATURES, Units};
 
-/// One node of a tree: a split on a feature, or a leaf with its value.
+/// One node of a tree: a split on a feature, or a leaf with its value. A tree's nodes
+/// are written depth first, so the node taken when the feature is at most the threshold
+/// is the next one.
 pub(crate) struct Node {
-    /// The feature compared, or [`Node::LEAF`].
-    feature: u16,
     /// A split's threshold (LightGBM's, in double precision, so that a feature at the
     /// threshold goes the way it went in training); a leaf's value.
     value: f64,
-    /// The node taken when the feature is at most the threshold, and when it is not.
-    yes: u32,
+    /// The node taken when the feature is over the threshold.
     no: u32,
+    /// The feature compared, or [`Node::LEAF`].
+    feature: u16,
 }
 
 impl Node {
@@ -23,19 +24,17 @@ impl Node {
 
     const fn leaf(value: f64) -> Node {
         Node {
-            feature: Node::LEAF,
             value,
-            yes: 0,
             no: 0,
+            feature: Node::LEAF,
         }
     }
 
-    const fn split(feature: u16, threshold: f64, yes: u32, no: u32) -> Node {
+    const fn split(feature: u16, threshold: f64, no: u32) -> Node {
         Node {
-            feature,
             value: threshold,
-            yes,
             no,
+            feature,
         }
     }
 }
@@ -90,11 +89,16 @@ pub(crate) fn choose(walk: &Units, title: &str, confidence: bool) -> Choice {
 fn probability(features: &[f32; FEATURES]) -> f32 {
     let mut sum = 0.0f64;
     for &root in &ROOTS {
-        let mut node = &NODES[root as usize];
+        let mut at = root as usize;
+        let mut node = &NODES[at];
         while node.feature != Node::LEAF {
             let x = f64::from(features[usize::from(node.feature)]);
-            let next = if x <= node.value { node.yes } else { node.no };
-            node = &NODES[next as usize];
+            at = if x <= node.value {
+                at + 1
+            } else {
+                node.no as usize
+            };
+            node = &NODES[at];
         }
         sum += node.value;
     }
@@ -119,7 +123,7 @@ mod tests {
         for node in &NODES {
             if node.feature != Node::LEAF {
                 assert!(usize::from(node.feature) < FEATURES);
-                assert!((node.yes as usize) < NODES.len() && (node.no as usize) < NODES.len());
+                assert!((node.no as usize) < NODES.len());
             }
         }
         assert!(ROOTS.iter().all(|&r| (r as usize) < NODES.len()));
