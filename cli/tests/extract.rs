@@ -567,8 +567,8 @@ fn main_text_column_in_parquet_and_json_lines() {
     let main = htmltok_content::main_text(&doc, &Default::default());
     assert_eq!(row["main_kind"], main.kind.as_str());
     assert_eq!(
-        row["main_confidence"].as_f64(),
-        Some(f64::from(main.confidence))
+        row["main_confidence"].as_f64().map(|c| c as f32),
+        Some(main.confidence)
     );
     let line = std::str::from_utf8(&stdout)
         .unwrap()
