@@ -240,17 +240,26 @@ fn shape(node: &NodeRef<'_>) -> u64 {
 
 /// Sentence ends, digits and whether the text ends a sentence, over UTF-8 bytes.
 fn punctuation(bytes: &[u8]) -> (u32, u32, Option<bool>) {
-    let (mut stops, mut digits) = (0u32, 0u32);
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'.' | b'!' | b'?' => stops += 1,
-            b'0'..=b'9' => digits += 1,
-            // The last byte of `。` (E3 80 82), `！` (EF BC 81), `？` (EF BC 9F).
-            0x82 if i >= 2 && bytes[i - 2] == 0xE3 && bytes[i - 1] == 0x80 => stops += 1,
-            0x81 | 0x9F if i >= 2 && bytes[i - 2] == 0xEF && bytes[i - 1] == 0xBC => stops += 1,
-            _ => {}
+    // ASCII counts in blocks of 32 without branches (vectorized, as `measure` does);
+    // the CJK stops only where a lead byte of theirs occurs.
+    let count = |chunk: &[u8]| {
+        let (mut stops, mut digits) = (0u8, 0u8);
+        for &b in chunk {
+            stops += u8::from(b == b'.' || b == b'!' || b == b'?');
+            digits += u8::from(b.wrapping_sub(b'0') < 10);
         }
+        (u32::from(stops), u32::from(digits))
+    };
+    let (mut stops, mut digits) = (0u32, 0u32);
+    let mut chunks = bytes.chunks_exact(32);
+    for chunk in &mut chunks {
+        let (s, d) = count(chunk);
+        stops += s;
+        digits += d;
     }
+    let (s, d) = count(chunks.remainder());
+    stops += s + cjk_stops(bytes);
+    digits += d;
     let last = bytes.iter().rposition(|b| !b.is_ascii_whitespace());
     let ends = last.map(|i| {
         matches!(bytes[i], b'.' | b'!' | b'?' | b':')
@@ -261,6 +270,19 @@ fn punctuation(bytes: &[u8]) -> (u32, u32, Option<bool>) {
                 ))
     });
     (stops, digits, ends)
+}
+
+/// The full stops, exclamation and question marks of CJK scripts (`。` E3 80 82, `！`
+/// EF BC 81, `？` EF BC 9F) in UTF-8 bytes.
+fn cjk_stops(bytes: &[u8]) -> u32 {
+    memchr::memchr2_iter(0xE3, 0xEF, bytes)
+        .filter(|&i| {
+            matches!(
+                bytes.get(i..i + 3),
+                Some([0xE3, 0x80, 0x82] | [0xEF, 0xBC, 0x81 | 0x9F])
+            )
+        })
+        .count() as u32
 }
 
 impl Units {
@@ -723,4 +745,39 @@ pub(crate) fn feature_names() -> Vec<String> {
         names.push(n.to_string());
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `punctuation` counts, by characters.
+    fn by_chars(text: &str) -> (u32, u32, Option<bool>) {
+        let stops = text
+            .chars()
+            .filter(|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？'))
+            .count() as u32;
+        let digits = text.chars().filter(char::is_ascii_digit).count() as u32;
+        let last = text
+            .trim_end_matches(|c: char| c.is_ascii_whitespace())
+            .chars()
+            .last();
+        let ends = last.map(|c| matches!(c, '.' | '!' | '?' | ':' | '。' | '！' | '？'));
+        (stops, digits, ends)
+    }
+
+    #[test]
+    fn punctuation_on_bytes_is_punctuation_on_chars() {
+        let texts = [
+            "",
+            "   ",
+            "One. Two! Three? 42 items: ",
+            "日本語の文。質問？はい！",
+            "mixed 東京。 and 12,345.67 dollars.\n",
+            &"Long text, with 7 digits 1234567. ".repeat(5),
+        ];
+        for text in texts {
+            assert_eq!(punctuation(text.as_bytes()), by_chars(text), "{text:?}");
+        }
+    }
 }
