@@ -21,21 +21,22 @@ pub(crate) struct Fields {
 /// Reads the head's `meta` elements: `og:title` (else the `title` element) for the
 /// title; `author` or `article:author` (not a URL) for the byline; the first of
 /// `article:published_time`, `datePublished`, `date`, `pubdate`, `dc.date`,
-/// `dcterms.created` for the date. The page's JSON-LD is parsed only if they leave a
-/// field empty.
-pub(crate) fn fields(doc: &DocumentRef<'_>) -> Fields {
-    let ld = OnceCell::new();
-    read(doc, || ld.get_or_init(|| JsonLd::read(doc)))
-}
-
-/// [`fields`], with the page's JSON-LD parsed already.
+/// `dcterms.created` for the date; where they leave a field empty, the page's JSON-LD
+/// (`ld`, parsed already), then the body.
 pub(crate) fn fields_with(doc: &DocumentRef<'_>, ld: &JsonLd) -> Fields {
-    read(doc, || ld)
+    read(doc, || ld, false)
 }
 
-/// [`fields`]: the `meta` elements, then the JSON-LD (`ld`, called only when a field is
-/// still empty), then the body.
-fn read<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd) -> Fields {
+/// [`fields_with`]' title alone, the JSON-LD parsed only if the page has no title: the
+/// byline and the date, which take a walk of the body, are not looked for.
+pub(crate) fn title(doc: &DocumentRef<'_>) -> Option<String> {
+    let ld = OnceCell::new();
+    read(doc, || ld.get_or_init(|| JsonLd::read(doc)), true).title
+}
+
+/// [`fields_with`]: the `meta` elements, then the JSON-LD (`ld`, called only when a field is
+/// still empty), then the body; with `title_only`, what the title needs.
+fn read<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd, title_only: bool) -> Fields {
     let mut f = Fields::default();
     let mut og_title = None;
     if let Some(head) = doc.head() {
@@ -89,10 +90,11 @@ fn read<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd) -> Fields {
         .or_else(|| doc.title())
         .filter(|t| !t.is_empty())
         .map(|title| without_site_name(doc, title));
-    if f.title.is_none() || f.byline.is_none() || f.date.is_none() {
+    let others_missing = !title_only && (f.byline.is_none() || f.date.is_none());
+    if f.title.is_none() || others_missing {
         from_json_ld(ld(), &mut f);
     }
-    if f.byline.is_none() || f.date.is_none() {
+    if others_missing {
         from_body(doc, &mut f);
     }
     f

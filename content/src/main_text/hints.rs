@@ -148,6 +148,19 @@ pub(crate) struct Names {
     pub(crate) hidden: bool,
     /// A `role` of navigation or a side block.
     pub(crate) side_role: bool,
+    /// The `class` value hashed (FNV-1a; the empty value's hash when there is none): a
+    /// sibling's shape is its name and this.
+    pub(crate) class_hash: u64,
+}
+
+/// FNV-1a's offset basis: the hash of nothing.
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a of `bytes`, continuing from `hash`.
+pub(crate) fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The kinds of word one `class` or `id` value holds (bits: [`Words::POSITIVE`], …).
@@ -208,14 +221,19 @@ impl Words {
 pub(crate) fn names(node: &NodeRef<'_>) -> Names {
     let (mut weight, mut unlikely, mut maybe) = (0, false, false);
     let (mut boilerplate, mut all_words, mut hidden, mut side_role) = (false, 0, false, false);
+    let mut class_hash = FNV_OFFSET;
     for attr in node.attrs() {
         if attr.ns() != AttrNs::None {
             continue;
         }
         // The name's bytes: compared, never output, so not checked as UTF-8.
         match attr.name_bytes() {
-            b"class" | b"id" => {
-                let words = Words::of(attr.value().as_bytes());
+            name @ (b"class" | b"id") => {
+                let value = attr.value();
+                if name == b"class" {
+                    class_hash = fnv1a(FNV_OFFSET, value.as_bytes());
+                }
+                let words = Words::of(value.as_bytes());
                 all_words |= words.0;
                 unlikely |= words.has(Words::UNLIKELY);
                 maybe |= words.has(Words::MAYBE);
@@ -238,6 +256,7 @@ pub(crate) fn names(node: &NodeRef<'_>) -> Names {
         words: all_words,
         hidden,
         side_role,
+        class_hash,
     }
 }
 

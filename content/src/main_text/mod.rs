@@ -204,7 +204,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
 /// ```
 pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let view = doc.view();
-    let read = || fields::fields(&view).title;
+    let read = || fields::title(&view);
     let text = extract(&view, options, &output::PageTitle::new(&read), false).0;
     structured::instead(text, &jsonld::JsonLd::read(&view))
 }
@@ -299,7 +299,7 @@ fn extract(
     let passes = Passes::run(doc, options, title);
     if let Some(readability) = passes.readability() {
         let walk = units::Units::walk(doc, &readability, false);
-        let chosen = model::choose(&walk, title.get(), confidence);
+        let chosen = model::choose(&walk, title, confidence);
         if chosen.keep.contains(&true) {
             return (walk.text(doc, &chosen.keep), chosen.confidence);
         }
@@ -313,14 +313,14 @@ fn extract(
 #[doc(hidden)]
 pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, Vec<f32>)>) {
     let view = doc.view();
-    let read = || fields::fields(&view).title;
+    let read = || fields::title(&view);
     let title = output::PageTitle::new(&read);
     let passes = Passes::run(&view, &Options::default(), &title);
     let Some(readability) = passes.readability() else {
         return (units::feature_names(), Vec::new());
     };
     let walk = units::Units::walk(&view, &readability, true);
-    let features = walk.features(title.get());
+    let features = walk.features(&title);
     let blocks = walk
         .units
         .iter()

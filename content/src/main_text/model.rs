@@ -4,6 +4,7 @@
 //! that a person would keep it as the page's main content. Compiled in: no file to load,
 //! the same answer on every machine.
 
+use super::output::PageTitle;
 use super::units::{FEATURES, Units};
 
 /// One node of a tree: a split on a feature, or a leaf with its value. A tree's nodes
@@ -52,10 +53,10 @@ pub(crate) struct Choice {
 }
 
 /// Which blocks of the walk are main content: those of Readability's choice, and the
-/// others the model gives at least [`THRESHOLD`]. `title`: the page title, normalized
-/// (see [`Units::features`]); `confidence`: whether to compute it (it costs the
+/// others the model gives at least [`THRESHOLD`]. `title`: the page title (see
+/// [`Units::features`]); `confidence`: whether to compute it (it costs the
 /// probability of Readability's blocks too, otherwise not needed), else it is 0.
-pub(crate) fn choose(walk: &Units, title: &str, confidence: bool) -> Choice {
+pub(crate) fn choose(walk: &Units, title: &PageTitle<'_>, confidence: bool) -> Choice {
     let (mut sum, mut weight) = (0f64, 0f64);
     let keep = walk
         .features(title)

@@ -8,14 +8,14 @@
 //!
 //! The walk is one iterative pass over the tree with the element's context inherited
 //! from its parent, and the block totals summed in one sweep back; the siblings' shapes
-//! are compared once per parent (sorted signatures), so the whole is linear in the page
-//! but for that sort.
+//! are compared once per parent (bucketed by parent, sorted within), so the whole is
+//! linear in the page but for those sorts.
 
 use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
 use super::blocks::{Blocks, REMOVED, measure};
 use super::hints::{self, Words};
-use super::output::{LeftOut, normalize};
+use super::output::{LeftOut, PageTitle, normalize};
 use super::select::Selection;
 use crate::visible::{self, Layout, Writer};
 
@@ -82,6 +82,8 @@ struct Element {
     link_chars: u32,
     /// Element children.
     children: u32,
+    /// Its shape: its name and `class`, hashed.
+    shape: u64,
     /// Siblings of its shape, itself included.
     shape_count: u32,
     /// Its block of text's index in [`Units::units`] (or [`NONE`]).
@@ -217,27 +219,6 @@ fn name_bits(names: &hints::Names) -> u32 {
     bits
 }
 
-/// A sibling's shape: its name and its `class`, hashed (FNV-1a).
-fn shape(node: &NodeRef<'_>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |b: u8| {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    };
-    if let Some(name) = node.element_name() {
-        for b in (name.tag as u32).to_le_bytes() {
-            eat(b);
-        }
-        eat(name.ns as u8);
-    }
-    if let Some(class) = node.attr_in_no_namespace(b"class") {
-        for b in class.value().bytes() {
-            eat(b);
-        }
-    }
-    h
-}
-
 /// Sentence ends, digits and whether the text ends a sentence, over UTF-8 bytes.
 fn punctuation(bytes: &[u8]) -> (u32, u32, Option<bool>) {
     // ASCII counts in blocks of 32 without branches (vectorized, as `measure` does);
@@ -295,7 +276,6 @@ impl Units {
     ) -> Units {
         let n = doc.node_count();
         let mut slots = vec![NONE; n];
-        let mut shape_counts = vec![1u32; n];
         let mut selected = vec![0u64; n.div_ceil(64)];
         // The chosen containers, and the elements that hold one (each walk up stops at
         // an element already marked: linear).
@@ -312,9 +292,11 @@ impl Units {
             }
         }
         let mut u = Units {
-            elements: Vec::new(),
+            // Room for every node, reserved but not written (no page is touched before
+            // it is used).
+            elements: Vec::with_capacity(n),
             units: Vec::new(),
-            texts: Vec::new(),
+            texts: Vec::with_capacity(n),
             skipped: vec![0; n.div_ceil(64)],
             total_chars: 0,
             total_link_chars: 0,
@@ -323,7 +305,6 @@ impl Units {
         let Some(mut node) = root.first_child() else {
             return u;
         };
-        let mut shapes: Vec<(u64, u32)> = Vec::new();
         'walk: loop {
             let parent = node.parent().map_or(NONE, |p| slots[p.id() as usize]);
             let mut descend = false;
@@ -359,8 +340,6 @@ impl Units {
                         bits |= inside::LEFT_OUT;
                     }
                     let is_block = !matches!(layout, Layout::Inline | Layout::Break);
-                    let shape_count = shape_counts[node.id() as usize];
-                    let up_anchor = up.map_or(NONE, |p| p.anchor);
                     if let Some(p) = (parent != NONE).then(|| &mut u.elements[parent as usize]) {
                         p.children += 1;
                     }
@@ -374,15 +353,13 @@ impl Units {
                         } else {
                             up.map_or(NONE, |p| p.owner)
                         },
-                        anchor: if shape_count >= REPEATED {
-                            index
-                        } else {
-                            up_anchor
-                        },
+                        anchor: NONE,
+                        shape: hints::fnv1a(names.class_hash, &(name.tag as u32).to_le_bytes())
+                            ^ name.ns as u64,
                         chars: 0,
                         link_chars: 0,
                         children: 0,
-                        shape_count,
+                        shape_count: 1,
                         unit: NONE,
                         to_selection: if bits & inside::SELECTED != 0 || get(&holds, node.id()) {
                             0
@@ -391,21 +368,6 @@ impl Units {
                         },
                         tag,
                     });
-                    // The shapes of its element children, counted once for all of them.
-                    shapes.clear();
-                    shapes.extend(
-                        node.children()
-                            .filter(|c| c.is_element())
-                            .map(|c| (shape(&c), c.id())),
-                    );
-                    if shapes.len() >= REPEATED as usize {
-                        shapes.sort_unstable();
-                        for run in shapes.chunk_by(|a, b| a.0 == b.0) {
-                            for &(_, id) in run {
-                                shape_counts[id as usize] = run.len() as u32;
-                            }
-                        }
-                    }
                     descend = true;
                 }
                 NodeData::Text(_) if parent != NONE => {
@@ -472,6 +434,7 @@ impl Units {
                 }
             }
         }
+        u.count_shapes();
         // Subtree totals: children come after their parents.
         for i in (0..u.elements.len()).rev() {
             let e = u.elements[i];
@@ -484,9 +447,54 @@ impl Units {
         u
     }
 
+    /// Counts each element's siblings of its shape and finds each one's anchor (the
+    /// nearest element at or above it with [`REPEATED`] of them): the elements bucketed
+    /// by parent in one counting pass, each parent's children sorted by shape.
+    fn count_shapes(&mut self) {
+        let elements = &mut self.elements;
+        // Bucket 0: the elements without a parent; bucket p + 1: the children of p.
+        let mut start = vec![0u32; elements.len() + 2];
+        for e in elements.iter() {
+            start[(e.parent.wrapping_add(1)) as usize + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut by_parent = vec![(0u64, 0u32); elements.len()];
+        let mut next = start.clone();
+        for (i, e) in elements.iter().enumerate() {
+            let bucket = e.parent.wrapping_add(1) as usize;
+            by_parent[next[bucket] as usize] = (e.shape, i as u32);
+            next[bucket] += 1;
+        }
+        for bucket in start.windows(2) {
+            let siblings = &mut by_parent[bucket[0] as usize..bucket[1] as usize];
+            if siblings.len() < REPEATED as usize {
+                continue;
+            }
+            siblings.sort_unstable();
+            for run in siblings.chunk_by(|a, b| a.0 == b.0) {
+                for &(_, i) in run {
+                    elements[i as usize].shape_count = run.len() as u32;
+                }
+            }
+        }
+        // Parents come before their children.
+        for i in 0..elements.len() {
+            let e = elements[i];
+            elements[i].anchor = if e.shape_count >= REPEATED {
+                i as u32
+            } else if e.parent != NONE {
+                elements[e.parent as usize].anchor
+            } else {
+                NONE
+            };
+        }
+    }
+
     /// The model's features of every block, in document order (see [`FEATURES`]);
-    /// `title`: the page title, lowercased and its whitespace collapsed.
-    pub(crate) fn features(&self, title: &str) -> Vec<[f32; FEATURES]> {
+    /// `title`: the page title (read only when a heading is compared with it).
+    pub(crate) fn features(&self, title: &PageTitle<'_>) -> Vec<[f32; FEATURES]> {
         let ln = |x: u32| (1.0 + x as f32).ln();
         let density = |part: u32, whole: u32| {
             if whole == 0 {
@@ -612,7 +620,8 @@ impl Units {
                 self.elements[unit.element as usize].tag,
                 Some(Tag::H1 | Tag::H2 | Tag::H3)
             );
-            if heading && !title.is_empty() {
+            if heading && !title.get().is_empty() {
+                let title = title.get();
                 let text = normalize(&unit.text);
                 let repeats = !text.is_empty()
                     && (text == title
