@@ -18,6 +18,12 @@ impl JsonLd {
     /// skipped (one page in a hundred has one, often with a stray trailing comma).
     pub(crate) fn read(doc: &DocumentRef<'_>) -> JsonLd {
         let mut ld = JsonLd::default();
+        // Most pages have none: a search of the input for `+json` (any case) spares them
+        // the walk of the tree (a type written with a character reference for the `+`
+        // is not seen).
+        if !mentions_json(doc.input()) {
+            return ld;
+        }
         let scripts = doc.root().descendants().filter(|n| {
             n.element_name()
                 .is_some_and(|n| n.ns == Ns::Html && n.tag == Tag::Script)
@@ -54,6 +60,15 @@ impl JsonLd {
     pub(crate) fn objects(&self) -> impl Iterator<Item = &serde_json::Map<String, Value>> {
         self.objects.iter()
     }
+}
+
+/// Whether the bytes hold `+json` in any ASCII case.
+fn mentions_json(input: &[u8]) -> bool {
+    memchr::memchr_iter(b'+', input).any(|i| {
+        input
+            .get(i + 1..i + 5)
+            .is_some_and(|json| json.eq_ignore_ascii_case(b"json"))
+    })
 }
 
 /// An object's types: its `@type`, a string or an array of strings, each without a
@@ -105,6 +120,20 @@ mod tests {
                 vec!["Article", "NewsArticle"],
                 vec!["Product"]
             ]
+        );
+    }
+
+    #[test]
+    fn the_type_is_found_in_any_case_and_pages_without_one_are_not_walked() {
+        let ld = read(r#"<SCRIPT TYPE="Application/LD+Json">{"@type":"Product"}</SCRIPT>"#);
+        assert_eq!(ld.objects().count(), 1);
+        assert!(mentions_json(b"a+JsOn") && mentions_json(b"+json"));
+        assert!(!mentions_json(b"json+") && !mentions_json(b"+jso") && !mentions_json(b""));
+        assert_eq!(
+            read("<script>{\"@type\":\"Product\"}</script>")
+                .objects()
+                .count(),
+            0
         );
     }
 
