@@ -190,21 +190,33 @@ def rust_float(x):
     return text if any(c in text for c in ".eE") else text + ".0"
 
 
+def f32_at_most(x):
+    """The largest f32 not above the double `x`, as the shortest literal that reads back
+    as it: a f32 feature is at most it exactly when, widened, it is at most `x`."""
+    t = np.float32(x)
+    if float(t) > x:
+        t = np.nextafter(t, np.float32(-np.inf), dtype=np.float32)
+    text = np.format_float_scientific(t, unique=True) if t != 0 else "0.0"
+    assert float(np.float32(text)) == float(t)
+    return text.replace("+", "").replace(".e", ".0e")
+
+
 def to_rust(dump, names, threshold):
-    nodes = []
+    nodes, leaves = [], []
 
     def emit(node):
         at = len(nodes)
         nodes.append(None)
         if "leaf_value" in node:
-            nodes[at] = f"Node::leaf({rust_float(node['leaf_value'])})"
+            nodes[at] = f"Node::leaf({len(leaves)})"
+            leaves.append(rust_float(node["leaf_value"]))
             return at
         assert node["decision_type"] == "<=", node["decision_type"]
         # The node taken when the feature is at most the threshold is the next one.
         left = emit(node["left_child"])
         assert left == at + 1
         right = emit(node["right_child"])
-        nodes[at] = f"Node::split({node['split_feature']}, {rust_float(node['threshold'])}, {right})"
+        nodes[at] = f"Node::split({node['split_feature']}, {f32_at_most(node['threshold'])}, {right})"
         return at
 
     roots = [emit(tree["tree_structure"]) for tree in dump["tree_info"]]
@@ -230,6 +242,11 @@ def to_rust(dump, names, threshold):
         "/// The trees' nodes.",
         f"pub(crate) static NODES: [Node; {len(nodes)}] = [",
         *[f"    {n}," for n in nodes],
+        "];",
+        "",
+        "/// The leaves' values (LightGBM's doubles), by [`Node::leaf`]'s index.",
+        f"pub(crate) static LEAVES: [f64; {len(leaves)}] = [",
+        *[f"    {v}," for v in leaves],
         "];",
         "",
     ]

@@ -7,15 +7,17 @@
 use super::output::PageTitle;
 use super::units::{FEATURES, Units};
 
-/// One node of a tree: a split on a feature, or a leaf with its value. A tree's nodes
-/// are written depth first, so the node taken when the feature is at most the threshold
-/// is the next one.
+/// One node of a tree: a split on a feature, or a leaf. A tree's nodes are written
+/// depth first, so the node taken when the feature is at most the threshold is the next
+/// one.
 pub(crate) struct Node {
-    /// A split's threshold (LightGBM's, in double precision, so that a feature at the
-    /// threshold goes the way it went in training); a leaf's value.
-    value: f64,
-    /// The node taken when the feature is over the threshold.
-    no: u32,
+    /// A split's threshold: the largest f32 not above LightGBM's double, so that a
+    /// feature (an f32) is at most it exactly when it is at most the double, as in
+    /// training.
+    threshold: f32,
+    /// A split's node taken when the feature is over the threshold; a leaf's value's
+    /// index in [`LEAVES`].
+    next: u32,
     /// The feature compared, or [`Node::LEAF`].
     feature: u16,
 }
@@ -23,18 +25,18 @@ pub(crate) struct Node {
 impl Node {
     const LEAF: u16 = u16::MAX;
 
-    const fn leaf(value: f64) -> Node {
+    const fn leaf(value: u32) -> Node {
         Node {
-            value,
-            no: 0,
+            threshold: 0.0,
+            next: value,
             feature: Node::LEAF,
         }
     }
 
-    const fn split(feature: u16, threshold: f64, no: u32) -> Node {
+    const fn split(feature: u16, threshold: f32, no: u32) -> Node {
         Node {
-            value: threshold,
-            no,
+            threshold,
+            next: no,
             feature,
         }
     }
@@ -93,15 +95,14 @@ fn probability(features: &[f32; FEATURES]) -> f32 {
         let mut at = root as usize;
         let mut node = &NODES[at];
         while node.feature != Node::LEAF {
-            let x = f64::from(features[usize::from(node.feature)]);
-            at = if x <= node.value {
+            at = if features[usize::from(node.feature)] <= node.threshold {
                 at + 1
             } else {
-                node.no as usize
+                node.next as usize
             };
             node = &NODES[at];
         }
-        sum += node.value;
+        sum += LEAVES[node.next as usize];
     }
     (1.0 / (1.0 + (-sum).exp())) as f32
 }
@@ -124,7 +125,9 @@ mod tests {
         for node in &NODES {
             if node.feature != Node::LEAF {
                 assert!(usize::from(node.feature) < FEATURES);
-                assert!((node.no as usize) < NODES.len());
+                assert!((node.next as usize) < NODES.len());
+            } else {
+                assert!((node.next as usize) < LEAVES.len());
             }
         }
         assert!(ROOTS.iter().all(|&r| (r as usize) < NODES.len()));
