@@ -1,8 +1,11 @@
 //! What crawl pipelines keep of a page, read from htmltok's tree (`htmltok-tree`).
 //!
-//! [`main_text()`], the page's main text (the article without menus, footers, comments,
-//! cookie banners and link lists: Readability's scoring counted in characters, with
-//! trafilatura's boilerplate removal; the method is in [the module's doc](mod@main_text));
+//! [`main_text()`], the page's main content on pages of every kind (an article, a thread's
+//! posts, a listing's cards, without menus, footers, cookie banners and link lists:
+//! Readability's scoring counted in characters, and a compiled-in block model for what
+//! Readability's single container misses; the method is in
+//! [the module's doc](mod@main_text)), with the title, byline, date, page kind and a
+//! confidence;
 //! [`metadata()`], a page's metadata with crawler semantics (canonical URL, robots
 //! directives, qualified links, description, Open Graph and Twitter fields, language,
 //! hreflang alternates, meta refresh, JSON-LD); [`visible::visible_text`], the page's
