@@ -89,6 +89,12 @@ fn check_main_text(m: &MainText) -> Result<(), String> {
             return Err(format!("main text's {what} holds a NUL"));
         }
     }
+    if !(0.0..=1.0).contains(&m.confidence) {
+        return Err(format!(
+            "main text's confidence {} is not in [0, 1]",
+            m.confidence
+        ));
+    }
     Ok(())
 }
 
@@ -100,6 +106,13 @@ pub fn check_content(html: &[u8], options: &ContentOptions) -> Result<(), String
 
     let main = main_text(&doc, &options.main_text);
     check_main_text(&main)?;
+    let text_alone = htmltok_content::main_text::text(&doc, &options.main_text);
+    if text_alone != main.text {
+        return Err(format!(
+            "main_text::text gives {text_alone:?}, main_text()'s text is {:?}",
+            main.text
+        ));
+    }
     let meta = metadata(&doc, url);
     check_metadata(&meta)?;
     for l in &meta.qualified_links {
