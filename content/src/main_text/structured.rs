@@ -2,7 +2,8 @@
 //! question pages whose posts a script draws from JSON (the HTML a crawler fetches shows
 //! a shell), articles whose body is in `articleBody` only. The schema.org types that
 //! carry their text: a `QAPage`'s question and answers, a `DiscussionForumPosting` and
-//! its comments, an article's `articleBody`.
+//! its comments, an article's `articleBody`; and a product's `description`, which shops
+//! often show in a tab a script fills.
 
 use serde_json::{Map, Value};
 
@@ -11,11 +12,45 @@ use super::jsonld::{JsonLd, types};
 use crate::visible;
 
 /// The main text, or the structured data's text when that holds more than twice as
-/// much (the visible page then shows a shell or a fragment of it).
+/// much (the visible page then shows a shell or a fragment of it); else the main text
+/// with a product's description after it when the text lacks most of its words.
 pub(crate) fn instead(text: String, ld: &JsonLd) -> String {
     match self::text(ld) {
         Some(data) if measure(data.as_bytes()).0 > 2 * measure(text.as_bytes()).0 => data,
-        _ => text,
+        _ => with_description(text, ld),
+    }
+}
+
+/// The text with the first `Product`'s `description` after it (a blank line between),
+/// when fewer than half of the description's words are in the text.
+fn with_description(text: String, ld: &JsonLd) -> String {
+    let description = ld.objects().find_map(|o| {
+        types(o)
+            .any(|t| t == "Product")
+            .then(|| o.get("description"))
+            .flatten()
+    });
+    let mut parts = Vec::new();
+    push(description, &mut parts);
+    let Some(description) = parts.pop() else {
+        return text;
+    };
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let have: std::collections::HashSet<String> = words(&text).into_iter().collect();
+    let wanted = words(&description);
+    let found = wanted.iter().filter(|w| have.contains(*w)).count();
+    if wanted.is_empty() || found * 2 >= wanted.len() {
+        return text;
+    }
+    if text.is_empty() {
+        description
+    } else {
+        text + "\n\n" + &description
     }
 }
 
@@ -80,5 +115,43 @@ fn push(value: Option<&Value>, parts: &mut Vec<String>) {
     };
     if !text.is_empty() {
         parts.push(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn main(html: &str) -> String {
+        crate::main_text(&htmltok_tree::parse(html.as_bytes()), &Default::default()).text
+    }
+
+    #[test]
+    fn a_question_page_shell_gives_its_questions_and_answers() {
+        let text = main(
+            r#"<script type="application/ld+json">{"@type":"QAPage","mainEntity":{
+            "@type":"Question","name":"Which telescope first?","text":"<p>I am new to this.</p>",
+            "acceptedAnswer":{"@type":"Answer","text":"A small refractor, and patience."},
+            "suggestedAnswer":[{"@type":"Answer","text":"Binoculars first."}]}}</script>
+            <div id=app>Loading</div>"#,
+        );
+        assert_eq!(
+            text,
+            "Which telescope first?\n\nI am new to this.\n\nA small refractor, and patience.\n\nBinoculars first."
+        );
+    }
+
+    #[test]
+    fn a_product_description_in_a_tab_is_added_once() {
+        let description = "Solid oak desk with a matte finish, cable tray and adjustable feet.";
+        let page = |shown: &str| {
+            format!(
+                "<script type=application/ld+json>{{\"@type\":\"Product\",\"name\":\"Desk\",\
+                 \"description\":\"{description}\"}}</script><h1>Desk</h1>\
+                 <p>Ships in two days, with free returns, from our warehouse in town.</p>{shown}"
+            )
+        };
+        assert!(main(&page("")).ends_with(description));
+        // Shown on the page already: not repeated.
+        let shown = main(&page(&format!("<p>{description}</p>")));
+        assert_eq!(shown.matches("Solid oak").count(), 1, "{shown}");
     }
 }
