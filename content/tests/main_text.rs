@@ -209,6 +209,14 @@ fn posts_that_share_a_shape_are_kept_together() {
 }
 
 #[test]
+fn no_break_spaces_are_spaces() {
+    let page = format!("<p>{}&nbsp;and\u{a0}more&nbsp;&nbsp;text.</p>", prose(1));
+    let text = main(&page).text;
+    assert!(text.ends_with("said. and more  text."), "{text:?}");
+    assert!(!text.contains('\u{a0}'));
+}
+
+#[test]
 fn a_million_nested_elements_do_not_recurse() {
     let html = format!(
         "{}<p>{}</p>{}",

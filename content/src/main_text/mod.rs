@@ -107,8 +107,9 @@ impl Default for Options {
 /// A page's main text and the fields read beside it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MainText {
-    /// The article's text: paragraphs set apart by a blank line, lines by a line break
-    /// (empty when the page has no text).
+    /// The article's text: paragraphs set apart by a blank line, lines by a line break,
+    /// no-break spaces written as spaces, as corpus pipelines want them (and trafilatura
+    /// writes them); empty when the page has no text.
     pub text: String,
     /// The page title (`og:title`, else the `title` element, else the article's JSON-LD
     /// `headline`).
@@ -177,7 +178,7 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let fields = fields::fields_with(&view, &ld);
     let title = output::PageTitle::known(fields.title.as_deref());
     let (text, confidence) = extract(&view, options, &title, true);
-    let text = structured::instead(text, &ld);
+    let text = plain_spaces(structured::instead(text, &ld));
     MainText {
         text,
         title: fields.title,
@@ -206,7 +207,16 @@ pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let view = doc.view();
     let read = || fields::title(&view);
     let text = extract(&view, options, &output::PageTitle::new(&read), false).0;
-    structured::instead(text, &jsonld::JsonLd::read(&view))
+    plain_spaces(structured::instead(text, &jsonld::JsonLd::read(&view)))
+}
+
+/// The text with each no-break space (U+00A0) a space.
+fn plain_spaces(text: String) -> String {
+    if text.contains('\u{a0}') {
+        text.replace('\u{a0}', " ")
+    } else {
+        text
+    }
 }
 
 /// Readability's passes run on a page: the walks and selections computed, and the pass
