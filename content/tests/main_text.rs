@@ -209,6 +209,34 @@ fn posts_that_share_a_shape_are_kept_together() {
 }
 
 #[test]
+fn a_page_that_hides_all_its_text_until_a_script_runs_is_read_hidden() {
+    // React's streamed content waits in `<div hidden id="S:0">` for a script to move it;
+    // other pages hide their whole body until their styles load.
+    let article = (1..=12)
+        .map(|n| format!("<p>{}</p>", prose(n)))
+        .collect::<String>();
+    for wrapper in [
+        "<div hidden id=S:0>",
+        "<div style='visibility:hidden'>",
+        "<div aria-hidden=true>",
+    ] {
+        let page =
+            format!("<main><div>Loading</div></main>{wrapper}<article>{article}</article></div>");
+        let text = main(&page).text;
+        assert!(
+            text.contains(&prose(1)) && text.contains(&prose(12)),
+            "{wrapper}: {text}"
+        );
+    }
+    // A page with visible text keeps its hidden parts out.
+    let page = format!(
+        "<article>{article}</article><div hidden><p>{}</p></div>",
+        prose(13)
+    );
+    assert!(!main(&page).text.contains("Paragraph 13"));
+}
+
+#[test]
 fn no_break_spaces_are_spaces() {
     let page = format!("<p>{}&nbsp;and\u{a0}more&nbsp;&nbsp;text.</p>", prose(1));
     let text = main(&page).text;

@@ -228,8 +228,9 @@ fn dropped(name: Name, layout: Option<Layout>, strip_unlikely: bool) -> bool {
 
 /// Walks the document: drops boilerplate, counts text (see the module's doc).
 /// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
-/// …) and `header` elements are dropped too.
-pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
+/// …) and `header` elements are dropped too; `show_hidden`: whether elements hidden by
+/// their attributes are kept (see [`super::extract`]).
+pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool, show_hidden: bool) -> Blocks {
     let mut slots = vec![UNREACHED; doc.node_count()];
     // Room for every node, reserved but not written: only the kept elements' blocks are.
     let mut blocks = Vec::with_capacity(KEPT as usize + doc.node_count());
@@ -275,7 +276,7 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool) -> Blocks {
                 let names = if by_tag {
                     hints::Names::default()
                 } else {
-                    hints::names(&node)
+                    hints::names(&node, show_hidden)
                 };
                 if by_tag
                     || names.dropped

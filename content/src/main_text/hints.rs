@@ -213,12 +213,12 @@ impl Words {
 }
 
 /// What the element's attributes say: `class` and `id` words, and whether `hidden`,
-/// `aria-hidden`, `style` or `role` drop it. One scan of the attributes. No cache of
+/// `aria-hidden`, `style` (unless `show_hidden`) or `role` drop it. One scan of the attributes. No cache of
 /// the words by value: the automaton reads a value in about what a hash map takes to
 /// look it up (with a cache keyed by the decoded value, main text over the corpus was
 /// 2 M instructions more, callgrind 2026-11-26; reading the value's bytes from the
 /// input when it has no `&`, not decoding it, was 3 M more).
-pub(crate) fn names(node: &NodeRef<'_>) -> Names {
+pub(crate) fn names(node: &NodeRef<'_>, show_hidden: bool) -> Names {
     let (mut weight, mut unlikely, mut maybe) = (0, false, false);
     let (mut boilerplate, mut all_words, mut hidden, mut side_role) = (false, 0, false, false);
     let mut class_hash = FNV_OFFSET;
@@ -242,7 +242,7 @@ pub(crate) fn names(node: &NodeRef<'_>) -> Names {
                     - 25 * i32::from(words.has(Words::NEGATIVE));
             }
             b"role" => side_role |= role_is_boilerplate(&attr.value()),
-            name @ (b"hidden" | b"aria-hidden" | b"style") => {
+            name @ (b"hidden" | b"aria-hidden" | b"style") if !show_hidden => {
                 hidden |= visible::attribute_hides(name, &attr.value());
             }
             _ => {}

@@ -229,7 +229,12 @@ struct Passes {
 }
 
 impl Passes {
-    fn run(doc: &DocumentRef<'_>, options: &Options, title: &output::PageTitle<'_>) -> Passes {
+    fn run(
+        doc: &DocumentRef<'_>,
+        options: &Options,
+        title: &output::PageTitle<'_>,
+        show_hidden: bool,
+    ) -> Passes {
         // A pass reuses what the one before computed when it differs only later: the
         // walk depends on `strip_unlikely` alone, the selection on `weigh_classes` too.
         // Each pass counts its output's characters from the walk's counts; only the
@@ -241,7 +246,7 @@ impl Passes {
         };
         for (i, pass) in PASSES.into_iter().enumerate() {
             if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-                let walk = blocks::segment(doc, pass.strip_unlikely);
+                let walk = blocks::segment(doc, pass.strip_unlikely, show_hidden);
                 p.walks.push(walk);
             }
             let b = p.walks.len() - 1;
@@ -297,18 +302,49 @@ impl Passes {
     }
 }
 
+/// Below this many characters (as [`blocks::measure`] counts them), a page's main text
+/// is looked for again with the elements hidden by their attributes read too.
+const HIDDEN_RETRY_BELOW: u32 = 200;
+/// The least text that retry must find to be kept instead.
+const HIDDEN_RETRY_FINDS: u32 = 1000;
+
 /// The main text (see the module's doc) and the confidence in it: the mean
 /// probability of the blocks kept, each weighing its characters (0 for a page whose
-/// text comes from Readability alone, which has no blocks of text).
+/// text comes from Readability alone, which has no blocks of text). A page whose visible
+/// text holds almost nothing is read again with its hidden elements (`hidden`,
+/// `aria-hidden`, inline `display: none` or `visibility: hidden`): pages that stream
+/// their content into hidden elements for a script to move (React's `<div hidden
+/// id="S:0">`) or hide the whole page until a script has run show their text to
+/// readers, not to a crawler.
 fn extract(
     doc: &DocumentRef<'_>,
     options: &Options,
     title: &output::PageTitle<'_>,
     confidence: bool,
 ) -> (String, f32) {
-    let passes = Passes::run(doc, options, title);
+    let visible = extract_with(doc, options, title, confidence, false);
+    if blocks::measure(visible.0.as_bytes()).0 >= HIDDEN_RETRY_BELOW {
+        return visible;
+    }
+    let all = extract_with(doc, options, title, confidence, true);
+    if blocks::measure(all.0.as_bytes()).0 >= HIDDEN_RETRY_FINDS {
+        all
+    } else {
+        visible
+    }
+}
+
+/// [`extract`], the hidden elements read or not.
+fn extract_with(
+    doc: &DocumentRef<'_>,
+    options: &Options,
+    title: &output::PageTitle<'_>,
+    confidence: bool,
+    show_hidden: bool,
+) -> (String, f32) {
+    let passes = Passes::run(doc, options, title, show_hidden);
     if let Some(readability) = passes.readability() {
-        let walk = units::Units::walk(doc, &readability, false);
+        let walk = units::Units::walk(doc, &readability, false, show_hidden);
         let chosen = model::choose(&walk, title, confidence);
         if chosen.keep.contains(&true) {
             return (walk.text(doc, &chosen.keep), chosen.confidence);
@@ -325,11 +361,11 @@ pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, V
     let view = doc.view();
     let read = || fields::title(&view);
     let title = output::PageTitle::new(&read);
-    let passes = Passes::run(&view, &Options::default(), &title);
+    let passes = Passes::run(&view, &Options::default(), &title, false);
     let Some(readability) = passes.readability() else {
         return (units::feature_names(), Vec::new());
     };
-    let walk = units::Units::walk(&view, &readability, true);
+    let walk = units::Units::walk(&view, &readability, true, false);
     let features = walk.features(&title);
     let blocks = walk
         .units

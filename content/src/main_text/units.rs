@@ -268,11 +268,12 @@ fn cjk_stops(bytes: &[u8]) -> u32 {
 
 impl Units {
     /// Walks the document (see the module's doc); `collect_text`: keep each block's text
-    /// (for training).
+    /// (for training); `show_hidden`: read the elements hidden by their attributes too.
     pub(crate) fn walk(
         doc: &DocumentRef<'_>,
         readability: &Readability<'_>,
         collect_text: bool,
+        show_hidden: bool,
     ) -> Units {
         let n = doc.node_count();
         let mut slots = vec![NONE; n];
@@ -319,7 +320,7 @@ impl Units {
                         break 'element;
                     }
                     let layout = tag.map_or(Layout::Inline, visible::layout);
-                    let names = hints::names(&node);
+                    let names = hints::names(&node, show_hidden);
                     if layout == Layout::None || names.hidden {
                         set(&mut u.skipped, node.id());
                         break 'element;
