@@ -222,6 +222,9 @@ pub(crate) fn names(node: &NodeRef<'_>, show_hidden: bool) -> Names {
     let (mut weight, mut unlikely, mut maybe) = (0, false, false);
     let (mut boilerplate, mut all_words, mut hidden, mut side_role) = (false, 0, false, false);
     let mut class_hash = FNV_OFFSET;
+    // A tab panel is content a reader shows with a click, hidden or not (as
+    // `hidden=until-found` is).
+    let mut tab_panel = false;
     for attr in node.attrs() {
         if attr.ns() != AttrNs::None {
             continue;
@@ -241,13 +244,20 @@ pub(crate) fn names(node: &NodeRef<'_>, show_hidden: bool) -> Names {
                 weight += 25 * i32::from(words.has(Words::POSITIVE))
                     - 25 * i32::from(words.has(Words::NEGATIVE));
             }
-            b"role" => side_role |= role_is_boilerplate(&attr.value()),
+            b"role" => {
+                let role = attr.value();
+                side_role |= role_is_boilerplate(&role);
+                tab_panel |= role
+                    .split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("tabpanel"));
+            }
             name @ (b"hidden" | b"aria-hidden" | b"style") if !show_hidden => {
                 hidden |= visible::attribute_hides(name, &attr.value());
             }
             _ => {}
         }
     }
+    let hidden = hidden && !tab_panel;
     Names {
         weight,
         unlikely: unlikely && !maybe,
