@@ -237,6 +237,28 @@ fn a_page_that_hides_all_its_text_until_a_script_runs_is_read_hidden() {
 }
 
 #[test]
+fn hidden_tab_panels_are_content() {
+    let panel = |os: &str, hidden: &str| {
+        format!(
+            "<section role=tabpanel {hidden}><p>On {os}, install the tools with the package \
+             manager, then open a new terminal, and check the version it prints.</p></section>"
+        )
+    };
+    let page = format!(
+        "<article><h1>Install</h1><p>{}</p><p>{}</p>{}{}</article>",
+        prose(1),
+        prose(2),
+        panel("Windows", ""),
+        panel("macOS", "hidden aria-hidden=true")
+    );
+    let text = main(&page).text;
+    assert!(
+        text.contains("On Windows") && text.contains("On macOS"),
+        "{text}"
+    );
+}
+
+#[test]
 fn no_break_spaces_are_spaces() {
     let page = format!("<p>{}&nbsp;and\u{a0}more&nbsp;&nbsp;text.</p>", prose(1));
     let text = main(&page).text;
