@@ -20,6 +20,7 @@ pub mod base;
 pub mod main_text;
 pub mod metadata;
 pub mod visible;
+mod walk;
 
 pub use base::document_base_url;
 pub use main_text::{MainText, main_text};

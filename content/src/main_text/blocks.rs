@@ -8,6 +8,7 @@ use htmltok_tree::{DocumentRef, Name, NodeData, Ns, Tag};
 
 use super::hints::{self, TagKind};
 use crate::visible::{self, Layout};
+use crate::walk;
 
 /// The element was dropped with its subtree.
 pub(crate) const REMOVED: u8 = 1;
@@ -181,38 +182,71 @@ fn non_ascii(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
 
 /// The weighted length and the commas of a text, given as its UTF-8 bytes.
 pub(crate) fn measure(bytes: &[u8]) -> (u32, u32) {
-    // Three counts over the bytes — ASCII whitespace, ASCII commas, bytes that continue a
-    // character — in blocks of 32 without branches, which the compiler turns into vector
-    // instructions (a byte-by-byte filter was 4 instructions a byte: measured with
+    let t = tally::<false>(bytes);
+    (t.chars, t.commas)
+}
+
+/// What [`tally`] counts of a text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Characters, weighted (see [`weigh`]).
+    pub(crate) chars: u32,
+    /// Commas of every script.
+    pub(crate) commas: u32,
+    /// Sentence ends: `.`, `!`, `?` and the CJK `。`, `！`, `？` (with `STOPS` only).
+    pub(crate) stops: u32,
+    /// ASCII digits (with `STOPS` only).
+    pub(crate) digits: u32,
+}
+
+/// The counts of a text, given as its UTF-8 bytes, in one pass: [`measure`]'s, and with
+/// `STOPS` the sentence ends and digits the block model reads too.
+pub(crate) fn tally<const STOPS: bool>(bytes: &[u8]) -> Tally {
+    // The ASCII counts — whitespace, commas, bytes that continue a character, and the
+    // stops and digits — in blocks of 32 without branches, which the compiler turns into
+    // vector instructions (a byte-by-byte filter was 4 instructions a byte: measured with
     // callgrind, a third of main text's cost).
-    let (mut spaces, mut commas, mut continuations) = (0usize, 0usize, 0usize);
     let count = |chunk: &[u8]| {
-        let (mut s, mut c, mut k) = (0u8, 0u8, 0u8);
+        let (mut s, mut c, mut k, mut stops, mut digits) = (0u8, 0u8, 0u8, 0u8, 0u8);
         for &b in chunk {
             s += u8::from(b == b' ' || (b.wrapping_sub(b'\t') < 5 && b != 0x0B));
             c += u8::from(b == b',');
             k += u8::from(b & 0xC0 == 0x80);
+            if STOPS {
+                stops += u8::from(b == b'.' || b == b'!' || b == b'?');
+                digits += u8::from(b.wrapping_sub(b'0') < 10);
+            }
         }
-        (usize::from(s), usize::from(c), usize::from(k))
+        [s, c, k, stops, digits].map(usize::from)
     };
+    let mut sums = [0usize; 5];
     let mut chunks = bytes.chunks_exact(32);
     for chunk in &mut chunks {
-        let (s, c, k) = count(chunk);
-        spaces += s;
-        commas += c;
-        continuations += k;
+        for (sum, n) in sums.iter_mut().zip(count(chunk)) {
+            *sum += n;
+        }
     }
-    let (s, c, k) = count(chunks.remainder());
-    let (spaces, mut commas, continuations) = (spaces + s, (commas + c) as u32, continuations + k);
-    let mut chars = (bytes.len() - spaces - continuations) as u32;
+    for (sum, n) in sums.iter_mut().zip(count(chunks.remainder())) {
+        *sum += n;
+    }
+    let [spaces, commas, continuations, stops, digits] = sums;
+    let mut t = Tally {
+        chars: (bytes.len() - spaces - continuations) as u32,
+        commas: commas as u32,
+        stops: stops as u32,
+        digits: digits as u32,
+    };
     if continuations > 0 {
         // Multi-byte characters counted one each so far: weigh them.
         for c in non_ascii(bytes).filter_map(char::from_u32) {
-            chars = chars + weigh(c) - 1;
-            commas += u32::from(is_comma(c));
+            t.chars = t.chars + weigh(c) - 1;
+            t.commas += u32::from(is_comma(c));
+            if STOPS {
+                t.stops += u32::from(matches!(c, '。' | '！' | '？'));
+            }
         }
     }
-    (chars, commas)
+    t
 }
 
 /// Whether the walk drops the element (with its subtree) in this pass, by its name and
@@ -252,7 +286,7 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool, show_hidden: 
             order,
         };
     };
-    'walk: loop {
+    loop {
         let id = node.id() as usize;
         let parent = node.parent().map_or(ROOT, |p| slots[p.id() as usize]) as usize;
         let mut descend = false;
@@ -331,19 +365,9 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool, show_hidden: 
             }
             _ => {}
         }
-        if descend && let Some(child) = node.first_child() {
-            node = child;
-            continue;
-        }
-        loop {
-            if let Some(sibling) = node.next_sibling() {
-                node = sibling;
-                continue 'walk;
-            }
-            match node.parent() {
-                Some(p) if p.id() != root.id() => node = p,
-                _ => break 'walk,
-            }
+        match walk::next(node, descend, &root) {
+            Some(next) => node = next,
+            None => break,
         }
     }
     // Subtree totals: children after their parents in `order`, so one backward sweep
@@ -375,6 +399,21 @@ fn blocks_flags(is_block: bool, is_link: bool) -> u8 {
 mod tests {
     use super::*;
 
+    /// The definition `tally` implements on bytes, on `char`s: weights summed, commas
+    /// of every script counted, sentence ends and digits.
+    fn tally_by_chars(text: &str) -> Tally {
+        let (chars, commas) = by_chars(text);
+        Tally {
+            chars,
+            commas,
+            stops: text
+                .chars()
+                .filter(|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？'))
+                .count() as u32,
+            digits: text.chars().filter(char::is_ascii_digit).count() as u32,
+        }
+    }
+
     /// The definition `measure` implements on bytes, on `char`s: weights summed, commas
     /// of every script counted.
     fn by_chars(text: &str) -> (u32, u32) {
@@ -397,7 +436,14 @@ mod tests {
         ];
         for text in texts {
             assert_eq!(measure(text.as_bytes()), by_chars(text), "{text:?}");
+            assert_eq!(
+                tally::<true>(text.as_bytes()),
+                tally_by_chars(text),
+                "{text:?}"
+            );
         }
+        let text = "One. Two! Three? 42 items: 日本語の文。質問？はい！ 12,345.67.";
+        assert_eq!(tally::<true>(text.as_bytes()), tally_by_chars(text));
         // Every length from 0 to 80 bytes, so that each split into 32-byte blocks and a
         // remainder is taken, with every kind of byte at every place in a block.
         let mixed = "a,\t\n\x0C\r \u{e9}漢、\u{a0}x\u{2003}😀z".repeat(4);
@@ -405,6 +451,11 @@ mod tests {
             for start in (0..end).filter(|&i| mixed.is_char_boundary(i)).take(9) {
                 let text = &mixed[start..end];
                 assert_eq!(measure(text.as_bytes()), by_chars(text), "{text:?}");
+                assert_eq!(
+                    tally::<true>(text.as_bytes()),
+                    tally_by_chars(text),
+                    "{text:?}"
+                );
             }
         }
     }

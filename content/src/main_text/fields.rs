@@ -3,8 +3,6 @@
 //! then from the body: the headline its first `h1` shows, an element marked as the
 //! author, the first `time` element.
 
-use std::cell::OnceCell;
-
 use htmltok_tree::{DocumentRef, Tag, strip_and_collapse_ascii_whitespace};
 use serde_json::{Map, Value};
 
@@ -27,11 +25,10 @@ pub(crate) fn fields_with(doc: &DocumentRef<'_>, ld: &JsonLd) -> Fields {
     read(doc, || ld, false)
 }
 
-/// [`fields_with`]' title alone, the JSON-LD parsed only if the page has no title: the
-/// byline and the date, which take a walk of the body, are not looked for.
-pub(crate) fn title(doc: &DocumentRef<'_>) -> Option<String> {
-    let ld = OnceCell::new();
-    read(doc, || ld.get_or_init(|| JsonLd::read(doc)), true).title
+/// [`fields_with`]' title alone, the JSON-LD (`ld`) asked for only if the page has no
+/// title: the byline and the date, which take a walk of the body, are not looked for.
+pub(crate) fn title<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd) -> Option<String> {
+    read(doc, ld, true).title
 }
 
 /// [`fields_with`]: the `meta` elements, then the JSON-LD (`ld`, called only when a field is

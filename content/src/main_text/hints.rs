@@ -109,24 +109,67 @@ const WORDS: &[(&str, Hint)] = &[
     ("page", Hint::Positive),
 ];
 
+/// Words matched anywhere in a `class` or `id` value, ASCII case-insensitively, each
+/// with bits: [`WordBits::of`] gives the bits of every word a value holds. Shared by the
+/// hints here and the page kind's cues.
+///
 /// One automaton over all the words: an attribute is read once, however many words
 /// there are (measured: a word-by-word search cost more than the rest of the walk). A
 /// full DFA, stepped a byte at a time through [`Automaton`]'s state transitions rather
 /// than by the crate's overlapping search: every word that ends at a byte is known from
 /// the state reached (the standard match kind gives a state all the words that end
-/// there), and a class/id value needs only the set of its words, not where they are.
-/// The search's iterator, with its match positions and prefilter, cost about 480
-/// instructions a value; the bare loop is a table lookup a byte (callgrind, corpus,
-/// 2026-11-26: see ARCHITECTURE "Page content").
-static MATCHER: LazyLock<DFA> = LazyLock::new(|| {
-    DFA::builder()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .start_kind(StartKind::Unanchored)
-        // The loop below steps the states itself: no prefilter is asked for.
-        .prefilter(false)
-        .build(WORDS.iter().map(|(w, _)| w))
-        .expect("the word list is a valid automaton")
+/// there), and a value needs only the set of its words, not where they are. The search's
+/// iterator, with its match positions and prefilter, costs several times the bare loop,
+/// which is a table lookup a byte (see ARCHITECTURE "Page content").
+pub(crate) struct WordBits {
+    dfa: DFA,
+    /// Each word's bits, by pattern index.
+    bits: Vec<u32>,
+}
+
+impl WordBits {
+    /// The matcher of these words and their bits.
+    pub(crate) fn new<'w>(words: impl IntoIterator<Item = (&'w str, u32)>) -> WordBits {
+        let (words, bits): (Vec<&str>, Vec<u32>) = words.into_iter().unzip();
+        let dfa = DFA::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .start_kind(StartKind::Unanchored)
+            // `of` steps the states itself: no prefilter is asked for.
+            .prefilter(false)
+            .build(words)
+            .expect("the word list is a valid automaton");
+        WordBits { dfa, bits }
+    }
+
+    /// The bits of every word found in the value (each byte ends the words of the state
+    /// it leads to).
+    #[inline]
+    pub(crate) fn of(&self, value: &[u8]) -> u32 {
+        let dfa = &self.dfa;
+        let Ok(mut state) = dfa.start_state(Anchored::No) else {
+            return 0;
+        };
+        let mut bits = 0;
+        for &byte in value {
+            state = dfa.next_state(Anchored::No, state, byte);
+            if dfa.is_match(state) {
+                for i in 0..dfa.match_len(state) {
+                    bits |= self.bits[dfa.match_pattern(state, i).as_usize()];
+                }
+            }
+        }
+        bits
+    }
+}
+
+/// The hints' words.
+static MATCHER: LazyLock<WordBits> = LazyLock::new(|| {
+    WordBits::new(
+        WORDS
+            .iter()
+            .map(|&(word, hint)| (word, u32::from(Words::of_hint(hint)))),
+    )
 });
 
 /// What an element's `class` and `id` say.
@@ -188,23 +231,10 @@ impl Words {
         }
     }
 
-    /// One pass of the automaton over the value: the words of every match state
-    /// reached (each byte ends the words of the state it leads to).
+    /// The kinds of word in the value (one pass of [`MATCHER`]).
     fn of(value: &[u8]) -> Words {
-        let dfa = &*MATCHER;
-        let Ok(mut state) = dfa.start_state(Anchored::No) else {
-            return Words(0);
-        };
-        let mut bits = 0;
-        for &byte in value {
-            state = dfa.next_state(Anchored::No, state, byte);
-            if dfa.is_match(state) {
-                for i in 0..dfa.match_len(state) {
-                    bits |= Words::of_hint(WORDS[dfa.match_pattern(state, i).as_usize()].1);
-                }
-            }
-        }
-        Words(bits)
+        // The bits are `of_hint`'s, which fit a byte.
+        Words(MATCHER.of(value) as u8)
     }
 
     fn has(self, bit: u8) -> bool {
@@ -334,48 +364,53 @@ pub(crate) fn tag_score(tag: Tag) -> f32 {
     }
 }
 
+/// Checks a [`WordBits`] against a plain search on values that run every word alone,
+/// inside other letters and overlapping every other word (tests of its users).
+#[cfg(test)]
+pub(crate) fn check_word_bits(words: &[(&str, u32)], matcher: &WordBits) {
+    let by_search = |value: &[u8]| {
+        let lower = value.to_ascii_lowercase();
+        words
+            .iter()
+            .filter(|(w, _)| lower.windows(w.len()).any(|at| at == w.as_bytes()))
+            .fold(0, |bits, &(_, b)| bits | b)
+    };
+    let mut values: Vec<Vec<u8>> = vec![b"".to_vec(), b"x caf\xc3\xa9 y".to_vec()];
+    for (a, _) in words {
+        values.push(a.as_bytes().to_vec());
+        values.push(format!("x{}Y", a.to_ascii_uppercase()).into_bytes());
+        for (b, _) in words {
+            values.push(format!("{a}{b}").into_bytes());
+            values.push(format!("{a}{}", &b[1..]).into_bytes());
+        }
+    }
+    for value in values {
+        assert_eq!(
+            matcher.of(&value),
+            by_search(&value),
+            "{:?}",
+            String::from_utf8_lossy(&value)
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// What [`Words::of`] must give: the hints of every word found anywhere in the value,
-    /// ASCII case-insensitively, overlapping ones included (`contentry` holds `content`
-    /// and `entry`; `pager` holds `page` and `pager`).
-    fn by_search(value: &[u8]) -> u8 {
-        let lower = value.to_ascii_lowercase();
-        WORDS
-            .iter()
-            .filter(|(w, _)| lower.windows(w.len()).any(|at| at == w.as_bytes()))
-            .fold(0, |bits, &(_, hint)| bits | Words::of_hint(hint))
-    }
-
+    /// Every word found anywhere in a value, ASCII case-insensitively, overlapping ones
+    /// included (`contentry` holds `content` and `entry`; `pager` holds `page` and
+    /// `pager`).
     #[test]
     fn the_automaton_finds_every_word_a_search_finds() {
-        let mut values: Vec<Vec<u8>> = vec![
-            b"".to_vec(),
-            b"contentry".to_vec(),
-            b"PAGER".to_vec(),
-            b"article-comments".to_vec(),
-            b"foo-ad-bar footer".to_vec(),
-            b"x caf\xc3\xa9 sidebarsharing".to_vec(),
-        ];
-        // Every word alone, inside others' letters, and every pair run together (so that
-        // each word's end overlaps each other word's start).
-        for (a, _) in WORDS {
-            values.push(a.as_bytes().to_vec());
-            values.push(format!("x{}Y", a.to_ascii_uppercase()).into_bytes());
-            for (b, _) in WORDS {
-                values.push(format!("{a}{b}").into_bytes());
-                values.push(format!("{a}{}", &b[1..]).into_bytes());
-            }
-        }
-        for value in values {
-            assert_eq!(
-                Words::of(&value).0,
-                by_search(&value),
-                "{:?}",
-                String::from_utf8_lossy(&value)
-            );
-        }
+        let words: Vec<(&str, u32)> = WORDS
+            .iter()
+            .map(|&(word, hint)| (word, u32::from(Words::of_hint(hint))))
+            .collect();
+        check_word_bits(&words, &MATCHER);
+        assert_eq!(
+            Words::of(b"contentry").0,
+            Words::of_hint(Hint::Maybe) | Words::of_hint(Hint::Positive)
+        );
     }
 }

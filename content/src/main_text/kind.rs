@@ -31,11 +31,12 @@
 use std::hash::{Hash, Hasher};
 use std::sync::LazyLock;
 
-use aho_corasick::AhoCorasick;
 use htmltok_tree::{AttrNs, DocumentRef, NodeData, NodeRef, Ns, Tag};
 
 use super::blocks::measure;
+use super::hints::WordBits;
 use super::jsonld::{self, JsonLd};
+use crate::walk;
 
 /// What sort of page a page is, in the seven kinds of the multitype benchmark
 /// (`shared/eval/multitype-dev`) and [`PageKind::Other`].
@@ -339,18 +340,11 @@ const WORDS: &[(&str, u32)] = &[
 ];
 
 /// One automaton over all the words (an attribute is read once).
-static MATCHER: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(WORDS.iter().map(|(word, _)| word))
-        .expect("the word list is a valid automaton")
-});
+static MATCHER: LazyLock<WordBits> = LazyLock::new(|| WordBits::new(WORDS.iter().copied()));
 
 /// The cues of a `class` or `id` value.
 fn cues_of(value: &str) -> u32 {
-    MATCHER
-        .find_overlapping_iter(value)
-        .fold(0, |bits, m| bits | WORDS[m.pattern().as_usize()].1)
+    MATCHER.of(value.as_bytes())
 }
 
 /// What the rules read of a page.
@@ -489,7 +483,7 @@ impl Signals {
         // The nodes reached, in tree order: the sweep goes through them backwards.
         let mut order: Vec<NodeRef<'_>> = Vec::new();
         let mut node = body;
-        'walk: loop {
+        loop {
             let id = node.id() as usize;
             let inherited = node
                 .parent()
@@ -519,22 +513,9 @@ impl Signals {
                 }
                 _ => {}
             }
-            if descend && let Some(child) = node.first_child() {
-                node = child;
-                continue;
-            }
-            loop {
-                if node.id() == body.id() {
-                    break 'walk;
-                }
-                if let Some(next) = node.next_sibling() {
-                    node = next;
-                    continue 'walk;
-                }
-                let Some(parent) = node.parent() else {
-                    break 'walk;
-                };
-                node = parent;
+            match walk::next(node, descend, &body) {
+                Some(next) => node = next,
+                None => break,
             }
         }
         for node in order.iter().rev() {
@@ -673,6 +654,11 @@ mod tests {
     /// Enough prose for a page that is not empty.
     const PROSE: &str = "<p>The council met on Monday, and after a long debate it voted to keep \
         the library open for another year, which residents had asked for.</p>";
+
+    #[test]
+    fn the_cues_automaton_finds_every_word_a_search_finds() {
+        crate::main_text::hints::check_word_bits(WORDS, &MATCHER);
+    }
 
     #[test]
     fn json_ld_product() {

@@ -42,7 +42,6 @@
 //!    steps run again less strictly — keeping unlikely-named blocks, then without class
 //!    weights, then without the clean-up — and the longest result is kept (Readability's
 //!    retries: pages with short articles or unusual markup).
-//!
 //! 6. **Blocks** (`units`, `model`): Readability keeps one container, but a listing's
 //!    40 cards, a thread's posts or a service page's six sections are many. Every block
 //!    of text on the page (a block-level element's own text) is described by its length,
@@ -53,6 +52,11 @@
 //!    give the probability that a person keeps it. The text is Readability's blocks
 //!    and every other block the trees give at least one half, laid out as the visible
 //!    text is.
+//! 7. **What the page hides** (`structured`, and `extract`): the text of a question page,
+//!    a forum post or an article body the page's JSON-LD holds replaces a shell's text;
+//!    a product's description is added when the text lacks it; a page whose visible
+//!    text is almost nothing is read again with its hidden elements; tab panels count as
+//!    shown. No-break spaces are written as spaces.
 //!
 //! Every walk is iterative and every step linear in the page (the walks up the tree
 //! from a paragraph stop at five ancestors), so a million nested elements take no stack
@@ -70,6 +74,8 @@ mod output;
 mod select;
 mod structured;
 mod units;
+
+use std::cell::OnceCell;
 
 use htmltok_tree::DocumentRef;
 
@@ -205,9 +211,12 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
 /// ```
 pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let view = doc.view();
-    let read = || fields::title(&view);
+    // The JSON-LD, parsed once for the title (when the page has none) and the text.
+    let ld = OnceCell::new();
+    let ld = || ld.get_or_init(|| jsonld::JsonLd::read(&view));
+    let read = || fields::title(&view, ld);
     let text = extract(&view, options, &output::PageTitle::new(&read), false).0;
-    plain_spaces(structured::instead(text, &jsonld::JsonLd::read(&view)))
+    plain_spaces(structured::instead(text, ld()))
 }
 
 /// The text with each no-break space (U+00A0) a space.
@@ -359,7 +368,8 @@ fn extract_with(
 #[doc(hidden)]
 pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, Vec<f32>)>) {
     let view = doc.view();
-    let read = || fields::title(&view);
+    let ld = OnceCell::new();
+    let read = || fields::title(&view, || ld.get_or_init(|| jsonld::JsonLd::read(&view)));
     let title = output::PageTitle::new(&read);
     let passes = Passes::run(&view, &Options::default(), &title, false);
     let Some(readability) = passes.readability() else {

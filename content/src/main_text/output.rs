@@ -11,6 +11,7 @@ use super::Pass;
 use super::blocks::{Block, Blocks, REMOVED};
 use super::select::{MIN_PARAGRAPH, Selection};
 use crate::visible::{self, Writer};
+use crate::walk;
 
 /// Whether a list, table, form or division inside the article is boilerplate by its
 /// content (Readability's "clean conditionally"): negatively scored; or, unless it has
@@ -178,18 +179,7 @@ impl Output<'_> {
                     descend = true;
                 }
             }
-            next = if descend { node.first_child() } else { None };
-            let mut at = node;
-            while next.is_none() {
-                if let Some(sibling) = at.next_sibling() {
-                    next = Some(sibling);
-                } else {
-                    match at.parent() {
-                        Some(p) if p.id() != id => at = p,
-                        _ => break,
-                    }
-                }
-            }
+            next = walk::next(node, descend, &start);
         }
         total
     }

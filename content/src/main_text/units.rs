@@ -13,11 +13,12 @@
 
 use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
-use super::blocks::{Blocks, REMOVED, measure};
+use super::blocks::{Blocks, REMOVED, tally};
 use super::hints::{self, Words};
 use super::output::{LeftOut, PageTitle, normalize};
 use super::select::Selection;
 use crate::visible::{self, Layout, Writer};
+use crate::walk;
 
 /// What an element is inside (itself included): bits inherited from parent to child.
 pub(crate) mod inside {
@@ -77,7 +78,7 @@ struct Element {
     owner: u32,
     /// The nearest element at or above it with [`REPEATED`] siblings of its shape.
     anchor: u32,
-    /// Text characters below it ([`measure`]'s count) and those inside links.
+    /// Text characters below it ([`tally`]'s count) and those inside links.
     chars: u32,
     link_chars: u32,
     /// Element children.
@@ -99,7 +100,7 @@ struct Element {
 pub(crate) struct Unit {
     /// The block-level element whose own text it is (its index in the walk).
     element: u32,
-    /// Text characters ([`measure`]'s count).
+    /// Text characters ([`tally`]'s count).
     pub(crate) chars: u32,
     link_chars: u32,
     commas: u32,
@@ -219,51 +220,18 @@ fn name_bits(names: &hints::Names) -> u32 {
     bits
 }
 
-/// Sentence ends, digits and whether the text ends a sentence, over UTF-8 bytes.
-fn punctuation(bytes: &[u8]) -> (u32, u32, Option<bool>) {
-    // ASCII counts in blocks of 32 without branches (vectorized, as `measure` does);
-    // the CJK stops only where a lead byte of theirs occurs.
-    let count = |chunk: &[u8]| {
-        let (mut stops, mut digits) = (0u8, 0u8);
-        for &b in chunk {
-            stops += u8::from(b == b'.' || b == b'!' || b == b'?');
-            digits += u8::from(b.wrapping_sub(b'0') < 10);
-        }
-        (u32::from(stops), u32::from(digits))
-    };
-    let (mut stops, mut digits) = (0u32, 0u32);
-    let mut chunks = bytes.chunks_exact(32);
-    for chunk in &mut chunks {
-        let (s, d) = count(chunk);
-        stops += s;
-        digits += d;
-    }
-    let (s, d) = count(chunks.remainder());
-    stops += s + cjk_stops(bytes);
-    digits += d;
-    let last = bytes.iter().rposition(|b| !b.is_ascii_whitespace());
-    let ends = last.map(|i| {
-        matches!(bytes[i], b'.' | b'!' | b'?' | b':')
-            || (i >= 2
+/// Whether the text ends a sentence (`.`, `!`, `?`, `:` or a CJK stop before any
+/// trailing whitespace); None for a text of whitespace only.
+fn ends_sentence(bytes: &[u8]) -> Option<bool> {
+    let last = bytes.iter().rposition(|b| !b.is_ascii_whitespace())?;
+    Some(
+        matches!(bytes[last], b'.' | b'!' | b'?' | b':')
+            || (last >= 2
                 && matches!(
-                    &bytes[i - 2..=i],
+                    &bytes[last - 2..=last],
                     [0xE3, 0x80, 0x82] | [0xEF, 0xBC, 0x81 | 0x9F]
-                ))
-    });
-    (stops, digits, ends)
-}
-
-/// The full stops, exclamation and question marks of CJK scripts (`。` E3 80 82, `！`
-/// EF BC 81, `？` EF BC 9F) in UTF-8 bytes.
-fn cjk_stops(bytes: &[u8]) -> u32 {
-    memchr::memchr2_iter(0xE3, 0xEF, bytes)
-        .filter(|&i| {
-            matches!(
-                bytes.get(i..i + 3),
-                Some([0xE3, 0x80, 0x82] | [0xEF, 0xBC, 0x81 | 0x9F])
-            )
-        })
-        .count() as u32
+                )),
+    )
 }
 
 impl Units {
@@ -306,7 +274,7 @@ impl Units {
         let Some(mut node) = root.first_child() else {
             return u;
         };
-        'walk: loop {
+        loop {
             let parent = node.parent().map_or(NONE, |p| slots[p.id() as usize]);
             let mut descend = false;
             match node.data() {
@@ -375,7 +343,8 @@ impl Units {
                     let bytes = node.text_bytes().unwrap_or_default();
                     let owner = u.elements[parent as usize].owner;
                     u.texts.push((node.id(), owner));
-                    let (chars, commas) = measure(bytes);
+                    let counts = tally::<true>(bytes);
+                    let chars = counts.chars;
                     if chars > 0 && owner != NONE {
                         let in_link = u.elements[parent as usize].inside & inside::LINK != 0;
                         let p = &mut u.elements[parent as usize];
@@ -393,12 +362,11 @@ impl Units {
                             });
                         }
                         let unit = &mut u.units[o.unit as usize];
-                        let (stops, digits, ends) = punctuation(bytes);
                         unit.chars += chars;
-                        unit.commas += commas;
-                        unit.stops += stops;
-                        unit.digits += digits;
-                        if let Some(ends) = ends {
+                        unit.commas += counts.commas;
+                        unit.stops += counts.stops;
+                        unit.digits += counts.digits;
+                        if let Some(ends) = ends_sentence(bytes) {
                             unit.ends_sentence = ends;
                         }
                         if in_link {
@@ -420,19 +388,9 @@ impl Units {
                 }
                 _ => {}
             }
-            if descend && let Some(child) = node.first_child() {
-                node = child;
-                continue;
-            }
-            loop {
-                if let Some(sibling) = node.next_sibling() {
-                    node = sibling;
-                    continue 'walk;
-                }
-                match node.parent() {
-                    Some(p) if p.id() != root.id() => node = p,
-                    _ => break 'walk,
-                }
+            match walk::next(node, descend, &root) {
+                Some(next) => node = next,
+                None => break,
             }
         }
         u.count_shapes();
@@ -761,33 +719,18 @@ pub(crate) fn feature_names() -> Vec<String> {
 mod tests {
     use super::*;
 
-    /// What `punctuation` counts, by characters.
-    fn by_chars(text: &str) -> (u32, u32, Option<bool>) {
-        let stops = text
-            .chars()
-            .filter(|c| matches!(c, '.' | '!' | '?' | '。' | '！' | '？'))
-            .count() as u32;
-        let digits = text.chars().filter(char::is_ascii_digit).count() as u32;
-        let last = text
-            .trim_end_matches(|c: char| c.is_ascii_whitespace())
-            .chars()
-            .last();
-        let ends = last.map(|c| matches!(c, '.' | '!' | '?' | ':' | '。' | '！' | '？'));
-        (stops, digits, ends)
-    }
-
     #[test]
-    fn punctuation_on_bytes_is_punctuation_on_chars() {
-        let texts = [
-            "",
-            "   ",
-            "One. Two! Three? 42 items: ",
-            "日本語の文。質問？はい！",
-            "mixed 東京。 and 12,345.67 dollars.\n",
-            &"Long text, with 7 digits 1234567. ".repeat(5),
-        ];
-        for text in texts {
-            assert_eq!(punctuation(text.as_bytes()), by_chars(text), "{text:?}");
+    fn a_sentence_ends_with_its_stop_before_trailing_whitespace() {
+        for (text, ends) in [
+            ("", None),
+            ("   ", None),
+            ("One. Two items: ", Some(true)),
+            ("日本語の文。", Some(true)),
+            ("質問？\n", Some(true)),
+            ("a link", Some(false)),
+            ("12,345.67 dollars.\n", Some(true)),
+        ] {
+            assert_eq!(ends_sentence(text.as_bytes()), ends, "{text:?}");
         }
     }
 }
