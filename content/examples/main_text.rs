@@ -1,6 +1,6 @@
 //! Main text of pages, as JSON lines: `cargo run --release -p htmltok-content --example
-//! main_text -- FILE...` prints `{"path", "title", "byline", "date", "text"}` for each
-//! file; with `--serve` it reads pages from standard input (each a 4-byte little-endian
+//! main_text -- FILE...` prints `{"path", "title", "byline", "date", "kind",
+//! "confidence", "text"}` for each file; with `--serve` it reads pages from standard input (each a 4-byte little-endian
 //! length, then that many bytes of HTML) and answers each with one line `{"text": …}`,
 //! which is how `content/eval/evaluate.py` scores htmltok before the Python package
 //! has `main_text()` (set `HTMLTOK_MAIN_TEXT_BIN` to this program).
@@ -92,6 +92,8 @@ fn main() -> ExitCode {
         field("title", main.title.as_deref(), &mut line);
         field("byline", main.byline.as_deref(), &mut line);
         field("date", main.date.as_deref(), &mut line);
+        field("kind", Some(main.kind.as_str()), &mut line);
+        line.push_str(&format!(", \"confidence\": {}", main.confidence));
         field("text", Some(&main.text), &mut line);
         line.push('}');
         println!("{line}");

@@ -6,6 +6,7 @@
 
 use htmltok_tree::{DocumentRef, Name, NodeData, Ns, Tag};
 
+use super::Reads;
 use super::hints::{self, TagKind};
 use crate::visible::{self, Layout};
 use crate::walk;
@@ -199,6 +200,42 @@ pub(crate) struct Tally {
     pub(crate) digits: u32,
 }
 
+/// Every text node's [`Tally`], each counted at most once a page (Readability's passes,
+/// the block walk and the page's kind all count the same texts).
+pub(crate) struct TextCache {
+    /// By node id; [`TextCache::UNKNOWN`] until counted.
+    tallies: Vec<Tally>,
+}
+
+impl TextCache {
+    const UNKNOWN: Tally = Tally {
+        chars: u32::MAX,
+        commas: 0,
+        stops: 0,
+        digits: 0,
+    };
+
+    /// A cache for a document of `nodes` nodes.
+    pub(crate) fn new(nodes: usize) -> TextCache {
+        TextCache {
+            tallies: vec![TextCache::UNKNOWN; nodes],
+        }
+    }
+
+    /// The counts of the text node `id`, whose text is `bytes` (read only the first
+    /// time; `tally::<true>`'s counts).
+    pub(crate) fn tally<'a>(&mut self, id: u32, bytes: impl FnOnce() -> &'a [u8]) -> Tally {
+        match self.tallies.get_mut(id as usize) {
+            Some(t) if t.chars != u32::MAX => *t,
+            Some(t) => {
+                *t = tally::<true>(bytes());
+                *t
+            }
+            None => tally::<true>(bytes()),
+        }
+    }
+}
+
 /// The counts of a text, given as its UTF-8 bytes, in one pass: [`measure`]'s, and with
 /// `STOPS` the sentence ends and digits the block model reads too.
 pub(crate) fn tally<const STOPS: bool>(bytes: &[u8]) -> Tally {
@@ -264,7 +301,12 @@ fn dropped(name: Name, layout: Option<Layout>, strip_unlikely: bool) -> bool {
 /// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
 /// …) and `header` elements are dropped too; `show_hidden`: whether elements hidden by
 /// their attributes are kept (see [`super::extract`]).
-pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool, show_hidden: bool) -> Blocks {
+pub(crate) fn segment(
+    doc: &DocumentRef<'_>,
+    strip_unlikely: bool,
+    show_hidden: bool,
+    reads: &mut Reads,
+) -> Blocks {
     let mut slots = vec![UNREACHED; doc.node_count()];
     // Room for every node, reserved but not written: only the kept elements' blocks are.
     let mut blocks = Vec::with_capacity(KEPT as usize + doc.node_count());
@@ -310,7 +352,7 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool, show_hidden: 
                 let names = if by_tag {
                     hints::Names::default()
                 } else {
-                    hints::names(&node, show_hidden)
+                    reads.names.names(&node, show_hidden)
                 };
                 if by_tag
                     || names.dropped
@@ -349,7 +391,10 @@ pub(crate) fn segment(doc: &DocumentRef<'_>, strip_unlikely: bool, show_hidden: 
                 }
             }
             NodeData::Text(_) => {
-                let (chars, commas) = measure(node.text_bytes().unwrap_or_default());
+                let t = reads
+                    .texts
+                    .tally(node.id(), || node.text_bytes().unwrap_or_default());
+                let (chars, commas) = (t.chars, t.commas);
                 if chars > 0 {
                     let b = &mut blocks[parent];
                     b.chars += chars;

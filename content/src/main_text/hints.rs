@@ -11,6 +11,7 @@ use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
 use htmltok_tree::{AttrNs, Name, NodeRef, Ns, Tag};
 
+use super::kind;
 use crate::visible;
 
 /// What a `class` or `id` word suggests.
@@ -110,8 +111,8 @@ const WORDS: &[(&str, Hint)] = &[
 ];
 
 /// Words matched anywhere in a `class` or `id` value, ASCII case-insensitively, each
-/// with bits: [`WordBits::of`] gives the bits of every word a value holds. Shared by the
-/// hints here and the page kind's cues.
+/// with bits: [`WordBits::of`] gives the bits of every word a value holds. One matcher
+/// serves the hints here and the page kind's cues (bits from [`CUES_SHIFT`] on).
 ///
 /// One automaton over all the words: an attribute is read once, however many words
 /// there are (measured: a word-by-word search cost more than the rest of the walk). A
@@ -124,13 +125,13 @@ const WORDS: &[(&str, Hint)] = &[
 pub(crate) struct WordBits {
     dfa: DFA,
     /// Each word's bits, by pattern index.
-    bits: Vec<u32>,
+    bits: Vec<u64>,
 }
 
 impl WordBits {
     /// The matcher of these words and their bits.
-    pub(crate) fn new<'w>(words: impl IntoIterator<Item = (&'w str, u32)>) -> WordBits {
-        let (words, bits): (Vec<&str>, Vec<u32>) = words.into_iter().unzip();
+    pub(crate) fn new<'w>(words: impl IntoIterator<Item = (&'w str, u64)>) -> WordBits {
+        let (words, bits): (Vec<&str>, Vec<u64>) = words.into_iter().unzip();
         let dfa = DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
@@ -145,7 +146,7 @@ impl WordBits {
     /// The bits of every word found in the value (each byte ends the words of the state
     /// it leads to).
     #[inline]
-    pub(crate) fn of(&self, value: &[u8]) -> u32 {
+    pub(crate) fn of(&self, value: &[u8]) -> u64 {
         let dfa = &self.dfa;
         let Ok(mut state) = dfa.start_state(Anchored::No) else {
             return 0;
@@ -163,14 +164,23 @@ impl WordBits {
     }
 }
 
-/// The hints' words.
-static MATCHER: LazyLock<WordBits> = LazyLock::new(|| {
-    WordBits::new(
-        WORDS
-            .iter()
-            .map(|&(word, hint)| (word, u32::from(Words::of_hint(hint)))),
-    )
-});
+/// Where the page kind's cues start among a matcher's bits (the hints' [`Words`] are
+/// the byte below).
+const CUES_SHIFT: u32 = 8;
+
+/// The hints' words and the page kind's cues ([`kind::WORDS`]), in one automaton.
+static MATCHER: LazyLock<WordBits> = LazyLock::new(|| WordBits::new(all_words()));
+
+/// The words of [`MATCHER`] and their bits.
+fn all_words() -> impl Iterator<Item = (&'static str, u64)> {
+    let hints = WORDS
+        .iter()
+        .map(|&(word, hint)| (word, u64::from(Words::of_hint(hint))));
+    let cues = kind::WORDS
+        .iter()
+        .map(|&(word, cues)| (word, u64::from(cues) << CUES_SHIFT));
+    hints.chain(cues)
+}
 
 /// What an element's `class` and `id` say.
 #[derive(Clone, Copy, Default)]
@@ -194,6 +204,10 @@ pub(crate) struct Names {
     /// The `class` value hashed (FNV-1a; the empty value's hash when there is none): a
     /// sibling's shape is its name and this.
     pub(crate) class_hash: u64,
+    /// The page kind's cues in the `class` and `id` (bits of `kind::cues`).
+    pub(crate) cues: u32,
+    /// The element has an `itemtype` attribute.
+    pub(crate) itemtype: bool,
 }
 
 /// FNV-1a's offset basis: the hash of nothing.
@@ -204,6 +218,12 @@ pub(crate) fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// An element's shape, which siblings of the same tag and `class` share (cards, posts):
+/// its name and its `class` value's hash ([`Names::class_hash`]) hashed together.
+pub(crate) fn shape(name: Name, class_hash: u64) -> u64 {
+    fnv1a(class_hash, &(name.tag as u32).to_le_bytes()) ^ name.ns as u64
 }
 
 /// The kinds of word one `class` or `id` value holds (bits: [`Words::POSITIVE`], …).
@@ -231,30 +251,97 @@ impl Words {
         }
     }
 
-    /// The kinds of word in the value (one pass of [`MATCHER`]).
-    fn of(value: &[u8]) -> Words {
-        // The bits are `of_hint`'s, which fit a byte.
-        Words(MATCHER.of(value) as u8)
-    }
-
     fn has(self, bit: u8) -> bool {
         self.0 & bit != 0
     }
 }
 
+/// Every element's [`Names`], each read at most once a page: Readability's passes, the
+/// block walk and the retry with hidden elements shown all ask by node id, and reading
+/// them (the attributes scanned, `class` and `id` through the automaton) was the larger
+/// part of those walks.
+pub(crate) struct NameCache {
+    slots: Vec<Read>,
+}
+
+/// What one element's attributes say, whether hidden elements are shown or not.
+#[derive(Clone, Copy, Default)]
+struct Read {
+    class_hash: u64,
+    cues: u32,
+    /// The class weight (a multiple of 25 in -50..=50).
+    weight: i8,
+    /// [`Words`]' bits.
+    words: u8,
+    /// [`Read`]'s flags: `KNOWN`, …
+    flags: u8,
+}
+
+impl Read {
+    const KNOWN: u8 = 1;
+    /// `hidden`, `aria-hidden` or `style` hides it.
+    const HIDES: u8 = 2;
+    const TAB_PANEL: u8 = 4;
+    const SIDE_ROLE: u8 = 8;
+    /// An unlikely word and no overriding one.
+    const UNLIKELY: u8 = 16;
+    const ITEMTYPE: u8 = 32;
+
+    fn has(self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+
+    fn names(self, show_hidden: bool) -> Names {
+        // A tab panel is content a reader shows with a click, hidden or not (as
+        // `hidden=until-found` is).
+        let hidden = !show_hidden && self.has(Read::HIDES) && !self.has(Read::TAB_PANEL);
+        let side_role = self.has(Read::SIDE_ROLE);
+        Names {
+            weight: i32::from(self.weight),
+            unlikely: self.has(Read::UNLIKELY),
+            dropped: hidden || side_role,
+            boilerplate: Words(self.words).has(Words::BOILERPLATE),
+            words: self.words,
+            hidden,
+            side_role,
+            class_hash: self.class_hash,
+            cues: self.cues,
+            itemtype: self.has(Read::ITEMTYPE),
+        }
+    }
+}
+
+impl NameCache {
+    /// A cache for a document of `nodes` nodes.
+    pub(crate) fn new(nodes: usize) -> NameCache {
+        NameCache {
+            slots: vec![Read::default(); nodes],
+        }
+    }
+
+    /// What the element's attributes say (see [`read`]); `show_hidden`: whether the
+    /// elements hidden by their attributes are read.
+    pub(crate) fn names(&mut self, node: &NodeRef<'_>, show_hidden: bool) -> Names {
+        match self.slots.get_mut(node.id() as usize) {
+            Some(slot) => {
+                if !slot.has(Read::KNOWN) {
+                    *slot = read(node);
+                }
+                slot.names(show_hidden)
+            }
+            None => read(node).names(show_hidden),
+        }
+    }
+}
+
 /// What the element's attributes say: `class` and `id` words, and whether `hidden`,
-/// `aria-hidden`, `style` (unless `show_hidden`) or `role` drop it. One scan of the attributes. No cache of
-/// the words by value: the automaton reads a value in about what a hash map takes to
-/// look it up (with a cache keyed by the decoded value, main text over the corpus was
-/// 2 M instructions more, callgrind 2026-11-26; reading the value's bytes from the
-/// input when it has no `&`, not decoding it, was 3 M more).
-pub(crate) fn names(node: &NodeRef<'_>, show_hidden: bool) -> Names {
-    let (mut weight, mut unlikely, mut maybe) = (0, false, false);
-    let (mut boilerplate, mut all_words, mut hidden, mut side_role) = (false, 0, false, false);
+/// `aria-hidden`, `style` or `role` drop it (the first three unless hidden elements are
+/// shown: [`Read::names`]). One scan of the attributes.
+fn read(node: &NodeRef<'_>) -> Read {
+    let (mut weight, mut unlikely, mut maybe, mut all_words) = (0i8, false, false, 0u8);
+    let mut cues = 0;
+    let mut flags = Read::KNOWN;
     let mut class_hash = FNV_OFFSET;
-    // A tab panel is content a reader shows with a click, hidden or not (as
-    // `hidden=until-found` is).
-    let mut tab_panel = false;
     for attr in node.attrs() {
         if attr.ns() != AttrNs::None {
             continue;
@@ -266,37 +353,45 @@ pub(crate) fn names(node: &NodeRef<'_>, show_hidden: bool) -> Names {
                 if name == b"class" {
                     class_hash = fnv1a(FNV_OFFSET, value.as_bytes());
                 }
-                let words = Words::of(value.as_bytes());
+                let bits = MATCHER.of(value.as_bytes());
+                let words = Words(bits as u8);
+                cues |= (bits >> CUES_SHIFT) as u32;
                 all_words |= words.0;
                 unlikely |= words.has(Words::UNLIKELY);
                 maybe |= words.has(Words::MAYBE);
-                boilerplate |= words.has(Words::BOILERPLATE);
-                weight += 25 * i32::from(words.has(Words::POSITIVE))
-                    - 25 * i32::from(words.has(Words::NEGATIVE));
+                weight += 25 * i8::from(words.has(Words::POSITIVE))
+                    - 25 * i8::from(words.has(Words::NEGATIVE));
             }
             b"role" => {
                 let role = attr.value();
-                side_role |= role_is_boilerplate(&role);
-                tab_panel |= role
+                if role_is_boilerplate(&role) {
+                    flags |= Read::SIDE_ROLE;
+                }
+                if role
                     .split_ascii_whitespace()
-                    .any(|r| r.eq_ignore_ascii_case("tabpanel"));
+                    .any(|r| r.eq_ignore_ascii_case("tabpanel"))
+                {
+                    flags |= Read::TAB_PANEL;
+                }
             }
-            name @ (b"hidden" | b"aria-hidden" | b"style") if !show_hidden => {
-                hidden |= visible::attribute_hides(name, &attr.value());
+            b"itemtype" => flags |= Read::ITEMTYPE,
+            name @ (b"hidden" | b"aria-hidden" | b"style")
+                if visible::attribute_hides(name, &attr.value()) =>
+            {
+                flags |= Read::HIDES;
             }
             _ => {}
         }
     }
-    let hidden = hidden && !tab_panel;
-    Names {
-        weight,
-        unlikely: unlikely && !maybe,
-        dropped: hidden || side_role,
-        boilerplate,
-        words: all_words,
-        hidden,
-        side_role,
+    if unlikely && !maybe {
+        flags |= Read::UNLIKELY;
+    }
+    Read {
         class_hash,
+        cues,
+        weight,
+        words: all_words,
+        flags,
     }
 }
 
@@ -367,7 +462,7 @@ pub(crate) fn tag_score(tag: Tag) -> f32 {
 /// Checks a [`WordBits`] against a plain search on values that run every word alone,
 /// inside other letters and overlapping every other word (tests of its users).
 #[cfg(test)]
-pub(crate) fn check_word_bits(words: &[(&str, u32)], matcher: &WordBits) {
+pub(crate) fn check_word_bits(words: &[(&str, u64)], matcher: &WordBits) {
     let by_search = |value: &[u8]| {
         let lower = value.to_ascii_lowercase();
         words
@@ -400,16 +495,13 @@ mod tests {
 
     /// Every word found anywhere in a value, ASCII case-insensitively, overlapping ones
     /// included (`contentry` holds `content` and `entry`; `pager` holds `page` and
-    /// `pager`).
+    /// `pager`), the hints' and the page kind's cues alike.
     #[test]
     fn the_automaton_finds_every_word_a_search_finds() {
-        let words: Vec<(&str, u32)> = WORDS
-            .iter()
-            .map(|&(word, hint)| (word, u32::from(Words::of_hint(hint))))
-            .collect();
+        let words: Vec<(&str, u64)> = all_words().collect();
         check_word_bits(&words, &MATCHER);
         assert_eq!(
-            Words::of(b"contentry").0,
+            MATCHER.of(b"contentry") as u8,
             Words::of_hint(Hint::Maybe) | Words::of_hint(Hint::Positive)
         );
     }

@@ -28,13 +28,10 @@
 //! element's children by their signature: linear in the page but for the sorts
 //! (`n log n` in an element's children). The JSON-LD is parsed once, by the caller.
 
-use std::hash::{Hash, Hasher};
-use std::sync::LazyLock;
+use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
-use htmltok_tree::{AttrNs, DocumentRef, NodeData, NodeRef, Ns, Tag};
-
-use super::blocks::measure;
-use super::hints::WordBits;
+use super::Reads;
+use super::hints;
 use super::jsonld::{self, JsonLd};
 use crate::walk;
 
@@ -108,8 +105,8 @@ impl std::str::FromStr for PageKind {
 }
 
 /// The page's kind (see the module's doc). `ld` is the page's JSON-LD.
-pub(crate) fn page_kind(doc: &DocumentRef<'_>, ld: &JsonLd) -> PageKind {
-    decide(&Signals::read(doc, ld))
+pub(crate) fn page_kind(doc: &DocumentRef<'_>, ld: &JsonLd, reads: &mut Reads) -> PageKind {
+    decide(&Signals::read(doc, ld, reads))
 }
 
 /// The kinds' points from the signals; the most points win.
@@ -288,8 +285,9 @@ mod cues {
 }
 
 /// The words of the cues, matched anywhere in a `class` or `id` value, ASCII
-/// case-insensitively.
-const WORDS: &[(&str, u32)] = &[
+/// case-insensitively (by the hints' automaton, which reads each element's names once:
+/// [`super::hints::NameCache`]).
+pub(crate) const WORDS: &[(&str, u32)] = &[
     ("author", cues::AUTHOR),
     ("byline", cues::AUTHOR),
     ("blog", cues::BLOG),
@@ -338,14 +336,6 @@ const WORDS: &[(&str, u32)] = &[
     ("cta", cues::CTA),
     ("price", cues::PRICE),
 ];
-
-/// One automaton over all the words (an attribute is read once).
-static MATCHER: LazyLock<WordBits> = LazyLock::new(|| WordBits::new(WORDS.iter().copied()));
-
-/// The cues of a `class` or `id` value.
-fn cues_of(value: &str) -> u32 {
-    MATCHER.of(value.as_bytes())
-}
 
 /// What the rules read of a page.
 #[derive(Default, Debug)]
@@ -433,7 +423,7 @@ fn is_price(text: &str) -> bool {
 
 impl Signals {
     /// Reads the JSON-LD types, the head's `og:type` and the body (see the module's doc).
-    fn read(doc: &DocumentRef<'_>, ld: &JsonLd) -> Signals {
+    fn read(doc: &DocumentRef<'_>, ld: &JsonLd, reads: &mut Reads) -> Signals {
         let mut s = Signals::default();
         for object in ld.objects() {
             for schema_type in jsonld::types(object) {
@@ -444,7 +434,7 @@ impl Signals {
             s.read_head(&head);
         }
         if let Some(body) = doc.body() {
-            s.read_body(doc, body);
+            s.read_body(doc, body, reads);
         }
         s
     }
@@ -478,7 +468,7 @@ impl Signals {
 
     /// The walk down the body (counts, cues, what each node inherits), the sweep back
     /// up (what each element holds) and the cards.
-    fn read_body(&mut self, doc: &DocumentRef<'_>, body: NodeRef<'_>) {
+    fn read_body(&mut self, doc: &DocumentRef<'_>, body: NodeRef<'_>, reads: &mut Reads) {
         let mut nodes = vec![Node::default(); doc.node_count()];
         // The nodes reached, in tree order: the sweep goes through them backwards.
         let mut order: Vec<NodeRef<'_>> = Vec::new();
@@ -491,7 +481,7 @@ impl Signals {
             let mut descend = false;
             match node.data() {
                 NodeData::Element(_) => {
-                    if let Some(flags) = self.element(&node, inherited) {
+                    if let Some(flags) = self.element(&node, inherited, reads) {
                         nodes[id].flags = flags;
                         order.push(node);
                         descend = true;
@@ -499,7 +489,7 @@ impl Signals {
                 }
                 NodeData::Text(_) => {
                     let bytes = node.text_bytes().unwrap_or_default();
-                    let chars = measure(bytes).0;
+                    let chars = reads.texts.tally(node.id(), || bytes).chars;
                     self.chars = self.chars.saturating_add(chars);
                     let n = &mut nodes[id];
                     n.chars = chars;
@@ -532,14 +522,14 @@ impl Signals {
         let mut signatures: Vec<(u64, u32)> = Vec::new();
         for parent in &order {
             if parent.is_element() && nodes[parent.id() as usize].flags & card::IN_CHROME == 0 {
-                self.cards(parent, &nodes, &mut signatures);
+                self.cards(parent, &nodes, &mut signatures, reads);
             }
         }
     }
 
     /// Counts an element of the walk and reads its cues; its [`Node::flags`], or None
     /// for an element whose subtree is never page text (scripts, styles, SVG, …).
-    fn element(&mut self, node: &NodeRef<'_>, inherited: u16) -> Option<u16> {
+    fn element(&mut self, node: &NodeRef<'_>, inherited: u16, reads: &mut Reads) -> Option<u16> {
         let name = node.element_name()?;
         let tag = if name.ns == Ns::Html {
             name.tag
@@ -565,45 +555,42 @@ impl Signals {
             Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => flags |= card::HEADING,
             _ => {}
         }
-        // One pass over the attributes.
-        for attr in node.attrs() {
-            if attr.ns() != AttrNs::None {
-                continue;
+        // The names' scan of the attributes found the cues, and whether to read an
+        // `itemtype`.
+        let names = reads.names.names(node, false);
+        if names.itemtype
+            && let Some(itemtype) = node.attr("itemtype")
+        {
+            for url in itemtype.split_ascii_whitespace() {
+                self.microdata |= meta_of(url.rsplit('/').next().unwrap_or(url));
             }
-            match attr.name_bytes() {
-                b"itemtype" => {
-                    for url in attr.value().split_ascii_whitespace() {
-                        self.microdata |= meta_of(url.rsplit('/').next().unwrap_or(url));
-                    }
-                }
-                b"class" | b"id" => {
-                    let cues = cues_of(&attr.value());
-                    self.cues |= cues;
-                    if cues & cues::PRICE != 0 {
-                        flags |= card::PRICE;
-                    }
-                    if cues & cues::POST != 0 {
-                        flags |= card::POST;
-                    }
-                }
-                _ => {}
-            }
+        }
+        self.cues |= names.cues;
+        if names.cues & cues::PRICE != 0 {
+            flags |= card::PRICE;
+        }
+        if names.cues & cues::POST != 0 {
+            flags |= card::POST;
         }
         Some(flags)
     }
 
     /// The runs of cards among the element's children: children with the same tag and
     /// `class`, three or more (`signatures` is scratch space).
-    fn cards(&mut self, parent: &NodeRef<'_>, nodes: &[Node], signatures: &mut Vec<(u64, u32)>) {
+    fn cards(
+        &mut self,
+        parent: &NodeRef<'_>,
+        nodes: &[Node],
+        signatures: &mut Vec<(u64, u32)>,
+        reads: &mut Reads,
+    ) {
         signatures.clear();
         for child in parent.children() {
             let Some(name) = child.element_name() else {
                 continue;
             };
-            let mut hasher = std::hash::DefaultHasher::new();
-            name.hash(&mut hasher);
-            child.attr("class").hash(&mut hasher);
-            signatures.push((hasher.finish(), child.id()));
+            let class_hash = reads.names.names(&child, false).class_hash;
+            signatures.push((hints::shape(name, class_hash), child.id()));
         }
         if signatures.len() < 3 {
             return;
@@ -648,17 +635,12 @@ mod tests {
     fn kind(html: &str) -> PageKind {
         let doc = htmltok_tree::parse(html.as_bytes());
         let view = doc.view();
-        page_kind(&view, &JsonLd::read(&view))
+        page_kind(&view, &JsonLd::read(&view), &mut Reads::new(&view))
     }
 
     /// Enough prose for a page that is not empty.
     const PROSE: &str = "<p>The council met on Monday, and after a long debate it voted to keep \
         the library open for another year, which residents had asked for.</p>";
-
-    #[test]
-    fn the_cues_automaton_finds_every_word_a_search_finds() {
-        crate::main_text::hints::check_word_bits(WORDS, &MATCHER);
-    }
 
     #[test]
     fn json_ld_product() {

@@ -183,14 +183,15 @@ pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let ld = jsonld::JsonLd::read(&view);
     let fields = fields::fields_with(&view, &ld);
     let title = output::PageTitle::known(fields.title.as_deref());
-    let (text, confidence) = extract(&view, options, &title, true);
+    let mut reads = Reads::new(&view);
+    let (text, confidence) = extract(&view, options, &title, true, &mut reads);
     let text = plain_spaces(structured::instead(text, &ld));
     MainText {
         text,
         title: fields.title,
         byline: fields.byline,
         date: fields.date,
-        kind: kind::page_kind(&view, &ld),
+        kind: kind::page_kind(&view, &ld, &mut reads),
         confidence,
     }
 }
@@ -215,8 +216,27 @@ pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let ld = OnceCell::new();
     let ld = || ld.get_or_init(|| jsonld::JsonLd::read(&view));
     let read = || fields::title(&view, ld);
-    let text = extract(&view, options, &output::PageTitle::new(&read), false).0;
+    let mut reads = Reads::new(&view);
+    let title = output::PageTitle::new(&read);
+    let text = extract(&view, options, &title, false, &mut reads).0;
     plain_spaces(structured::instead(text, ld()))
+}
+
+/// What the walks of one page read of its nodes — an element's `class`, `id`, `role`
+/// and hiding attributes, a text's counts — each read once and kept for the page's other
+/// walks (Readability's passes, the block walk, the page's kind).
+pub(crate) struct Reads {
+    pub(crate) names: hints::NameCache,
+    pub(crate) texts: blocks::TextCache,
+}
+
+impl Reads {
+    pub(crate) fn new(doc: &DocumentRef<'_>) -> Reads {
+        Reads {
+            names: hints::NameCache::new(doc.node_count()),
+            texts: blocks::TextCache::new(doc.node_count()),
+        }
+    }
 }
 
 /// The text with each no-break space (U+00A0) a space.
@@ -243,6 +263,7 @@ impl Passes {
         options: &Options,
         title: &output::PageTitle<'_>,
         show_hidden: bool,
+        reads: &mut Reads,
     ) -> Passes {
         // A pass reuses what the one before computed when it differs only later: the
         // walk depends on `strip_unlikely` alone, the selection on `weigh_classes` too.
@@ -255,7 +276,7 @@ impl Passes {
         };
         for (i, pass) in PASSES.into_iter().enumerate() {
             if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-                let walk = blocks::segment(doc, pass.strip_unlikely, show_hidden);
+                let walk = blocks::segment(doc, pass.strip_unlikely, show_hidden, reads);
                 p.walks.push(walk);
             }
             let b = p.walks.len() - 1;
@@ -330,12 +351,13 @@ fn extract(
     options: &Options,
     title: &output::PageTitle<'_>,
     confidence: bool,
+    reads: &mut Reads,
 ) -> (String, f32) {
-    let visible = extract_with(doc, options, title, confidence, false);
+    let visible = extract_with(doc, options, title, confidence, false, reads);
     if blocks::measure(visible.0.as_bytes()).0 >= HIDDEN_RETRY_BELOW {
         return visible;
     }
-    let all = extract_with(doc, options, title, confidence, true);
+    let all = extract_with(doc, options, title, confidence, true, reads);
     if blocks::measure(all.0.as_bytes()).0 >= HIDDEN_RETRY_FINDS {
         all
     } else {
@@ -350,10 +372,11 @@ fn extract_with(
     title: &output::PageTitle<'_>,
     confidence: bool,
     show_hidden: bool,
+    reads: &mut Reads,
 ) -> (String, f32) {
-    let passes = Passes::run(doc, options, title, show_hidden);
+    let passes = Passes::run(doc, options, title, show_hidden, reads);
     if let Some(readability) = passes.readability() {
-        let walk = units::Units::walk(doc, &readability, false, show_hidden);
+        let walk = units::Units::walk(doc, &readability, false, show_hidden, reads);
         let chosen = model::choose(&walk, title, confidence);
         if chosen.keep.contains(&true) {
             return (walk.text(doc, &chosen.keep), chosen.confidence);
@@ -371,11 +394,12 @@ pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, V
     let ld = OnceCell::new();
     let read = || fields::title(&view, || ld.get_or_init(|| jsonld::JsonLd::read(&view)));
     let title = output::PageTitle::new(&read);
-    let passes = Passes::run(&view, &Options::default(), &title, false);
+    let mut reads = Reads::new(&view);
+    let passes = Passes::run(&view, &Options::default(), &title, false, &mut reads);
     let Some(readability) = passes.readability() else {
         return (units::feature_names(), Vec::new());
     };
-    let walk = units::Units::walk(&view, &readability, true, false);
+    let walk = units::Units::walk(&view, &readability, true, false, &mut reads);
     let features = walk.features(&title);
     let blocks = walk
         .units

@@ -13,7 +13,8 @@
 
 use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
-use super::blocks::{Blocks, REMOVED, tally};
+use super::Reads;
+use super::blocks::{Blocks, REMOVED};
 use super::hints::{self, Words};
 use super::output::{LeftOut, PageTitle, normalize};
 use super::select::Selection;
@@ -242,6 +243,7 @@ impl Units {
         readability: &Readability<'_>,
         collect_text: bool,
         show_hidden: bool,
+        reads: &mut Reads,
     ) -> Units {
         let n = doc.node_count();
         let mut slots = vec![NONE; n];
@@ -288,7 +290,7 @@ impl Units {
                         break 'element;
                     }
                     let layout = tag.map_or(Layout::Inline, visible::layout);
-                    let names = hints::names(&node, show_hidden);
+                    let names = reads.names.names(&node, show_hidden);
                     if layout == Layout::None || names.hidden {
                         set(&mut u.skipped, node.id());
                         break 'element;
@@ -323,8 +325,7 @@ impl Units {
                             up.map_or(NONE, |p| p.owner)
                         },
                         anchor: NONE,
-                        shape: hints::fnv1a(names.class_hash, &(name.tag as u32).to_le_bytes())
-                            ^ name.ns as u64,
+                        shape: hints::shape(name, names.class_hash),
                         chars: 0,
                         link_chars: 0,
                         children: 0,
@@ -343,7 +344,7 @@ impl Units {
                     let bytes = node.text_bytes().unwrap_or_default();
                     let owner = u.elements[parent as usize].owner;
                     u.texts.push((node.id(), owner));
-                    let counts = tally::<true>(bytes);
+                    let counts = reads.texts.tally(node.id(), || bytes);
                     let chars = counts.chars;
                     if chars > 0 && owner != NONE {
                         let in_link = u.elements[parent as usize].inside & inside::LINK != 0;
