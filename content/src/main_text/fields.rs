@@ -3,10 +3,12 @@
 //! then from the body: the headline its first `h1` shows, an element marked as the
 //! author, the first `time` element.
 
-use htmltok_tree::{DocumentRef, Tag, strip_and_collapse_ascii_whitespace};
+use htmltok_tree::{DocumentRef, Name, NodeRef, Tag, strip_and_collapse_ascii_whitespace};
 use serde_json::{Map, Value};
 
+use super::Reads;
 use super::jsonld::{self, JsonLd};
+use super::kind;
 
 /// The fields found.
 #[derive(Default)]
@@ -21,8 +23,12 @@ pub(crate) struct Fields {
 /// `article:published_time`, `datePublished`, `date`, `pubdate`, `dc.date`,
 /// `dcterms.created` for the date; where they leave a field empty, the page's JSON-LD
 /// (`ld`, parsed already), then the body.
-pub(crate) fn fields_with(doc: &DocumentRef<'_>, ld: &JsonLd) -> Fields {
-    read(doc, || ld, false)
+pub(crate) fn fields_with(doc: &DocumentRef<'_>, ld: &JsonLd, reads: &mut Reads) -> Fields {
+    let mut f = read(doc, || ld, false);
+    if f.byline.is_none() || f.date.is_none() {
+        from_body(doc, &mut f, reads);
+    }
+    f
 }
 
 /// [`fields_with`]' title alone, the JSON-LD (`ld`) asked for only if the page has no
@@ -31,8 +37,8 @@ pub(crate) fn title<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd) -> O
     read(doc, ld, true).title
 }
 
-/// [`fields_with`]: the `meta` elements, then the JSON-LD (`ld`, called only when a field is
-/// still empty), then the body; with `title_only`, what the title needs.
+/// [`fields_with`] but the body: the `meta` elements, then the JSON-LD (`ld`, called only
+/// when a field is still empty); with `title_only`, what the title needs.
 fn read<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd, title_only: bool) -> Fields {
     let mut f = Fields::default();
     let mut og_title = None;
@@ -90,9 +96,6 @@ fn read<'l>(doc: &DocumentRef<'_>, ld: impl Fn() -> &'l JsonLd, title_only: bool
     let others_missing = !title_only && (f.byline.is_none() || f.date.is_none());
     if f.title.is_none() || others_missing {
         from_json_ld(ld(), &mut f);
-    }
-    if others_missing {
-        from_body(doc, &mut f);
     }
     f
 }
@@ -176,11 +179,8 @@ const TITLE_SEPARATORS: [&str; 7] = [" | ", " - ", " – ", " — ", " · ", " :
 /// after a separator (the site's name) left off.
 fn without_site_name(doc: &DocumentRef<'_>, title: String) -> String {
     let folded = |s: &str| s.to_lowercase();
-    if let Some(h1) = doc.body().and_then(|body| {
-        body.descendants()
-            .find(|n| n.element_name().is_some_and(|n| n.is_html(Tag::H1)))
-            .map(|h1| strip_and_collapse_ascii_whitespace(&h1.text()))
-    }) && h1.len() >= 4
+    if let Some(h1) = first_h1(doc).map(|h1| strip_and_collapse_ascii_whitespace(&h1.text()))
+        && h1.len() >= 4
         && folded(&title).contains(&folded(&h1))
     {
         return h1;
@@ -196,11 +196,33 @@ fn without_site_name(doc: &DocumentRef<'_>, title: String) -> String {
     title
 }
 
+/// The body's first `h1`: found by a scan of the arena when its order is tree order (the
+/// scan passes the other nodes by without following links), else by a walk.
+fn first_h1<'d>(doc: &DocumentRef<'d>) -> Option<NodeRef<'d>> {
+    let body = doc.body()?;
+    let is_h1 = |name: Name| name.is_html(Tag::H1);
+    let Some(mut elements) = doc.elements_in_tree_order() else {
+        return body
+            .descendants()
+            .find(|n| n.element_name().is_some_and(is_h1));
+    };
+    while let Some((h1, _)) = elements.next_named(is_h1) {
+        let mut up = h1.parent();
+        while let Some(a) = up {
+            if a.id() == body.id() {
+                return Some(h1);
+            }
+            up = a.parent();
+        }
+    }
+    None
+}
+
 /// The byline and the date where the page shows them, for the ones its `meta` elements
 /// left empty: an element marked as the author (`rel=author`, `itemprop=author`, a
 /// `byline` or `author` class) and the first `time` element's `datetime` (or an
 /// `itemprop=datePublished`).
-fn from_body(doc: &DocumentRef<'_>, f: &mut Fields) {
+fn from_body(doc: &DocumentRef<'_>, f: &mut Fields, reads: &mut Reads) {
     let Some(body) = doc.body() else { return };
     let want_byline = f.byline.is_none();
     // The first element marked `rel=author` or `itemprop=author`, else the first of a
@@ -213,13 +235,13 @@ fn from_body(doc: &DocumentRef<'_>, f: &mut Fields) {
         let Some(name) = node.element_name() else {
             continue;
         };
+        // The names' scan of the attributes says which of them to look up.
+        let names = reads.names.names(&node, false);
+        let itemprop = || names.itemprop.then(|| node.attr("itemprop")).flatten();
         if f.date.is_none() {
             let date = if name.is_html(Tag::Time) {
                 node.attr("datetime")
-            } else if node
-                .attr("itemprop")
-                .is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
-            {
+            } else if itemprop().is_some_and(|p| p.eq_ignore_ascii_case("datepublished")) {
                 node.attr("content").or_else(|| node.attr("datetime"))
             } else {
                 None
@@ -233,13 +255,15 @@ fn from_body(doc: &DocumentRef<'_>, f: &mut Fields) {
         if !want_byline || marked.is_some() {
             continue;
         }
-        let strong = node.attr("rel").is_some_and(|r| {
-            r.split_ascii_whitespace()
-                .any(|r| r.eq_ignore_ascii_case("author"))
-        }) || node
-            .attr("itemprop")
-            .is_some_and(|p| p.eq_ignore_ascii_case("author"));
+        let strong = (names.rel
+            && node.attr("rel").is_some_and(|r| {
+                r.split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("author"))
+            }))
+            || itemprop().is_some_and(|p| p.eq_ignore_ascii_case("author"));
+        // Each of the class words holds a word of the author cue.
         let weak = classed.is_none()
+            && names.cues & kind::cues::AUTHOR != 0
             && node.attr("class").is_some_and(|c| {
                 c.split_ascii_whitespace().any(|c| {
                     let c = c.to_ascii_lowercase();
@@ -274,7 +298,7 @@ mod tests {
     fn read(html: &str) -> Fields {
         let doc = htmltok_tree::parse(html.as_bytes());
         let view = doc.view();
-        fields_with(&view, &JsonLd::read(&view))
+        fields_with(&view, &JsonLd::read(&view), &mut Reads::new(&view))
     }
 
     #[test]

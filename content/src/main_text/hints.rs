@@ -208,6 +208,10 @@ pub(crate) struct Names {
     pub(crate) cues: u32,
     /// The element has an `itemtype` attribute.
     pub(crate) itemtype: bool,
+    /// The element has an `itemprop` attribute.
+    pub(crate) itemprop: bool,
+    /// The element has a `rel` attribute.
+    pub(crate) rel: bool,
 }
 
 /// FNV-1a's offset basis: the hash of nothing.
@@ -286,6 +290,8 @@ impl Read {
     /// An unlikely word and no overriding one.
     const UNLIKELY: u8 = 16;
     const ITEMTYPE: u8 = 32;
+    const ITEMPROP: u8 = 64;
+    const REL: u8 = 128;
 
     fn has(self, flag: u8) -> bool {
         self.flags & flag != 0
@@ -307,6 +313,8 @@ impl Read {
             class_hash: self.class_hash,
             cues: self.cues,
             itemtype: self.has(Read::ITEMTYPE),
+            itemprop: self.has(Read::ITEMPROP),
+            rel: self.has(Read::REL),
         }
     }
 }
@@ -375,6 +383,8 @@ fn read(node: &NodeRef<'_>) -> Read {
                 }
             }
             b"itemtype" => flags |= Read::ITEMTYPE,
+            b"itemprop" => flags |= Read::ITEMPROP,
+            b"rel" => flags |= Read::REL,
             name @ (b"hidden" | b"aria-hidden" | b"style")
                 if visible::attribute_hides(name, &attr.value()) =>
             {

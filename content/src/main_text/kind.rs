@@ -254,8 +254,8 @@ fn meta_of(schema_type: &str) -> u16 {
 }
 
 /// The class/id cues (bits of a `u32`): each a group of words with one meaning.
-mod cues {
-    pub(super) const AUTHOR: u32 = 1;
+pub(crate) mod cues {
+    pub(crate) const AUTHOR: u32 = 1;
     pub(super) const BLOG: u32 = 1 << 1;
     pub(super) const THREAD: u32 = 1 << 2;
     pub(super) const AVATAR: u32 = 1 << 3;
@@ -489,12 +489,16 @@ impl Signals {
                 }
                 NodeData::Text(_) => {
                     let bytes = node.text_bytes().unwrap_or_default();
-                    let chars = reads.texts.tally(node.id(), || bytes).chars;
+                    let tally = reads.texts.tally(node.id(), || bytes);
+                    let chars = tally.chars;
                     self.chars = self.chars.saturating_add(chars);
                     let n = &mut nodes[id];
                     n.chars = chars;
-                    // A price label is short: longer texts are not read for one.
-                    if bytes.trim_ascii().len() <= 40
+                    // A price label is short, with a digit and a currency sign (`$` or
+                    // one beyond ASCII): other texts are not read for one.
+                    if tally.digits > 0
+                        && bytes.trim_ascii().len() <= 40
+                        && bytes.iter().any(|&b| b == b'$' || !b.is_ascii())
                         && std::str::from_utf8(bytes).is_ok_and(is_price)
                     {
                         n.flags |= card::PRICE;

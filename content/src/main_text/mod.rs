@@ -181,9 +181,9 @@ const PASSES: [Pass; 4] = [
 pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let view = doc.view();
     let ld = jsonld::JsonLd::read(&view);
-    let fields = fields::fields_with(&view, &ld);
-    let title = output::PageTitle::known(fields.title.as_deref());
     let mut reads = Reads::new(&view);
+    let fields = fields::fields_with(&view, &ld, &mut reads);
+    let title = output::PageTitle::known(fields.title.as_deref());
     let (text, confidence) = extract(&view, options, &title, true, &mut reads);
     let text = plain_spaces(structured::instead(text, &ld));
     MainText {
