@@ -1,46 +1,11 @@
 //! The block model: gradient-boosted decision trees (LightGBM's, trained by
 //! `content/eval/train_blocks.py` on the multitype development split and written into
 //! `model_trees.rs`) that give each block of text ([`super::units`]) the probability
-//! that a person would keep it as the page's main content. Compiled in: no file to load,
-//! the same answer on every machine.
+//! that a person would keep it as the page's main content. Compiled in, each tree a
+//! function of nested comparisons: no file to load, the same answer on every machine.
 
 use super::output::PageTitle;
 use super::units::{FEATURES, Units};
-
-/// One node of a tree: a split on a feature, or a leaf. A tree's nodes are written
-/// depth first, so the node taken when the feature is at most the threshold is the next
-/// one.
-pub(crate) struct Node {
-    /// A split's threshold: the largest f32 not above LightGBM's double, so that a
-    /// feature (an f32) is at most it exactly when it is at most the double, as in
-    /// training.
-    threshold: f32,
-    /// A split's node taken when the feature is over the threshold; a leaf's value's
-    /// index in [`LEAVES`].
-    next: u32,
-    /// The feature compared, or [`Node::LEAF`].
-    feature: u16,
-}
-
-impl Node {
-    const LEAF: u16 = u16::MAX;
-
-    const fn leaf(value: u32) -> Node {
-        Node {
-            threshold: 0.0,
-            next: value,
-            feature: Node::LEAF,
-        }
-    }
-
-    const fn split(feature: u16, threshold: f32, no: u32) -> Node {
-        Node {
-            threshold,
-            next: no,
-            feature,
-        }
-    }
-}
 
 include!("model_trees.rs");
 
@@ -87,22 +52,10 @@ pub(crate) fn choose(walk: &Units, title: &PageTitle<'_>, confidence: bool) -> C
     }
 }
 
-/// The probability the trees give for one block's features.
+/// The probability the trees give for one block's features: their leaves' values summed
+/// in LightGBM's order, through the logistic function.
 fn probability(features: &[f32; FEATURES]) -> f32 {
-    let mut sum = 0.0f64;
-    for &root in &ROOTS {
-        let mut at = root as usize;
-        let mut node = &NODES[at];
-        while node.feature != Node::LEAF {
-            at = if features[usize::from(node.feature)] <= node.threshold {
-                at + 1
-            } else {
-                node.next as usize
-            };
-            node = &NODES[at];
-        }
-        sum += LEAVES[node.next as usize];
-    }
+    let sum = TREES.iter().fold(0.0f64, |sum, tree| sum + tree(features));
     (1.0 / (1.0 + (-sum).exp())) as f32
 }
 
@@ -117,18 +70,5 @@ mod tests {
             FEATURE_NAMES.map(String::from).to_vec(),
             super::super::units::feature_names()
         );
-    }
-
-    #[test]
-    fn every_split_is_on_a_feature_and_every_link_in_the_table() {
-        for node in &NODES {
-            if node.feature != Node::LEAF {
-                assert!(usize::from(node.feature) < FEATURES);
-                assert!((node.next as usize) < NODES.len());
-            } else {
-                assert!((node.next as usize) < LEAVES.len());
-            }
-        }
-        assert!(ROOTS.iter().all(|&r| (r as usize) < NODES.len()));
     }
 }

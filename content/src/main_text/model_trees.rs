@@ -70,3734 +70,5006 @@ pub(crate) const FEATURE_NAMES: [&str; 60] = [
     "levels_to_selection",
 ];
 
-/// Each tree's root in [`NODES`].
-pub(crate) static ROOTS: [u32; 40] = [
-    0,
-    61,
-    122,
-    183,
-    244,
-    305,
-    366,
-    427,
-    488,
-    549,
-    610,
-    671,
-    732,
-    793,
-    854,
-    915,
-    976,
-    1037,
-    1098,
-    1159,
-    1220,
-    1281,
-    1342,
-    1403,
-    1464,
-    1525,
-    1586,
-    1647,
-    1708,
-    1769,
-    1830,
-    1891,
-    1952,
-    2013,
-    2074,
-    2135,
-    2196,
-    2257,
-    2318,
-    2379,
+/// The trees, in LightGBM's order: each gives its leaf's value for a block's features.
+pub(crate) static TREES: [fn(&[f32; FEATURES]) -> f64; 40] = [
+    tree_0,
+    tree_1,
+    tree_2,
+    tree_3,
+    tree_4,
+    tree_5,
+    tree_6,
+    tree_7,
+    tree_8,
+    tree_9,
+    tree_10,
+    tree_11,
+    tree_12,
+    tree_13,
+    tree_14,
+    tree_15,
+    tree_16,
+    tree_17,
+    tree_18,
+    tree_19,
+    tree_20,
+    tree_21,
+    tree_22,
+    tree_23,
+    tree_24,
+    tree_25,
+    tree_26,
+    tree_27,
+    tree_28,
+    tree_29,
+    tree_30,
+    tree_31,
+    tree_32,
+    tree_33,
+    tree_34,
+    tree_35,
+    tree_36,
+    tree_37,
+    tree_38,
+    tree_39,
 ];
 
-/// The trees' nodes.
-pub(crate) static NODES: [Node; 2440] = [
-    Node::split(28, 1.0e-35, 26),
-    Node::split(29, 1.0e-35, 21),
-    Node::split(49, 4.5379987e-01, 16),
-    Node::split(0, 4.629851e00, 11),
-    Node::split(44, 4.774904e00, 6),
-    Node::leaf(0),
-    Node::split(6, 6.5e00, 8),
-    Node::leaf(1),
-    Node::split(49, 1.068567e-01, 10),
-    Node::leaf(2),
-    Node::leaf(3),
-    Node::split(3, 1.0e-35, 13),
-    Node::leaf(4),
-    Node::split(32, -6.25e01, 15),
-    Node::leaf(5),
-    Node::leaf(6),
-    Node::split(57, 1.0e-35, 20),
-    Node::split(0, 4.863673e00, 19),
-    Node::leaf(7),
-    Node::leaf(8),
-    Node::leaf(9),
-    Node::split(13, 1.0e-35, 23),
-    Node::leaf(10),
-    Node::split(11, 1.0e-35, 25),
-    Node::leaf(11),
-    Node::leaf(12),
-    Node::split(29, 1.0e-35, 48),
-    Node::split(6, 6.5e00, 41),
-    Node::split(35, 5.523457e00, 34),
-    Node::split(47, 1.0e-35, 31),
-    Node::leaf(13),
-    Node::split(47, 3.6165342e-01, 33),
-    Node::leaf(14),
-    Node::leaf(15),
-    Node::split(44, 1.0645888e01, 38),
-    Node::split(1, 8.0123454e-01, 37),
-    Node::leaf(16),
-    Node::leaf(17),
-    Node::split(33, 4.5564288e-01, 40),
-    Node::leaf(18),
-    Node::leaf(19),
-    Node::split(0, 3.6242518e00, 45),
-    Node::split(44, 4.269673e00, 44),
-    Node::leaf(20),
-    Node::leaf(21),
-    Node::split(4, 7.7171214e-02, 47),
-    Node::leaf(22),
-    Node::leaf(23),
-    Node::split(39, 6.112339e-01, 58),
-    Node::split(6, 6.5e00, 55),
-    Node::split(44, 2.8617926e00, 52),
-    Node::leaf(24),
-    Node::split(23, 1.0e-35, 54),
-    Node::leaf(25),
-    Node::leaf(26),
-    Node::split(0, 4.226807e00, 57),
-    Node::leaf(27),
-    Node::leaf(28),
-    Node::split(46, 8.211074e00, 60),
-    Node::leaf(29),
-    Node::leaf(30),
-    Node::split(28, 1.0e-35, 85),
-    Node::split(29, 1.0e-35, 78),
-    Node::split(33, 7.973784e-01, 75),
-    Node::split(0, 4.119004e00, 68),
-    Node::split(49, 1.4545655e-01, 67),
-    Node::leaf(31),
-    Node::leaf(32),
-    Node::split(44, 5.8391857e00, 70),
-    Node::leaf(33),
-    Node::split(45, 1.2649937e-01, 72),
-    Node::leaf(34),
-    Node::split(47, 7.4670804e-01, 74),
-    Node::leaf(35),
-    Node::leaf(36),
-    Node::split(44, 7.546182e00, 77),
-    Node::leaf(37),
-    Node::leaf(38),
-    Node::split(25, 1.0e-35, 84),
-    Node::split(49, 2.7881e-02, 83),
-    Node::split(47, 1.1849979e-01, 82),
-    Node::leaf(39),
-    Node::leaf(40),
-    Node::leaf(41),
-    Node::leaf(42),
-    Node::split(29, 1.0e-35, 107),
-    Node::split(6, 6.5e00, 96),
-    Node::split(35, 5.7317204e00, 93),
-    Node::split(46, 7.216339e00, 90),
-    Node::leaf(43),
-    Node::split(11, 1.0e-35, 92),
-    Node::leaf(44),
-    Node::leaf(45),
-    Node::split(44, 1.0645888e01, 95),
-    Node::leaf(46),
-    Node::leaf(47),
-    Node::split(3, 8.9587975e-01, 102),
-    Node::split(44, 4.3107767e00, 99),
-    Node::leaf(48),
-    Node::split(42, 6.8238297e00, 101),
-    Node::leaf(49),
-    Node::leaf(50),
-    Node::split(51, 7.795139e-01, 106),
-    Node::split(40, 2.9700856e00, 105),
-    Node::leaf(51),
-    Node::leaf(52),
-    Node::leaf(53),
-    Node::split(32, 1.0e-35, 109),
-    Node::leaf(54),
-    Node::split(5, 1.0e-35, 117),
-    Node::split(54, 9.837388e-01, 116),
-    Node::split(6, 6.5e00, 115),
-    Node::split(0, 7.243512e00, 114),
-    Node::leaf(55),
-    Node::leaf(56),
-    Node::leaf(57),
-    Node::leaf(58),
-    Node::split(49, 8.088463e-02, 119),
-    Node::leaf(59),
-    Node::split(33, 6.5181744e-01, 121),
-    Node::leaf(60),
-    Node::leaf(61),
-    Node::split(28, 1.0e-35, 148),
-    Node::split(29, 1.0e-35, 141),
-    Node::split(49, 3.115101e-01, 136),
-    Node::split(0, 3.9219244e00, 129),
-    Node::split(25, 1.0e-35, 128),
-    Node::leaf(62),
-    Node::leaf(63),
-    Node::split(25, 1.0e-35, 133),
-    Node::split(11, 1.0e-35, 132),
-    Node::leaf(64),
-    Node::leaf(65),
-    Node::split(47, 4.0149745e-01, 135),
-    Node::leaf(66),
-    Node::leaf(67),
-    Node::split(39, 8.404363e-02, 140),
-    Node::split(42, 2.802901e00, 139),
-    Node::leaf(68),
-    Node::leaf(69),
-    Node::leaf(70),
-    Node::split(13, 1.0e-35, 143),
-    Node::leaf(71),
-    Node::split(39, 3.122007e-02, 147),
-    Node::split(49, 4.2603236e-01, 146),
-    Node::leaf(72),
-    Node::leaf(73),
-    Node::leaf(74),
-    Node::split(29, 1.0e-35, 174),
-    Node::split(6, 5.5e00, 165),
-    Node::split(1, 4.292857e-01, 164),
-    Node::split(48, 6.731614e00, 163),
-    Node::split(42, 2.5249279e00, 156),
-    Node::split(32, 1.0e-35, 155),
-    Node::leaf(75),
-    Node::leaf(76),
-    Node::split(41, 1.5e00, 162),
-    Node::split(3, 3.6242518e00, 161),
-    Node::split(46, 1.0846556e01, 160),
-    Node::leaf(77),
-    Node::leaf(78),
-    Node::leaf(79),
-    Node::leaf(80),
-    Node::leaf(81),
-    Node::leaf(82),
-    Node::split(35, 4.7664294e00, 169),
-    Node::split(48, 4.034201e00, 168),
-    Node::leaf(83),
-    Node::leaf(84),
-    Node::split(49, 2.7812082e-01, 173),
-    Node::split(33, 5.377442e-01, 172),
-    Node::leaf(85),
-    Node::leaf(86),
-    Node::leaf(87),
-    Node::split(25, 1.0e-35, 178),
-    Node::split(5, 1.0e-35, 177),
-    Node::leaf(88),
-    Node::leaf(89),
-    Node::split(46, 8.776475e00, 180),
-    Node::leaf(90),
-    Node::split(49, 1.4117245e-01, 182),
-    Node::leaf(91),
-    Node::leaf(92),
-    Node::split(55, 1.0e-35, 225),
-    Node::split(25, 1.0e-35, 212),
-    Node::split(33, 7.6732945e-01, 205),
-    Node::split(5, 1.0e-35, 200),
-    Node::split(44, 3.9981587e00, 191),
-    Node::split(18, 1.0e-35, 190),
-    Node::leaf(93),
-    Node::leaf(94),
-    Node::split(4, 7.150847e-02, 199),
-    Node::split(39, 1.7309882e-01, 194),
-    Node::leaf(95),
-    Node::split(49, 4.9852956e-02, 196),
-    Node::leaf(96),
-    Node::split(58, 1.5676003e-02, 198),
-    Node::leaf(97),
-    Node::leaf(98),
-    Node::leaf(99),
-    Node::split(35, 5.7317204e00, 204),
-    Node::split(33, 1.5142222e-02, 203),
-    Node::leaf(100),
-    Node::leaf(101),
-    Node::leaf(102),
-    Node::split(44, 3.9607677e00, 207),
-    Node::leaf(103),
-    Node::split(45, 1.14726864e-01, 209),
-    Node::leaf(104),
-    Node::split(47, 7.662826e-01, 211),
-    Node::leaf(105),
-    Node::leaf(106),
-    Node::split(29, 1.0e-35, 220),
-    Node::split(32, 1.0e-35, 215),
-    Node::leaf(107),
-    Node::split(35, 5.233775e00, 217),
-    Node::leaf(108),
-    Node::split(39, 9.394693e-02, 219),
-    Node::leaf(109),
-    Node::leaf(110),
-    Node::split(13, 1.0e-35, 222),
-    Node::leaf(111),
-    Node::split(57, 1.0e-35, 224),
-    Node::leaf(112),
-    Node::leaf(113),
-    Node::split(35, 4.848109e00, 229),
-    Node::split(6, 5.5e00, 228),
-    Node::leaf(114),
-    Node::leaf(115),
-    Node::split(6, 6.5e00, 243),
-    Node::split(46, 1.08287115e01, 242),
-    Node::split(49, 4.0050986e-01, 233),
-    Node::leaf(116),
-    Node::split(43, 8.337651e-01, 241),
-    Node::split(2, 3.7250397e00, 240),
-    Node::split(41, 2.5e00, 239),
-    Node::split(38, 5.7803574e00, 238),
-    Node::leaf(117),
-    Node::leaf(118),
-    Node::leaf(119),
-    Node::leaf(120),
-    Node::leaf(121),
-    Node::leaf(122),
-    Node::leaf(123),
-    Node::split(28, 1.0e-35, 262),
-    Node::split(29, 1.0e-35, 259),
-    Node::split(49, 4.1045332e-01, 258),
-    Node::split(6, 6.5e00, 255),
-    Node::split(47, 1.26071e-01, 250),
-    Node::leaf(124),
-    Node::split(25, 1.0e-35, 254),
-    Node::split(6, 1.0e-35, 253),
-    Node::leaf(125),
-    Node::leaf(126),
-    Node::leaf(127),
-    Node::split(40, 2.441401e00, 257),
-    Node::leaf(128),
-    Node::leaf(129),
-    Node::leaf(130),
-    Node::split(13, 1.0e-35, 261),
-    Node::leaf(131),
-    Node::leaf(132),
-    Node::split(35, 5.2704287e00, 274),
-    Node::split(1, 5.7315715e-02, 271),
-    Node::split(6, 5.5e00, 270),
-    Node::split(40, 1.0e-35, 267),
-    Node::leaf(133),
-    Node::split(11, 1.0e-35, 269),
-    Node::leaf(134),
-    Node::leaf(135),
-    Node::leaf(136),
-    Node::split(44, 3.8815105e00, 273),
-    Node::leaf(137),
-    Node::leaf(138),
-    Node::split(6, 6.5e00, 294),
-    Node::split(33, 6.288768e-01, 283),
-    Node::split(42, 9.075487e00, 282),
-    Node::split(11, 1.0e-35, 281),
-    Node::split(33, 1.0e-35, 280),
-    Node::leaf(139),
-    Node::leaf(140),
-    Node::leaf(141),
-    Node::leaf(142),
-    Node::split(54, 8.951296e-01, 293),
-    Node::split(46, 1.0654232e01, 292),
-    Node::split(40, 1.4978662e00, 287),
-    Node::leaf(143),
-    Node::split(48, 7.0578847e00, 289),
-    Node::leaf(144),
-    Node::split(32, 1.625e02, 291),
-    Node::leaf(145),
-    Node::leaf(146),
-    Node::leaf(147),
-    Node::leaf(148),
-    Node::split(33, 4.3000528e-01, 300),
-    Node::split(37, 1.6001692e-01, 299),
-    Node::split(0, 6.7895346e00, 298),
-    Node::leaf(149),
-    Node::leaf(150),
-    Node::leaf(151),
-    Node::split(40, 2.0126758e00, 304),
-    Node::split(45, 1.3137589e-02, 303),
-    Node::leaf(152),
-    Node::leaf(153),
-    Node::leaf(154),
-    Node::split(55, 1.0e-35, 345),
-    Node::split(25, 1.0e-35, 328),
-    Node::split(33, 7.408068e-01, 325),
-    Node::split(5, 1.0e-35, 314),
-    Node::split(32, 1.375e02, 313),
-    Node::split(53, 4.06899e00, 312),
-    Node::leaf(155),
-    Node::leaf(156),
-    Node::leaf(157),
-    Node::split(6, 3.5e00, 318),
-    Node::split(33, 7.775024e-03, 317),
-    Node::leaf(158),
-    Node::leaf(159),
-    Node::split(32, 1.125e02, 322),
-    Node::split(3, 2.8617926e00, 321),
-    Node::leaf(160),
-    Node::leaf(161),
-    Node::split(54, 3.3800103e-02, 324),
-    Node::leaf(162),
-    Node::leaf(163),
-    Node::split(44, 7.6532574e00, 327),
-    Node::leaf(164),
-    Node::leaf(165),
-    Node::split(29, 1.0e-35, 340),
-    Node::split(1, 8.714145e-02, 339),
-    Node::split(32, 1.0e-35, 332),
-    Node::leaf(166),
-    Node::split(33, 6.5181744e-01, 338),
-    Node::split(49, 6.9731385e-02, 335),
-    Node::leaf(167),
-    Node::split(3, 3.34975e00, 337),
-    Node::leaf(168),
-    Node::leaf(169),
-    Node::leaf(170),
-    Node::leaf(171),
-    Node::split(58, 1.4952488e-02, 344),
-    Node::split(32, 8.75e01, 343),
-    Node::leaf(172),
-    Node::leaf(173),
-    Node::leaf(174),
-    Node::split(35, 5.6886673e00, 357),
-    Node::split(6, 1.05e01, 356),
-    Node::split(49, 2.2941855e-01, 349),
-    Node::leaf(175),
-    Node::split(36, 6.362085e-03, 353),
-    Node::split(45, 1.3605055e-01, 352),
-    Node::leaf(176),
-    Node::leaf(177),
-    Node::split(40, 1.7005987e00, 355),
-    Node::leaf(178),
-    Node::leaf(179),
-    Node::leaf(180),
-    Node::split(6, 6.5e00, 365),
-    Node::split(46, 1.0593729e01, 364),
-    Node::split(1, 8.0123454e-01, 363),
-    Node::split(49, 4.0050986e-01, 362),
-    Node::leaf(181),
-    Node::leaf(182),
-    Node::leaf(183),
-    Node::leaf(184),
-    Node::leaf(185),
-    Node::split(55, 1.0e-35, 404),
-    Node::split(25, 1.0e-35, 391),
-    Node::split(33, 8.2616997e-01, 388),
-    Node::split(6, 5.5e00, 381),
-    Node::split(6, 1.0e-35, 372),
-    Node::leaf(186),
-    Node::split(51, 6.687243e-01, 376),
-    Node::split(4, 3.7077468e-02, 375),
-    Node::leaf(187),
-    Node::leaf(188),
-    Node::split(47, 7.055613e-01, 378),
-    Node::leaf(189),
-    Node::split(29, 1.0e-35, 380),
-    Node::leaf(190),
-    Node::leaf(191),
-    Node::split(32, 1.375e02, 383),
-    Node::leaf(192),
-    Node::split(0, 3.4498615e00, 385),
-    Node::leaf(193),
-    Node::split(40, 1.8688347e00, 387),
-    Node::leaf(194),
-    Node::leaf(195),
-    Node::split(40, 1.4978662e00, 390),
-    Node::leaf(196),
-    Node::leaf(197),
-    Node::split(32, 1.0e-35, 393),
-    Node::leaf(198),
-    Node::split(10, 1.0e-35, 403),
-    Node::split(33, 7.8239787e-01, 400),
-    Node::split(1, 3.7546992e-01, 399),
-    Node::split(53, 2.5249279e00, 398),
-    Node::leaf(199),
-    Node::leaf(200),
-    Node::leaf(201),
-    Node::split(44, 7.546182e00, 402),
-    Node::leaf(202),
-    Node::leaf(203),
-    Node::leaf(204),
-    Node::split(5, 1.0e-35, 410),
-    Node::split(6, 6.5e00, 409),
-    Node::split(41, 2.5e00, 408),
-    Node::leaf(205),
-    Node::leaf(206),
-    Node::leaf(207),
-    Node::split(40, 2.6735537e00, 422),
-    Node::split(11, 1.0e-35, 421),
-    Node::split(33, 5.064604e-01, 414),
-    Node::leaf(208),
-    Node::split(49, 2.6282212e-01, 420),
-    Node::split(25, 1.0e-35, 419),
-    Node::split(42, 6.956069e00, 418),
-    Node::leaf(209),
-    Node::leaf(210),
-    Node::leaf(211),
-    Node::leaf(212),
-    Node::leaf(213),
-    Node::split(44, 1.0645888e01, 426),
-    Node::split(38, 6.5781465e00, 425),
-    Node::leaf(214),
-    Node::leaf(215),
-    Node::leaf(216),
-    Node::split(28, 1.0e-35, 457),
-    Node::split(29, 1.0e-35, 448),
-    Node::split(49, 3.115101e-01, 443),
-    Node::split(0, 2.9700856e00, 432),
-    Node::leaf(217),
-    Node::split(59, 1.85e01, 442),
-    Node::split(39, 7.478475e-02, 439),
-    Node::split(49, 7.473654e-02, 438),
-    Node::split(49, 6.100007e-02, 437),
-    Node::leaf(218),
-    Node::leaf(219),
-    Node::leaf(220),
-    Node::split(47, 6.9004464e-01, 441),
-    Node::leaf(221),
-    Node::leaf(222),
-    Node::leaf(223),
-    Node::split(32, 3.75e01, 445),
-    Node::leaf(224),
-    Node::split(35, 5.8006053e00, 447),
-    Node::leaf(225),
-    Node::leaf(226),
-    Node::split(49, 2.7881e-02, 452),
-    Node::split(48, 4.8559213e00, 451),
-    Node::leaf(227),
-    Node::leaf(228),
-    Node::split(0, 2.2499049e00, 454),
-    Node::leaf(229),
-    Node::split(13, 1.0e-35, 456),
-    Node::leaf(230),
-    Node::leaf(231),
-    Node::split(35, 4.9522934e00, 463),
-    Node::split(48, 4.034201e00, 460),
-    Node::leaf(232),
-    Node::split(49, 7.611997e-01, 462),
-    Node::leaf(233),
-    Node::leaf(234),
-    Node::split(6, 6.5e00, 479),
-    Node::split(33, 6.232121e-01, 472),
-    Node::split(42, 7.1143627e00, 471),
-    Node::split(11, 1.0e-35, 470),
-    Node::split(42, 3.0201273e00, 469),
-    Node::leaf(235),
-    Node::leaf(236),
-    Node::leaf(237),
-    Node::leaf(238),
-    Node::split(42, 3.0677824e00, 474),
-    Node::leaf(239),
-    Node::split(44, 1.0645888e01, 478),
-    Node::split(35, 8.44473e00, 477),
-    Node::leaf(240),
-    Node::leaf(241),
-    Node::leaf(242),
-    Node::split(45, 5.261764e-02, 487),
-    Node::split(2, 4.134878e00, 486),
-    Node::split(49, 5.7727534e-01, 485),
-    Node::split(33, 4.1130364e-01, 484),
-    Node::leaf(243),
-    Node::leaf(244),
-    Node::leaf(245),
-    Node::leaf(246),
-    Node::leaf(247),
-    Node::split(52, 1.0e-35, 516),
-    Node::split(32, 1.0e-35, 495),
-    Node::split(41, 1.0e-35, 492),
-    Node::leaf(248),
-    Node::split(46, 9.077094e00, 494),
-    Node::leaf(249),
-    Node::leaf(250),
-    Node::split(0, 4.8789997e00, 503),
-    Node::split(10, 1.0e-35, 502),
-    Node::split(33, 8.1215173e-01, 501),
-    Node::split(6, 6.5e00, 500),
-    Node::leaf(251),
-    Node::leaf(252),
-    Node::leaf(253),
-    Node::leaf(254),
-    Node::split(33, 8.4399194e-01, 515),
-    Node::split(37, 5.186175e-01, 508),
-    Node::split(46, 1.0593729e01, 507),
-    Node::leaf(255),
-    Node::leaf(256),
-    Node::split(41, 4.5e00, 514),
-    Node::split(45, 1.2924492e-01, 513),
-    Node::split(38, 2.0126758e00, 512),
-    Node::leaf(257),
-    Node::leaf(258),
-    Node::leaf(259),
-    Node::leaf(260),
-    Node::leaf(261),
-    Node::split(35, 8.24604e00, 538),
-    Node::split(14, 1.0e-35, 533),
-    Node::split(42, 6.6637707e00, 530),
-    Node::split(38, 3.156774e00, 523),
-    Node::split(42, 4.1510086e00, 522),
-    Node::leaf(262),
-    Node::leaf(263),
-    Node::split(46, 8.12443e00, 525),
-    Node::leaf(264),
-    Node::split(46, 9.379998e00, 527),
-    Node::leaf(265),
-    Node::split(47, 1.6143443e-01, 529),
-    Node::leaf(266),
-    Node::leaf(267),
-    Node::split(48, 5.964863e00, 532),
-    Node::leaf(268),
-    Node::leaf(269),
-    Node::split(6, 5.5e00, 537),
-    Node::split(46, 1.0974172e01, 536),
-    Node::leaf(270),
-    Node::leaf(271),
-    Node::leaf(272),
-    Node::split(15, 1.0e-35, 544),
-    Node::split(38, 5.7803574e00, 543),
-    Node::split(44, 1.0645888e01, 542),
-    Node::leaf(273),
-    Node::leaf(274),
-    Node::leaf(275),
-    Node::split(39, 3.084866e-03, 546),
-    Node::leaf(276),
-    Node::split(30, 1.0e-35, 548),
-    Node::leaf(277),
-    Node::leaf(278),
-    Node::split(1, 3.3093646e-01, 603),
-    Node::split(42, 2.5249279e00, 556),
-    Node::split(33, 7.24464e-01, 555),
-    Node::split(33, 6.428572e-03, 554),
-    Node::leaf(279),
-    Node::leaf(280),
-    Node::leaf(281),
-    Node::split(41, 1.5e00, 584),
-    Node::split(9, 1.0e-35, 583),
-    Node::split(6, 6.5e00, 568),
-    Node::split(46, 1.0542727e01, 565),
-    Node::split(33, 6.403584e-01, 564),
-    Node::split(3, 4.085658e00, 563),
-    Node::leaf(282),
-    Node::leaf(283),
-    Node::leaf(284),
-    Node::split(45, 2.5590332e-02, 567),
-    Node::leaf(285),
-    Node::leaf(286),
-    Node::split(44, 7.8121758e00, 572),
-    Node::split(59, 7.5e00, 571),
-    Node::leaf(287),
-    Node::leaf(288),
-    Node::split(44, 8.115222e00, 574),
-    Node::leaf(289),
-    Node::split(47, 8.064231e-02, 580),
-    Node::split(47, 3.792743e-02, 577),
-    Node::leaf(290),
-    Node::split(44, 9.200691e00, 579),
-    Node::leaf(291),
-    Node::leaf(292),
-    Node::split(39, 8.404363e-02, 582),
-    Node::leaf(293),
-    Node::leaf(294),
-    Node::leaf(295),
-    Node::split(48, 4.8940945e00, 588),
-    Node::split(35, 4.400584e00, 587),
-    Node::leaf(296),
-    Node::leaf(297),
-    Node::split(34, 2.95e01, 602),
-    Node::split(14, 1.0e-35, 595),
-    Node::split(48, 4.9089646e00, 592),
-    Node::leaf(298),
-    Node::split(40, 3.749435e00, 594),
-    Node::leaf(299),
-    Node::leaf(300),
-    Node::split(46, 9.361385e00, 599),
-    Node::split(39, 7.8921415e-02, 598),
-    Node::leaf(301),
-    Node::leaf(302),
-    Node::split(48, 6.8945217e00, 601),
-    Node::leaf(303),
-    Node::leaf(304),
-    Node::leaf(305),
-    Node::split(40, 2.5249279e00, 607),
-    Node::split(13, 1.0e-35, 606),
-    Node::leaf(306),
-    Node::leaf(307),
-    Node::split(17, 1.0e-35, 609),
-    Node::leaf(308),
-    Node::leaf(309),
-    Node::split(28, 1.0e-35, 634),
-    Node::split(29, 1.0e-35, 623),
-    Node::split(40, 1.4978662e00, 616),
-    Node::split(49, 2.878643e-01, 615),
-    Node::leaf(310),
-    Node::leaf(311),
-    Node::split(35, 5.876333e00, 622),
-    Node::split(49, 1.3700102e-01, 619),
-    Node::leaf(312),
-    Node::split(47, 3.2363576e-01, 621),
-    Node::leaf(313),
-    Node::leaf(314),
-    Node::leaf(315),
-    Node::split(0, 2.441401e00, 625),
-    Node::leaf(316),
-    Node::split(49, 2.7881e-02, 631),
-    Node::split(48, 4.8559213e00, 628),
-    Node::leaf(317),
-    Node::split(47, 1.4748387e-01, 630),
-    Node::leaf(318),
-    Node::leaf(319),
-    Node::split(13, 1.0e-35, 633),
-    Node::leaf(320),
-    Node::leaf(321),
-    Node::split(0, 4.9236174e00, 650),
-    Node::split(9, 1.0e-35, 649),
-    Node::split(44, 3.5408542e00, 638),
-    Node::leaf(322),
-    Node::split(43, 7.3824283e-03, 648),
-    Node::split(6, 8.5e00, 647),
-    Node::split(11, 1.0e-35, 644),
-    Node::split(46, 7.216339e00, 643),
-    Node::leaf(323),
-    Node::leaf(324),
-    Node::split(49, 7.0597804e-01, 646),
-    Node::leaf(325),
-    Node::leaf(326),
-    Node::leaf(327),
-    Node::leaf(328),
-    Node::leaf(329),
-    Node::split(40, 2.6735537e00, 666),
-    Node::split(46, 8.60089e00, 655),
-    Node::split(32, -1.0e-35, 654),
-    Node::leaf(330),
-    Node::leaf(331),
-    Node::split(42, 6.7516856e00, 661),
-    Node::split(33, 4.7645515e-01, 660),
-    Node::split(3, 1.0e-35, 659),
-    Node::leaf(332),
-    Node::leaf(333),
-    Node::leaf(334),
-    Node::split(33, 2.0638447e-01, 663),
-    Node::leaf(335),
-    Node::split(45, 1.2352006e-02, 665),
-    Node::leaf(336),
-    Node::leaf(337),
-    Node::split(48, 6.515453e00, 668),
-    Node::leaf(338),
-    Node::split(32, 6.25e01, 670),
-    Node::leaf(339),
-    Node::leaf(340),
-    Node::split(9, 1.0e-35, 729),
-    Node::split(49, 7.572943e-01, 714),
-    Node::split(7, 1.0e-35, 713),
-    Node::split(33, 6.8481237e-01, 702),
-    Node::split(0, 3.34975e00, 679),
-    Node::split(18, 1.0e-35, 678),
-    Node::leaf(341),
-    Node::leaf(342),
-    Node::split(37, 4.001488e-01, 685),
-    Node::split(48, 6.515453e00, 682),
-    Node::leaf(343),
-    Node::split(47, 2.5022745e-01, 684),
-    Node::leaf(344),
-    Node::leaf(345),
-    Node::split(49, 7.31996e-01, 695),
-    Node::split(46, 8.776475e00, 688),
-    Node::leaf(346),
-    Node::split(34, 2.65e01, 694),
-    Node::split(4, 5.2708752e-02, 693),
-    Node::split(32, -1.0e-35, 692),
-    Node::leaf(347),
-    Node::leaf(348),
-    Node::leaf(349),
-    Node::leaf(350),
-    Node::split(47, 6.969634e-02, 697),
-    Node::leaf(351),
-    Node::split(53, 2.5249279e00, 701),
-    Node::split(35, 5.3399363e00, 700),
-    Node::leaf(352),
-    Node::leaf(353),
-    Node::leaf(354),
-    Node::split(49, 5.245927e-01, 706),
-    Node::split(50, 3.238486e00, 705),
-    Node::leaf(355),
-    Node::leaf(356),
-    Node::split(32, 6.25e01, 708),
-    Node::leaf(357),
-    Node::split(40, 1.0e-35, 710),
-    Node::leaf(358),
-    Node::split(45, 1.2748499e-01, 712),
-    Node::leaf(359),
-    Node::leaf(360),
-    Node::leaf(361),
-    Node::split(40, 1.4978662e00, 720),
-    Node::split(36, 2.1383567e-02, 719),
-    Node::split(53, 2.3502402e00, 718),
-    Node::leaf(362),
-    Node::leaf(363),
-    Node::leaf(364),
-    Node::split(46, 1.0846556e01, 728),
-    Node::split(5, 1.0e-35, 725),
-    Node::split(3, 3.4811218e00, 724),
-    Node::leaf(365),
-    Node::leaf(366),
-    Node::split(21, 1.0e-35, 727),
-    Node::leaf(367),
-    Node::leaf(368),
-    Node::leaf(369),
-    Node::split(0, 2.6020033e00, 731),
-    Node::leaf(370),
-    Node::leaf(371),
-    Node::split(33, 8.531122e-01, 792),
-    Node::split(49, 7.572943e-01, 785),
-    Node::split(7, 1.0e-35, 784),
-    Node::split(9, 1.0e-35, 783),
-    Node::split(8, 1.0e-35, 782),
-    Node::split(49, 7.437882e-01, 773),
-    Node::split(33, 2.0035438e-02, 740),
-    Node::leaf(372),
-    Node::split(11, 1.0e-35, 768),
-    Node::split(48, 4.8162327e00, 745),
-    Node::split(0, 3.6242518e00, 744),
-    Node::leaf(373),
-    Node::leaf(374),
-    Node::split(35, 8.24604e00, 761),
-    Node::split(0, 6.6019087e00, 760),
-    Node::split(23, 1.0e-35, 757),
-    Node::split(34, 2.55e01, 754),
-    Node::split(6, 9.5e00, 753),
-    Node::split(42, 6.6637707e00, 752),
-    Node::leaf(375),
-    Node::leaf(376),
-    Node::leaf(377),
-    Node::split(45, 4.9946222e-02, 756),
-    Node::leaf(378),
-    Node::leaf(379),
-    Node::split(32, 6.25e01, 759),
-    Node::leaf(380),
-    Node::leaf(381),
-    Node::leaf(382),
-    Node::split(48, 5.9877067e00, 763),
-    Node::leaf(383),
-    Node::split(48, 6.00881e00, 765),
-    Node::leaf(384),
-    Node::split(46, 9.429074e00, 767),
-    Node::leaf(385),
-    Node::leaf(386),
-    Node::split(47, 1.4748387e-01, 770),
-    Node::leaf(387),
-    Node::split(47, 2.7977192e-01, 772),
-    Node::leaf(388),
-    Node::leaf(389),
-    Node::split(46, 8.849011e00, 777),
-    Node::split(38, 2.138333e00, 776),
-    Node::leaf(390),
-    Node::leaf(391),
-    Node::split(47, 8.969867e-02, 781),
-    Node::split(41, 1.5e00, 780),
-    Node::leaf(392),
-    Node::leaf(393),
-    Node::leaf(394),
-    Node::leaf(395),
-    Node::leaf(396),
-    Node::leaf(397),
-    Node::split(5, 1.0e-35, 791),
-    Node::split(34, 6.5e00, 788),
-    Node::leaf(398),
-    Node::split(34, 1.55e01, 790),
-    Node::leaf(399),
-    Node::leaf(400),
-    Node::leaf(401),
-    Node::leaf(402),
-    Node::split(53, 3.0201273e00, 825),
-    Node::split(25, 1.0e-35, 820),
-    Node::split(49, 2.7881e-02, 801),
-    Node::split(48, 6.223567e00, 800),
-    Node::split(44, 3.4811218e00, 799),
-    Node::leaf(403),
-    Node::leaf(404),
-    Node::leaf(405),
-    Node::split(57, 1.0e-35, 805),
-    Node::split(49, 6.100007e-02, 804),
-    Node::leaf(406),
-    Node::leaf(407),
-    Node::split(46, 8.12443e00, 809),
-    Node::split(48, 4.297262e00, 808),
-    Node::leaf(408),
-    Node::leaf(409),
-    Node::split(30, 1.0e-35, 815),
-    Node::split(49, 8.088463e-02, 812),
-    Node::leaf(410),
-    Node::split(40, 3.511434e00, 814),
-    Node::leaf(411),
-    Node::leaf(412),
-    Node::split(49, 2.9521286e-01, 819),
-    Node::split(59, 1.35e01, 818),
-    Node::leaf(413),
-    Node::leaf(414),
-    Node::leaf(415),
-    Node::split(0, 1.8688347e00, 822),
-    Node::leaf(416),
-    Node::split(44, 8.615046e00, 824),
-    Node::leaf(417),
-    Node::leaf(418),
-    Node::split(22, 1.0e-35, 853),
-    Node::split(21, 1.0e-35, 852),
-    Node::split(33, 7.24464e-01, 849),
-    Node::split(1, 1.364745e-01, 840),
-    Node::split(40, 2.6735537e00, 837),
-    Node::split(48, 6.598508e00, 834),
-    Node::split(4, 9.3095474e-02, 833),
-    Node::leaf(419),
-    Node::leaf(420),
-    Node::split(48, 6.6200724e00, 836),
-    Node::leaf(421),
-    Node::leaf(422),
-    Node::split(59, 9.5e00, 839),
-    Node::leaf(423),
-    Node::leaf(424),
-    Node::split(18, 1.0e-35, 848),
-    Node::split(45, 1.9380163e-01, 843),
-    Node::leaf(425),
-    Node::split(58, 4.1690465e-02, 847),
-    Node::split(46, 9.346223e00, 846),
-    Node::leaf(426),
-    Node::leaf(427),
-    Node::leaf(428),
-    Node::leaf(429),
-    Node::split(4, 5.01004e-02, 851),
-    Node::leaf(430),
-    Node::leaf(431),
-    Node::leaf(432),
-    Node::leaf(433),
-    Node::split(40, 1.4978662e00, 860),
-    Node::split(39, 4.9965177e-02, 857),
-    Node::leaf(434),
-    Node::split(46, 7.216339e00, 859),
-    Node::leaf(435),
-    Node::leaf(436),
-    Node::split(49, 7.572943e-01, 910),
-    Node::split(46, 9.8830805e00, 903),
-    Node::split(45, 4.0423346e-01, 892),
-    Node::split(41, 2.5e00, 889),
-    Node::split(39, 1.6755695e-02, 886),
-    Node::split(44, 7.5074153e00, 867),
-    Node::leaf(437),
-    Node::split(35, 8.24604e00, 881),
-    Node::split(36, 6.6662007e-03, 878),
-    Node::split(47, 1.6322732e-01, 873),
-    Node::split(46, 8.892886e00, 872),
-    Node::leaf(438),
-    Node::leaf(439),
-    Node::split(47, 3.5964358e-01, 875),
-    Node::leaf(440),
-    Node::split(44, 7.8890843e00, 877),
-    Node::leaf(441),
-    Node::leaf(442),
-    Node::split(26, 1.0e-35, 880),
-    Node::leaf(443),
-    Node::leaf(444),
-    Node::split(39, 1.5922304e-02, 883),
-    Node::leaf(445),
-    Node::split(33, 3.8654032e-01, 885),
-    Node::leaf(446),
-    Node::leaf(447),
-    Node::split(0, 3.9796379e00, 888),
-    Node::leaf(448),
-    Node::leaf(449),
-    Node::split(46, 7.7115126e00, 891),
-    Node::leaf(450),
-    Node::leaf(451),
-    Node::split(47, 6.84873e-01, 896),
-    Node::split(34, 2.35e01, 895),
-    Node::leaf(452),
-    Node::leaf(453),
-    Node::split(6, 1.5e00, 902),
-    Node::split(49, 2.4374476e-01, 899),
-    Node::leaf(454),
-    Node::split(48, 6.452048e00, 901),
-    Node::leaf(455),
-    Node::leaf(456),
-    Node::leaf(457),
-    Node::split(46, 9.893789e00, 905),
-    Node::leaf(458),
-    Node::split(47, 1.9089665e-01, 909),
-    Node::split(47, 1.0870456e-01, 908),
-    Node::leaf(459),
-    Node::leaf(460),
-    Node::leaf(461),
-    Node::split(46, 1.0846556e01, 914),
-    Node::split(42, 8.646503e00, 913),
-    Node::leaf(462),
-    Node::leaf(463),
-    Node::leaf(464),
-    Node::split(9, 1.0e-35, 973),
-    Node::split(2, 8.9587975e-01, 956),
-    Node::split(0, 6.6019087e00, 955),
-    Node::split(33, 1.0e-35, 920),
-    Node::leaf(465),
-    Node::split(53, 3.4498615e00, 942),
-    Node::split(26, 1.0e-35, 939),
-    Node::split(49, 2.069147e-02, 924),
-    Node::leaf(466),
-    Node::split(44, 7.9512053e00, 934),
-    Node::split(25, 1.0e-35, 933),
-    Node::split(34, 2.75e01, 932),
-    Node::split(49, 4.2765465e-02, 929),
-    Node::leaf(467),
-    Node::split(0, 6.105908e00, 931),
-    Node::leaf(468),
-    Node::leaf(469),
-    Node::leaf(470),
-    Node::leaf(471),
-    Node::split(46, 8.211074e00, 936),
-    Node::leaf(472),
-    Node::split(34, 2.35e01, 938),
-    Node::leaf(473),
-    Node::leaf(474),
-    Node::split(43, 9.492384e-01, 941),
-    Node::leaf(475),
-    Node::leaf(476),
-    Node::split(21, 1.0e-35, 954),
-    Node::split(54, 9.5488465e-01, 953),
-    Node::split(15, 1.0e-35, 950),
-    Node::split(18, 1.0e-35, 949),
-    Node::split(0, 4.1510086e00, 948),
-    Node::leaf(477),
-    Node::leaf(478),
-    Node::leaf(479),
-    Node::split(35, 7.7432694e00, 952),
-    Node::leaf(480),
-    Node::leaf(481),
-    Node::leaf(482),
-    Node::leaf(483),
-    Node::leaf(484),
-    Node::split(33, 5.650539e-01, 964),
-    Node::split(10, 1.0e-35, 963),
-    Node::split(53, 2.2499049e00, 962),
-    Node::split(32, 6.25e01, 961),
-    Node::leaf(485),
-    Node::leaf(486),
-    Node::leaf(487),
-    Node::leaf(488),
-    Node::split(48, 7.1332955e00, 972),
-    Node::split(46, 1.0841453e01, 971),
-    Node::split(40, 2.5249279e00, 970),
-    Node::split(50, 4.832298e00, 969),
-    Node::leaf(489),
-    Node::leaf(490),
-    Node::leaf(491),
-    Node::leaf(492),
-    Node::leaf(493),
-    Node::split(0, 3.34975e00, 975),
-    Node::leaf(494),
-    Node::leaf(495),
-    Node::split(33, 5.8872706e-01, 1004),
-    Node::split(10, 1.0e-35, 999),
-    Node::split(33, 1.0e-35, 980),
-    Node::leaf(496),
-    Node::split(6, 6.5e00, 990),
-    Node::split(4, 6.242506e-02, 989),
-    Node::split(35, 7.8121758e00, 986),
-    Node::split(2, 2.802901e00, 985),
-    Node::leaf(497),
-    Node::leaf(498),
-    Node::split(1, 4.554343e-01, 988),
-    Node::leaf(499),
-    Node::leaf(500),
-    Node::leaf(501),
-    Node::split(51, 9.593282e-02, 994),
-    Node::split(48, 3.7726948e00, 993),
-    Node::leaf(502),
-    Node::leaf(503),
-    Node::split(32, 1.125e02, 996),
-    Node::leaf(504),
-    Node::split(0, 3.4498615e00, 998),
-    Node::leaf(505),
-    Node::leaf(506),
-    Node::split(0, 2.6020033e00, 1001),
-    Node::leaf(507),
-    Node::split(47, 1.0098659e-01, 1003),
-    Node::leaf(508),
-    Node::leaf(509),
-    Node::split(15, 1.0e-35, 1030),
-    Node::split(44, 8.191877e00, 1013),
-    Node::split(44, 8.115222e00, 1010),
-    Node::split(33, 9.071286e-01, 1009),
-    Node::leaf(510),
-    Node::leaf(511),
-    Node::split(30, 1.0e-35, 1012),
-    Node::leaf(512),
-    Node::leaf(513),
-    Node::split(48, 6.4417434e00, 1025),
-    Node::split(42, 8.646503e00, 1024),
-    Node::split(46, 1.0846556e01, 1023),
-    Node::split(45, 8.205386e-02, 1018),
-    Node::leaf(514),
-    Node::split(47, 1.7153545e-01, 1022),
-    Node::split(40, 4.41278e00, 1021),
-    Node::leaf(515),
-    Node::leaf(516),
-    Node::leaf(517),
-    Node::leaf(518),
-    Node::leaf(519),
-    Node::split(47, 5.358874e-01, 1029),
-    Node::split(40, 4.3241105e00, 1028),
-    Node::leaf(520),
-    Node::leaf(521),
-    Node::leaf(522),
-    Node::split(32, 3.75e01, 1032),
-    Node::leaf(523),
-    Node::split(35, 7.7432694e00, 1036),
-    Node::split(45, 1.2748499e-01, 1035),
-    Node::leaf(524),
-    Node::leaf(525),
-    Node::leaf(526),
-    Node::split(32, -1.0e-35, 1043),
-    Node::split(0, 2.441401e00, 1040),
-    Node::leaf(527),
-    Node::split(47, 3.8153476e-01, 1042),
-    Node::leaf(528),
-    Node::leaf(529),
-    Node::split(53, 4.863673e00, 1097),
-    Node::split(14, 1.0e-35, 1076),
-    Node::split(47, 1.3719985e-01, 1061),
-    Node::split(49, 3.3742416e-01, 1050),
-    Node::split(48, 5.744603e00, 1049),
-    Node::leaf(530),
-    Node::leaf(531),
-    Node::split(48, 6.598508e00, 1060),
-    Node::split(13, 1.0e-35, 1057),
-    Node::split(46, 7.216339e00, 1054),
-    Node::leaf(532),
-    Node::split(49, 3.9692652e-01, 1056),
-    Node::leaf(533),
-    Node::leaf(534),
-    Node::split(6, 1.0e-35, 1059),
-    Node::leaf(535),
-    Node::leaf(536),
-    Node::leaf(537),
-    Node::split(47, 1.5943596e-01, 1069),
-    Node::split(34, 1.85e01, 1066),
-    Node::split(47, 1.5789944e-01, 1065),
-    Node::leaf(538),
-    Node::leaf(539),
-    Node::split(33, 2.8592625e-01, 1068),
-    Node::leaf(540),
-    Node::leaf(541),
-    Node::split(10, 1.0e-35, 1075),
-    Node::split(33, 6.403584e-01, 1072),
-    Node::leaf(542),
-    Node::split(47, 5.5090725e-01, 1074),
-    Node::leaf(543),
-    Node::leaf(544),
-    Node::leaf(545),
-    Node::split(6, 5.5e00, 1084),
-    Node::split(47, 5.264536e-01, 1081),
-    Node::split(38, 5.6056333e00, 1080),
-    Node::leaf(546),
-    Node::leaf(547),
-    Node::split(10, 1.0e-35, 1083),
-    Node::leaf(548),
-    Node::leaf(549),
-    Node::split(13, 1.0e-35, 1088),
-    Node::split(6, 9.5e00, 1087),
-    Node::leaf(550),
-    Node::leaf(551),
-    Node::split(46, 8.18158e00, 1090),
-    Node::leaf(552),
-    Node::split(46, 9.49871e00, 1096),
-    Node::split(47, 6.432387e-01, 1095),
-    Node::split(6, 7.5e00, 1094),
-    Node::leaf(553),
-    Node::leaf(554),
-    Node::leaf(555),
-    Node::leaf(556),
-    Node::leaf(557),
-    Node::split(9, 1.0e-35, 1156),
-    Node::split(20, 1.0e-35, 1155),
-    Node::split(11, 1.0e-35, 1144),
-    Node::split(6, 5.5e00, 1139),
-    Node::split(3, 3.238486e00, 1138),
-    Node::split(6, 4.5e00, 1135),
-    Node::split(51, 5.4610854e-01, 1128),
-    Node::split(22, 1.0e-35, 1127),
-    Node::split(46, 1.0564946e01, 1124),
-    Node::split(42, 2.5249279e00, 1115),
-    Node::split(0, 5.285735e00, 1112),
-    Node::split(35, 6.6573687e00, 1111),
-    Node::leaf(558),
-    Node::leaf(559),
-    Node::split(57, 1.0e-35, 1114),
-    Node::leaf(560),
-    Node::leaf(561),
-    Node::split(3, 2.0126758e00, 1123),
-    Node::split(42, 8.178498e00, 1122),
-    Node::split(33, 5.116293e-01, 1119),
-    Node::leaf(562),
-    Node::split(2, 2.802901e00, 1121),
-    Node::leaf(563),
-    Node::leaf(564),
-    Node::leaf(565),
-    Node::leaf(566),
-    Node::split(33, 3.3852482e-01, 1126),
-    Node::leaf(567),
-    Node::leaf(568),
-    Node::leaf(569),
-    Node::split(46, 9.605788e00, 1134),
-    Node::split(31, 1.0e-35, 1131),
-    Node::leaf(570),
-    Node::split(14, 1.0e-35, 1133),
-    Node::leaf(571),
-    Node::leaf(572),
-    Node::leaf(573),
-    Node::split(36, 9.993469e-01, 1137),
-    Node::leaf(574),
-    Node::leaf(575),
-    Node::leaf(576),
-    Node::split(2, 4.4307456e00, 1143),
-    Node::split(48, 7.207109e00, 1142),
-    Node::leaf(577),
-    Node::leaf(578),
-    Node::leaf(579),
-    Node::split(58, 4.7396135e-01, 1154),
-    Node::split(46, 9.236738e00, 1153),
-    Node::split(47, 2.7977192e-01, 1152),
-    Node::split(38, 1.4978662e00, 1149),
-    Node::leaf(580),
-    Node::split(34, 1.35e01, 1151),
-    Node::leaf(581),
-    Node::leaf(582),
-    Node::leaf(583),
-    Node::leaf(584),
-    Node::leaf(585),
-    Node::leaf(586),
-    Node::split(0, 3.34975e00, 1158),
-    Node::leaf(587),
-    Node::leaf(588),
-    Node::split(40, 1.4978662e00, 1195),
-    Node::split(36, 2.1383567e-02, 1182),
-    Node::split(36, 3.5411664e-03, 1181),
-    Node::split(38, 1.4978662e00, 1180),
-    Node::split(49, 5.5793446e-01, 1179),
-    Node::split(47, 8.969867e-02, 1166),
-    Node::leaf(589),
-    Node::split(49, 2.878643e-01, 1176),
-    Node::split(25, 1.0e-35, 1175),
-    Node::split(49, 4.996752e-03, 1170),
-    Node::leaf(590),
-    Node::split(47, 1.0376676e-01, 1172),
-    Node::leaf(591),
-    Node::split(42, 5.9148526e00, 1174),
-    Node::leaf(592),
-    Node::leaf(593),
-    Node::leaf(594),
-    Node::split(48, 4.4367337e00, 1178),
-    Node::leaf(595),
-    Node::leaf(596),
-    Node::leaf(597),
-    Node::leaf(598),
-    Node::leaf(599),
-    Node::split(18, 1.0e-35, 1194),
-    Node::split(15, 1.0e-35, 1191),
-    Node::split(47, 7.7526027e-01, 1190),
-    Node::split(49, 1.7325306e-01, 1187),
-    Node::leaf(600),
-    Node::split(46, 8.236288e00, 1189),
-    Node::leaf(601),
-    Node::leaf(602),
-    Node::leaf(603),
-    Node::split(0, 4.3241105e00, 1193),
-    Node::leaf(604),
-    Node::leaf(605),
-    Node::leaf(606),
-    Node::split(42, 7.175107e00, 1215),
-    Node::split(2, 8.9587975e-01, 1200),
-    Node::split(19, 1.0e-35, 1199),
-    Node::leaf(607),
-    Node::leaf(608),
-    Node::split(46, 9.200391e00, 1204),
-    Node::split(19, 1.0e-35, 1203),
-    Node::leaf(609),
-    Node::leaf(610),
-    Node::split(44, 8.718581e00, 1214),
-    Node::split(41, 2.5e00, 1207),
-    Node::leaf(611),
-    Node::split(46, 9.63613e00, 1213),
-    Node::split(46, 9.490922e00, 1212),
-    Node::split(46, 9.245128e00, 1211),
-    Node::leaf(612),
-    Node::leaf(613),
-    Node::leaf(614),
-    Node::leaf(615),
-    Node::leaf(616),
-    Node::split(34, 7.5e00, 1217),
-    Node::leaf(617),
-    Node::split(41, 5.5e00, 1219),
-    Node::leaf(618),
-    Node::leaf(619),
-    Node::split(33, 5.219571e-01, 1234),
-    Node::split(47, 4.0232778e-01, 1229),
-    Node::split(6, 9.5e00, 1228),
-    Node::split(48, 6.6147175e00, 1227),
-    Node::split(40, 3.5694335e00, 1226),
-    Node::leaf(620),
-    Node::leaf(621),
-    Node::leaf(622),
-    Node::leaf(623),
-    Node::split(32, 1.625e02, 1233),
-    Node::split(11, 1.0e-35, 1232),
-    Node::leaf(624),
-    Node::leaf(625),
-    Node::leaf(626),
-    Node::split(26, 1.0e-35, 1262),
-    Node::split(32, 1.875e02, 1251),
-    Node::split(38, 1.2424533e00, 1242),
-    Node::split(49, 6.281078e-01, 1239),
-    Node::leaf(627),
-    Node::split(15, 1.0e-35, 1241),
-    Node::leaf(628),
-    Node::leaf(629),
-    Node::split(38, 5.0657096e00, 1246),
-    Node::split(49, 8.820713e-01, 1245),
-    Node::leaf(630),
-    Node::leaf(631),
-    Node::split(38, 5.08752e00, 1250),
-    Node::split(1, 9.9523807e-01, 1249),
-    Node::leaf(632),
-    Node::leaf(633),
-    Node::leaf(634),
-    Node::split(49, 4.051708e-01, 1261),
-    Node::split(15, 1.0e-35, 1260),
-    Node::split(49, 3.770897e-01, 1257),
-    Node::split(49, 3.1419408e-01, 1256),
-    Node::leaf(635),
-    Node::leaf(636),
-    Node::split(35, 5.847882e00, 1259),
-    Node::leaf(637),
-    Node::leaf(638),
-    Node::leaf(639),
-    Node::leaf(640),
-    Node::split(34, 1.35e01, 1266),
-    Node::split(48, 5.418318e00, 1265),
-    Node::leaf(641),
-    Node::leaf(642),
-    Node::split(35, 4.863673e00, 1268),
-    Node::leaf(643),
-    Node::split(47, 4.4802994e-01, 1276),
-    Node::split(48, 6.4076962e00, 1275),
-    Node::split(59, 1.25e01, 1274),
-    Node::split(39, 8.785141e-03, 1273),
-    Node::leaf(644),
-    Node::leaf(645),
-    Node::leaf(646),
-    Node::leaf(647),
-    Node::split(49, 8.088463e-02, 1280),
-    Node::split(47, 5.358874e-01, 1279),
-    Node::leaf(648),
-    Node::leaf(649),
-    Node::leaf(650),
-    Node::split(0, 1.8688347e00, 1283),
-    Node::leaf(651),
-    Node::split(22, 1.0e-35, 1333),
-    Node::split(53, 2.802901e00, 1304),
-    Node::split(49, 4.9852956e-02, 1287),
-    Node::leaf(652),
-    Node::split(57, 1.0e-35, 1303),
-    Node::split(44, 8.078533e00, 1292),
-    Node::split(34, 5.5e00, 1291),
-    Node::leaf(653),
-    Node::leaf(654),
-    Node::split(44, 8.468632e00, 1300),
-    Node::split(14, 1.0e-35, 1299),
-    Node::split(51, 9.41556e-01, 1296),
-    Node::leaf(655),
-    Node::split(0, 3.7012258e00, 1298),
-    Node::leaf(656),
-    Node::leaf(657),
-    Node::leaf(658),
-    Node::split(0, 5.02058e00, 1302),
-    Node::leaf(659),
-    Node::leaf(660),
-    Node::leaf(661),
-    Node::split(21, 1.0e-35, 1330),
-    Node::split(43, 8.1843156e-01, 1329),
-    Node::split(45, 7.7193924e-03, 1324),
-    Node::split(42, 5.8985257e00, 1321),
-    Node::split(33, 5.5816762e-02, 1310),
-    Node::leaf(662),
-    Node::split(46, 8.529714e00, 1314),
-    Node::split(44, 5.7252164e00, 1313),
-    Node::leaf(663),
-    Node::leaf(664),
-    Node::split(51, 1.20335564e-01, 1320),
-    Node::split(11, 1.0e-35, 1317),
-    Node::leaf(665),
-    Node::split(40, 2.441401e00, 1319),
-    Node::leaf(666),
-    Node::leaf(667),
-    Node::leaf(668),
-    Node::split(32, 3.75e01, 1323),
-    Node::leaf(669),
-    Node::leaf(670),
-    Node::split(0, 2.8617926e00, 1326),
-    Node::leaf(671),
-    Node::split(46, 1.0593729e01, 1328),
-    Node::leaf(672),
-    Node::leaf(673),
-    Node::leaf(674),
-    Node::split(37, 7.471896e-01, 1332),
-    Node::leaf(675),
-    Node::leaf(676),
-    Node::split(49, 1.6766478e-01, 1335),
-    Node::leaf(677),
-    Node::split(27, 1.0e-35, 1341),
-    Node::split(46, 9.819044e00, 1340),
-    Node::split(44, 6.8601394e00, 1339),
-    Node::leaf(678),
-    Node::leaf(679),
-    Node::leaf(680),
-    Node::leaf(681),
-    Node::split(20, 1.0e-35, 1396),
-    Node::split(8, 1.0e-35, 1389),
-    Node::split(34, 6.5e00, 1358),
-    Node::split(15, 1.0e-35, 1357),
-    Node::split(45, 7.4482955e-02, 1354),
-    Node::split(26, 1.0e-35, 1349),
-    Node::leaf(682),
-    Node::split(49, 9.213721e-01, 1351),
-    Node::leaf(683),
-    Node::split(0, 4.600145e00, 1353),
-    Node::leaf(684),
-    Node::leaf(685),
-    Node::split(46, 9.605788e00, 1356),
-    Node::leaf(686),
-    Node::leaf(687),
-    Node::leaf(688),
-    Node::split(35, 8.353615e00, 1374),
-    Node::split(31, 1.0e-35, 1373),
-    Node::split(40, 4.3107767e00, 1372),
-    Node::split(40, 4.2555876e00, 1371),
-    Node::split(38, 3.1984649e00, 1366),
-    Node::split(50, 6.286928e00, 1365),
-    Node::leaf(689),
-    Node::leaf(690),
-    Node::split(35, 6.8911176e00, 1370),
-    Node::split(25, 1.0e-35, 1369),
-    Node::leaf(691),
-    Node::leaf(692),
-    Node::leaf(693),
-    Node::leaf(694),
-    Node::leaf(695),
-    Node::leaf(696),
-    Node::split(1, 8.714145e-02, 1386),
-    Node::split(46, 9.831991e00, 1379),
-    Node::split(4, 6.9019645e-02, 1378),
-    Node::leaf(697),
-    Node::leaf(698),
-    Node::split(45, 1.2748499e-01, 1383),
-    Node::split(32, 1.625e02, 1382),
-    Node::leaf(699),
-    Node::leaf(700),
-    Node::split(49, 8.275669e-01, 1385),
-    Node::leaf(701),
-    Node::leaf(702),
-    Node::split(45, 2.026319e-01, 1388),
-    Node::leaf(703),
-    Node::leaf(704),
-    Node::split(7, 1.0e-35, 1393),
-    Node::split(35, 6.8281703e00, 1392),
-    Node::leaf(705),
-    Node::leaf(706),
-    Node::split(58, 4.513733e-02, 1395),
-    Node::leaf(707),
-    Node::leaf(708),
-    Node::split(48, 5.959715e00, 1398),
-    Node::leaf(709),
-    Node::split(48, 6.081076e00, 1402),
-    Node::split(36, 2.5590332e-02, 1401),
-    Node::leaf(710),
-    Node::leaf(711),
-    Node::leaf(712),
-    Node::split(33, 1.0e-35, 1405),
-    Node::leaf(713),
-    Node::split(49, 7.572943e-01, 1451),
-    Node::split(49, 7.437882e-01, 1444),
-    Node::split(48, 4.350257e00, 1421),
-    Node::split(11, 1.0e-35, 1420),
-    Node::split(46, 7.216339e00, 1415),
-    Node::split(44, 5.747798e00, 1414),
-    Node::split(49, 5.245927e-01, 1413),
-    Node::leaf(714),
-    Node::leaf(715),
-    Node::leaf(716),
-    Node::split(49, 4.987405e-01, 1417),
-    Node::leaf(717),
-    Node::split(58, 8.0956164e-04, 1419),
-    Node::leaf(718),
-    Node::leaf(719),
-    Node::leaf(720),
-    Node::split(24, 1.0e-35, 1443),
-    Node::split(47, 6.84873e-01, 1436),
-    Node::split(47, 4.0232778e-01, 1431),
-    Node::split(47, 2.6191822e-01, 1428),
-    Node::split(48, 6.587546e00, 1427),
-    Node::leaf(721),
-    Node::leaf(722),
-    Node::split(40, 2.7403195e00, 1430),
-    Node::leaf(723),
-    Node::leaf(724),
-    Node::split(49, 1.5151282e-01, 1433),
-    Node::leaf(725),
-    Node::split(48, 4.8162327e00, 1435),
-    Node::leaf(726),
-    Node::leaf(727),
-    Node::split(49, 2.4374476e-01, 1440),
-    Node::split(34, 2.45e01, 1439),
-    Node::leaf(728),
-    Node::leaf(729),
-    Node::split(35, 5.4094086e00, 1442),
-    Node::leaf(730),
-    Node::leaf(731),
-    Node::leaf(732),
-    Node::split(46, 8.849011e00, 1448),
-    Node::split(47, 9.2465624e-02, 1447),
-    Node::leaf(733),
-    Node::leaf(734),
-    Node::split(47, 8.969867e-02, 1450),
-    Node::leaf(735),
-    Node::leaf(736),
-    Node::split(34, 1.55e01, 1461),
-    Node::split(46, 8.038349e00, 1460),
-    Node::split(49, 8.862723e-01, 1457),
-    Node::split(32, 1.125e02, 1456),
-    Node::leaf(737),
-    Node::leaf(738),
-    Node::split(49, 9.8764473e-01, 1459),
-    Node::leaf(739),
-    Node::leaf(740),
-    Node::leaf(741),
-    Node::split(29, 1.0e-35, 1463),
-    Node::leaf(742),
-    Node::leaf(743),
-    Node::split(6, 1.0e-35, 1466),
-    Node::leaf(744),
-    Node::split(33, 8.993085e-01, 1522),
-    Node::split(49, 8.314398e-01, 1499),
-    Node::split(49, 8.275669e-01, 1496),
-    Node::split(33, 4.6079597e-01, 1479),
-    Node::split(35, 7.48071e00, 1478),
-    Node::split(47, 4.0232778e-01, 1475),
-    Node::split(41, 1.55e01, 1474),
-    Node::leaf(745),
-    Node::leaf(746),
-    Node::split(18, 1.0e-35, 1477),
-    Node::leaf(747),
-    Node::leaf(748),
-    Node::leaf(749),
-    Node::split(47, 4.8926815e-01, 1489),
-    Node::split(34, 2.45e01, 1488),
-    Node::split(1, 6.910428e-01, 1487),
-    Node::split(48, 5.873524e00, 1486),
-    Node::split(15, 1.0e-35, 1485),
-    Node::leaf(750),
-    Node::leaf(751),
-    Node::leaf(752),
-    Node::leaf(753),
-    Node::leaf(754),
-    Node::split(49, 5.3000873e-01, 1493),
-    Node::split(47, 5.220951e-01, 1492),
-    Node::leaf(755),
-    Node::leaf(756),
-    Node::split(30, 1.0e-35, 1495),
-    Node::leaf(757),
-    Node::leaf(758),
-    Node::split(46, 1.0097737e01, 1498),
-    Node::leaf(759),
-    Node::leaf(760),
-    Node::split(6, 7.5e00, 1515),
-    Node::split(21, 1.0e-35, 1514),
-    Node::split(49, 9.8764473e-01, 1513),
-    Node::split(4, 2.8679654e-01, 1510),
-    Node::split(46, 1.0846556e01, 1509),
-    Node::split(2, 1.2424533e00, 1508),
-    Node::split(42, 8.339262e00, 1507),
-    Node::leaf(761),
-    Node::leaf(762),
-    Node::leaf(763),
-    Node::leaf(764),
-    Node::split(4, 2.947861e-01, 1512),
-    Node::leaf(765),
-    Node::leaf(766),
-    Node::leaf(767),
-    Node::leaf(768),
-    Node::split(35, 7.6499305e00, 1517),
-    Node::leaf(769),
-    Node::split(49, 9.5659065e-01, 1521),
-    Node::split(32, 1.875e02, 1520),
-    Node::leaf(770),
-    Node::leaf(771),
-    Node::leaf(772),
-    Node::split(0, 2.2499049e00, 1524),
-    Node::leaf(773),
-    Node::leaf(774),
-    Node::split(23, 1.0e-35, 1575),
-    Node::split(11, 1.0e-35, 1564),
-    Node::split(47, 1.3719985e-01, 1563),
-    Node::split(46, 1.0593729e01, 1560),
-    Node::split(46, 1.0372928e01, 1559),
-    Node::split(49, 6.281078e-01, 1536),
-    Node::split(3, 2.0126758e00, 1535),
-    Node::split(46, 1.0362989e01, 1534),
-    Node::leaf(775),
-    Node::leaf(776),
-    Node::leaf(777),
-    Node::split(30, 1.0e-35, 1538),
-    Node::leaf(778),
-    Node::split(48, 5.478551e00, 1558),
-    Node::split(48, 5.4574533e00, 1555),
-    Node::split(46, 1.0058757e01, 1548),
-    Node::split(49, 8.9930785e-01, 1547),
-    Node::split(48, 5.290786e00, 1546),
-    Node::split(46, 9.11482e00, 1545),
-    Node::leaf(779),
-    Node::leaf(780),
-    Node::leaf(781),
-    Node::leaf(782),
-    Node::split(46, 1.0074493e01, 1554),
-    Node::split(33, 3.1404725e-01, 1551),
-    Node::leaf(783),
-    Node::split(37, 9.991554e-01, 1553),
-    Node::leaf(784),
-    Node::leaf(785),
-    Node::leaf(786),
-    Node::split(33, 6.3459843e-01, 1557),
-    Node::leaf(787),
-    Node::leaf(788),
-    Node::leaf(789),
-    Node::leaf(790),
-    Node::split(48, 6.6147175e00, 1562),
-    Node::leaf(791),
-    Node::leaf(792),
-    Node::leaf(793),
-    Node::split(40, 2.7403195e00, 1572),
-    Node::split(51, 4.3804824e-01, 1569),
-    Node::split(49, 7.0597804e-01, 1568),
-    Node::leaf(794),
-    Node::leaf(795),
-    Node::split(0, 4.938058e00, 1571),
-    Node::leaf(796),
-    Node::leaf(797),
-    Node::split(48, 5.873524e00, 1574),
-    Node::leaf(798),
-    Node::leaf(799),
-    Node::split(46, 8.839856e00, 1577),
-    Node::leaf(800),
-    Node::split(59, 8.5e00, 1579),
-    Node::leaf(801),
-    Node::split(48, 6.227524e00, 1583),
-    Node::split(33, 3.9601055e-01, 1582),
-    Node::leaf(802),
-    Node::leaf(803),
-    Node::split(39, 1.0816941e-01, 1585),
-    Node::leaf(804),
-    Node::leaf(805),
-    Node::split(0, 5.295811e00, 1606),
-    Node::split(15, 1.0e-35, 1603),
-    Node::split(49, 6.281078e-01, 1598),
-    Node::split(18, 1.0e-35, 1593),
-    Node::split(40, 4.3372693e00, 1592),
-    Node::leaf(806),
-    Node::leaf(807),
-    Node::split(40, 4.2413006e00, 1597),
-    Node::split(32, 1.125e02, 1596),
-    Node::leaf(808),
-    Node::leaf(809),
-    Node::leaf(810),
-    Node::split(49, 6.989162e-01, 1600),
-    Node::leaf(811),
-    Node::split(48, 5.290786e00, 1602),
-    Node::leaf(812),
-    Node::leaf(813),
-    Node::split(47, 6.6702686e-02, 1605),
-    Node::leaf(814),
-    Node::leaf(815),
-    Node::split(33, 2.630898e-01, 1610),
-    Node::split(39, 8.659165e-01, 1609),
-    Node::leaf(816),
-    Node::leaf(817),
-    Node::split(48, 4.494223e00, 1612),
-    Node::leaf(818),
-    Node::split(0, 6.6019087e00, 1642),
-    Node::split(23, 1.0e-35, 1639),
-    Node::split(49, 1.4117245e-01, 1622),
-    Node::split(49, 6.9731385e-02, 1621),
-    Node::split(57, 1.0e-35, 1618),
-    Node::leaf(819),
-    Node::split(49, 6.100007e-02, 1620),
-    Node::leaf(820),
-    Node::leaf(821),
-    Node::leaf(822),
-    Node::split(46, 8.744885e00, 1632),
-    Node::split(46, 8.60089e00, 1627),
-    Node::split(44, 6.887042e00, 1626),
-    Node::leaf(823),
-    Node::leaf(824),
-    Node::split(42, 5.5154405e00, 1629),
-    Node::leaf(825),
-    Node::split(53, 3.1132684e00, 1631),
-    Node::leaf(826),
-    Node::leaf(827),
-    Node::split(47, 8.39351e-02, 1638),
-    Node::split(49, 7.64884e-01, 1637),
-    Node::split(48, 4.7140145e00, 1636),
-    Node::leaf(828),
-    Node::leaf(829),
-    Node::leaf(830),
-    Node::leaf(831),
-    Node::split(47, 2.3589642e-01, 1641),
-    Node::leaf(832),
-    Node::leaf(833),
-    Node::split(43, 2.6223367e-02, 1644),
-    Node::leaf(834),
-    Node::split(44, 9.128317e00, 1646),
-    Node::leaf(835),
-    Node::leaf(836),
-    Node::split(40, 1.4978662e00, 1649),
-    Node::leaf(837),
-    Node::split(41, 2.5e00, 1667),
-    Node::split(32, 8.75e01, 1662),
-    Node::split(49, 2.187611e-02, 1653),
-    Node::leaf(838),
-    Node::split(46, 1.0058757e01, 1659),
-    Node::split(59, 6.5e00, 1656),
-    Node::leaf(839),
-    Node::split(3, 2.5249279e00, 1658),
-    Node::leaf(840),
-    Node::leaf(841),
-    Node::split(46, 1.0062668e01, 1661),
-    Node::leaf(842),
-    Node::leaf(843),
-    Node::split(4, 2.7361855e-01, 1666),
-    Node::split(48, 7.1070137e00, 1665),
-    Node::leaf(844),
-    Node::leaf(845),
-    Node::leaf(846),
-    Node::split(47, 6.84873e-01, 1699),
-    Node::split(46, 1.0739567e01, 1698),
-    Node::split(53, 1.4978662e00, 1673),
-    Node::split(46, 9.361385e00, 1672),
-    Node::leaf(847),
-    Node::leaf(848),
-    Node::split(49, 5.3000873e-01, 1693),
-    Node::split(48, 5.167635e00, 1686),
-    Node::split(40, 2.6735537e00, 1685),
-    Node::split(45, 8.776078e-01, 1684),
-    Node::split(34, 2.25e01, 1681),
-    Node::split(0, 3.1132684e00, 1680),
-    Node::leaf(849),
-    Node::leaf(850),
-    Node::split(51, 5.628592e-01, 1683),
-    Node::leaf(851),
-    Node::leaf(852),
-    Node::leaf(853),
-    Node::leaf(854),
-    Node::split(48, 5.3107367e00, 1688),
-    Node::leaf(855),
-    Node::split(46, 8.698012e00, 1692),
-    Node::split(39, 9.7860956e-01, 1691),
-    Node::leaf(856),
-    Node::leaf(857),
-    Node::leaf(858),
-    Node::split(45, 1.4515054e-01, 1695),
-    Node::leaf(859),
-    Node::split(43, 1.22718945e-01, 1697),
-    Node::leaf(860),
-    Node::leaf(861),
-    Node::leaf(862),
-    Node::split(49, 2.4374476e-01, 1707),
-    Node::split(30, 1.0e-35, 1706),
-    Node::split(34, 2.35e01, 1705),
-    Node::split(6, 5.5e00, 1704),
-    Node::leaf(863),
-    Node::leaf(864),
-    Node::leaf(865),
-    Node::leaf(866),
-    Node::leaf(867),
-    Node::split(0, 2.0126758e00, 1710),
-    Node::leaf(868),
-    Node::split(9, 1.0e-35, 1766),
-    Node::split(2, 8.9587975e-01, 1717),
-    Node::split(0, 6.684611e00, 1716),
-    Node::split(19, 1.0e-35, 1715),
-    Node::leaf(869),
-    Node::leaf(870),
-    Node::leaf(871),
-    Node::split(45, 7.7193924e-03, 1753),
-    Node::split(43, 3.446228e-02, 1750),
-    Node::split(51, 3.4252918e-01, 1741),
-    Node::split(48, 5.959715e00, 1734),
-    Node::split(32, -3.75e01, 1723),
-    Node::leaf(872),
-    Node::split(49, 7.473654e-02, 1731),
-    Node::split(49, 6.100007e-02, 1730),
-    Node::split(0, 6.147399e00, 1729),
-    Node::split(32, 6.25e01, 1728),
-    Node::leaf(873),
-    Node::leaf(874),
-    Node::leaf(875),
-    Node::leaf(876),
-    Node::split(49, 1.2916875e-01, 1733),
-    Node::leaf(877),
-    Node::leaf(878),
-    Node::split(46, 9.463159e00, 1738),
-    Node::split(49, 2.2355321e-01, 1737),
-    Node::leaf(879),
-    Node::leaf(880),
-    Node::split(40, 2.3502402e00, 1740),
-    Node::leaf(881),
-    Node::leaf(882),
-    Node::split(48, 4.350257e00, 1743),
-    Node::leaf(883),
-    Node::split(33, 1.5556757e-01, 1747),
-    Node::split(32, 1.125e02, 1746),
-    Node::leaf(884),
-    Node::leaf(885),
-    Node::split(3, 8.9587975e-01, 1749),
-    Node::leaf(886),
-    Node::leaf(887),
-    Node::split(47, 1.78624e-01, 1752),
-    Node::leaf(888),
-    Node::leaf(889),
-    Node::split(41, 1.45e01, 1765),
-    Node::split(33, 6.403584e-01, 1762),
-    Node::split(35, 5.821564e00, 1757),
-    Node::leaf(890),
-    Node::split(36, 2.9465308e-02, 1759),
-    Node::leaf(891),
-    Node::split(19, 1.0e-35, 1761),
-    Node::leaf(892),
-    Node::leaf(893),
-    Node::split(42, 8.646503e00, 1764),
-    Node::leaf(894),
-    Node::leaf(895),
-    Node::leaf(896),
-    Node::split(0, 3.6242518e00, 1768),
-    Node::leaf(897),
-    Node::leaf(898),
-    Node::split(38, 5.6056333e00, 1829),
-    Node::split(40, 3.749435e00, 1826),
-    Node::split(16, 1.0e-35, 1815),
-    Node::split(21, 1.0e-35, 1814),
-    Node::split(53, 4.9522934e00, 1813),
-    Node::split(0, 1.8688347e00, 1776),
-    Node::leaf(899),
-    Node::split(37, 5.0231047e-02, 1778),
-    Node::leaf(900),
-    Node::split(14, 1.0e-35, 1796),
-    Node::split(13, 1.0e-35, 1781),
-    Node::leaf(901),
-    Node::split(47, 8.8338286e-02, 1783),
-    Node::leaf(902),
-    Node::split(47, 9.3992025e-02, 1787),
-    Node::split(51, 1.15721606e-01, 1786),
-    Node::leaf(903),
-    Node::leaf(904),
-    Node::split(48, 6.334148e00, 1793),
-    Node::split(27, 1.0e-35, 1790),
-    Node::leaf(905),
-    Node::split(41, 9.5e00, 1792),
-    Node::leaf(906),
-    Node::leaf(907),
-    Node::split(48, 7.3504634e00, 1795),
-    Node::leaf(908),
-    Node::leaf(909),
-    Node::split(35, 6.062621e00, 1810),
-    Node::split(49, 6.9731385e-02, 1799),
-    Node::leaf(910),
-    Node::split(47, 5.601547e-01, 1805),
-    Node::split(15, 1.0e-35, 1804),
-    Node::split(58, 1.630387e-01, 1803),
-    Node::leaf(911),
-    Node::leaf(912),
-    Node::leaf(913),
-    Node::split(41, 1.5e00, 1807),
-    Node::leaf(914),
-    Node::split(48, 5.657737e00, 1809),
-    Node::leaf(915),
-    Node::leaf(916),
-    Node::split(33, 2.6757514e-01, 1812),
-    Node::leaf(917),
-    Node::leaf(918),
-    Node::leaf(919),
-    Node::leaf(920),
-    Node::split(46, 8.62011e00, 1823),
-    Node::split(2, 1.0e-35, 1822),
-    Node::split(43, 8.6267024e-01, 1821),
-    Node::split(32, 1.375e02, 1820),
-    Node::leaf(921),
-    Node::leaf(922),
-    Node::leaf(923),
-    Node::leaf(924),
-    Node::split(46, 1.0279644e01, 1825),
-    Node::leaf(925),
-    Node::leaf(926),
-    Node::split(42, 7.3075376e00, 1828),
-    Node::leaf(927),
-    Node::leaf(928),
-    Node::leaf(929),
-    Node::split(20, 1.0e-35, 1888),
-    Node::split(11, 1.0e-35, 1887),
-    Node::split(23, 1.0e-35, 1876),
-    Node::split(46, 9.63613e00, 1867),
-    Node::split(46, 9.588877e00, 1864),
-    Node::split(46, 9.565598e00, 1863),
-    Node::split(46, 9.29665e00, 1860),
-    Node::split(48, 6.399426e00, 1857),
-    Node::split(46, 8.997079e00, 1842),
-    Node::split(37, 5.1503286e-02, 1841),
-    Node::leaf(930),
-    Node::leaf(931),
-    Node::split(47, 7.513893e-02, 1848),
-    Node::split(48, 5.300811e00, 1847),
-    Node::split(32, 6.25e01, 1846),
-    Node::leaf(932),
-    Node::leaf(933),
-    Node::leaf(934),
-    Node::split(48, 5.7120795e00, 1856),
-    Node::split(48, 5.4049244e00, 1853),
-    Node::split(48, 5.300811e00, 1852),
-    Node::leaf(935),
-    Node::leaf(936),
-    Node::split(46, 9.133405e00, 1855),
-    Node::leaf(937),
-    Node::leaf(938),
-    Node::leaf(939),
-    Node::split(46, 9.207837e00, 1859),
-    Node::leaf(940),
-    Node::leaf(941),
-    Node::split(48, 4.527194e00, 1862),
-    Node::leaf(942),
-    Node::leaf(943),
-    Node::leaf(944),
-    Node::split(47, 7.4670804e-01, 1866),
-    Node::leaf(945),
-    Node::leaf(946),
-    Node::split(46, 9.8830805e00, 1873),
-    Node::split(48, 6.2509394e00, 1872),
-    Node::split(44, 3.9607677e00, 1871),
-    Node::leaf(947),
-    Node::leaf(948),
-    Node::leaf(949),
-    Node::split(46, 9.893789e00, 1875),
-    Node::leaf(950),
-    Node::leaf(951),
-    Node::split(46, 8.839856e00, 1880),
-    Node::split(6, 6.5e00, 1879),
-    Node::leaf(952),
-    Node::leaf(953),
-    Node::split(30, 1.0e-35, 1882),
-    Node::leaf(954),
-    Node::split(47, 1.5943596e-01, 1886),
-    Node::split(49, 1.0986477e-01, 1885),
-    Node::leaf(955),
-    Node::leaf(956),
-    Node::leaf(957),
-    Node::leaf(958),
-    Node::split(1, 8.477118e-01, 1890),
-    Node::leaf(959),
-    Node::leaf(960),
-    Node::split(59, 1.15e01, 1943),
-    Node::split(48, 7.207109e00, 1940),
-    Node::split(48, 7.2011695e00, 1939),
-    Node::split(33, 8.993085e-01, 1932),
-    Node::split(33, 1.0e-35, 1897),
-    Node::leaf(961),
-    Node::split(42, 7.175107e00, 1929),
-    Node::split(2, 1.4978662e00, 1902),
-    Node::split(0, 6.7895346e00, 1901),
-    Node::leaf(962),
-    Node::leaf(963),
-    Node::split(33, 3.2882482e-01, 1906),
-    Node::split(53, 2.0126758e00, 1905),
-    Node::leaf(964),
-    Node::leaf(965),
-    Node::split(45, 4.1998643e-02, 1922),
-    Node::split(2, 2.2499049e00, 1917),
-    Node::split(46, 8.420792e00, 1910),
-    Node::leaf(966),
-    Node::split(46, 8.674196e00, 1916),
-    Node::split(25, 1.0e-35, 1915),
-    Node::split(3, 1.4978662e00, 1914),
-    Node::leaf(967),
-    Node::leaf(968),
-    Node::leaf(969),
-    Node::leaf(970),
-    Node::split(34, 1.05e01, 1921),
-    Node::split(49, 9.3323815e-01, 1920),
-    Node::leaf(971),
-    Node::leaf(972),
-    Node::leaf(973),
-    Node::split(45, 1.4054212e-01, 1924),
-    Node::leaf(974),
-    Node::split(1, 1.7311855e-01, 1928),
-    Node::split(4, 7.896815e-03, 1927),
-    Node::leaf(975),
-    Node::leaf(976),
-    Node::leaf(977),
-    Node::split(38, 3.7726948e00, 1931),
-    Node::leaf(978),
-    Node::leaf(979),
-    Node::split(0, 3.9219244e00, 1934),
-    Node::leaf(980),
-    Node::split(44, 7.1408486e00, 1936),
-    Node::leaf(981),
-    Node::split(26, 1.0e-35, 1938),
-    Node::leaf(982),
-    Node::leaf(983),
-    Node::leaf(984),
-    Node::split(35, 4.548586e00, 1942),
-    Node::leaf(985),
-    Node::leaf(986),
-    Node::split(16, 1.0e-35, 1951),
-    Node::split(49, 1.7325306e-01, 1948),
-    Node::split(37, 9.5463896e-01, 1947),
-    Node::leaf(987),
-    Node::leaf(988),
-    Node::split(0, 3.34975e00, 1950),
-    Node::leaf(989),
-    Node::leaf(990),
-    Node::leaf(991),
-    Node::split(38, 6.1866064e00, 2012),
-    Node::split(4, 4.880254e-02, 1985),
-    Node::split(21, 1.0e-35, 1978),
-    Node::split(46, 7.216339e00, 1971),
-    Node::split(13, 1.0e-35, 1962),
-    Node::split(34, 1.55e01, 1961),
-    Node::split(11, 1.0e-35, 1960),
-    Node::leaf(992),
-    Node::leaf(993),
-    Node::leaf(994),
-    Node::split(1, 7.554756e-02, 1968),
-    Node::split(35, 5.305786e00, 1967),
-    Node::split(3, 1.0e-35, 1966),
-    Node::leaf(995),
-    Node::leaf(996),
-    Node::leaf(997),
-    Node::split(26, 1.0e-35, 1970),
-    Node::leaf(998),
-    Node::leaf(999),
-    Node::split(46, 7.5142365e00, 1977),
-    Node::split(32, 1.0e-35, 1974),
-    Node::leaf(1000),
-    Node::split(53, 2.7403195e00, 1976),
-    Node::leaf(1001),
-    Node::leaf(1002),
-    Node::leaf(1003),
-    Node::split(39, 3.9359543e-02, 1984),
-    Node::split(29, 1.0e-35, 1983),
-    Node::split(37, 9.991554e-01, 1982),
-    Node::leaf(1004),
-    Node::leaf(1005),
-    Node::leaf(1006),
-    Node::leaf(1007),
-    Node::split(46, 7.5142365e00, 1995),
-    Node::split(48, 3.7726948e00, 1990),
-    Node::split(39, 1.0346297e-01, 1989),
-    Node::leaf(1008),
-    Node::leaf(1009),
-    Node::split(40, 1.8688347e00, 1994),
-    Node::split(49, 7.151256e-01, 1993),
-    Node::leaf(1010),
-    Node::leaf(1011),
-    Node::leaf(1012),
-    Node::split(48, 4.4367337e00, 1997),
-    Node::leaf(1013),
-    Node::split(8, 1.0e-35, 2011),
-    Node::split(6, 9.5e00, 2010),
-    Node::split(35, 6.8281703e00, 2003),
-    Node::split(47, 6.6702686e-02, 2002),
-    Node::leaf(1014),
-    Node::leaf(1015),
-    Node::split(0, 5.144579e00, 2005),
-    Node::leaf(1016),
-    Node::split(33, 5.0127846e-01, 2009),
-    Node::split(26, 1.0e-35, 2008),
-    Node::leaf(1017),
-    Node::leaf(1018),
-    Node::leaf(1019),
-    Node::leaf(1020),
-    Node::leaf(1021),
-    Node::leaf(1022),
-    Node::split(2, 4.933204e00, 2073),
-    Node::split(42, 9.425061e00, 2072),
-    Node::split(24, 1.0e-35, 2067),
-    Node::split(53, 4.9522934e00, 2034),
-    Node::split(50, 1.8688347e00, 2025),
-    Node::split(47, 7.59239e-01, 2022),
-    Node::split(3, 2.3502402e00, 2021),
-    Node::leaf(1023),
-    Node::leaf(1024),
-    Node::split(46, 7.7115126e00, 2024),
-    Node::leaf(1025),
-    Node::leaf(1026),
-    Node::split(59, 1.15e01, 2033),
-    Node::split(48, 7.207109e00, 2032),
-    Node::split(48, 7.1332955e00, 2029),
-    Node::leaf(1027),
-    Node::split(43, 4.3719658e-01, 2031),
-    Node::leaf(1028),
-    Node::leaf(1029),
-    Node::leaf(1030),
-    Node::leaf(1031),
-    Node::split(6, 6.5e00, 2066),
-    Node::split(33, 4.5077622e-01, 2041),
-    Node::split(2, 2.0126758e00, 2040),
-    Node::split(47, 1.3598742e-02, 2039),
-    Node::leaf(1032),
-    Node::leaf(1033),
-    Node::leaf(1034),
-    Node::split(35, 1.0633966e01, 2065),
-    Node::split(4, 3.416719e-02, 2060),
-    Node::split(35, 7.8121758e00, 2059),
-    Node::split(35, 7.7432694e00, 2056),
-    Node::split(48, 4.7405653e00, 2051),
-    Node::split(15, 1.0e-35, 2050),
-    Node::split(33, 8.4399194e-01, 2049),
-    Node::leaf(1035),
-    Node::leaf(1036),
-    Node::leaf(1037),
-    Node::split(38, 2.5249279e00, 2053),
-    Node::leaf(1038),
-    Node::split(36, 1.0e-35, 2055),
-    Node::leaf(1039),
-    Node::leaf(1040),
-    Node::split(38, 2.5249279e00, 2058),
-    Node::leaf(1041),
-    Node::leaf(1042),
-    Node::leaf(1043),
-    Node::split(3, 1.2424533e00, 2062),
-    Node::leaf(1044),
-    Node::split(44, 9.0147505e00, 2064),
-    Node::leaf(1045),
-    Node::leaf(1046),
-    Node::leaf(1047),
-    Node::leaf(1048),
-    Node::split(32, 8.75e01, 2069),
-    Node::leaf(1049),
-    Node::split(46, 8.390495e00, 2071),
-    Node::leaf(1050),
-    Node::leaf(1051),
-    Node::leaf(1052),
-    Node::leaf(1053),
-    Node::split(34, 6.5e00, 2108),
-    Node::split(45, 5.6767803e-02, 2091),
-    Node::split(46, 9.165342e00, 2086),
-    Node::split(42, 2.0126758e00, 2081),
-    Node::split(30, 1.0e-35, 2080),
-    Node::leaf(1054),
-    Node::leaf(1055),
-    Node::split(46, 8.12443e00, 2083),
-    Node::leaf(1056),
-    Node::split(54, 1.478567e-01, 2085),
-    Node::leaf(1057),
-    Node::leaf(1058),
-    Node::split(48, 4.610145e00, 2088),
-    Node::leaf(1059),
-    Node::split(3, 2.6735537e00, 2090),
-    Node::leaf(1060),
-    Node::leaf(1061),
-    Node::split(46, 7.9703755e00, 2097),
-    Node::split(54, 3.1899476e-01, 2094),
-    Node::leaf(1062),
-    Node::split(3, 1.2424533e00, 2096),
-    Node::leaf(1063),
-    Node::leaf(1064),
-    Node::split(6, 6.5e00, 2107),
-    Node::split(45, 5.9459813e-02, 2100),
-    Node::leaf(1065),
-    Node::split(48, 6.4465103e00, 2104),
-    Node::split(13, 1.0e-35, 2103),
-    Node::leaf(1066),
-    Node::leaf(1067),
-    Node::split(48, 6.452048e00, 2106),
-    Node::leaf(1068),
-    Node::leaf(1069),
-    Node::leaf(1070),
-    Node::split(19, 1.0e-35, 2122),
-    Node::split(49, 8.9930785e-01, 2121),
-    Node::split(49, 8.862723e-01, 2112),
-    Node::leaf(1071),
-    Node::split(43, 1.5702697e-02, 2114),
-    Node::leaf(1072),
-    Node::split(45, 1.7737962e-01, 2120),
-    Node::split(48, 4.6586995e00, 2117),
-    Node::leaf(1073),
-    Node::split(44, 9.86799e00, 2119),
-    Node::leaf(1074),
-    Node::leaf(1075),
-    Node::leaf(1076),
-    Node::leaf(1077),
-    Node::split(48, 5.3542223e00, 2130),
-    Node::split(37, 9.991554e-01, 2125),
-    Node::leaf(1078),
-    Node::split(2, 1.8688347e00, 2129),
-    Node::split(48, 5.2704287e00, 2128),
-    Node::leaf(1079),
-    Node::leaf(1080),
-    Node::leaf(1081),
-    Node::split(46, 1.0526735e01, 2134),
-    Node::split(47, 1.7406985e-01, 2133),
-    Node::leaf(1082),
-    Node::leaf(1083),
-    Node::leaf(1084),
-    Node::split(47, 1.3719985e-01, 2175),
-    Node::split(46, 1.0593729e01, 2168),
-    Node::split(11, 1.0e-35, 2167),
-    Node::split(32, 6.25e01, 2158),
-    Node::split(58, 2.944277e-01, 2157),
-    Node::split(49, 7.572943e-01, 2150),
-    Node::split(46, 8.95899e00, 2143),
-    Node::leaf(1085),
-    Node::split(32, 3.75e01, 2147),
-    Node::split(49, 6.1431754e-01, 2146),
-    Node::leaf(1086),
-    Node::leaf(1087),
-    Node::split(44, 4.2413006e00, 2149),
-    Node::leaf(1088),
-    Node::leaf(1089),
-    Node::split(48, 5.4701653e00, 2156),
-    Node::split(26, 1.0e-35, 2155),
-    Node::split(39, 2.9047469e-02, 2154),
-    Node::leaf(1090),
-    Node::leaf(1091),
-    Node::leaf(1092),
-    Node::leaf(1093),
-    Node::leaf(1094),
-    Node::split(39, 5.7886273e-02, 2164),
-    Node::split(6, 7.5e00, 2161),
-    Node::leaf(1095),
-    Node::split(46, 9.373224e00, 2163),
-    Node::leaf(1096),
-    Node::leaf(1097),
-    Node::split(48, 6.227524e00, 2166),
-    Node::leaf(1098),
-    Node::leaf(1099),
-    Node::leaf(1100),
-    Node::split(46, 1.0739567e01, 2172),
-    Node::split(49, 8.141718e-01, 2171),
-    Node::leaf(1101),
-    Node::leaf(1102),
-    Node::split(47, 9.695855e-02, 2174),
-    Node::leaf(1103),
-    Node::leaf(1104),
-    Node::split(47, 1.6322732e-01, 2195),
-    Node::split(49, 7.0892125e-01, 2190),
-    Node::split(33, 3.1404725e-01, 2179),
-    Node::leaf(1105),
-    Node::split(58, 1.1858438e-01, 2187),
-    Node::split(39, 1.3872215e-03, 2184),
-    Node::split(55, 1.0e-35, 2183),
-    Node::leaf(1106),
-    Node::leaf(1107),
-    Node::split(44, 9.059924e00, 2186),
-    Node::leaf(1108),
-    Node::leaf(1109),
-    Node::split(32, 1.875e02, 2189),
-    Node::leaf(1110),
-    Node::leaf(1111),
-    Node::split(36, 6.509098e-02, 2194),
-    Node::split(44, 4.6774797e00, 2193),
-    Node::leaf(1112),
-    Node::leaf(1113),
-    Node::leaf(1114),
-    Node::leaf(1115),
-    Node::split(0, 5.033695e00, 2242),
-    Node::split(15, 1.0e-35, 2215),
-    Node::split(18, 1.0e-35, 2214),
-    Node::split(1, 5.4274637e-02, 2203),
-    Node::split(33, 1.036471e-01, 2202),
-    Node::leaf(1116),
-    Node::leaf(1117),
-    Node::split(6, 1.5e00, 2209),
-    Node::split(55, 1.0e-35, 2208),
-    Node::split(32, 1.375e02, 2207),
-    Node::leaf(1118),
-    Node::leaf(1119),
-    Node::leaf(1120),
-    Node::split(46, 9.824385e00, 2211),
-    Node::leaf(1121),
-    Node::split(47, 2.0971654e-01, 2213),
-    Node::leaf(1122),
-    Node::leaf(1123),
-    Node::leaf(1124),
-    Node::split(49, 7.5392073e-01, 2241),
-    Node::split(49, 7.31996e-01, 2236),
-    Node::split(38, 8.9587975e-01, 2221),
-    Node::split(32, 3.75e01, 2220),
-    Node::leaf(1125),
-    Node::leaf(1126),
-    Node::split(34, 1.15e01, 2227),
-    Node::split(45, 9.903845e-01, 2224),
-    Node::leaf(1127),
-    Node::split(49, 5.645439e-01, 2226),
-    Node::leaf(1128),
-    Node::leaf(1129),
-    Node::split(4, 3.1294513e-02, 2235),
-    Node::split(49, 2.7881e-02, 2230),
-    Node::leaf(1130),
-    Node::split(48, 4.8559213e00, 2234),
-    Node::split(46, 7.890572e00, 2233),
-    Node::leaf(1131),
-    Node::leaf(1132),
-    Node::leaf(1133),
-    Node::leaf(1134),
-    Node::split(30, 1.0e-35, 2238),
-    Node::leaf(1135),
-    Node::split(47, 8.7072805e-02, 2240),
-    Node::leaf(1136),
-    Node::leaf(1137),
-    Node::leaf(1138),
-    Node::split(33, 4.060573e-01, 2256),
-    Node::split(39, 8.0714905e-01, 2255),
-    Node::split(46, 8.776475e00, 2246),
-    Node::leaf(1139),
-    Node::split(38, 8.9587975e-01, 2254),
-    Node::split(32, 1.875e02, 2251),
-    Node::split(44, 8.685499e00, 2250),
-    Node::leaf(1140),
-    Node::leaf(1141),
-    Node::split(47, 2.2588804e-01, 2253),
-    Node::leaf(1142),
-    Node::leaf(1143),
-    Node::leaf(1144),
-    Node::leaf(1145),
-    Node::leaf(1146),
-    Node::split(12, 1.0e-35, 2317),
-    Node::split(20, 1.0e-35, 2306),
-    Node::split(8, 1.0e-35, 2301),
-    Node::split(26, 1.0e-35, 2262),
-    Node::leaf(1147),
-    Node::split(48, 6.041444e00, 2296),
-    Node::split(57, 1.0e-35, 2289),
-    Node::split(11, 1.0e-35, 2286),
-    Node::split(48, 5.959715e00, 2279),
-    Node::split(0, 5.562601e00, 2272),
-    Node::split(48, 5.02058e00, 2271),
-    Node::split(33, 7.7229804e-01, 2270),
-    Node::leaf(1148),
-    Node::leaf(1149),
-    Node::leaf(1150),
-    Node::split(13, 1.0e-35, 2278),
-    Node::split(32, 1.125e02, 2277),
-    Node::split(35, 8.353615e00, 2276),
-    Node::leaf(1151),
-    Node::leaf(1152),
-    Node::leaf(1153),
-    Node::leaf(1154),
-    Node::split(46, 9.338073e00, 2283),
-    Node::split(16, 1.0e-35, 2282),
-    Node::leaf(1155),
-    Node::leaf(1156),
-    Node::split(50, 6.0026507e00, 2285),
-    Node::leaf(1157),
-    Node::leaf(1158),
-    Node::split(49, 5.3000873e-01, 2288),
-    Node::leaf(1159),
-    Node::leaf(1160),
-    Node::split(48, 4.610145e00, 2293),
-    Node::split(49, 5.9596133e-01, 2292),
-    Node::leaf(1161),
-    Node::leaf(1162),
-    Node::split(0, 2.441401e00, 2295),
-    Node::leaf(1163),
-    Node::leaf(1164),
-    Node::split(45, 1.6352095e-01, 2300),
-    Node::split(48, 6.081076e00, 2299),
-    Node::leaf(1165),
-    Node::leaf(1166),
-    Node::leaf(1167),
-    Node::split(37, 5.003516e-01, 2305),
-    Node::split(4, 5.01004e-02, 2304),
-    Node::leaf(1168),
-    Node::leaf(1169),
-    Node::leaf(1170),
-    Node::split(46, 9.379998e00, 2312),
-    Node::split(50, 3.3140206e00, 2309),
-    Node::leaf(1171),
-    Node::split(37, 9.5463896e-01, 2311),
-    Node::leaf(1172),
-    Node::leaf(1173),
-    Node::split(53, 4.1510086e00, 2316),
-    Node::split(32, 1.625e02, 2315),
-    Node::leaf(1174),
-    Node::leaf(1175),
-    Node::leaf(1176),
-    Node::leaf(1177),
-    Node::split(38, 6.1866064e00, 2378),
-    Node::split(40, 1.7005987e00, 2377),
-    Node::split(47, 8.764992e-01, 2376),
-    Node::split(34, 2.75e01, 2373),
-    Node::split(0, 2.2499049e00, 2324),
-    Node::leaf(1178),
-    Node::split(33, 5.5816762e-02, 2326),
-    Node::leaf(1179),
-    Node::split(32, 1.375e02, 2340),
-    Node::split(49, 6.281078e-01, 2337),
-    Node::split(1, 2.1560596e-02, 2330),
-    Node::leaf(1180),
-    Node::split(32, 8.75e01, 2332),
-    Node::leaf(1181),
-    Node::split(59, 7.5e00, 2336),
-    Node::split(47, 4.8926815e-01, 2335),
-    Node::leaf(1182),
-    Node::leaf(1183),
-    Node::leaf(1184),
-    Node::split(47, 4.371813e-01, 2339),
-    Node::leaf(1185),
-    Node::leaf(1186),
-    Node::split(44, 5.2496486e00, 2352),
-    Node::split(47, 1.6792928e-01, 2347),
-    Node::split(32, 1.875e02, 2346),
-    Node::split(47, 1.527194e-01, 2345),
-    Node::leaf(1187),
-    Node::leaf(1188),
-    Node::leaf(1189),
-    Node::split(47, 1.6967422e-01, 2349),
-    Node::leaf(1190),
-    Node::split(46, 7.8178177e00, 2351),
-    Node::leaf(1191),
-    Node::leaf(1192),
-    Node::split(47, 2.1093042e-01, 2356),
-    Node::split(43, 2.2257607e-02, 2355),
-    Node::leaf(1193),
-    Node::leaf(1194),
-    Node::split(47, 2.8893864e-01, 2360),
-    Node::split(14, 1.0e-35, 2359),
-    Node::leaf(1195),
-    Node::leaf(1196),
-    Node::split(47, 2.975852e-01, 2362),
-    Node::leaf(1197),
-    Node::split(48, 6.114787e00, 2370),
-    Node::split(35, 6.3180666e00, 2369),
-    Node::split(33, 4.3521443e-01, 2366),
-    Node::leaf(1198),
-    Node::split(39, 2.6412401e-02, 2368),
-    Node::leaf(1199),
-    Node::leaf(1200),
-    Node::leaf(1201),
-    Node::split(48, 6.223567e00, 2372),
-    Node::leaf(1202),
-    Node::leaf(1203),
-    Node::split(38, 1.8688347e00, 2375),
-    Node::leaf(1204),
-    Node::leaf(1205),
-    Node::leaf(1206),
-    Node::leaf(1207),
-    Node::leaf(1208),
-    Node::split(53, 1.0e-35, 2381),
-    Node::leaf(1209),
-    Node::split(53, 1.7005987e00, 2383),
-    Node::leaf(1210),
-    Node::split(53, 2.6020033e00, 2385),
-    Node::leaf(1211),
-    Node::split(49, 7.473654e-02, 2415),
-    Node::split(55, 1.0e-35, 2412),
-    Node::split(48, 5.964863e00, 2407),
-    Node::split(49, 4.2765465e-02, 2398),
-    Node::split(39, 5.5610776e-02, 2393),
-    Node::split(46, 9.93047e00, 2392),
-    Node::leaf(1212),
-    Node::leaf(1213),
-    Node::split(41, 6.5e00, 2397),
-    Node::split(45, 9.541116e-01, 2396),
-    Node::leaf(1214),
-    Node::leaf(1215),
-    Node::leaf(1216),
-    Node::split(58, 9.067741e-03, 2404),
-    Node::split(46, 8.997079e00, 2401),
-    Node::leaf(1217),
-    Node::split(49, 6.100007e-02, 2403),
-    Node::leaf(1218),
-    Node::leaf(1219),
-    Node::split(3, 1.0e-35, 2406),
-    Node::leaf(1220),
-    Node::leaf(1221),
-    Node::split(44, 9.183021e00, 2411),
-    Node::split(49, 6.9731385e-02, 2410),
-    Node::leaf(1222),
-    Node::leaf(1223),
-    Node::leaf(1224),
-    Node::split(49, 6.9731385e-02, 2414),
-    Node::leaf(1225),
-    Node::leaf(1226),
-    Node::split(49, 1.2916875e-01, 2429),
-    Node::split(14, 1.0e-35, 2428),
-    Node::split(48, 4.400584e00, 2419),
-    Node::leaf(1227),
-    Node::split(26, 1.0e-35, 2427),
-    Node::split(32, 1.875e02, 2424),
-    Node::split(0, 4.06899e00, 2423),
-    Node::leaf(1228),
-    Node::leaf(1229),
-    Node::split(41, 1.0e-35, 2426),
-    Node::leaf(1230),
-    Node::leaf(1231),
-    Node::leaf(1232),
-    Node::leaf(1233),
-    Node::split(59, 9.5e00, 2431),
-    Node::leaf(1234),
-    Node::split(47, 3.17976e-01, 2437),
-    Node::split(35, 6.457554e00, 2436),
-    Node::split(48, 6.091307e00, 2435),
-    Node::leaf(1235),
-    Node::leaf(1236),
-    Node::leaf(1237),
-    Node::split(0, 3.3140206e00, 2439),
-    Node::leaf(1238),
-    Node::leaf(1239),
-];
+fn tree_0(f: &[f32; FEATURES]) -> f64 {
+    if f[28] <= 1.0e-35 {
+        if f[29] <= 1.0e-35 {
+            if f[49] <= 4.5379987e-01 {
+                if f[0] <= 4.629851e00 {
+                    if f[44] <= 4.774904e00 {
+                        0.2012523124688601
+                    } else {
+                        if f[6] <= 6.5e00 {
+                            0.5773228766074292
+                        } else {
+                            if f[49] <= 1.068567e-01 {
+                                0.47454026457093834
+                            } else {
+                                0.13546953406752127
+                            }
+                        }
+                    }
+                } else {
+                    if f[3] <= 1.0e-35 {
+                        0.2525995996549158
+                    } else {
+                        if f[32] <= -6.25e01 {
+                            -0.052401412969533046
+                        } else {
+                            0.7531534484061313
+                        }
+                    }
+                }
+            } else {
+                if f[57] <= 1.0e-35 {
+                    if f[0] <= 4.863673e00 {
+                        0.14603289559368704
+                    } else {
+                        0.6212749878102864
+                    }
+                } else {
+                    -0.005334691020350668
+                }
+            }
+        } else {
+            if f[13] <= 1.0e-35 {
+                -0.063751544831264
+            } else {
+                if f[11] <= 1.0e-35 {
+                    0.07122843232784443
+                } else {
+                    0.45118495868347097
+                }
+            }
+        }
+    } else {
+        if f[29] <= 1.0e-35 {
+            if f[6] <= 6.5e00 {
+                if f[35] <= 5.523457e00 {
+                    if f[47] <= 1.0e-35 {
+                        -0.12122276541494248
+                    } else {
+                        if f[47] <= 3.6165342e-01 {
+                            0.8352449183083976
+                        } else {
+                            0.6472765050627138
+                        }
+                    }
+                } else {
+                    if f[44] <= 1.0645888e01 {
+                        if f[1] <= 8.0123454e-01 {
+                            0.9213627013326894
+                        } else {
+                            0.5651133345764978
+                        }
+                    } else {
+                        if f[33] <= 4.5564288e-01 {
+                            0.7766044567596915
+                        } else {
+                            0.044710823142927514
+                        }
+                    }
+                }
+            } else {
+                if f[0] <= 3.6242518e00 {
+                    if f[44] <= 4.269673e00 {
+                        0.05356135716500421
+                    } else {
+                        0.4909385069942405
+                    }
+                } else {
+                    if f[4] <= 7.7171214e-02 {
+                        0.7187443714135561
+                    } else {
+                        0.4293860126029001
+                    }
+                }
+            }
+        } else {
+            if f[39] <= 6.112339e-01 {
+                if f[6] <= 6.5e00 {
+                    if f[44] <= 2.8617926e00 {
+                        0.38879124206415583
+                    } else {
+                        if f[23] <= 1.0e-35 {
+                            0.7365095305553236
+                        } else {
+                            0.07439876564592035
+                        }
+                    }
+                } else {
+                    if f[0] <= 4.226807e00 {
+                        0.2451720236339287
+                    } else {
+                        0.55877975176582
+                    }
+                }
+            } else {
+                if f[46] <= 8.211074e00 {
+                    -0.046090738291459266
+                } else {
+                    0.3091147180682836
+                }
+            }
+        }
+    }
+}
 
-/// The leaves' values (LightGBM's doubles), by [`Node::leaf`]'s index.
-pub(crate) static LEAVES: [f64; 1240] = [
-    0.2012523124688601,
-    0.5773228766074292,
-    0.47454026457093834,
-    0.13546953406752127,
-    0.2525995996549158,
-    -0.052401412969533046,
-    0.7531534484061313,
-    0.14603289559368704,
-    0.6212749878102864,
-    -0.005334691020350668,
-    -0.063751544831264,
-    0.07122843232784443,
-    0.45118495868347097,
-    -0.12122276541494248,
-    0.8352449183083976,
-    0.6472765050627138,
-    0.9213627013326894,
-    0.5651133345764978,
-    0.7766044567596915,
-    0.044710823142927514,
-    0.05356135716500421,
-    0.4909385069942405,
-    0.7187443714135561,
-    0.4293860126029001,
-    0.38879124206415583,
-    0.7365095305553236,
-    0.07439876564592035,
-    0.2451720236339287,
-    0.55877975176582,
-    -0.046090738291459266,
-    0.3091147180682836,
-    -0.06522623389228047,
-    -0.27282855538340345,
-    -0.09312066698111217,
-    0.25303625888865805,
-    -0.11519473487914764,
-    0.3390628087347751,
-    -0.40935102131640216,
-    -0.10809329048221727,
-    0.47288100891753454,
-    -0.0794980989859075,
-    -0.37630592918741873,
-    -0.4351183754784642,
-    -0.16332431622401572,
-    0.20923873820423694,
-    -0.4192056791493121,
-    0.30649359935382525,
-    -0.15563382746200097,
-    -0.32503223192680925,
-    0.023773660092326575,
-    -0.42472847362614713,
-    0.12123446283464612,
-    -0.42409644440422134,
-    0.29865920274097546,
-    -0.3749827575357582,
-    0.04511256686657762,
-    -0.7275678271768524,
-    -0.1763009328853283,
-    -0.24149013555642385,
-    0.3283281553855097,
-    0.09366285635717582,
-    -0.15037688868842036,
-    -0.056260632476099616,
-    -0.2680266486897433,
-    0.17250157621313397,
-    -0.2874416568507368,
-    0.026372270856653963,
-    -0.3804157092542956,
-    -0.2687067060364423,
-    -0.00417409474252967,
-    -0.31158701005986894,
-    -0.3465792985378927,
-    0.10568633990616756,
-    -0.37614499549062436,
-    -0.2826837395096037,
-    -0.26964409376843745,
-    0.15743764681552816,
-    0.2893165136918907,
-    -0.06204096658635589,
-    -1.0912415129406614,
-    0.17181739566999663,
-    -0.14273080510019592,
-    -0.02501309652146357,
-    -0.3671502917489914,
-    -0.04279195696917314,
-    0.11269766643139235,
-    -0.3834577471083901,
-    0.13617678752231469,
-    -0.07329511872679996,
-    0.14849827236287524,
-    -0.310206752833026,
-    0.13516513691675303,
-    -0.16249860354438347,
-    -0.22758091703401415,
-    0.048732196428365376,
-    0.1281766660429577,
-    0.12397066089836009,
-    0.018193159420943267,
-    -0.20256351562800265,
-    -0.1346981277259206,
-    -0.3461132019876795,
-    0.07748018420927982,
-    0.2070158151373935,
-    -0.34861771007111353,
-    -0.026181724933597352,
-    -0.24943888011813592,
-    0.1280579751370603,
-    -0.3680342925602078,
-    -0.175506881645243,
-    0.16637771777686447,
-    -0.07215130430725575,
-    -0.2963706263573402,
-    -0.07597452469304486,
-    -0.3080868303513922,
-    0.09166838321494586,
-    -0.09420373134189687,
-    0.1200859416406673,
-    0.2715071706299709,
-    -0.8516994761815136,
-    0.12279124001485581,
-    -0.5853944101560337,
-    -0.1318009324785162,
-    -0.0906386590896805,
-    0.07601005336831834,
-    0.26622855628542036,
-    -0.32964479673101327,
-    0.09055344391955489,
-    -0.11035975817764199,
-    -0.17201111336443717,
-    0.039942681954037246,
-    -0.18576034491695215,
-    -0.2612035152218296,
-    -0.14047751802959013,
-    -0.05343683576535476,
-    0.15049074619030367,
-    -0.3253454523748833,
-    -0.0427374562818905,
-    -0.28803465386891136,
-    -0.0741759870046506,
-    -0.4109651572293708,
-    0.24268875616873758,
-    -0.17815679746829574,
-    -0.36276874457791247,
-    0.013521325901092502,
-    0.20340355428633444,
-    0.1845243684711225,
-    -0.9846788994669948,
-    -0.2137189615196801,
-    -0.07336177811477373,
-    -0.024884914077251716,
-    -0.7098393868211119,
-    0.18514743486761928,
-    -0.34950110730832273,
-    -0.05301147398004603,
-    0.07941478172262328,
-    -0.0923355652796404,
-    0.08933009341030847,
-    0.06588179276633015,
-    -0.31687941571625167,
-    0.16748597996706943,
-    -0.0914368001193328,
-    -0.8962496019529109,
-    -0.09241548011198548,
-    0.2089911930209849,
-    -0.17742818500904647,
-    -0.009320052633330968,
-    -0.2267773912320793,
-    -0.3065517987430378,
-    0.15804584196028393,
-    -0.8754554762594765,
-    -0.073162556933809,
-    -0.19780559593272265,
-    -0.18935608316350966,
-    -0.024663417239480196,
-    -0.24058499253477125,
-    -0.1394995246994948,
-    0.140717886580757,
-    -0.11601797073998656,
-    -0.135594492300771,
-    0.08892857412247943,
-    -0.47518902184593176,
-    0.10208907977042984,
-    0.23491319930312624,
-    -0.10279371869440738,
-    -0.017484304157028598,
-    0.06671535754349928,
-    -0.3005134171109579,
-    0.14619061921725796,
-    -0.03217795597449297,
-    -0.061341767773904834,
-    0.3093518072918523,
-    -0.18667225391331035,
-    -0.09473873248580747,
-    -0.13030065632703386,
-    -0.0565874002354424,
-    0.184342492433297,
-    -0.22152303393765743,
-    -0.06980870288291031,
-    -0.23345484140159134,
-    -0.08838111041027169,
-    0.10561389641365926,
-    -0.09377512192002078,
-    -0.22936517132064066,
-    0.06470611363381269,
-    -0.21831955176237303,
-    0.1225145276828672,
-    -0.11708119545256392,
-    -0.029550427167435372,
-    0.19371975021161608,
-    0.09129288752181686,
-    -0.9731082891843459,
-    -0.6141932681451218,
-    0.1047958471950661,
-    -0.5071608994668358,
-    0.24603769546607168,
-    -0.8823338962220899,
-    -0.12578529498601254,
-    -0.08123632569043902,
-    0.12131663060445028,
-    -0.47554832528837465,
-    0.1639886892470039,
-    -0.055358537653793394,
-    0.1479458684249419,
-    -0.37729220769004423,
-    -0.22300060222433515,
-    -0.11905392774485854,
-    0.07516953681827365,
-    0.44266551420598044,
-    -0.09222267197885349,
-    -0.019282554720817396,
-    -0.22011864205884904,
-    -0.10136976370062219,
-    -0.18823386185481086,
-    -0.03647603797429061,
-    0.09659444144544149,
-    0.08479112850659214,
-    0.20711418977412424,
-    -0.19153476183113965,
-    -0.06707219352046166,
-    -0.12583880433741418,
-    0.06293919040875973,
-    0.1868441593601553,
-    -0.3499980932500253,
-    -0.0001534678184793094,
-    -0.27450572542616797,
-    -0.0036818916997745223,
-    0.2974285625618174,
-    0.10809611333178842,
-    -0.19510683133552628,
-    0.0033210845211351925,
-    -0.20206246216251864,
-    0.02141643245179657,
-    -0.06911229811520934,
-    -0.13973150569514212,
-    -0.1598698383625019,
-    0.21224282885347556,
-    -0.21282416196072454,
-    0.05790299139903872,
-    -0.3443897346406369,
-    -0.15652004280766033,
-    0.19103753600672835,
-    -0.10663398345596609,
-    -0.015347061704333248,
-    0.08824371701380929,
-    -1.8727263115221282,
-    0.008097686975821378,
-    -1.8524147412874308,
-    0.31740979618389487,
-    -0.0608956814374098,
-    -0.47013427118840684,
-    0.1814473034765289,
-    -0.9777938525004092,
-    -0.03673662821979074,
-    0.19965479402359454,
-    -0.10505460890070555,
-    -0.5113103050913347,
-    -3.3370090877957175,
-    0.1772384273069085,
-    -0.6127517928944909,
-    -0.2796317174730973,
-    0.003170427326406452,
-    -0.18156779101335344,
-    0.2018561456680964,
-    -0.37345638746822546,
-    0.10098775995269649,
-    -0.19236414334893603,
-    0.09301158316381941,
-    0.12220899164654943,
-    -0.25543247733713925,
-    -0.4951850631132005,
-    0.20931964790641994,
-    0.2080456029045228,
-    -0.5614898191591146,
-    0.14830689584854154,
-    -0.29872260210963053,
-    -0.2578031726684699,
-    -0.0613229816712274,
-    0.1375786542683397,
-    -1.062144087270049,
-    -0.06309878680569148,
-    0.24307872445070433,
-    0.24585527892873943,
-    -0.02405962818020534,
-    -0.05909824538770493,
-    0.3376496786375535,
-    -0.5465898350528996,
-    -0.15031695871976286,
-    -0.057080763008116334,
-    -0.04175452752601726,
-    0.15626812186696618,
-    -0.014738522148040873,
-    -0.13411295112520838,
-    0.0642391603225121,
-    0.022357747271405416,
-    -0.18449245124147498,
-    0.13079125591102175,
-    0.012262291865977354,
-    0.34359668462465814,
-    -0.3417725405744951,
-    0.012542519404081024,
-    -0.183350831060935,
-    -0.06660215024502868,
-    -0.08119630752698856,
-    -0.15410872894816385,
-    0.12233766191552498,
-    -0.3555569960152291,
-    0.40847176928569756,
-    -0.21173333247621512,
-    -0.011813937256743796,
-    -0.26547569900568474,
-    -0.31259802073893667,
-    0.19176286859866018,
-    -0.30095130559635136,
-    0.13115003954734272,
-    -0.005221599433344095,
-    0.14562559491196359,
-    -0.41530618167080446,
-    -0.0695007645085416,
-    0.18219913550168987,
-    -0.39498538998132743,
-    0.09112801456453114,
-    -0.06049063330649223,
-    0.10787743213151381,
-    0.12006918251635612,
-    -0.3555202810146633,
-    0.206331306459222,
-    0.09521531825404214,
-    -0.2004722725641415,
-    0.030154469255065923,
-    -0.131572741209136,
-    -0.3494142654476405,
-    -0.7190381629051452,
-    -0.04814499751249376,
-    -1.1818778228700322,
-    -0.01762901928179389,
-    -0.07606012436904029,
-    0.02501046152975945,
-    -0.23580358660993875,
-    -0.2551353154521302,
-    0.060174118473185025,
-    -0.13987657562272732,
-    -0.13770981394676635,
-    -0.1341190122132765,
-    0.11977633061526566,
-    -0.10195769685940029,
-    0.08773447710385224,
-    -0.4890331092138374,
-    0.1866852318365522,
-    -0.5807439252709257,
-    -0.21419911286600377,
-    -0.03578050383229568,
-    -0.233216588477312,
-    -0.1790081931190396,
-    -0.003300008452097597,
-    0.13767681697525472,
-    0.03688085009965337,
-    -0.09031588011654755,
-    -0.22549167237070722,
-    -0.40003298277283883,
-    0.059117250581259946,
-    -0.2528243688913643,
-    0.15147404990537583,
-    -0.173594556942512,
-    0.20238203511573785,
-    -0.5860072614287224,
-    -1.0301566614587003,
-    0.06545849047379516,
-    -0.3905045967574429,
-    0.17210419953290249,
-    -0.16148396154144312,
-    -0.5465959601669743,
-    0.21985527522991086,
-    -0.08074779270442457,
-    -1.3082346671595697,
-    0.02221902136657763,
-    -0.23212664758886484,
-    -0.2073561440506089,
-    -0.12152868469095802,
-    -0.18933167181115454,
-    0.03334689235913461,
-    0.1922162503166639,
-    0.15244897497839774,
-    -0.09026913192302888,
-    -0.2552898278326251,
-    0.08735285818679703,
-    0.28855010793791397,
-    -0.19321131403185446,
-    0.003791907382339022,
-    -0.2419695213736262,
-    0.1891375591333128,
-    -0.39262476451150513,
-    -0.14635674417635658,
-    0.38246757006020515,
-    0.17891285483715244,
-    -0.3118441162324678,
-    -0.17045323007444163,
-    0.12492419557194906,
-    -0.09069347982210328,
-    0.04467360902360531,
-    0.07952194777062227,
-    -0.05370915147021308,
-    -0.9856232209329047,
-    -0.10339096869226191,
-    0.15991396857950183,
-    -0.15905515930433406,
-    -0.11216904793316003,
-    0.033918012963372025,
-    0.24118576106806972,
-    -0.0743864595710504,
-    0.16124612588525664,
-    0.0040101470001321715,
-    -0.124538345612971,
-    -0.29240577136216167,
-    -0.17593657995427497,
-    0.013082539548811058,
-    -0.2326316915287121,
-    -0.06633776861260936,
-    0.09113984806032495,
-    0.22200091111672896,
-    -0.39739656305411775,
-    0.1488338478248932,
-    -0.5588475576893521,
-    0.1635217905168271,
-    -1.4453090212917095,
-    -0.0939139785234896,
-    0.21702644048416705,
-    0.24874554838710666,
-    -2.1008746367940008,
-    0.013780322548034463,
-    0.16507901235218925,
-    0.2934425860882989,
-    -0.013293890214896043,
-    -0.09322158348054124,
-    0.2064289559707726,
-    0.21234700605946819,
-    0.34330253299960994,
-    3.115167646371068,
-    0.017811618826795682,
-    -1.3185108346736523,
-    -0.03877669081462228,
-    -0.2446987240246872,
-    0.04350086899422725,
-    0.09791315987504552,
-    -0.36609064497892485,
-    -0.2096447739856611,
-    -0.272024926529957,
-    0.1506437472174558,
-    -0.2715440708996237,
-    0.057261559193677834,
-    -0.7863520824433189,
-    -0.3811129605780124,
-    -0.07358682086392992,
-    -0.7677520462907251,
-    -0.08125342385150064,
-    0.29854113593673665,
-    -0.07029191064625827,
-    0.024601051266761462,
-    -0.07322330779721083,
-    0.04362376254655899,
-    0.11293436086323765,
-    0.13704005760925791,
-    -0.4006710685625321,
-    -0.04058525626962368,
-    -0.28916783854162914,
-    -0.397068137622684,
-    -0.18175281988385944,
-    0.05882896431049818,
-    0.10967597195072808,
-    -0.21158786477970384,
-    -0.05626433570005366,
-    0.06616800212556428,
-    0.08466890689619215,
-    -0.27765551826073276,
-    -0.4637036178687151,
-    -0.05251323429997447,
-    -0.2416421910258944,
-    -0.2745288760680684,
-    0.0590003120180079,
-    -0.2666379460035568,
-    0.15864364999513658,
-    -0.23609727834945973,
-    -0.040888468557039405,
-    0.156895973100947,
-    -0.0442843003027343,
-    -0.009233975019344174,
-    -0.011173066599667065,
-    0.18721806276689953,
-    0.049676596316602636,
-    0.18107260655072524,
-    -0.16564337105294105,
-    -0.04852224357105507,
-    -0.14109996818462897,
-    -0.08070268017702363,
-    -0.6124588412293133,
-    0.09227715243415324,
-    -0.1438572336662743,
-    -1.6906847816878023,
-    0.042119012094822064,
-    -0.3200520337744136,
-    -0.409066770475156,
-    -0.3654052565269983,
-    0.16947076837871908,
-    0.315645636868065,
-    -0.054888693088131,
-    0.14855037142191801,
-    0.015270387821392832,
-    -0.1839927438285918,
-    0.09679154829341849,
-    -0.05887045311917877,
-    -0.2129427352024268,
-    0.16864113231213684,
-    -0.048274167552779586,
-    -0.38744255822564794,
-    -0.31770521739640234,
-    -0.0025546017760966853,
-    -1.1705837918002278,
-    0.10425437854639694,
-    -0.3723292298088282,
-    -0.05132386979567599,
-    -0.43820644129474284,
-    0.05129607786346509,
-    -0.9512857207908385,
-    0.009763284639310513,
-    -0.08183731472240457,
-    0.052937220634827864,
-    -0.10477777681446379,
-    0.06364009718781787,
-    -0.29508652327231627,
-    0.19195518703919695,
-    0.9138232184502911,
-    0.08883046051756273,
-    -0.3629112728837527,
-    0.17467248769893212,
-    -0.07891781482911125,
-    -0.46777217611628885,
-    -0.44568436955043134,
-    0.0010920481355832692,
-    0.06131639753604011,
-    -0.03801437593643704,
-    -0.35845609138033047,
-    0.16822062050765094,
-    -0.21511930813541102,
-    0.1170137189159448,
-    0.05339416998379329,
-    -0.7657126751727525,
-    -0.24359599320358663,
-    -0.07672771875617723,
-    0.10646274756700394,
-    -0.16679000555424445,
-    -0.1922023592068469,
-    -0.042069490297885245,
-    -0.2049574817387887,
-    -1.5584600289222563,
-    0.058651755400555214,
-    0.06528643464611565,
-    0.3221657997519952,
-    -0.26880686356494315,
-    -0.026933905316760102,
-    0.2242015309086751,
-    0.24793658656238513,
-    0.15142939323269572,
-    -0.41256841717649023,
-    0.24922699514047794,
-    -0.1867705927179494,
-    -0.26972520987151444,
-    0.13260683685521235,
-    0.1515698008564746,
-    -0.025180678669007948,
-    -0.22437551500090183,
-    0.24981973508836713,
-    0.643060847582023,
-    -0.33639280257675386,
-    0.06983815827038044,
-    -0.27809384884022115,
-    -0.1142371585069564,
-    0.28839831911817704,
-    0.051980852202944225,
-    -0.04672207875458919,
-    -0.12125584584542243,
-    0.15373714332715027,
-    0.015381391102436085,
-    -0.22371528125425122,
-    -0.08038467004810704,
-    -0.2606377366956682,
-    0.042111994382979134,
-    -0.14508097478626739,
-    0.038202900762154594,
-    0.00028112067077536385,
-    0.18302220007411538,
-    0.1291210427563608,
-    -0.28245703389249566,
-    -0.0036552168976680646,
-    -0.582410112077043,
-    -0.0344784283777185,
-    -0.6313168230173908,
-    0.05022317358717895,
-    0.06822841865976677,
-    -0.27843003595683546,
-    0.0529533268714413,
-    -0.1686888464915148,
-    0.037050685905974344,
-    0.15380215081305537,
-    -0.12735112601436394,
-    -0.1785654688307973,
-    -0.04752166326009331,
-    -0.2575687244314437,
-    0.07785464392277887,
-    0.10615390870400608,
-    -0.047721355118281995,
-    0.18989014029666748,
-    -0.02388624212086982,
-    0.12780924408033362,
-    -2.3766393232387832,
-    0.01305365649486405,
-    -0.1741103610000405,
-    -0.3069762813204348,
-    0.20343618871971922,
-    -0.4699085919894961,
-    -1.5567649543961561,
-    0.14946715918238124,
-    0.03892660332038887,
-    -0.10271072064594508,
-    -0.02412495753524238,
-    -0.06452042796029256,
-    0.14741515353404414,
-    -0.016949679972592765,
-    -0.2059250964279495,
-    -0.3487666740138588,
-    1.8569209873382204,
-    0.382291599136128,
-    0.13873936083790742,
-    0.10202779516216383,
-    0.05859962367691826,
-    -0.2142820805711583,
-    0.010490808882643383,
-    -0.19053717878625723,
-    -0.03246997227602044,
-    -0.6358305169056185,
-    0.11626808561574833,
-    -0.08803023109008902,
-    0.04866658311672524,
-    -0.08588086455426902,
-    -0.10755402361964674,
-    0.061928137962035175,
-    0.23144064050241808,
-    0.03070690136646135,
-    -0.29266310227251924,
-    0.3206590024597696,
-    -0.11182259470192851,
-    0.14711385725847456,
-    -0.1533251425217249,
-    -0.06686387316746524,
-    0.0651324952632449,
-    -0.08026876162237291,
-    -0.034500113429703966,
-    0.19606693961483976,
-    -0.2713059979865567,
-    -0.2050505697216022,
-    -0.049865851726431536,
-    0.6826147805080001,
-    1.1581052104257876,
-    -0.0633446203372861,
-    -0.0011350090575462121,
-    -0.11486508476206973,
-    -0.31600989680354513,
-    -2.3105372434037452,
-    -0.23147069906630227,
-    0.1025170468281496,
-    0.09775825507308444,
-    0.001333157429416603,
-    -0.15827760350203926,
-    0.18420875930611438,
-    -0.1903550186311136,
-    -0.23271069480812195,
-    -0.37070537089749617,
-    0.19208035328073308,
-    0.1943770113184171,
-    0.18122693629262218,
-    -0.16067084538558846,
-    -0.027626824261447008,
-    0.1988748929285036,
-    -0.19193691396320034,
-    -1.4426628874762621,
-    -0.1421097958882737,
-    0.24531007059075738,
-    -0.22263202706708096,
-    0.31684681573242846,
-    0.6789042014465434,
-    -0.04392235358037678,
-    0.16944863874600322,
-    -1.2521918176678901,
-    -0.1180393117193653,
-    0.07799446077868592,
-    -0.20679752741117485,
-    -0.19025933887045868,
-    0.07334042388720745,
-    0.2725972692532649,
-    0.20738927386595749,
-    0.1707109896958841,
-    -0.1846752115229555,
-    -0.5024259875081745,
-    -0.01535607506652894,
-    -0.20958696152676332,
-    0.021041655079951222,
-    0.15837149581746168,
-    0.030112506961479213,
-    0.1298452347538853,
-    -0.10334218234613032,
-    0.015114472255028358,
-    0.5404853374511603,
-    0.29874448568305983,
-    -0.38283315920187827,
-    -0.2077609471375859,
-    0.35653057115607156,
-    -0.35307973773372175,
-    -0.3831910479028824,
-    -0.008700570457566696,
-    -0.4201207635318246,
-    0.1556499768740244,
-    0.14801972819119452,
-    -0.3945382368641851,
-    0.029447340312518114,
-    0.16737238919314307,
-    -0.05041957340593645,
-    -0.15915204801823282,
-    0.024816869667560353,
-    -0.4652489958038886,
-    -0.05219664739519553,
-    0.09486618646728799,
-    0.09933406365219855,
-    -0.0059718937056970275,
-    0.07818986011070506,
-    -0.06288250439442494,
-    -0.08817021512194306,
-    -0.18071574511466112,
-    0.25498553683659086,
-    0.028098711884084714,
-    -0.010414479422481073,
-    -0.4711634955723565,
-    -0.3115399629506812,
-    0.18134721721564875,
-    0.07957367862548535,
-    -0.4668897695918317,
-    0.18072555359299436,
-    -0.12784988545318762,
-    -1.1496673762870593,
-    -0.11377488500097555,
-    -0.11509082908454393,
-    -0.5196243348707642,
-    0.048309197982476494,
-    -0.4287194740171259,
-    0.2561182656186479,
-    0.22335186302748664,
-    0.13571269433326402,
-    -0.06257413890260852,
-    0.11492345941826757,
-    -0.31427462211748464,
-    -0.10534514333299484,
-    0.04641709346621692,
-    -0.04704554102937909,
-    -0.28636081425865056,
-    0.16527588322948253,
-    0.14102519585775275,
-    -0.10669412347671338,
-    -2.9875900446688646,
-    -1.091926800207935,
-    -0.12165150176565577,
-    -5.204997971121057,
-    -1.2561809789168352,
-    0.08985253561423572,
-    0.21737689476374777,
-    -0.02672277726607111,
-    -0.3072636491567068,
-    -0.0030420921984547523,
-    -0.26619067396172236,
-    0.08001636635419807,
-    -0.1337903997452421,
-    0.3027040188709227,
-    -0.06705253738524396,
-    0.3146762141486871,
-    0.1134025987668589,
-    -0.2563951416253681,
-    0.11326484660692791,
-    -0.2572747547714957,
-    0.3503814386107384,
-    -0.23329411487783316,
-    -0.019844826807590532,
-    0.23671981157435126,
-    0.1125137453886111,
-    -0.01121485989400989,
-    -0.35894893757931945,
-    -0.16048166229411637,
-    -0.07845234531624197,
-    0.013963311714577592,
-    0.18834442720989591,
-    0.013255231308575019,
-    0.12216753308347536,
-    -0.27119440755515245,
-    0.12547430216070088,
-    0.15449456390908062,
-    -0.05918465522288237,
-    -0.6946771788268086,
-    0.2317855575167609,
-    -0.13162126579983252,
-    0.22208127002901154,
-    0.008634739008293604,
-    -0.18415643302319973,
-    -0.6700035417062498,
-    -0.667169555006969,
-    -0.15508853846561274,
-    -0.0016936007496636293,
-    0.044977546367298955,
-    -0.2640065015939371,
-    0.03121776709326063,
-    -0.17034682183950553,
-    0.2616914773708468,
-    -0.1284699366854591,
-    -0.016691418479292664,
-    -0.17709702182105577,
-    0.045199624589614476,
-    -0.037011580441779914,
-    -0.8852807360996368,
-    -0.5244489291187239,
-    -0.052630892924196294,
-    0.06352858445945403,
-    -0.14960110991454456,
-    -0.0939710619013761,
-    0.18706679176125346,
-    -0.11628101817168714,
-    -0.037426894757166665,
-    0.20484974392321373,
-    -0.46608618140052926,
-    0.26803576410692187,
-    -0.19509360643491577,
-    -0.1858305371632403,
-    -0.21319544421213452,
-    0.20771748355818923,
-    -0.19486251427448392,
-    -0.0388805567627149,
-    -0.035909425832098295,
-    -0.4622370885064916,
-    -0.14643201302322903,
-    0.3493318939526241,
-    0.12144801956345386,
-    -0.19857027593404714,
-    0.42035617949643284,
-    0.22646401217303,
-    0.29634160043836294,
-    0.065807797279754,
-    -0.009550862631963995,
-    0.15719083361117614,
-    -0.3002275854073568,
-    -0.31272606324756774,
-    -0.17049694086364414,
-    0.3170379822056448,
-    -0.2184144044279397,
-    -0.47394522198540395,
-    0.2198355827399443,
-    0.029653302369078833,
-    0.02260720665359734,
-    -0.6375591973154945,
-    0.03233647932609322,
-    -0.19989516582856537,
-    0.19095329567047892,
-    -0.2219304158049208,
-    0.23092335378244794,
-    -0.00956711798131458,
-    -0.35779353604146996,
-    -1.429733457779708,
-    -0.09865985880169184,
-    0.016215626456321346,
-    0.05004810208645291,
-    0.1831925886107475,
-    -0.3839080708006654,
-    0.01927149288397193,
-    -0.35695325312912435,
-    -0.39234755383445974,
-    -0.014633119201156775,
-    -0.2141909165245159,
-    0.07962156880417118,
-    -0.06623139915529759,
-    -0.03090344708307476,
-    0.14659227465228053,
-    -0.4394968716895222,
-    0.2695461829622107,
-    0.2094777762669369,
-    0.014405885441197587,
-    -0.21942753350168367,
-    -0.15950627611302678,
-    1.0723424602178622,
-    -0.10499188363727446,
-    -0.050193433490274615,
-    0.16705388451435502,
-    0.07546051602959931,
-    0.5220387699120667,
-    0.19492959396642157,
-    -0.2980846577777194,
-    0.22205977111429656,
-    0.052458784316042735,
-    0.03556820963944156,
-    -0.13514597410728246,
-    -0.282354343885436,
-    0.14752707592839684,
-    0.13760411287226967,
-    0.22019199286064936,
-    0.2014950299139037,
-    -0.042930639443773996,
-    0.07439262839043215,
-    -0.2788355917375119,
-    -0.1615705878269556,
-    -0.09463469991994147,
-    -0.0021799524396431845,
-    -0.3669373355937306,
-    -0.027572388565555196,
-    0.15728370131306418,
-    0.059384130964573144,
-    -0.17361862767175715,
-    0.25825689203127317,
-    0.07231294050058781,
-    -0.028570341351388768,
-    0.3755959610817426,
-    -0.2439486319443413,
-    0.19685485419348267,
-    -0.052532329668790734,
-    0.15714797876150646,
-    -0.20991637433210047,
-    0.2927419440581805,
-    -0.03141535437086048,
-    0.1337117413772324,
-    -0.011904977908684933,
-    -0.40984878639545075,
-    0.012997851174662154,
-    0.15722743439701378,
-    -0.14480174468063825,
-    -0.26176082738791157,
-    -0.31880364015808416,
-    0.09659821564435411,
-    0.13716000267768394,
-    -0.05999872275964457,
-    0.13183681891324311,
-    -0.34129089288948916,
-    -0.17304182932405807,
-    0.006617743652952192,
-    -0.28368500073637215,
-    -0.14618727918693317,
-    0.1280210143430966,
-    0.1706619155816746,
-    -0.19413934711855424,
-    -0.6183299895495211,
-    0.13821572882864508,
-    0.027533439540525208,
-    0.13256468734221952,
-    -0.27093645272311256,
-    -0.22047093573969634,
-    0.14549353757678418,
-    -0.013738375864837893,
-    -0.3371521232477833,
-    0.1542966948138915,
-    -0.03249494064700987,
-    -0.34509569433879655,
-    0.00923023551375697,
-    -0.15110097787013077,
-    0.08311782921516052,
-    -0.10541960231945494,
-    -0.4641085160076474,
-    0.32103958496636287,
-    0.015871777111616574,
-    -0.04357947540268013,
-    0.08650795016584184,
-    -0.01386311630953034,
-    -0.18147181029210532,
-    0.28958526789535505,
-    -0.2461117000609471,
-    0.07407067845724948,
-    0.10391390441693796,
-    0.007920911638575874,
-    -0.43141723525969045,
-    0.19069025247526308,
-    0.35140370970382345,
-    -0.007447458792328933,
-    -0.15476045423579726,
-    0.049958739201117014,
-    0.2978417678145587,
-    0.00785339994689623,
-    0.2616622811320078,
-    -0.09473493770930597,
-    -0.25566654576718345,
-    -0.27873875278508375,
-    0.08697432756739851,
-    -0.32021760797550364,
-    -0.01278740498729285,
-    0.3503500617225671,
-    0.36003430294684946,
-    -0.20463730269482336,
-    0.15037991702161088,
-    -0.006755929725500981,
-    -0.02395580275642371,
-    -0.2381864619292629,
-    0.2809080612012534,
-    -0.3103649468975359,
-    -0.21614138643762998,
-    -0.24522227777835312,
-    -0.31839833792010913,
-    0.002409301051398271,
-    0.2818970585804298,
-    -0.17130421063808512,
-    0.23443401860723848,
-    -0.0015289288315831803,
-    -0.18173416555067406,
-    0.20947139500261905,
-    0.16183802015275744,
-    -0.04902643386092843,
-    -0.3286435214459725,
-    0.08670507640997087,
-    0.26690279601212136,
-    -0.09660304714549554,
-    -0.5231936238100978,
-    0.12846950397385132,
-    0.06014713622358913,
-    -1.1951240395290805,
-    -0.12303700367155974,
-    -0.6513676900075007,
-    0.0809780809272713,
-    0.12231069793445853,
-    0.021622517872197378,
-    -0.3576258414299145,
-    0.08882482014927466,
-    -0.27753743304858347,
-    -0.029731359039049197,
-    -0.2549353910178489,
-    -0.3800014932234606,
-    0.196381883160579,
-    -0.21340673155279183,
-    0.24112310030908707,
-    -0.0646025940392742,
-    0.1553611378768774,
-    -0.06941907768566406,
-    0.26389382168065784,
-    -0.17206214070349193,
-    0.26918353788953536,
-    -0.0700510474571248,
-    -0.33271813316872,
-    -0.07834115296392509,
-    -0.26969234222603183,
-    -0.9583513943099423,
-    -1.384560745775442,
-    -0.019555697595626042,
-    0.19277970319734483,
-    -0.8254254062870924,
-    -0.15185731004520714,
-    -0.22614567936564478,
-    0.0007311016186945083,
-    0.0018755542807929622,
-    -0.10988979077829654,
-    -2.42026713217906,
-    -0.6077013272001198,
-    0.06663318180527933,
-    0.0527315253300937,
-    0.1110119775322507,
-    0.23871981579786875,
-    -0.28609962213498114,
-    -0.37121519287613125,
-    0.3119558769455658,
-    0.102590355754631,
-    -0.20817035439717127,
-    0.12894784769698694,
-    0.016330045391599473,
-    -0.23551418867135596,
-    -0.028851449415319072,
-    -0.3755183509562918,
-    0.18152888758041466,
-    -0.04110344375485884,
-    -0.10399313382370394,
-    0.2152583155431817,
-    0.16973902700448124,
-    0.09323928974080371,
-    0.30945385719131396,
-    -0.16138379303901298,
-    -0.0371145712174743,
-    0.28725543675545295,
-    -0.13148802851281557,
-    -0.42520212822304704,
-    0.01837852990422751,
-    -0.09652988808528486,
-    0.2537208099328353,
-    0.016122349953360128,
-    -0.21009032771136965,
-    -0.6298773627435913,
-    -0.06673699700164835,
-    -0.35325945559558736,
-    -0.09367397185892891,
-    0.37704002178414825,
-    -0.15341276087773573,
-    0.172352352629246,
-    -0.07470346327556746,
-    0.0009512287377486348,
-    -0.10137226104095323,
-    0.0012417381142884043,
-    -0.047938695414912996,
-    -0.22494833088272864,
-    -0.25612745754325317,
-    -0.05464975263478981,
-    -0.0829383546861733,
-    0.2729354843614106,
-    0.029361610066110117,
-    -0.05617394172538525,
-    0.12138776637620913,
-    0.08743444795307218,
-    -0.07106494793519674,
-    0.13484754819955036,
-    0.15392126575269335,
-    -0.05700218704219961,
-    0.2072484574285005,
-    -0.04707817921265242,
-    -0.10211737777373672,
-    0.10741059938558778,
-    -2.364453972850303,
-    -0.43073705538741225,
-    0.08165156706379684,
-    0.14659167318498906,
-    -0.16286129326341034,
-    0.07600518091157797,
-    0.22125598457480922,
-    -0.20911734093997386,
-    0.07254422117739161,
-    -0.171002756680308,
-    -0.0019408145109208364,
-    0.010123054142995046,
-    -0.015765412586740333,
-    -0.1587282741893053,
-    0.017582170349899253,
-    -0.1650174356310244,
-    0.09828559624617471,
-    0.13994171331194055,
-    0.16363717282950732,
-    -0.21465556487533946,
-    -1.066834629759687,
-    0.04060217689599415,
-    -1.0089806149827536,
-    -0.056510237573509065,
-    -0.3602730012343447,
-    0.13888350715340914,
-    -0.1424799286146674,
-    0.03768983033518389,
-    -0.10947418749535831,
-    0.20182662668747492,
-    -0.05167538574433357,
-    0.14692911019575436,
-    0.09169218726041588,
-    -0.16610385488202534,
-    -0.22909451137587272,
-    0.2684630404775577,
-    -0.10167918369298935,
-    0.23945585979105463,
-    -0.3211275992518879,
-    0.018658478239641993,
-    0.1443451232789244,
-    -0.2648462840998812,
-    0.06386972446925539,
-    -0.06998322866939885,
-    0.049852330954859934,
-    -0.058232652903632935,
-    0.04899159289214485,
-    0.3041102470263976,
-    -0.115640014804956,
-    -0.02346261366120145,
-    -0.3165580900735487,
-    -0.13309463568691116,
-    -0.5015630802513728,
-    0.0035699984683029177,
-    0.44345678227775925,
-    0.24552303015361512,
-    0.021293280809032117,
-    0.08217050258466523,
-    -0.10312751180052843,
-    -0.3908530443928595,
-    0.008125586686701571,
-    0.2997915217277629,
-    0.0621545683310878,
-    0.05947005317367061,
-    -0.36604501120389493,
-    0.17206443499408397,
-    -1.393267643763131,
-    -0.307414936187297,
-    -0.2232758840982854,
-    0.5387797806253007,
-    -0.17490447989984995,
-    0.009619717962934909,
-    -0.2757975823231489,
-    -0.13766125339868085,
-    0.0403693664264555,
-    -0.020787551306342262,
-    0.14518682828648358,
-    -0.19399109210322207,
-    -0.17602171696964106,
-    0.044526405581367945,
-    0.24631399023910552,
-    -0.28139587335518107,
-    -0.1258578069543565,
-    0.26583077579329867,
-    -0.09768719074536167,
-    -0.40135244487458943,
-    0.07184464820903101,
-    0.44750206720395885,
-    -0.18215251147593928,
-    -0.19742354485008867,
-    -0.8109164722177646,
-    0.3090580894252593,
-    0.007337564761517967,
-    0.241720320974078,
-    0.10763860419857212,
-    -0.3235475582325215,
-    -0.06989104794046523,
-    0.2069259834853127,
-    0.011230586906993035,
-    0.0036332427324277496,
-    0.18305257536888456,
-    -0.21914954016575405,
-    -0.07793202771643071,
-    -0.2509321989063577,
-];
+fn tree_1(f: &[f32; FEATURES]) -> f64 {
+    if f[28] <= 1.0e-35 {
+        if f[29] <= 1.0e-35 {
+            if f[33] <= 7.973784e-01 {
+                if f[0] <= 4.119004e00 {
+                    if f[49] <= 1.4545655e-01 {
+                        -0.06522623389228047
+                    } else {
+                        -0.27282855538340345
+                    }
+                } else {
+                    if f[44] <= 5.8391857e00 {
+                        -0.09312066698111217
+                    } else {
+                        if f[45] <= 1.2649937e-01 {
+                            0.25303625888865805
+                        } else {
+                            if f[47] <= 7.4670804e-01 {
+                                -0.11519473487914764
+                            } else {
+                                0.3390628087347751
+                            }
+                        }
+                    }
+                }
+            } else {
+                if f[44] <= 7.546182e00 {
+                    -0.40935102131640216
+                } else {
+                    -0.10809329048221727
+                }
+            }
+        } else {
+            if f[25] <= 1.0e-35 {
+                if f[49] <= 2.7881e-02 {
+                    if f[47] <= 1.1849979e-01 {
+                        0.47288100891753454
+                    } else {
+                        -0.0794980989859075
+                    }
+                } else {
+                    -0.37630592918741873
+                }
+            } else {
+                -0.4351183754784642
+            }
+        }
+    } else {
+        if f[29] <= 1.0e-35 {
+            if f[6] <= 6.5e00 {
+                if f[35] <= 5.7317204e00 {
+                    if f[46] <= 7.216339e00 {
+                        -0.16332431622401572
+                    } else {
+                        if f[11] <= 1.0e-35 {
+                            0.20923873820423694
+                        } else {
+                            -0.4192056791493121
+                        }
+                    }
+                } else {
+                    if f[44] <= 1.0645888e01 {
+                        0.30649359935382525
+                    } else {
+                        -0.15563382746200097
+                    }
+                }
+            } else {
+                if f[3] <= 8.9587975e-01 {
+                    if f[44] <= 4.3107767e00 {
+                        -0.32503223192680925
+                    } else {
+                        if f[42] <= 6.8238297e00 {
+                            0.023773660092326575
+                        } else {
+                            -0.42472847362614713
+                        }
+                    }
+                } else {
+                    if f[51] <= 7.795139e-01 {
+                        if f[40] <= 2.9700856e00 {
+                            0.12123446283464612
+                        } else {
+                            -0.42409644440422134
+                        }
+                    } else {
+                        0.29865920274097546
+                    }
+                }
+            }
+        } else {
+            if f[32] <= 1.0e-35 {
+                -0.3749827575357582
+            } else {
+                if f[5] <= 1.0e-35 {
+                    if f[54] <= 9.837388e-01 {
+                        if f[6] <= 6.5e00 {
+                            if f[0] <= 7.243512e00 {
+                                0.04511256686657762
+                            } else {
+                                -0.7275678271768524
+                            }
+                        } else {
+                            -0.1763009328853283
+                        }
+                    } else {
+                        -0.24149013555642385
+                    }
+                } else {
+                    if f[49] <= 8.088463e-02 {
+                        0.3283281553855097
+                    } else {
+                        if f[33] <= 6.5181744e-01 {
+                            0.09366285635717582
+                        } else {
+                            -0.15037688868842036
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_2(f: &[f32; FEATURES]) -> f64 {
+    if f[28] <= 1.0e-35 {
+        if f[29] <= 1.0e-35 {
+            if f[49] <= 3.115101e-01 {
+                if f[0] <= 3.9219244e00 {
+                    if f[25] <= 1.0e-35 {
+                        -0.056260632476099616
+                    } else {
+                        -0.2680266486897433
+                    }
+                } else {
+                    if f[25] <= 1.0e-35 {
+                        if f[11] <= 1.0e-35 {
+                            0.17250157621313397
+                        } else {
+                            -0.2874416568507368
+                        }
+                    } else {
+                        if f[47] <= 4.0149745e-01 {
+                            0.026372270856653963
+                        } else {
+                            -0.3804157092542956
+                        }
+                    }
+                }
+            } else {
+                if f[39] <= 8.404363e-02 {
+                    if f[42] <= 2.802901e00 {
+                        -0.2687067060364423
+                    } else {
+                        -0.00417409474252967
+                    }
+                } else {
+                    -0.31158701005986894
+                }
+            }
+        } else {
+            if f[13] <= 1.0e-35 {
+                -0.3465792985378927
+            } else {
+                if f[39] <= 3.122007e-02 {
+                    if f[49] <= 4.2603236e-01 {
+                        0.10568633990616756
+                    } else {
+                        -0.37614499549062436
+                    }
+                } else {
+                    -0.2826837395096037
+                }
+            }
+        }
+    } else {
+        if f[29] <= 1.0e-35 {
+            if f[6] <= 5.5e00 {
+                if f[1] <= 4.292857e-01 {
+                    if f[48] <= 6.731614e00 {
+                        if f[42] <= 2.5249279e00 {
+                            if f[32] <= 1.0e-35 {
+                                -0.26964409376843745
+                            } else {
+                                0.15743764681552816
+                            }
+                        } else {
+                            if f[41] <= 1.5e00 {
+                                if f[3] <= 3.6242518e00 {
+                                    if f[46] <= 1.0846556e01 {
+                                        0.2893165136918907
+                                    } else {
+                                        -0.06204096658635589
+                                    }
+                                } else {
+                                    -1.0912415129406614
+                                }
+                            } else {
+                                0.17181739566999663
+                            }
+                        }
+                    } else {
+                        -0.14273080510019592
+                    }
+                } else {
+                    -0.02501309652146357
+                }
+            } else {
+                if f[35] <= 4.7664294e00 {
+                    if f[48] <= 4.034201e00 {
+                        -0.3671502917489914
+                    } else {
+                        -0.04279195696917314
+                    }
+                } else {
+                    if f[49] <= 2.7812082e-01 {
+                        if f[33] <= 5.377442e-01 {
+                            0.11269766643139235
+                        } else {
+                            -0.3834577471083901
+                        }
+                    } else {
+                        0.13617678752231469
+                    }
+                }
+            }
+        } else {
+            if f[25] <= 1.0e-35 {
+                if f[5] <= 1.0e-35 {
+                    -0.07329511872679996
+                } else {
+                    0.14849827236287524
+                }
+            } else {
+                if f[46] <= 8.776475e00 {
+                    -0.310206752833026
+                } else {
+                    if f[49] <= 1.4117245e-01 {
+                        0.13516513691675303
+                    } else {
+                        -0.16249860354438347
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_3(f: &[f32; FEATURES]) -> f64 {
+    if f[55] <= 1.0e-35 {
+        if f[25] <= 1.0e-35 {
+            if f[33] <= 7.6732945e-01 {
+                if f[5] <= 1.0e-35 {
+                    if f[44] <= 3.9981587e00 {
+                        if f[18] <= 1.0e-35 {
+                            -0.22758091703401415
+                        } else {
+                            0.048732196428365376
+                        }
+                    } else {
+                        if f[4] <= 7.150847e-02 {
+                            if f[39] <= 1.7309882e-01 {
+                                0.1281766660429577
+                            } else {
+                                if f[49] <= 4.9852956e-02 {
+                                    0.12397066089836009
+                                } else {
+                                    if f[58] <= 1.5676003e-02 {
+                                        0.018193159420943267
+                                    } else {
+                                        -0.20256351562800265
+                                    }
+                                }
+                            }
+                        } else {
+                            -0.1346981277259206
+                        }
+                    }
+                } else {
+                    if f[35] <= 5.7317204e00 {
+                        if f[33] <= 1.5142222e-02 {
+                            -0.3461132019876795
+                        } else {
+                            0.07748018420927982
+                        }
+                    } else {
+                        0.2070158151373935
+                    }
+                }
+            } else {
+                if f[44] <= 3.9607677e00 {
+                    -0.34861771007111353
+                } else {
+                    if f[45] <= 1.14726864e-01 {
+                        -0.026181724933597352
+                    } else {
+                        if f[47] <= 7.662826e-01 {
+                            -0.24943888011813592
+                        } else {
+                            0.1280579751370603
+                        }
+                    }
+                }
+            }
+        } else {
+            if f[29] <= 1.0e-35 {
+                if f[32] <= 1.0e-35 {
+                    -0.3680342925602078
+                } else {
+                    if f[35] <= 5.233775e00 {
+                        -0.175506881645243
+                    } else {
+                        if f[39] <= 9.394693e-02 {
+                            0.16637771777686447
+                        } else {
+                            -0.07215130430725575
+                        }
+                    }
+                }
+            } else {
+                if f[13] <= 1.0e-35 {
+                    -0.2963706263573402
+                } else {
+                    if f[57] <= 1.0e-35 {
+                        -0.07597452469304486
+                    } else {
+                        -0.3080868303513922
+                    }
+                }
+            }
+        }
+    } else {
+        if f[35] <= 4.848109e00 {
+            if f[6] <= 5.5e00 {
+                0.09166838321494586
+            } else {
+                -0.09420373134189687
+            }
+        } else {
+            if f[6] <= 6.5e00 {
+                if f[46] <= 1.08287115e01 {
+                    if f[49] <= 4.0050986e-01 {
+                        0.1200859416406673
+                    } else {
+                        if f[43] <= 8.337651e-01 {
+                            if f[2] <= 3.7250397e00 {
+                                if f[41] <= 2.5e00 {
+                                    if f[38] <= 5.7803574e00 {
+                                        0.2715071706299709
+                                    } else {
+                                        -0.8516994761815136
+                                    }
+                                } else {
+                                    0.12279124001485581
+                                }
+                            } else {
+                                -0.5853944101560337
+                            }
+                        } else {
+                            -0.1318009324785162
+                        }
+                    }
+                } else {
+                    -0.0906386590896805
+                }
+            } else {
+                0.07601005336831834
+            }
+        }
+    }
+}
+
+fn tree_4(f: &[f32; FEATURES]) -> f64 {
+    if f[28] <= 1.0e-35 {
+        if f[29] <= 1.0e-35 {
+            if f[49] <= 4.1045332e-01 {
+                if f[6] <= 6.5e00 {
+                    if f[47] <= 1.26071e-01 {
+                        0.26622855628542036
+                    } else {
+                        if f[25] <= 1.0e-35 {
+                            if f[6] <= 1.0e-35 {
+                                -0.32964479673101327
+                            } else {
+                                0.09055344391955489
+                            }
+                        } else {
+                            -0.11035975817764199
+                        }
+                    }
+                } else {
+                    if f[40] <= 2.441401e00 {
+                        -0.17201111336443717
+                    } else {
+                        0.039942681954037246
+                    }
+                }
+            } else {
+                -0.18576034491695215
+            }
+        } else {
+            if f[13] <= 1.0e-35 {
+                -0.2612035152218296
+            } else {
+                -0.14047751802959013
+            }
+        }
+    } else {
+        if f[35] <= 5.2704287e00 {
+            if f[1] <= 5.7315715e-02 {
+                if f[6] <= 5.5e00 {
+                    if f[40] <= 1.0e-35 {
+                        -0.05343683576535476
+                    } else {
+                        if f[11] <= 1.0e-35 {
+                            0.15049074619030367
+                        } else {
+                            -0.3253454523748833
+                        }
+                    }
+                } else {
+                    -0.0427374562818905
+                }
+            } else {
+                if f[44] <= 3.8815105e00 {
+                    -0.28803465386891136
+                } else {
+                    -0.0741759870046506
+                }
+            }
+        } else {
+            if f[6] <= 6.5e00 {
+                if f[33] <= 6.288768e-01 {
+                    if f[42] <= 9.075487e00 {
+                        if f[11] <= 1.0e-35 {
+                            if f[33] <= 1.0e-35 {
+                                -0.4109651572293708
+                            } else {
+                                0.24268875616873758
+                            }
+                        } else {
+                            -0.17815679746829574
+                        }
+                    } else {
+                        -0.36276874457791247
+                    }
+                } else {
+                    if f[54] <= 8.951296e-01 {
+                        if f[46] <= 1.0654232e01 {
+                            if f[40] <= 1.4978662e00 {
+                                0.013521325901092502
+                            } else {
+                                if f[48] <= 7.0578847e00 {
+                                    0.20340355428633444
+                                } else {
+                                    if f[32] <= 1.625e02 {
+                                        0.1845243684711225
+                                    } else {
+                                        -0.9846788994669948
+                                    }
+                                }
+                            }
+                        } else {
+                            -0.2137189615196801
+                        }
+                    } else {
+                        -0.07336177811477373
+                    }
+                }
+            } else {
+                if f[33] <= 4.3000528e-01 {
+                    if f[37] <= 1.6001692e-01 {
+                        if f[0] <= 6.7895346e00 {
+                            -0.024884914077251716
+                        } else {
+                            -0.7098393868211119
+                        }
+                    } else {
+                        0.18514743486761928
+                    }
+                } else {
+                    if f[40] <= 2.0126758e00 {
+                        if f[45] <= 1.3137589e-02 {
+                            -0.34950110730832273
+                        } else {
+                            -0.05301147398004603
+                        }
+                    } else {
+                        0.07941478172262328
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_5(f: &[f32; FEATURES]) -> f64 {
+    if f[55] <= 1.0e-35 {
+        if f[25] <= 1.0e-35 {
+            if f[33] <= 7.408068e-01 {
+                if f[5] <= 1.0e-35 {
+                    if f[32] <= 1.375e02 {
+                        if f[53] <= 4.06899e00 {
+                            -0.0923355652796404
+                        } else {
+                            0.08933009341030847
+                        }
+                    } else {
+                        0.06588179276633015
+                    }
+                } else {
+                    if f[6] <= 3.5e00 {
+                        if f[33] <= 7.775024e-03 {
+                            -0.31687941571625167
+                        } else {
+                            0.16748597996706943
+                        }
+                    } else {
+                        if f[32] <= 1.125e02 {
+                            if f[3] <= 2.8617926e00 {
+                                -0.0914368001193328
+                            } else {
+                                -0.8962496019529109
+                            }
+                        } else {
+                            if f[54] <= 3.3800103e-02 {
+                                -0.09241548011198548
+                            } else {
+                                0.2089911930209849
+                            }
+                        }
+                    }
+                }
+            } else {
+                if f[44] <= 7.6532574e00 {
+                    -0.17742818500904647
+                } else {
+                    -0.009320052633330968
+                }
+            }
+        } else {
+            if f[29] <= 1.0e-35 {
+                if f[1] <= 8.714145e-02 {
+                    if f[32] <= 1.0e-35 {
+                        -0.2267773912320793
+                    } else {
+                        if f[33] <= 6.5181744e-01 {
+                            if f[49] <= 6.9731385e-02 {
+                                -0.3065517987430378
+                            } else {
+                                if f[3] <= 3.34975e00 {
+                                    0.15804584196028393
+                                } else {
+                                    -0.8754554762594765
+                                }
+                            }
+                        } else {
+                            -0.073162556933809
+                        }
+                    }
+                } else {
+                    -0.19780559593272265
+                }
+            } else {
+                if f[58] <= 1.4952488e-02 {
+                    if f[32] <= 8.75e01 {
+                        -0.18935608316350966
+                    } else {
+                        -0.024663417239480196
+                    }
+                } else {
+                    -0.24058499253477125
+                }
+            }
+        }
+    } else {
+        if f[35] <= 5.6886673e00 {
+            if f[6] <= 1.05e01 {
+                if f[49] <= 2.2941855e-01 {
+                    -0.1394995246994948
+                } else {
+                    if f[36] <= 6.362085e-03 {
+                        if f[45] <= 1.3605055e-01 {
+                            0.140717886580757
+                        } else {
+                            -0.11601797073998656
+                        }
+                    } else {
+                        if f[40] <= 1.7005987e00 {
+                            -0.135594492300771
+                        } else {
+                            0.08892857412247943
+                        }
+                    }
+                }
+            } else {
+                -0.47518902184593176
+            }
+        } else {
+            if f[6] <= 6.5e00 {
+                if f[46] <= 1.0593729e01 {
+                    if f[1] <= 8.0123454e-01 {
+                        if f[49] <= 4.0050986e-01 {
+                            0.10208907977042984
+                        } else {
+                            0.23491319930312624
+                        }
+                    } else {
+                        -0.10279371869440738
+                    }
+                } else {
+                    -0.017484304157028598
+                }
+            } else {
+                0.06671535754349928
+            }
+        }
+    }
+}
+
+fn tree_6(f: &[f32; FEATURES]) -> f64 {
+    if f[55] <= 1.0e-35 {
+        if f[25] <= 1.0e-35 {
+            if f[33] <= 8.2616997e-01 {
+                if f[6] <= 5.5e00 {
+                    if f[6] <= 1.0e-35 {
+                        -0.3005134171109579
+                    } else {
+                        if f[51] <= 6.687243e-01 {
+                            if f[4] <= 3.7077468e-02 {
+                                0.14619061921725796
+                            } else {
+                                -0.03217795597449297
+                            }
+                        } else {
+                            if f[47] <= 7.055613e-01 {
+                                -0.061341767773904834
+                            } else {
+                                if f[29] <= 1.0e-35 {
+                                    0.3093518072918523
+                                } else {
+                                    -0.18667225391331035
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    if f[32] <= 1.375e02 {
+                        -0.09473873248580747
+                    } else {
+                        if f[0] <= 3.4498615e00 {
+                            -0.13030065632703386
+                        } else {
+                            if f[40] <= 1.8688347e00 {
+                                -0.0565874002354424
+                            } else {
+                                0.184342492433297
+                            }
+                        }
+                    }
+                }
+            } else {
+                if f[40] <= 1.4978662e00 {
+                    -0.22152303393765743
+                } else {
+                    -0.06980870288291031
+                }
+            }
+        } else {
+            if f[32] <= 1.0e-35 {
+                -0.23345484140159134
+            } else {
+                if f[10] <= 1.0e-35 {
+                    if f[33] <= 7.8239787e-01 {
+                        if f[1] <= 3.7546992e-01 {
+                            if f[53] <= 2.5249279e00 {
+                                -0.08838111041027169
+                            } else {
+                                0.10561389641365926
+                            }
+                        } else {
+                            -0.09377512192002078
+                        }
+                    } else {
+                        if f[44] <= 7.546182e00 {
+                            -0.22936517132064066
+                        } else {
+                            0.06470611363381269
+                        }
+                    }
+                } else {
+                    -0.21831955176237303
+                }
+            }
+        }
+    } else {
+        if f[5] <= 1.0e-35 {
+            if f[6] <= 6.5e00 {
+                if f[41] <= 2.5e00 {
+                    0.1225145276828672
+                } else {
+                    -0.11708119545256392
+                }
+            } else {
+                -0.029550427167435372
+            }
+        } else {
+            if f[40] <= 2.6735537e00 {
+                if f[11] <= 1.0e-35 {
+                    if f[33] <= 5.064604e-01 {
+                        0.19371975021161608
+                    } else {
+                        if f[49] <= 2.6282212e-01 {
+                            if f[25] <= 1.0e-35 {
+                                if f[42] <= 6.956069e00 {
+                                    0.09129288752181686
+                                } else {
+                                    -0.9731082891843459
+                                }
+                            } else {
+                                -0.6141932681451218
+                            }
+                        } else {
+                            0.1047958471950661
+                        }
+                    }
+                } else {
+                    -0.5071608994668358
+                }
+            } else {
+                if f[44] <= 1.0645888e01 {
+                    if f[38] <= 6.5781465e00 {
+                        0.24603769546607168
+                    } else {
+                        -0.8823338962220899
+                    }
+                } else {
+                    -0.12578529498601254
+                }
+            }
+        }
+    }
+}
+
+fn tree_7(f: &[f32; FEATURES]) -> f64 {
+    if f[28] <= 1.0e-35 {
+        if f[29] <= 1.0e-35 {
+            if f[49] <= 3.115101e-01 {
+                if f[0] <= 2.9700856e00 {
+                    -0.08123632569043902
+                } else {
+                    if f[59] <= 1.85e01 {
+                        if f[39] <= 7.478475e-02 {
+                            if f[49] <= 7.473654e-02 {
+                                if f[49] <= 6.100007e-02 {
+                                    0.12131663060445028
+                                } else {
+                                    -0.47554832528837465
+                                }
+                            } else {
+                                0.1639886892470039
+                            }
+                        } else {
+                            if f[47] <= 6.9004464e-01 {
+                                -0.055358537653793394
+                            } else {
+                                0.1479458684249419
+                            }
+                        }
+                    } else {
+                        -0.37729220769004423
+                    }
+                }
+            } else {
+                if f[32] <= 3.75e01 {
+                    -0.22300060222433515
+                } else {
+                    if f[35] <= 5.8006053e00 {
+                        -0.11905392774485854
+                    } else {
+                        0.07516953681827365
+                    }
+                }
+            }
+        } else {
+            if f[49] <= 2.7881e-02 {
+                if f[48] <= 4.8559213e00 {
+                    0.44266551420598044
+                } else {
+                    -0.09222267197885349
+                }
+            } else {
+                if f[0] <= 2.2499049e00 {
+                    -0.019282554720817396
+                } else {
+                    if f[13] <= 1.0e-35 {
+                        -0.22011864205884904
+                    } else {
+                        -0.10136976370062219
+                    }
+                }
+            }
+        }
+    } else {
+        if f[35] <= 4.9522934e00 {
+            if f[48] <= 4.034201e00 {
+                -0.18823386185481086
+            } else {
+                if f[49] <= 7.611997e-01 {
+                    -0.03647603797429061
+                } else {
+                    0.09659444144544149
+                }
+            }
+        } else {
+            if f[6] <= 6.5e00 {
+                if f[33] <= 6.232121e-01 {
+                    if f[42] <= 7.1143627e00 {
+                        if f[11] <= 1.0e-35 {
+                            if f[42] <= 3.0201273e00 {
+                                0.08479112850659214
+                            } else {
+                                0.20711418977412424
+                            }
+                        } else {
+                            -0.19153476183113965
+                        }
+                    } else {
+                        -0.06707219352046166
+                    }
+                } else {
+                    if f[42] <= 3.0677824e00 {
+                        -0.12583880433741418
+                    } else {
+                        if f[44] <= 1.0645888e01 {
+                            if f[35] <= 8.44473e00 {
+                                0.06293919040875973
+                            } else {
+                                0.1868441593601553
+                            }
+                        } else {
+                            -0.3499980932500253
+                        }
+                    }
+                }
+            } else {
+                if f[45] <= 5.261764e-02 {
+                    if f[2] <= 4.134878e00 {
+                        if f[49] <= 5.7727534e-01 {
+                            if f[33] <= 4.1130364e-01 {
+                                -0.0001534678184793094
+                            } else {
+                                -0.27450572542616797
+                            }
+                        } else {
+                            -0.0036818916997745223
+                        }
+                    } else {
+                        0.2974285625618174
+                    }
+                } else {
+                    0.10809611333178842
+                }
+            }
+        }
+    }
+}
+
+fn tree_8(f: &[f32; FEATURES]) -> f64 {
+    if f[52] <= 1.0e-35 {
+        if f[32] <= 1.0e-35 {
+            if f[41] <= 1.0e-35 {
+                -0.19510683133552628
+            } else {
+                if f[46] <= 9.077094e00 {
+                    0.0033210845211351925
+                } else {
+                    -0.20206246216251864
+                }
+            }
+        } else {
+            if f[0] <= 4.8789997e00 {
+                if f[10] <= 1.0e-35 {
+                    if f[33] <= 8.1215173e-01 {
+                        if f[6] <= 6.5e00 {
+                            0.02141643245179657
+                        } else {
+                            -0.06911229811520934
+                        }
+                    } else {
+                        -0.13973150569514212
+                    }
+                } else {
+                    -0.1598698383625019
+                }
+            } else {
+                if f[33] <= 8.4399194e-01 {
+                    if f[37] <= 5.186175e-01 {
+                        if f[46] <= 1.0593729e01 {
+                            0.21224282885347556
+                        } else {
+                            -0.21282416196072454
+                        }
+                    } else {
+                        if f[41] <= 4.5e00 {
+                            if f[45] <= 1.2924492e-01 {
+                                if f[38] <= 2.0126758e00 {
+                                    0.05790299139903872
+                                } else {
+                                    -0.3443897346406369
+                                }
+                            } else {
+                                -0.15652004280766033
+                            }
+                        } else {
+                            0.19103753600672835
+                        }
+                    }
+                } else {
+                    -0.10663398345596609
+                }
+            }
+        }
+    } else {
+        if f[35] <= 8.24604e00 {
+            if f[14] <= 1.0e-35 {
+                if f[42] <= 6.6637707e00 {
+                    if f[38] <= 3.156774e00 {
+                        if f[42] <= 4.1510086e00 {
+                            -0.015347061704333248
+                        } else {
+                            0.08824371701380929
+                        }
+                    } else {
+                        if f[46] <= 8.12443e00 {
+                            -1.8727263115221282
+                        } else {
+                            if f[46] <= 9.379998e00 {
+                                0.008097686975821378
+                            } else {
+                                if f[47] <= 1.6143443e-01 {
+                                    -1.8524147412874308
+                                } else {
+                                    0.31740979618389487
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    if f[48] <= 5.964863e00 {
+                        -0.0608956814374098
+                    } else {
+                        -0.47013427118840684
+                    }
+                }
+            } else {
+                if f[6] <= 5.5e00 {
+                    if f[46] <= 1.0974172e01 {
+                        0.1814473034765289
+                    } else {
+                        -0.9777938525004092
+                    }
+                } else {
+                    -0.03673662821979074
+                }
+            }
+        } else {
+            if f[15] <= 1.0e-35 {
+                if f[38] <= 5.7803574e00 {
+                    if f[44] <= 1.0645888e01 {
+                        0.19965479402359454
+                    } else {
+                        -0.10505460890070555
+                    }
+                } else {
+                    -0.5113103050913347
+                }
+            } else {
+                if f[39] <= 3.084866e-03 {
+                    -3.3370090877957175
+                } else {
+                    if f[30] <= 1.0e-35 {
+                        0.1772384273069085
+                    } else {
+                        -0.6127517928944909
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_9(f: &[f32; FEATURES]) -> f64 {
+    if f[1] <= 3.3093646e-01 {
+        if f[42] <= 2.5249279e00 {
+            if f[33] <= 7.24464e-01 {
+                if f[33] <= 6.428572e-03 {
+                    -0.2796317174730973
+                } else {
+                    0.003170427326406452
+                }
+            } else {
+                -0.18156779101335344
+            }
+        } else {
+            if f[41] <= 1.5e00 {
+                if f[9] <= 1.0e-35 {
+                    if f[6] <= 6.5e00 {
+                        if f[46] <= 1.0542727e01 {
+                            if f[33] <= 6.403584e-01 {
+                                if f[3] <= 4.085658e00 {
+                                    0.2018561456680964
+                                } else {
+                                    -0.37345638746822546
+                                }
+                            } else {
+                                0.10098775995269649
+                            }
+                        } else {
+                            if f[45] <= 2.5590332e-02 {
+                                -0.19236414334893603
+                            } else {
+                                0.09301158316381941
+                            }
+                        }
+                    } else {
+                        if f[44] <= 7.8121758e00 {
+                            if f[59] <= 7.5e00 {
+                                0.12220899164654943
+                            } else {
+                                -0.25543247733713925
+                            }
+                        } else {
+                            if f[44] <= 8.115222e00 {
+                                -0.4951850631132005
+                            } else {
+                                if f[47] <= 8.064231e-02 {
+                                    if f[47] <= 3.792743e-02 {
+                                        0.20931964790641994
+                                    } else {
+                                        if f[44] <= 9.200691e00 {
+                                            0.2080456029045228
+                                        } else {
+                                            -0.5614898191591146
+                                        }
+                                    }
+                                } else {
+                                    if f[39] <= 8.404363e-02 {
+                                        0.14830689584854154
+                                    } else {
+                                        -0.29872260210963053
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    -0.2578031726684699
+                }
+            } else {
+                if f[48] <= 4.8940945e00 {
+                    if f[35] <= 4.400584e00 {
+                        -0.0613229816712274
+                    } else {
+                        0.1375786542683397
+                    }
+                } else {
+                    if f[34] <= 2.95e01 {
+                        if f[14] <= 1.0e-35 {
+                            if f[48] <= 4.9089646e00 {
+                                -1.062144087270049
+                            } else {
+                                if f[40] <= 3.749435e00 {
+                                    -0.06309878680569148
+                                } else {
+                                    0.24307872445070433
+                                }
+                            }
+                        } else {
+                            if f[46] <= 9.361385e00 {
+                                if f[39] <= 7.8921415e-02 {
+                                    0.24585527892873943
+                                } else {
+                                    -0.02405962818020534
+                                }
+                            } else {
+                                if f[48] <= 6.8945217e00 {
+                                    -0.05909824538770493
+                                } else {
+                                    0.3376496786375535
+                                }
+                            }
+                        }
+                    } else {
+                        -0.5465898350528996
+                    }
+                }
+            }
+        }
+    } else {
+        if f[40] <= 2.5249279e00 {
+            if f[13] <= 1.0e-35 {
+                -0.15031695871976286
+            } else {
+                -0.057080763008116334
+            }
+        } else {
+            if f[17] <= 1.0e-35 {
+                -0.04175452752601726
+            } else {
+                0.15626812186696618
+            }
+        }
+    }
+}
+
+fn tree_10(f: &[f32; FEATURES]) -> f64 {
+    if f[28] <= 1.0e-35 {
+        if f[29] <= 1.0e-35 {
+            if f[40] <= 1.4978662e00 {
+                if f[49] <= 2.878643e-01 {
+                    -0.014738522148040873
+                } else {
+                    -0.13411295112520838
+                }
+            } else {
+                if f[35] <= 5.876333e00 {
+                    if f[49] <= 1.3700102e-01 {
+                        0.0642391603225121
+                    } else {
+                        if f[47] <= 3.2363576e-01 {
+                            0.022357747271405416
+                        } else {
+                            -0.18449245124147498
+                        }
+                    }
+                } else {
+                    0.13079125591102175
+                }
+            }
+        } else {
+            if f[0] <= 2.441401e00 {
+                0.012262291865977354
+            } else {
+                if f[49] <= 2.7881e-02 {
+                    if f[48] <= 4.8559213e00 {
+                        0.34359668462465814
+                    } else {
+                        if f[47] <= 1.4748387e-01 {
+                            -0.3417725405744951
+                        } else {
+                            0.012542519404081024
+                        }
+                    }
+                } else {
+                    if f[13] <= 1.0e-35 {
+                        -0.183350831060935
+                    } else {
+                        -0.06660215024502868
+                    }
+                }
+            }
+        }
+    } else {
+        if f[0] <= 4.9236174e00 {
+            if f[9] <= 1.0e-35 {
+                if f[44] <= 3.5408542e00 {
+                    -0.08119630752698856
+                } else {
+                    if f[43] <= 7.3824283e-03 {
+                        if f[6] <= 8.5e00 {
+                            if f[11] <= 1.0e-35 {
+                                if f[46] <= 7.216339e00 {
+                                    -0.15410872894816385
+                                } else {
+                                    0.12233766191552498
+                                }
+                            } else {
+                                if f[49] <= 7.0597804e-01 {
+                                    -0.3555569960152291
+                                } else {
+                                    0.40847176928569756
+                                }
+                            }
+                        } else {
+                            -0.21173333247621512
+                        }
+                    } else {
+                        -0.011813937256743796
+                    }
+                }
+            } else {
+                -0.26547569900568474
+            }
+        } else {
+            if f[40] <= 2.6735537e00 {
+                if f[46] <= 8.60089e00 {
+                    if f[32] <= -1.0e-35 {
+                        -0.31259802073893667
+                    } else {
+                        0.19176286859866018
+                    }
+                } else {
+                    if f[42] <= 6.7516856e00 {
+                        if f[33] <= 4.7645515e-01 {
+                            if f[3] <= 1.0e-35 {
+                                -0.30095130559635136
+                            } else {
+                                0.13115003954734272
+                            }
+                        } else {
+                            -0.005221599433344095
+                        }
+                    } else {
+                        if f[33] <= 2.0638447e-01 {
+                            0.14562559491196359
+                        } else {
+                            if f[45] <= 1.2352006e-02 {
+                                -0.41530618167080446
+                            } else {
+                                -0.0695007645085416
+                            }
+                        }
+                    }
+                }
+            } else {
+                if f[48] <= 6.515453e00 {
+                    0.18219913550168987
+                } else {
+                    if f[32] <= 6.25e01 {
+                        -0.39498538998132743
+                    } else {
+                        0.09112801456453114
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_11(f: &[f32; FEATURES]) -> f64 {
+    if f[9] <= 1.0e-35 {
+        if f[49] <= 7.572943e-01 {
+            if f[7] <= 1.0e-35 {
+                if f[33] <= 6.8481237e-01 {
+                    if f[0] <= 3.34975e00 {
+                        if f[18] <= 1.0e-35 {
+                            -0.06049063330649223
+                        } else {
+                            0.10787743213151381
+                        }
+                    } else {
+                        if f[37] <= 4.001488e-01 {
+                            if f[48] <= 6.515453e00 {
+                                0.12006918251635612
+                            } else {
+                                if f[47] <= 2.5022745e-01 {
+                                    -0.3555202810146633
+                                } else {
+                                    0.206331306459222
+                                }
+                            }
+                        } else {
+                            if f[49] <= 7.31996e-01 {
+                                if f[46] <= 8.776475e00 {
+                                    0.09521531825404214
+                                } else {
+                                    if f[34] <= 2.65e01 {
+                                        if f[4] <= 5.2708752e-02 {
+                                            if f[32] <= -1.0e-35 {
+                                                -0.2004722725641415
+                                            } else {
+                                                0.030154469255065923
+                                            }
+                                        } else {
+                                            -0.131572741209136
+                                        }
+                                    } else {
+                                        -0.3494142654476405
+                                    }
+                                }
+                            } else {
+                                if f[47] <= 6.969634e-02 {
+                                    -0.7190381629051452
+                                } else {
+                                    if f[53] <= 2.5249279e00 {
+                                        if f[35] <= 5.3399363e00 {
+                                            -0.04814499751249376
+                                        } else {
+                                            -1.1818778228700322
+                                        }
+                                    } else {
+                                        -0.01762901928179389
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    if f[49] <= 5.245927e-01 {
+                        if f[50] <= 3.238486e00 {
+                            -0.07606012436904029
+                        } else {
+                            0.02501046152975945
+                        }
+                    } else {
+                        if f[32] <= 6.25e01 {
+                            -0.23580358660993875
+                        } else {
+                            if f[40] <= 1.0e-35 {
+                                -0.2551353154521302
+                            } else {
+                                if f[45] <= 1.2748499e-01 {
+                                    0.060174118473185025
+                                } else {
+                                    -0.13987657562272732
+                                }
+                            }
+                        }
+                    }
+                }
+            } else {
+                -0.13770981394676635
+            }
+        } else {
+            if f[40] <= 1.4978662e00 {
+                if f[36] <= 2.1383567e-02 {
+                    if f[53] <= 2.3502402e00 {
+                        -0.1341190122132765
+                    } else {
+                        0.11977633061526566
+                    }
+                } else {
+                    -0.10195769685940029
+                }
+            } else {
+                if f[46] <= 1.0846556e01 {
+                    if f[5] <= 1.0e-35 {
+                        if f[3] <= 3.4811218e00 {
+                            0.08773447710385224
+                        } else {
+                            -0.4890331092138374
+                        }
+                    } else {
+                        if f[21] <= 1.0e-35 {
+                            0.1866852318365522
+                        } else {
+                            -0.5807439252709257
+                        }
+                    }
+                } else {
+                    -0.21419911286600377
+                }
+            }
+        }
+    } else {
+        if f[0] <= 2.6020033e00 {
+            -0.03578050383229568
+        } else {
+            -0.233216588477312
+        }
+    }
+}
+
+fn tree_12(f: &[f32; FEATURES]) -> f64 {
+    if f[33] <= 8.531122e-01 {
+        if f[49] <= 7.572943e-01 {
+            if f[7] <= 1.0e-35 {
+                if f[9] <= 1.0e-35 {
+                    if f[8] <= 1.0e-35 {
+                        if f[49] <= 7.437882e-01 {
+                            if f[33] <= 2.0035438e-02 {
+                                -0.1790081931190396
+                            } else {
+                                if f[11] <= 1.0e-35 {
+                                    if f[48] <= 4.8162327e00 {
+                                        if f[0] <= 3.6242518e00 {
+                                            -0.003300008452097597
+                                        } else {
+                                            0.13767681697525472
+                                        }
+                                    } else {
+                                        if f[35] <= 8.24604e00 {
+                                            if f[0] <= 6.6019087e00 {
+                                                if f[23] <= 1.0e-35 {
+                                                    if f[34] <= 2.55e01 {
+                                                        if f[6] <= 9.5e00 {
+                                                            if f[42] <= 6.6637707e00 {
+                                                                0.03688085009965337
+                                                            } else {
+                                                                -0.09031588011654755
+                                                            }
+                                                        } else {
+                                                            -0.22549167237070722
+                                                        }
+                                                    } else {
+                                                        if f[45] <= 4.9946222e-02 {
+                                                            -0.40003298277283883
+                                                        } else {
+                                                            0.059117250581259946
+                                                        }
+                                                    }
+                                                } else {
+                                                    if f[32] <= 6.25e01 {
+                                                        -0.2528243688913643
+                                                    } else {
+                                                        0.15147404990537583
+                                                    }
+                                                }
+                                            } else {
+                                                -0.173594556942512
+                                            }
+                                        } else {
+                                            if f[48] <= 5.9877067e00 {
+                                                0.20238203511573785
+                                            } else {
+                                                if f[48] <= 6.00881e00 {
+                                                    -0.5860072614287224
+                                                } else {
+                                                    if f[46] <= 9.429074e00 {
+                                                        -1.0301566614587003
+                                                    } else {
+                                                        0.06545849047379516
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                } else {
+                                    if f[47] <= 1.4748387e-01 {
+                                        -0.3905045967574429
+                                    } else {
+                                        if f[47] <= 2.7977192e-01 {
+                                            0.17210419953290249
+                                        } else {
+                                            -0.16148396154144312
+                                        }
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[46] <= 8.849011e00 {
+                                if f[38] <= 2.138333e00 {
+                                    -0.5465959601669743
+                                } else {
+                                    0.21985527522991086
+                                }
+                            } else {
+                                if f[47] <= 8.969867e-02 {
+                                    if f[41] <= 1.5e00 {
+                                        -0.08074779270442457
+                                    } else {
+                                        -1.3082346671595697
+                                    }
+                                } else {
+                                    0.02221902136657763
+                                }
+                            }
+                        }
+                    } else {
+                        -0.23212664758886484
+                    }
+                } else {
+                    -0.2073561440506089
+                }
+            } else {
+                -0.12152868469095802
+            }
+        } else {
+            if f[5] <= 1.0e-35 {
+                if f[34] <= 6.5e00 {
+                    -0.18933167181115454
+                } else {
+                    if f[34] <= 1.55e01 {
+                        0.03334689235913461
+                    } else {
+                        0.1922162503166639
+                    }
+                }
+            } else {
+                0.15244897497839774
+            }
+        }
+    } else {
+        -0.09026913192302888
+    }
+}
+
+fn tree_13(f: &[f32; FEATURES]) -> f64 {
+    if f[53] <= 3.0201273e00 {
+        if f[25] <= 1.0e-35 {
+            if f[49] <= 2.7881e-02 {
+                if f[48] <= 6.223567e00 {
+                    if f[44] <= 3.4811218e00 {
+                        -0.2552898278326251
+                    } else {
+                        0.08735285818679703
+                    }
+                } else {
+                    0.28855010793791397
+                }
+            } else {
+                if f[57] <= 1.0e-35 {
+                    if f[49] <= 6.100007e-02 {
+                        -0.19321131403185446
+                    } else {
+                        0.003791907382339022
+                    }
+                } else {
+                    if f[46] <= 8.12443e00 {
+                        if f[48] <= 4.297262e00 {
+                            -0.2419695213736262
+                        } else {
+                            0.1891375591333128
+                        }
+                    } else {
+                        if f[30] <= 1.0e-35 {
+                            if f[49] <= 8.088463e-02 {
+                                -0.39262476451150513
+                            } else {
+                                if f[40] <= 3.511434e00 {
+                                    -0.14635674417635658
+                                } else {
+                                    0.38246757006020515
+                                }
+                            }
+                        } else {
+                            if f[49] <= 2.9521286e-01 {
+                                if f[59] <= 1.35e01 {
+                                    0.17891285483715244
+                                } else {
+                                    -0.3118441162324678
+                                }
+                            } else {
+                                -0.17045323007444163
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            if f[0] <= 1.8688347e00 {
+                0.12492419557194906
+            } else {
+                if f[44] <= 8.615046e00 {
+                    -0.09069347982210328
+                } else {
+                    0.04467360902360531
+                }
+            }
+        }
+    } else {
+        if f[22] <= 1.0e-35 {
+            if f[21] <= 1.0e-35 {
+                if f[33] <= 7.24464e-01 {
+                    if f[1] <= 1.364745e-01 {
+                        if f[40] <= 2.6735537e00 {
+                            if f[48] <= 6.598508e00 {
+                                if f[4] <= 9.3095474e-02 {
+                                    0.07952194777062227
+                                } else {
+                                    -0.05370915147021308
+                                }
+                            } else {
+                                if f[48] <= 6.6200724e00 {
+                                    -0.9856232209329047
+                                } else {
+                                    -0.10339096869226191
+                                }
+                            }
+                        } else {
+                            if f[59] <= 9.5e00 {
+                                0.15991396857950183
+                            } else {
+                                -0.15905515930433406
+                            }
+                        }
+                    } else {
+                        if f[18] <= 1.0e-35 {
+                            if f[45] <= 1.9380163e-01 {
+                                -0.11216904793316003
+                            } else {
+                                if f[58] <= 4.1690465e-02 {
+                                    if f[46] <= 9.346223e00 {
+                                        0.033918012963372025
+                                    } else {
+                                        0.24118576106806972
+                                    }
+                                } else {
+                                    -0.0743864595710504
+                                }
+                            }
+                        } else {
+                            0.16124612588525664
+                        }
+                    }
+                } else {
+                    if f[4] <= 5.01004e-02 {
+                        0.0040101470001321715
+                    } else {
+                        -0.124538345612971
+                    }
+                }
+            } else {
+                -0.29240577136216167
+            }
+        } else {
+            -0.17593657995427497
+        }
+    }
+}
+
+fn tree_14(f: &[f32; FEATURES]) -> f64 {
+    if f[40] <= 1.4978662e00 {
+        if f[39] <= 4.9965177e-02 {
+            0.013082539548811058
+        } else {
+            if f[46] <= 7.216339e00 {
+                -0.2326316915287121
+            } else {
+                -0.06633776861260936
+            }
+        }
+    } else {
+        if f[49] <= 7.572943e-01 {
+            if f[46] <= 9.8830805e00 {
+                if f[45] <= 4.0423346e-01 {
+                    if f[41] <= 2.5e00 {
+                        if f[39] <= 1.6755695e-02 {
+                            if f[44] <= 7.5074153e00 {
+                                0.09113984806032495
+                            } else {
+                                if f[35] <= 8.24604e00 {
+                                    if f[36] <= 6.6662007e-03 {
+                                        if f[47] <= 1.6322732e-01 {
+                                            if f[46] <= 8.892886e00 {
+                                                0.22200091111672896
+                                            } else {
+                                                -0.39739656305411775
+                                            }
+                                        } else {
+                                            if f[47] <= 3.5964358e-01 {
+                                                0.1488338478248932
+                                            } else {
+                                                if f[44] <= 7.8890843e00 {
+                                                    -0.5588475576893521
+                                                } else {
+                                                    0.1635217905168271
+                                                }
+                                            }
+                                        }
+                                    } else {
+                                        if f[26] <= 1.0e-35 {
+                                            -1.4453090212917095
+                                        } else {
+                                            -0.0939139785234896
+                                        }
+                                    }
+                                } else {
+                                    if f[39] <= 1.5922304e-02 {
+                                        0.21702644048416705
+                                    } else {
+                                        if f[33] <= 3.8654032e-01 {
+                                            0.24874554838710666
+                                        } else {
+                                            -2.1008746367940008
+                                        }
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[0] <= 3.9796379e00 {
+                                0.013780322548034463
+                            } else {
+                                0.16507901235218925
+                            }
+                        }
+                    } else {
+                        if f[46] <= 7.7115126e00 {
+                            0.2934425860882989
+                        } else {
+                            -0.013293890214896043
+                        }
+                    }
+                } else {
+                    if f[47] <= 6.84873e-01 {
+                        if f[34] <= 2.35e01 {
+                            -0.09322158348054124
+                        } else {
+                            0.2064289559707726
+                        }
+                    } else {
+                        if f[6] <= 1.5e00 {
+                            if f[49] <= 2.4374476e-01 {
+                                0.21234700605946819
+                            } else {
+                                if f[48] <= 6.452048e00 {
+                                    0.34330253299960994
+                                } else {
+                                    3.115167646371068
+                                }
+                            }
+                        } else {
+                            0.017811618826795682
+                        }
+                    }
+                }
+            } else {
+                if f[46] <= 9.893789e00 {
+                    -1.3185108346736523
+                } else {
+                    if f[47] <= 1.9089665e-01 {
+                        if f[47] <= 1.0870456e-01 {
+                            -0.03877669081462228
+                        } else {
+                            -0.2446987240246872
+                        }
+                    } else {
+                        0.04350086899422725
+                    }
+                }
+            }
+        } else {
+            if f[46] <= 1.0846556e01 {
+                if f[42] <= 8.646503e00 {
+                    0.09791315987504552
+                } else {
+                    -0.36609064497892485
+                }
+            } else {
+                -0.2096447739856611
+            }
+        }
+    }
+}
+
+fn tree_15(f: &[f32; FEATURES]) -> f64 {
+    if f[9] <= 1.0e-35 {
+        if f[2] <= 8.9587975e-01 {
+            if f[0] <= 6.6019087e00 {
+                if f[33] <= 1.0e-35 {
+                    -0.272024926529957
+                } else {
+                    if f[53] <= 3.4498615e00 {
+                        if f[26] <= 1.0e-35 {
+                            if f[49] <= 2.069147e-02 {
+                                0.1506437472174558
+                            } else {
+                                if f[44] <= 7.9512053e00 {
+                                    if f[25] <= 1.0e-35 {
+                                        if f[34] <= 2.75e01 {
+                                            if f[49] <= 4.2765465e-02 {
+                                                -0.2715440708996237
+                                            } else {
+                                                if f[0] <= 6.105908e00 {
+                                                    0.057261559193677834
+                                                } else {
+                                                    -0.7863520824433189
+                                                }
+                                            }
+                                        } else {
+                                            -0.3811129605780124
+                                        }
+                                    } else {
+                                        -0.07358682086392992
+                                    }
+                                } else {
+                                    if f[46] <= 8.211074e00 {
+                                        -0.7677520462907251
+                                    } else {
+                                        if f[34] <= 2.35e01 {
+                                            -0.08125342385150064
+                                        } else {
+                                            0.29854113593673665
+                                        }
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[43] <= 9.492384e-01 {
+                                -0.07029191064625827
+                            } else {
+                                0.024601051266761462
+                            }
+                        }
+                    } else {
+                        if f[21] <= 1.0e-35 {
+                            if f[54] <= 9.5488465e-01 {
+                                if f[15] <= 1.0e-35 {
+                                    if f[18] <= 1.0e-35 {
+                                        if f[0] <= 4.1510086e00 {
+                                            -0.07322330779721083
+                                        } else {
+                                            0.04362376254655899
+                                        }
+                                    } else {
+                                        0.11293436086323765
+                                    }
+                                } else {
+                                    if f[35] <= 7.7432694e00 {
+                                        0.13704005760925791
+                                    } else {
+                                        -0.4006710685625321
+                                    }
+                                }
+                            } else {
+                                -0.04058525626962368
+                            }
+                        } else {
+                            -0.28916783854162914
+                        }
+                    }
+                }
+            } else {
+                -0.397068137622684
+            }
+        } else {
+            if f[33] <= 5.650539e-01 {
+                if f[10] <= 1.0e-35 {
+                    if f[53] <= 2.2499049e00 {
+                        if f[32] <= 6.25e01 {
+                            -0.18175281988385944
+                        } else {
+                            0.05882896431049818
+                        }
+                    } else {
+                        0.10967597195072808
+                    }
+                } else {
+                    -0.21158786477970384
+                }
+            } else {
+                if f[48] <= 7.1332955e00 {
+                    if f[46] <= 1.0841453e01 {
+                        if f[40] <= 2.5249279e00 {
+                            if f[50] <= 4.832298e00 {
+                                -0.05626433570005366
+                            } else {
+                                0.06616800212556428
+                            }
+                        } else {
+                            0.08466890689619215
+                        }
+                    } else {
+                        -0.27765551826073276
+                    }
+                } else {
+                    -0.4637036178687151
+                }
+            }
+        }
+    } else {
+        if f[0] <= 3.34975e00 {
+            -0.05251323429997447
+        } else {
+            -0.2416421910258944
+        }
+    }
+}
+
+fn tree_16(f: &[f32; FEATURES]) -> f64 {
+    if f[33] <= 5.8872706e-01 {
+        if f[10] <= 1.0e-35 {
+            if f[33] <= 1.0e-35 {
+                -0.2745288760680684
+            } else {
+                if f[6] <= 6.5e00 {
+                    if f[4] <= 6.242506e-02 {
+                        if f[35] <= 7.8121758e00 {
+                            if f[2] <= 2.802901e00 {
+                                0.0590003120180079
+                            } else {
+                                -0.2666379460035568
+                            }
+                        } else {
+                            if f[1] <= 4.554343e-01 {
+                                0.15864364999513658
+                            } else {
+                                -0.23609727834945973
+                            }
+                        }
+                    } else {
+                        -0.040888468557039405
+                    }
+                } else {
+                    if f[51] <= 9.593282e-02 {
+                        if f[48] <= 3.7726948e00 {
+                            0.156895973100947
+                        } else {
+                            -0.0442843003027343
+                        }
+                    } else {
+                        if f[32] <= 1.125e02 {
+                            -0.009233975019344174
+                        } else {
+                            if f[0] <= 3.4498615e00 {
+                                -0.011173066599667065
+                            } else {
+                                0.18721806276689953
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            if f[0] <= 2.6020033e00 {
+                0.049676596316602636
+            } else {
+                if f[47] <= 1.0098659e-01 {
+                    0.18107260655072524
+                } else {
+                    -0.16564337105294105
+                }
+            }
+        }
+    } else {
+        if f[15] <= 1.0e-35 {
+            if f[44] <= 8.191877e00 {
+                if f[44] <= 8.115222e00 {
+                    if f[33] <= 9.071286e-01 {
+                        -0.04852224357105507
+                    } else {
+                        -0.14109996818462897
+                    }
+                } else {
+                    if f[30] <= 1.0e-35 {
+                        -0.08070268017702363
+                    } else {
+                        -0.6124588412293133
+                    }
+                }
+            } else {
+                if f[48] <= 6.4417434e00 {
+                    if f[42] <= 8.646503e00 {
+                        if f[46] <= 1.0846556e01 {
+                            if f[45] <= 8.205386e-02 {
+                                0.09227715243415324
+                            } else {
+                                if f[47] <= 1.7153545e-01 {
+                                    if f[40] <= 4.41278e00 {
+                                        -0.1438572336662743
+                                    } else {
+                                        -1.6906847816878023
+                                    }
+                                } else {
+                                    0.042119012094822064
+                                }
+                            }
+                        } else {
+                            -0.3200520337744136
+                        }
+                    } else {
+                        -0.409066770475156
+                    }
+                } else {
+                    if f[47] <= 5.358874e-01 {
+                        if f[40] <= 4.3241105e00 {
+                            -0.3654052565269983
+                        } else {
+                            0.16947076837871908
+                        }
+                    } else {
+                        0.315645636868065
+                    }
+                }
+            }
+        } else {
+            if f[32] <= 3.75e01 {
+                -0.054888693088131
+            } else {
+                if f[35] <= 7.7432694e00 {
+                    if f[45] <= 1.2748499e-01 {
+                        0.14855037142191801
+                    } else {
+                        0.015270387821392832
+                    }
+                } else {
+                    -0.1839927438285918
+                }
+            }
+        }
+    }
+}
+
+fn tree_17(f: &[f32; FEATURES]) -> f64 {
+    if f[32] <= -1.0e-35 {
+        if f[0] <= 2.441401e00 {
+            0.09679154829341849
+        } else {
+            if f[47] <= 3.8153476e-01 {
+                -0.05887045311917877
+            } else {
+                -0.2129427352024268
+            }
+        }
+    } else {
+        if f[53] <= 4.863673e00 {
+            if f[14] <= 1.0e-35 {
+                if f[47] <= 1.3719985e-01 {
+                    if f[49] <= 3.3742416e-01 {
+                        if f[48] <= 5.744603e00 {
+                            0.16864113231213684
+                        } else {
+                            -0.048274167552779586
+                        }
+                    } else {
+                        if f[48] <= 6.598508e00 {
+                            if f[13] <= 1.0e-35 {
+                                if f[46] <= 7.216339e00 {
+                                    -0.38744255822564794
+                                } else {
+                                    if f[49] <= 3.9692652e-01 {
+                                        -0.31770521739640234
+                                    } else {
+                                        -0.0025546017760966853
+                                    }
+                                }
+                            } else {
+                                if f[6] <= 1.0e-35 {
+                                    -1.1705837918002278
+                                } else {
+                                    0.10425437854639694
+                                }
+                            }
+                        } else {
+                            -0.3723292298088282
+                        }
+                    }
+                } else {
+                    if f[47] <= 1.5943596e-01 {
+                        if f[34] <= 1.85e01 {
+                            if f[47] <= 1.5789944e-01 {
+                                -0.05132386979567599
+                            } else {
+                                -0.43820644129474284
+                            }
+                        } else {
+                            if f[33] <= 2.8592625e-01 {
+                                0.05129607786346509
+                            } else {
+                                -0.9512857207908385
+                            }
+                        }
+                    } else {
+                        if f[10] <= 1.0e-35 {
+                            if f[33] <= 6.403584e-01 {
+                                0.009763284639310513
+                            } else {
+                                if f[47] <= 5.5090725e-01 {
+                                    -0.08183731472240457
+                                } else {
+                                    0.052937220634827864
+                                }
+                            }
+                        } else {
+                            -0.10477777681446379
+                        }
+                    }
+                }
+            } else {
+                if f[6] <= 5.5e00 {
+                    if f[47] <= 5.264536e-01 {
+                        if f[38] <= 5.6056333e00 {
+                            0.06364009718781787
+                        } else {
+                            -0.29508652327231627
+                        }
+                    } else {
+                        if f[10] <= 1.0e-35 {
+                            0.19195518703919695
+                        } else {
+                            0.9138232184502911
+                        }
+                    }
+                } else {
+                    if f[13] <= 1.0e-35 {
+                        if f[6] <= 9.5e00 {
+                            0.08883046051756273
+                        } else {
+                            -0.3629112728837527
+                        }
+                    } else {
+                        if f[46] <= 8.18158e00 {
+                            0.17467248769893212
+                        } else {
+                            if f[46] <= 9.49871e00 {
+                                if f[47] <= 6.432387e-01 {
+                                    if f[6] <= 7.5e00 {
+                                        -0.07891781482911125
+                                    } else {
+                                        -0.46777217611628885
+                                    }
+                                } else {
+                                    -0.44568436955043134
+                                }
+                            } else {
+                                0.0010920481355832692
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            0.06131639753604011
+        }
+    }
+}
+
+fn tree_18(f: &[f32; FEATURES]) -> f64 {
+    if f[9] <= 1.0e-35 {
+        if f[20] <= 1.0e-35 {
+            if f[11] <= 1.0e-35 {
+                if f[6] <= 5.5e00 {
+                    if f[3] <= 3.238486e00 {
+                        if f[6] <= 4.5e00 {
+                            if f[51] <= 5.4610854e-01 {
+                                if f[22] <= 1.0e-35 {
+                                    if f[46] <= 1.0564946e01 {
+                                        if f[42] <= 2.5249279e00 {
+                                            if f[0] <= 5.285735e00 {
+                                                if f[35] <= 6.6573687e00 {
+                                                    -0.03801437593643704
+                                                } else {
+                                                    -0.35845609138033047
+                                                }
+                                            } else {
+                                                if f[57] <= 1.0e-35 {
+                                                    0.16822062050765094
+                                                } else {
+                                                    -0.21511930813541102
+                                                }
+                                            }
+                                        } else {
+                                            if f[3] <= 2.0126758e00 {
+                                                if f[42] <= 8.178498e00 {
+                                                    if f[33] <= 5.116293e-01 {
+                                                        0.1170137189159448
+                                                    } else {
+                                                        if f[2] <= 2.802901e00 {
+                                                            0.05339416998379329
+                                                        } else {
+                                                            -0.7657126751727525
+                                                        }
+                                                    }
+                                                } else {
+                                                    -0.24359599320358663
+                                                }
+                                            } else {
+                                                -0.07672771875617723
+                                            }
+                                        }
+                                    } else {
+                                        if f[33] <= 3.3852482e-01 {
+                                            0.10646274756700394
+                                        } else {
+                                            -0.16679000555424445
+                                        }
+                                    }
+                                } else {
+                                    -0.1922023592068469
+                                }
+                            } else {
+                                if f[46] <= 9.605788e00 {
+                                    if f[31] <= 1.0e-35 {
+                                        -0.042069490297885245
+                                    } else {
+                                        if f[14] <= 1.0e-35 {
+                                            -0.2049574817387887
+                                        } else {
+                                            -1.5584600289222563
+                                        }
+                                    }
+                                } else {
+                                    0.058651755400555214
+                                }
+                            }
+                        } else {
+                            if f[36] <= 9.993469e-01 {
+                                0.06528643464611565
+                            } else {
+                                0.3221657997519952
+                            }
+                        }
+                    } else {
+                        -0.26880686356494315
+                    }
+                } else {
+                    if f[2] <= 4.4307456e00 {
+                        if f[48] <= 7.207109e00 {
+                            -0.026933905316760102
+                        } else {
+                            0.2242015309086751
+                        }
+                    } else {
+                        0.24793658656238513
+                    }
+                }
+            } else {
+                if f[58] <= 4.7396135e-01 {
+                    if f[46] <= 9.236738e00 {
+                        if f[47] <= 2.7977192e-01 {
+                            if f[38] <= 1.4978662e00 {
+                                0.15142939323269572
+                            } else {
+                                if f[34] <= 1.35e01 {
+                                    -0.41256841717649023
+                                } else {
+                                    0.24922699514047794
+                                }
+                            }
+                        } else {
+                            -0.1867705927179494
+                        }
+                    } else {
+                        -0.26972520987151444
+                    }
+                } else {
+                    0.13260683685521235
+                }
+            }
+        } else {
+            0.1515698008564746
+        }
+    } else {
+        if f[0] <= 3.34975e00 {
+            -0.025180678669007948
+        } else {
+            -0.22437551500090183
+        }
+    }
+}
+
+fn tree_19(f: &[f32; FEATURES]) -> f64 {
+    if f[40] <= 1.4978662e00 {
+        if f[36] <= 2.1383567e-02 {
+            if f[36] <= 3.5411664e-03 {
+                if f[38] <= 1.4978662e00 {
+                    if f[49] <= 5.5793446e-01 {
+                        if f[47] <= 8.969867e-02 {
+                            0.24981973508836713
+                        } else {
+                            if f[49] <= 2.878643e-01 {
+                                if f[25] <= 1.0e-35 {
+                                    if f[49] <= 4.996752e-03 {
+                                        0.643060847582023
+                                    } else {
+                                        if f[47] <= 1.0376676e-01 {
+                                            -0.33639280257675386
+                                        } else {
+                                            if f[42] <= 5.9148526e00 {
+                                                0.06983815827038044
+                                            } else {
+                                                -0.27809384884022115
+                                            }
+                                        }
+                                    }
+                                } else {
+                                    -0.1142371585069564
+                                }
+                            } else {
+                                if f[48] <= 4.4367337e00 {
+                                    0.28839831911817704
+                                } else {
+                                    0.051980852202944225
+                                }
+                            }
+                        }
+                    } else {
+                        -0.04672207875458919
+                    }
+                } else {
+                    -0.12125584584542243
+                }
+            } else {
+                0.15373714332715027
+            }
+        } else {
+            if f[18] <= 1.0e-35 {
+                if f[15] <= 1.0e-35 {
+                    if f[47] <= 7.7526027e-01 {
+                        if f[49] <= 1.7325306e-01 {
+                            0.015381391102436085
+                        } else {
+                            if f[46] <= 8.236288e00 {
+                                -0.22371528125425122
+                            } else {
+                                -0.08038467004810704
+                            }
+                        }
+                    } else {
+                        -0.2606377366956682
+                    }
+                } else {
+                    if f[0] <= 4.3241105e00 {
+                        0.042111994382979134
+                    } else {
+                        -0.14508097478626739
+                    }
+                }
+            } else {
+                0.038202900762154594
+            }
+        }
+    } else {
+        if f[42] <= 7.175107e00 {
+            if f[2] <= 8.9587975e-01 {
+                if f[19] <= 1.0e-35 {
+                    0.00028112067077536385
+                } else {
+                    0.18302220007411538
+                }
+            } else {
+                if f[46] <= 9.200391e00 {
+                    if f[19] <= 1.0e-35 {
+                        0.1291210427563608
+                    } else {
+                        -0.28245703389249566
+                    }
+                } else {
+                    if f[44] <= 8.718581e00 {
+                        if f[41] <= 2.5e00 {
+                            -0.0036552168976680646
+                        } else {
+                            if f[46] <= 9.63613e00 {
+                                if f[46] <= 9.490922e00 {
+                                    if f[46] <= 9.245128e00 {
+                                        -0.582410112077043
+                                    } else {
+                                        -0.0344784283777185
+                                    }
+                                } else {
+                                    -0.6313168230173908
+                                }
+                            } else {
+                                0.05022317358717895
+                            }
+                        }
+                    } else {
+                        0.06822841865976677
+                    }
+                }
+            }
+        } else {
+            if f[34] <= 7.5e00 {
+                -0.27843003595683546
+            } else {
+                if f[41] <= 5.5e00 {
+                    0.0529533268714413
+                } else {
+                    -0.1686888464915148
+                }
+            }
+        }
+    }
+}
+
+fn tree_20(f: &[f32; FEATURES]) -> f64 {
+    if f[33] <= 5.219571e-01 {
+        if f[47] <= 4.0232778e-01 {
+            if f[6] <= 9.5e00 {
+                if f[48] <= 6.6147175e00 {
+                    if f[40] <= 3.5694335e00 {
+                        0.037050685905974344
+                    } else {
+                        0.15380215081305537
+                    }
+                } else {
+                    -0.12735112601436394
+                }
+            } else {
+                -0.1785654688307973
+            }
+        } else {
+            if f[32] <= 1.625e02 {
+                if f[11] <= 1.0e-35 {
+                    -0.04752166326009331
+                } else {
+                    -0.2575687244314437
+                }
+            } else {
+                0.07785464392277887
+            }
+        }
+    } else {
+        if f[26] <= 1.0e-35 {
+            if f[32] <= 1.875e02 {
+                if f[38] <= 1.2424533e00 {
+                    if f[49] <= 6.281078e-01 {
+                        0.10615390870400608
+                    } else {
+                        if f[15] <= 1.0e-35 {
+                            -0.047721355118281995
+                        } else {
+                            0.18989014029666748
+                        }
+                    }
+                } else {
+                    if f[38] <= 5.0657096e00 {
+                        if f[49] <= 8.820713e-01 {
+                            -0.02388624212086982
+                        } else {
+                            0.12780924408033362
+                        }
+                    } else {
+                        if f[38] <= 5.08752e00 {
+                            if f[1] <= 9.9523807e-01 {
+                                -2.3766393232387832
+                            } else {
+                                0.01305365649486405
+                            }
+                        } else {
+                            -0.1741103610000405
+                        }
+                    }
+                }
+            } else {
+                if f[49] <= 4.051708e-01 {
+                    if f[15] <= 1.0e-35 {
+                        if f[49] <= 3.770897e-01 {
+                            if f[49] <= 3.1419408e-01 {
+                                -0.3069762813204348
+                            } else {
+                                0.20343618871971922
+                            }
+                        } else {
+                            if f[35] <= 5.847882e00 {
+                                -0.4699085919894961
+                            } else {
+                                -1.5567649543961561
+                            }
+                        }
+                    } else {
+                        0.14946715918238124
+                    }
+                } else {
+                    0.03892660332038887
+                }
+            }
+        } else {
+            if f[34] <= 1.35e01 {
+                if f[48] <= 5.418318e00 {
+                    -0.10271072064594508
+                } else {
+                    -0.02412495753524238
+                }
+            } else {
+                if f[35] <= 4.863673e00 {
+                    -0.06452042796029256
+                } else {
+                    if f[47] <= 4.4802994e-01 {
+                        if f[48] <= 6.4076962e00 {
+                            if f[59] <= 1.25e01 {
+                                if f[39] <= 8.785141e-03 {
+                                    0.14741515353404414
+                                } else {
+                                    -0.016949679972592765
+                                }
+                            } else {
+                                -0.2059250964279495
+                            }
+                        } else {
+                            -0.3487666740138588
+                        }
+                    } else {
+                        if f[49] <= 8.088463e-02 {
+                            if f[47] <= 5.358874e-01 {
+                                1.8569209873382204
+                            } else {
+                                0.382291599136128
+                            }
+                        } else {
+                            0.13873936083790742
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_21(f: &[f32; FEATURES]) -> f64 {
+    if f[0] <= 1.8688347e00 {
+        0.10202779516216383
+    } else {
+        if f[22] <= 1.0e-35 {
+            if f[53] <= 2.802901e00 {
+                if f[49] <= 4.9852956e-02 {
+                    0.05859962367691826
+                } else {
+                    if f[57] <= 1.0e-35 {
+                        if f[44] <= 8.078533e00 {
+                            if f[34] <= 5.5e00 {
+                                -0.2142820805711583
+                            } else {
+                                0.010490808882643383
+                            }
+                        } else {
+                            if f[44] <= 8.468632e00 {
+                                if f[14] <= 1.0e-35 {
+                                    if f[51] <= 9.41556e-01 {
+                                        -0.19053717878625723
+                                    } else {
+                                        if f[0] <= 3.7012258e00 {
+                                            -0.03246997227602044
+                                        } else {
+                                            -0.6358305169056185
+                                        }
+                                    }
+                                } else {
+                                    0.11626808561574833
+                                }
+                            } else {
+                                if f[0] <= 5.02058e00 {
+                                    -0.08803023109008902
+                                } else {
+                                    0.04866658311672524
+                                }
+                            }
+                        }
+                    } else {
+                        -0.08588086455426902
+                    }
+                }
+            } else {
+                if f[21] <= 1.0e-35 {
+                    if f[43] <= 8.1843156e-01 {
+                        if f[45] <= 7.7193924e-03 {
+                            if f[42] <= 5.8985257e00 {
+                                if f[33] <= 5.5816762e-02 {
+                                    -0.10755402361964674
+                                } else {
+                                    if f[46] <= 8.529714e00 {
+                                        if f[44] <= 5.7252164e00 {
+                                            0.061928137962035175
+                                        } else {
+                                            0.23144064050241808
+                                        }
+                                    } else {
+                                        if f[51] <= 1.20335564e-01 {
+                                            if f[11] <= 1.0e-35 {
+                                                0.03070690136646135
+                                            } else {
+                                                if f[40] <= 2.441401e00 {
+                                                    -0.29266310227251924
+                                                } else {
+                                                    0.3206590024597696
+                                                }
+                                            }
+                                        } else {
+                                            -0.11182259470192851
+                                        }
+                                    }
+                                }
+                            } else {
+                                if f[32] <= 3.75e01 {
+                                    0.14711385725847456
+                                } else {
+                                    -0.1533251425217249
+                                }
+                            }
+                        } else {
+                            if f[0] <= 2.8617926e00 {
+                                -0.06686387316746524
+                            } else {
+                                if f[46] <= 1.0593729e01 {
+                                    0.0651324952632449
+                                } else {
+                                    -0.08026876162237291
+                                }
+                            }
+                        }
+                    } else {
+                        -0.034500113429703966
+                    }
+                } else {
+                    if f[37] <= 7.471896e-01 {
+                        0.19606693961483976
+                    } else {
+                        -0.2713059979865567
+                    }
+                }
+            }
+        } else {
+            if f[49] <= 1.6766478e-01 {
+                -0.2050505697216022
+            } else {
+                if f[27] <= 1.0e-35 {
+                    if f[46] <= 9.819044e00 {
+                        if f[44] <= 6.8601394e00 {
+                            -0.049865851726431536
+                        } else {
+                            0.6826147805080001
+                        }
+                    } else {
+                        1.1581052104257876
+                    }
+                } else {
+                    -0.0633446203372861
+                }
+            }
+        }
+    }
+}
+
+fn tree_22(f: &[f32; FEATURES]) -> f64 {
+    if f[20] <= 1.0e-35 {
+        if f[8] <= 1.0e-35 {
+            if f[34] <= 6.5e00 {
+                if f[15] <= 1.0e-35 {
+                    if f[45] <= 7.4482955e-02 {
+                        if f[26] <= 1.0e-35 {
+                            -0.0011350090575462121
+                        } else {
+                            if f[49] <= 9.213721e-01 {
+                                -0.11486508476206973
+                            } else {
+                                if f[0] <= 4.600145e00 {
+                                    -0.31600989680354513
+                                } else {
+                                    -2.3105372434037452
+                                }
+                            }
+                        }
+                    } else {
+                        if f[46] <= 9.605788e00 {
+                            -0.23147069906630227
+                        } else {
+                            0.1025170468281496
+                        }
+                    }
+                } else {
+                    0.09775825507308444
+                }
+            } else {
+                if f[35] <= 8.353615e00 {
+                    if f[31] <= 1.0e-35 {
+                        if f[40] <= 4.3107767e00 {
+                            if f[40] <= 4.2555876e00 {
+                                if f[38] <= 3.1984649e00 {
+                                    if f[50] <= 6.286928e00 {
+                                        0.001333157429416603
+                                    } else {
+                                        -0.15827760350203926
+                                    }
+                                } else {
+                                    if f[35] <= 6.8911176e00 {
+                                        if f[25] <= 1.0e-35 {
+                                            0.18420875930611438
+                                        } else {
+                                            -0.1903550186311136
+                                        }
+                                    } else {
+                                        -0.23271069480812195
+                                    }
+                                }
+                            } else {
+                                -0.37070537089749617
+                            }
+                        } else {
+                            0.19208035328073308
+                        }
+                    } else {
+                        0.1943770113184171
+                    }
+                } else {
+                    if f[1] <= 8.714145e-02 {
+                        if f[46] <= 9.831991e00 {
+                            if f[4] <= 6.9019645e-02 {
+                                0.18122693629262218
+                            } else {
+                                -0.16067084538558846
+                            }
+                        } else {
+                            if f[45] <= 1.2748499e-01 {
+                                if f[32] <= 1.625e02 {
+                                    -0.027626824261447008
+                                } else {
+                                    0.1988748929285036
+                                }
+                            } else {
+                                if f[49] <= 8.275669e-01 {
+                                    -0.19193691396320034
+                                } else {
+                                    -1.4426628874762621
+                                }
+                            }
+                        }
+                    } else {
+                        if f[45] <= 2.026319e-01 {
+                            -0.1421097958882737
+                        } else {
+                            0.24531007059075738
+                        }
+                    }
+                }
+            }
+        } else {
+            if f[7] <= 1.0e-35 {
+                if f[35] <= 6.8281703e00 {
+                    -0.22263202706708096
+                } else {
+                    0.31684681573242846
+                }
+            } else {
+                if f[58] <= 4.513733e-02 {
+                    0.6789042014465434
+                } else {
+                    -0.04392235358037678
+                }
+            }
+        }
+    } else {
+        if f[48] <= 5.959715e00 {
+            0.16944863874600322
+        } else {
+            if f[48] <= 6.081076e00 {
+                if f[36] <= 2.5590332e-02 {
+                    -1.2521918176678901
+                } else {
+                    -0.1180393117193653
+                }
+            } else {
+                0.07799446077868592
+            }
+        }
+    }
+}
+
+fn tree_23(f: &[f32; FEATURES]) -> f64 {
+    if f[33] <= 1.0e-35 {
+        -0.20679752741117485
+    } else {
+        if f[49] <= 7.572943e-01 {
+            if f[49] <= 7.437882e-01 {
+                if f[48] <= 4.350257e00 {
+                    if f[11] <= 1.0e-35 {
+                        if f[46] <= 7.216339e00 {
+                            if f[44] <= 5.747798e00 {
+                                if f[49] <= 5.245927e-01 {
+                                    -0.19025933887045868
+                                } else {
+                                    0.07334042388720745
+                                }
+                            } else {
+                                0.2725972692532649
+                            }
+                        } else {
+                            if f[49] <= 4.987405e-01 {
+                                0.20738927386595749
+                            } else {
+                                if f[58] <= 8.0956164e-04 {
+                                    0.1707109896958841
+                                } else {
+                                    -0.1846752115229555
+                                }
+                            }
+                        }
+                    } else {
+                        -0.5024259875081745
+                    }
+                } else {
+                    if f[24] <= 1.0e-35 {
+                        if f[47] <= 6.84873e-01 {
+                            if f[47] <= 4.0232778e-01 {
+                                if f[47] <= 2.6191822e-01 {
+                                    if f[48] <= 6.587546e00 {
+                                        -0.01535607506652894
+                                    } else {
+                                        -0.20958696152676332
+                                    }
+                                } else {
+                                    if f[40] <= 2.7403195e00 {
+                                        0.021041655079951222
+                                    } else {
+                                        0.15837149581746168
+                                    }
+                                }
+                            } else {
+                                if f[49] <= 1.5151282e-01 {
+                                    0.030112506961479213
+                                } else {
+                                    if f[48] <= 4.8162327e00 {
+                                        0.1298452347538853
+                                    } else {
+                                        -0.10334218234613032
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[49] <= 2.4374476e-01 {
+                                if f[34] <= 2.45e01 {
+                                    0.015114472255028358
+                                } else {
+                                    0.5404853374511603
+                                }
+                            } else {
+                                if f[35] <= 5.4094086e00 {
+                                    0.29874448568305983
+                                } else {
+                                    -0.38283315920187827
+                                }
+                            }
+                        }
+                    } else {
+                        -0.2077609471375859
+                    }
+                }
+            } else {
+                if f[46] <= 8.849011e00 {
+                    if f[47] <= 9.2465624e-02 {
+                        0.35653057115607156
+                    } else {
+                        -0.35307973773372175
+                    }
+                } else {
+                    if f[47] <= 8.969867e-02 {
+                        -0.3831910479028824
+                    } else {
+                        -0.008700570457566696
+                    }
+                }
+            }
+        } else {
+            if f[34] <= 1.55e01 {
+                if f[46] <= 8.038349e00 {
+                    if f[49] <= 8.862723e-01 {
+                        if f[32] <= 1.125e02 {
+                            -0.4201207635318246
+                        } else {
+                            0.1556499768740244
+                        }
+                    } else {
+                        if f[49] <= 9.8764473e-01 {
+                            0.14801972819119452
+                        } else {
+                            -0.3945382368641851
+                        }
+                    }
+                } else {
+                    0.029447340312518114
+                }
+            } else {
+                if f[29] <= 1.0e-35 {
+                    0.16737238919314307
+                } else {
+                    -0.05041957340593645
+                }
+            }
+        }
+    }
+}
+
+fn tree_24(f: &[f32; FEATURES]) -> f64 {
+    if f[6] <= 1.0e-35 {
+        -0.15915204801823282
+    } else {
+        if f[33] <= 8.993085e-01 {
+            if f[49] <= 8.314398e-01 {
+                if f[49] <= 8.275669e-01 {
+                    if f[33] <= 4.6079597e-01 {
+                        if f[35] <= 7.48071e00 {
+                            if f[47] <= 4.0232778e-01 {
+                                if f[41] <= 1.55e01 {
+                                    0.024816869667560353
+                                } else {
+                                    -0.4652489958038886
+                                }
+                            } else {
+                                if f[18] <= 1.0e-35 {
+                                    -0.05219664739519553
+                                } else {
+                                    0.09486618646728799
+                                }
+                            }
+                        } else {
+                            0.09933406365219855
+                        }
+                    } else {
+                        if f[47] <= 4.8926815e-01 {
+                            if f[34] <= 2.45e01 {
+                                if f[1] <= 6.910428e-01 {
+                                    if f[48] <= 5.873524e00 {
+                                        if f[15] <= 1.0e-35 {
+                                            -0.0059718937056970275
+                                        } else {
+                                            0.07818986011070506
+                                        }
+                                    } else {
+                                        -0.06288250439442494
+                                    }
+                                } else {
+                                    -0.08817021512194306
+                                }
+                            } else {
+                                -0.18071574511466112
+                            }
+                        } else {
+                            if f[49] <= 5.3000873e-01 {
+                                if f[47] <= 5.220951e-01 {
+                                    0.25498553683659086
+                                } else {
+                                    0.028098711884084714
+                                }
+                            } else {
+                                if f[30] <= 1.0e-35 {
+                                    -0.010414479422481073
+                                } else {
+                                    -0.4711634955723565
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    if f[46] <= 1.0097737e01 {
+                        -0.3115399629506812
+                    } else {
+                        0.18134721721564875
+                    }
+                }
+            } else {
+                if f[6] <= 7.5e00 {
+                    if f[21] <= 1.0e-35 {
+                        if f[49] <= 9.8764473e-01 {
+                            if f[4] <= 2.8679654e-01 {
+                                if f[46] <= 1.0846556e01 {
+                                    if f[2] <= 1.2424533e00 {
+                                        if f[42] <= 8.339262e00 {
+                                            0.07957367862548535
+                                        } else {
+                                            -0.4668897695918317
+                                        }
+                                    } else {
+                                        0.18072555359299436
+                                    }
+                                } else {
+                                    -0.12784988545318762
+                                }
+                            } else {
+                                if f[4] <= 2.947861e-01 {
+                                    -1.1496673762870593
+                                } else {
+                                    -0.11377488500097555
+                                }
+                            }
+                        } else {
+                            -0.11509082908454393
+                        }
+                    } else {
+                        -0.5196243348707642
+                    }
+                } else {
+                    if f[35] <= 7.6499305e00 {
+                        0.048309197982476494
+                    } else {
+                        if f[49] <= 9.5659065e-01 {
+                            if f[32] <= 1.875e02 {
+                                -0.4287194740171259
+                            } else {
+                                0.2561182656186479
+                            }
+                        } else {
+                            0.22335186302748664
+                        }
+                    }
+                }
+            }
+        } else {
+            if f[0] <= 2.2499049e00 {
+                0.13571269433326402
+            } else {
+                -0.06257413890260852
+            }
+        }
+    }
+}
+
+fn tree_25(f: &[f32; FEATURES]) -> f64 {
+    if f[23] <= 1.0e-35 {
+        if f[11] <= 1.0e-35 {
+            if f[47] <= 1.3719985e-01 {
+                if f[46] <= 1.0593729e01 {
+                    if f[46] <= 1.0372928e01 {
+                        if f[49] <= 6.281078e-01 {
+                            if f[3] <= 2.0126758e00 {
+                                if f[46] <= 1.0362989e01 {
+                                    0.11492345941826757
+                                } else {
+                                    -0.31427462211748464
+                                }
+                            } else {
+                                -0.10534514333299484
+                            }
+                        } else {
+                            if f[30] <= 1.0e-35 {
+                                0.04641709346621692
+                            } else {
+                                if f[48] <= 5.478551e00 {
+                                    if f[48] <= 5.4574533e00 {
+                                        if f[46] <= 1.0058757e01 {
+                                            if f[49] <= 8.9930785e-01 {
+                                                if f[48] <= 5.290786e00 {
+                                                    if f[46] <= 9.11482e00 {
+                                                        -0.04704554102937909
+                                                    } else {
+                                                        -0.28636081425865056
+                                                    }
+                                                } else {
+                                                    0.16527588322948253
+                                                }
+                                            } else {
+                                                0.14102519585775275
+                                            }
+                                        } else {
+                                            if f[46] <= 1.0074493e01 {
+                                                if f[33] <= 3.1404725e-01 {
+                                                    -0.10669412347671338
+                                                } else {
+                                                    if f[37] <= 9.991554e-01 {
+                                                        -2.9875900446688646
+                                                    } else {
+                                                        -1.091926800207935
+                                                    }
+                                                }
+                                            } else {
+                                                -0.12165150176565577
+                                            }
+                                        }
+                                    } else {
+                                        if f[33] <= 6.3459843e-01 {
+                                            -5.204997971121057
+                                        } else {
+                                            -1.2561809789168352
+                                        }
+                                    }
+                                } else {
+                                    0.08985253561423572
+                                }
+                            }
+                        }
+                    } else {
+                        0.21737689476374777
+                    }
+                } else {
+                    if f[48] <= 6.6147175e00 {
+                        -0.02672277726607111
+                    } else {
+                        -0.3072636491567068
+                    }
+                }
+            } else {
+                -0.0030420921984547523
+            }
+        } else {
+            if f[40] <= 2.7403195e00 {
+                if f[51] <= 4.3804824e-01 {
+                    if f[49] <= 7.0597804e-01 {
+                        -0.26619067396172236
+                    } else {
+                        0.08001636635419807
+                    }
+                } else {
+                    if f[0] <= 4.938058e00 {
+                        -0.1337903997452421
+                    } else {
+                        0.3027040188709227
+                    }
+                }
+            } else {
+                if f[48] <= 5.873524e00 {
+                    -0.06705253738524396
+                } else {
+                    0.3146762141486871
+                }
+            }
+        }
+    } else {
+        if f[46] <= 8.839856e00 {
+            0.1134025987668589
+        } else {
+            if f[59] <= 8.5e00 {
+                -0.2563951416253681
+            } else {
+                if f[48] <= 6.227524e00 {
+                    if f[33] <= 3.9601055e-01 {
+                        0.11326484660692791
+                    } else {
+                        -0.2572747547714957
+                    }
+                } else {
+                    if f[39] <= 1.0816941e-01 {
+                        0.3503814386107384
+                    } else {
+                        -0.23329411487783316
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_26(f: &[f32; FEATURES]) -> f64 {
+    if f[0] <= 5.295811e00 {
+        if f[15] <= 1.0e-35 {
+            if f[49] <= 6.281078e-01 {
+                if f[18] <= 1.0e-35 {
+                    if f[40] <= 4.3372693e00 {
+                        -0.019844826807590532
+                    } else {
+                        0.23671981157435126
+                    }
+                } else {
+                    if f[40] <= 4.2413006e00 {
+                        if f[32] <= 1.125e02 {
+                            0.1125137453886111
+                        } else {
+                            -0.01121485989400989
+                        }
+                    } else {
+                        -0.35894893757931945
+                    }
+                }
+            } else {
+                if f[49] <= 6.989162e-01 {
+                    -0.16048166229411637
+                } else {
+                    if f[48] <= 5.290786e00 {
+                        -0.07845234531624197
+                    } else {
+                        0.013963311714577592
+                    }
+                }
+            }
+        } else {
+            if f[47] <= 6.6702686e-02 {
+                0.18834442720989591
+            } else {
+                0.013255231308575019
+            }
+        }
+    } else {
+        if f[33] <= 2.630898e-01 {
+            if f[39] <= 8.659165e-01 {
+                0.12216753308347536
+            } else {
+                -0.27119440755515245
+            }
+        } else {
+            if f[48] <= 4.494223e00 {
+                0.12547430216070088
+            } else {
+                if f[0] <= 6.6019087e00 {
+                    if f[23] <= 1.0e-35 {
+                        if f[49] <= 1.4117245e-01 {
+                            if f[49] <= 6.9731385e-02 {
+                                if f[57] <= 1.0e-35 {
+                                    0.15449456390908062
+                                } else {
+                                    if f[49] <= 6.100007e-02 {
+                                        -0.05918465522288237
+                                    } else {
+                                        -0.6946771788268086
+                                    }
+                                }
+                            } else {
+                                0.2317855575167609
+                            }
+                        } else {
+                            if f[46] <= 8.744885e00 {
+                                if f[46] <= 8.60089e00 {
+                                    if f[44] <= 6.887042e00 {
+                                        -0.13162126579983252
+                                    } else {
+                                        0.22208127002901154
+                                    }
+                                } else {
+                                    if f[42] <= 5.5154405e00 {
+                                        0.008634739008293604
+                                    } else {
+                                        if f[53] <= 3.1132684e00 {
+                                            -0.18415643302319973
+                                        } else {
+                                            -0.6700035417062498
+                                        }
+                                    }
+                                }
+                            } else {
+                                if f[47] <= 8.39351e-02 {
+                                    if f[49] <= 7.64884e-01 {
+                                        if f[48] <= 4.7140145e00 {
+                                            -0.667169555006969
+                                        } else {
+                                            -0.15508853846561274
+                                        }
+                                    } else {
+                                        -0.0016936007496636293
+                                    }
+                                } else {
+                                    0.044977546367298955
+                                }
+                            }
+                        }
+                    } else {
+                        if f[47] <= 2.3589642e-01 {
+                            -0.2640065015939371
+                        } else {
+                            0.03121776709326063
+                        }
+                    }
+                } else {
+                    if f[43] <= 2.6223367e-02 {
+                        -0.17034682183950553
+                    } else {
+                        if f[44] <= 9.128317e00 {
+                            0.2616914773708468
+                        } else {
+                            -0.1284699366854591
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn tree_27(f: &[f32; FEATURES]) -> f64 {
+    if f[40] <= 1.4978662e00 {
+        -0.016691418479292664
+    } else {
+        if f[41] <= 2.5e00 {
+            if f[32] <= 8.75e01 {
+                if f[49] <= 2.187611e-02 {
+                    -0.17709702182105577
+                } else {
+                    if f[46] <= 1.0058757e01 {
+                        if f[59] <= 6.5e00 {
+                            0.045199624589614476
+                        } else {
+                            if f[3] <= 2.5249279e00 {
+                                -0.037011580441779914
+                            } else {
+                                -0.8852807360996368
+                            }
+                        }
+                    } else {
+                        if f[46] <= 1.0062668e01 {
+                            -0.5244489291187239
+                        } else {
+                            -0.052630892924196294
+                        }
+                    }
+                }
+            } else {
+                if f[4] <= 2.7361855e-01 {
+                    if f[48] <= 7.1070137e00 {
+                        0.06352858445945403
+                    } else {
+                        -0.14960110991454456
+                    }
+                } else {
+                    -0.0939710619013761
+                }
+            }
+        } else {
+            if f[47] <= 6.84873e-01 {
+                if f[46] <= 1.0739567e01 {
+                    if f[53] <= 1.4978662e00 {
+                        if f[46] <= 9.361385e00 {
+                            0.18706679176125346
+                        } else {
+                            -0.11628101817168714
+                        }
+                    } else {
+                        if f[49] <= 5.3000873e-01 {
+                            if f[48] <= 5.167635e00 {
+                                if f[40] <= 2.6735537e00 {
+                                    if f[45] <= 8.776078e-01 {
+                                        if f[34] <= 2.25e01 {
+                                            if f[0] <= 3.1132684e00 {
+                                                -0.037426894757166665
+                                            } else {
+                                                0.20484974392321373
+                                            }
+                                        } else {
+                                            if f[51] <= 5.628592e-01 {
+                                                -0.46608618140052926
+                                            } else {
+                                                0.26803576410692187
+                                            }
+                                        }
+                                    } else {
+                                        -0.19509360643491577
+                                    }
+                                } else {
+                                    -0.1858305371632403
+                                }
+                            } else {
+                                if f[48] <= 5.3107367e00 {
+                                    -0.21319544421213452
+                                } else {
+                                    if f[46] <= 8.698012e00 {
+                                        if f[39] <= 9.7860956e-01 {
+                                            0.20771748355818923
+                                        } else {
+                                            -0.19486251427448392
+                                        }
+                                    } else {
+                                        -0.0388805567627149
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[45] <= 1.4515054e-01 {
+                                -0.035909425832098295
+                            } else {
+                                if f[43] <= 1.22718945e-01 {
+                                    -0.4622370885064916
+                                } else {
+                                    -0.14643201302322903
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    0.3493318939526241
+                }
+            } else {
+                if f[49] <= 2.4374476e-01 {
+                    if f[30] <= 1.0e-35 {
+                        if f[34] <= 2.35e01 {
+                            if f[6] <= 5.5e00 {
+                                0.12144801956345386
+                            } else {
+                                -0.19857027593404714
+                            }
+                        } else {
+                            0.42035617949643284
+                        }
+                    } else {
+                        0.22646401217303
+                    }
+                } else {
+                    0.29634160043836294
+                }
+            }
+        }
+    }
+}
+
+fn tree_28(f: &[f32; FEATURES]) -> f64 {
+    if f[0] <= 2.0126758e00 {
+        0.065807797279754
+    } else {
+        if f[9] <= 1.0e-35 {
+            if f[2] <= 8.9587975e-01 {
+                if f[0] <= 6.684611e00 {
+                    if f[19] <= 1.0e-35 {
+                        -0.009550862631963995
+                    } else {
+                        0.15719083361117614
+                    }
+                } else {
+                    -0.3002275854073568
+                }
+            } else {
+                if f[45] <= 7.7193924e-03 {
+                    if f[43] <= 3.446228e-02 {
+                        if f[51] <= 3.4252918e-01 {
+                            if f[48] <= 5.959715e00 {
+                                if f[32] <= -3.75e01 {
+                                    -0.31272606324756774
+                                } else {
+                                    if f[49] <= 7.473654e-02 {
+                                        if f[49] <= 6.100007e-02 {
+                                            if f[0] <= 6.147399e00 {
+                                                if f[32] <= 6.25e01 {
+                                                    -0.17049694086364414
+                                                } else {
+                                                    0.3170379822056448
+                                                }
+                                            } else {
+                                                -0.2184144044279397
+                                            }
+                                        } else {
+                                            -0.47394522198540395
+                                        }
+                                    } else {
+                                        if f[49] <= 1.2916875e-01 {
+                                            0.2198355827399443
+                                        } else {
+                                            0.029653302369078833
+                                        }
+                                    }
+                                }
+                            } else {
+                                if f[46] <= 9.463159e00 {
+                                    if f[49] <= 2.2355321e-01 {
+                                        0.02260720665359734
+                                    } else {
+                                        -0.6375591973154945
+                                    }
+                                } else {
+                                    if f[40] <= 2.3502402e00 {
+                                        0.03233647932609322
+                                    } else {
+                                        -0.19989516582856537
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[48] <= 4.350257e00 {
+                                0.19095329567047892
+                            } else {
+                                if f[33] <= 1.5556757e-01 {
+                                    if f[32] <= 1.125e02 {
+                                        -0.2219304158049208
+                                    } else {
+                                        0.23092335378244794
+                                    }
+                                } else {
+                                    if f[3] <= 8.9587975e-01 {
+                                        -0.00956711798131458
+                                    } else {
+                                        -0.35779353604146996
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        if f[47] <= 1.78624e-01 {
+                            -1.429733457779708
+                        } else {
+                            -0.09865985880169184
+                        }
+                    }
+                } else {
+                    if f[41] <= 1.45e01 {
+                        if f[33] <= 6.403584e-01 {
+                            if f[35] <= 5.821564e00 {
+                                0.016215626456321346
+                            } else {
+                                if f[36] <= 2.9465308e-02 {
+                                    0.05004810208645291
+                                } else {
+                                    if f[19] <= 1.0e-35 {
+                                        0.1831925886107475
+                                    } else {
+                                        -0.3839080708006654
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[42] <= 8.646503e00 {
+                                0.01927149288397193
+                            } else {
+                                -0.35695325312912435
+                            }
+                        }
+                    } else {
+                        -0.39234755383445974
+                    }
+                }
+            }
+        } else {
+            if f[0] <= 3.6242518e00 {
+                -0.014633119201156775
+            } else {
+                -0.2141909165245159
+            }
+        }
+    }
+}
+
+fn tree_29(f: &[f32; FEATURES]) -> f64 {
+    if f[38] <= 5.6056333e00 {
+        if f[40] <= 3.749435e00 {
+            if f[16] <= 1.0e-35 {
+                if f[21] <= 1.0e-35 {
+                    if f[53] <= 4.9522934e00 {
+                        if f[0] <= 1.8688347e00 {
+                            0.07962156880417118
+                        } else {
+                            if f[37] <= 5.0231047e-02 {
+                                -0.06623139915529759
+                            } else {
+                                if f[14] <= 1.0e-35 {
+                                    if f[13] <= 1.0e-35 {
+                                        -0.03090344708307476
+                                    } else {
+                                        if f[47] <= 8.8338286e-02 {
+                                            0.14659227465228053
+                                        } else {
+                                            if f[47] <= 9.3992025e-02 {
+                                                if f[51] <= 1.15721606e-01 {
+                                                    -0.4394968716895222
+                                                } else {
+                                                    0.2695461829622107
+                                                }
+                                            } else {
+                                                if f[48] <= 6.334148e00 {
+                                                    if f[27] <= 1.0e-35 {
+                                                        0.2094777762669369
+                                                    } else {
+                                                        if f[41] <= 9.5e00 {
+                                                            0.014405885441197587
+                                                        } else {
+                                                            -0.21942753350168367
+                                                        }
+                                                    }
+                                                } else {
+                                                    if f[48] <= 7.3504634e00 {
+                                                        -0.15950627611302678
+                                                    } else {
+                                                        1.0723424602178622
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                } else {
+                                    if f[35] <= 6.062621e00 {
+                                        if f[49] <= 6.9731385e-02 {
+                                            -0.10499188363727446
+                                        } else {
+                                            if f[47] <= 5.601547e-01 {
+                                                if f[15] <= 1.0e-35 {
+                                                    if f[58] <= 1.630387e-01 {
+                                                        -0.050193433490274615
+                                                    } else {
+                                                        0.16705388451435502
+                                                    }
+                                                } else {
+                                                    0.07546051602959931
+                                                }
+                                            } else {
+                                                if f[41] <= 1.5e00 {
+                                                    0.5220387699120667
+                                                } else {
+                                                    if f[48] <= 5.657737e00 {
+                                                        0.19492959396642157
+                                                    } else {
+                                                        -0.2980846577777194
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    } else {
+                                        if f[33] <= 2.6757514e-01 {
+                                            0.22205977111429656
+                                        } else {
+                                            0.052458784316042735
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        0.03556820963944156
+                    }
+                } else {
+                    -0.13514597410728246
+                }
+            } else {
+                if f[46] <= 8.62011e00 {
+                    if f[2] <= 1.0e-35 {
+                        if f[43] <= 8.6267024e-01 {
+                            if f[32] <= 1.375e02 {
+                                -0.282354343885436
+                            } else {
+                                0.14752707592839684
+                            }
+                        } else {
+                            0.13760411287226967
+                        }
+                    } else {
+                        0.22019199286064936
+                    }
+                } else {
+                    if f[46] <= 1.0279644e01 {
+                        0.2014950299139037
+                    } else {
+                        -0.042930639443773996
+                    }
+                }
+            }
+        } else {
+            if f[42] <= 7.3075376e00 {
+                0.07439262839043215
+            } else {
+                -0.2788355917375119
+            }
+        }
+    } else {
+        -0.1615705878269556
+    }
+}
+
+fn tree_30(f: &[f32; FEATURES]) -> f64 {
+    if f[20] <= 1.0e-35 {
+        if f[11] <= 1.0e-35 {
+            if f[23] <= 1.0e-35 {
+                if f[46] <= 9.63613e00 {
+                    if f[46] <= 9.588877e00 {
+                        if f[46] <= 9.565598e00 {
+                            if f[46] <= 9.29665e00 {
+                                if f[48] <= 6.399426e00 {
+                                    if f[46] <= 8.997079e00 {
+                                        if f[37] <= 5.1503286e-02 {
+                                            -0.09463469991994147
+                                        } else {
+                                            -0.0021799524396431845
+                                        }
+                                    } else {
+                                        if f[47] <= 7.513893e-02 {
+                                            if f[48] <= 5.300811e00 {
+                                                if f[32] <= 6.25e01 {
+                                                    -0.3669373355937306
+                                                } else {
+                                                    -0.027572388565555196
+                                                }
+                                            } else {
+                                                0.15728370131306418
+                                            }
+                                        } else {
+                                            if f[48] <= 5.7120795e00 {
+                                                if f[48] <= 5.4049244e00 {
+                                                    if f[48] <= 5.300811e00 {
+                                                        0.059384130964573144
+                                                    } else {
+                                                        -0.17361862767175715
+                                                    }
+                                                } else {
+                                                    if f[46] <= 9.133405e00 {
+                                                        0.25825689203127317
+                                                    } else {
+                                                        0.07231294050058781
+                                                    }
+                                                }
+                                            } else {
+                                                -0.028570341351388768
+                                            }
+                                        }
+                                    }
+                                } else {
+                                    if f[46] <= 9.207837e00 {
+                                        0.3755959610817426
+                                    } else {
+                                        -0.2439486319443413
+                                    }
+                                }
+                            } else {
+                                if f[48] <= 4.527194e00 {
+                                    0.19685485419348267
+                                } else {
+                                    -0.052532329668790734
+                                }
+                            }
+                        } else {
+                            0.15714797876150646
+                        }
+                    } else {
+                        if f[47] <= 7.4670804e-01 {
+                            -0.20991637433210047
+                        } else {
+                            0.2927419440581805
+                        }
+                    }
+                } else {
+                    if f[46] <= 9.8830805e00 {
+                        if f[48] <= 6.2509394e00 {
+                            if f[44] <= 3.9607677e00 {
+                                -0.03141535437086048
+                            } else {
+                                0.1337117413772324
+                            }
+                        } else {
+                            -0.011904977908684933
+                        }
+                    } else {
+                        if f[46] <= 9.893789e00 {
+                            -0.40984878639545075
+                        } else {
+                            0.012997851174662154
+                        }
+                    }
+                }
+            } else {
+                if f[46] <= 8.839856e00 {
+                    if f[6] <= 6.5e00 {
+                        0.15722743439701378
+                    } else {
+                        -0.14480174468063825
+                    }
+                } else {
+                    if f[30] <= 1.0e-35 {
+                        -0.26176082738791157
+                    } else {
+                        if f[47] <= 1.5943596e-01 {
+                            if f[49] <= 1.0986477e-01 {
+                                -0.31880364015808416
+                            } else {
+                                0.09659821564435411
+                            }
+                        } else {
+                            0.13716000267768394
+                        }
+                    }
+                }
+            }
+        } else {
+            -0.05999872275964457
+        }
+    } else {
+        if f[1] <= 8.477118e-01 {
+            0.13183681891324311
+        } else {
+            -0.34129089288948916
+        }
+    }
+}
+
+fn tree_31(f: &[f32; FEATURES]) -> f64 {
+    if f[59] <= 1.15e01 {
+        if f[48] <= 7.207109e00 {
+            if f[48] <= 7.2011695e00 {
+                if f[33] <= 8.993085e-01 {
+                    if f[33] <= 1.0e-35 {
+                        -0.17304182932405807
+                    } else {
+                        if f[42] <= 7.175107e00 {
+                            if f[2] <= 1.4978662e00 {
+                                if f[0] <= 6.7895346e00 {
+                                    0.006617743652952192
+                                } else {
+                                    -0.28368500073637215
+                                }
+                            } else {
+                                if f[33] <= 3.2882482e-01 {
+                                    if f[53] <= 2.0126758e00 {
+                                        -0.14618727918693317
+                                    } else {
+                                        0.1280210143430966
+                                    }
+                                } else {
+                                    if f[45] <= 4.1998643e-02 {
+                                        if f[2] <= 2.2499049e00 {
+                                            if f[46] <= 8.420792e00 {
+                                                0.1706619155816746
+                                            } else {
+                                                if f[46] <= 8.674196e00 {
+                                                    if f[25] <= 1.0e-35 {
+                                                        if f[3] <= 1.4978662e00 {
+                                                            -0.19413934711855424
+                                                        } else {
+                                                            -0.6183299895495211
+                                                        }
+                                                    } else {
+                                                        0.13821572882864508
+                                                    }
+                                                } else {
+                                                    0.027533439540525208
+                                                }
+                                            }
+                                        } else {
+                                            if f[34] <= 1.05e01 {
+                                                if f[49] <= 9.3323815e-01 {
+                                                    0.13256468734221952
+                                                } else {
+                                                    -0.27093645272311256
+                                                }
+                                            } else {
+                                                -0.22047093573969634
+                                            }
+                                        }
+                                    } else {
+                                        if f[45] <= 1.4054212e-01 {
+                                            0.14549353757678418
+                                        } else {
+                                            if f[1] <= 1.7311855e-01 {
+                                                if f[4] <= 7.896815e-03 {
+                                                    -0.013738375864837893
+                                                } else {
+                                                    -0.3371521232477833
+                                                }
+                                            } else {
+                                                0.1542966948138915
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[38] <= 3.7726948e00 {
+                                -0.03249494064700987
+                            } else {
+                                -0.34509569433879655
+                            }
+                        }
+                    }
+                } else {
+                    if f[0] <= 3.9219244e00 {
+                        0.00923023551375697
+                    } else {
+                        if f[44] <= 7.1408486e00 {
+                            -0.15110097787013077
+                        } else {
+                            if f[26] <= 1.0e-35 {
+                                0.08311782921516052
+                            } else {
+                                -0.10541960231945494
+                            }
+                        }
+                    }
+                }
+            } else {
+                -0.4641085160076474
+            }
+        } else {
+            if f[35] <= 4.548586e00 {
+                0.32103958496636287
+            } else {
+                0.015871777111616574
+            }
+        }
+    } else {
+        if f[16] <= 1.0e-35 {
+            if f[49] <= 1.7325306e-01 {
+                if f[37] <= 9.5463896e-01 {
+                    -0.04357947540268013
+                } else {
+                    0.08650795016584184
+                }
+            } else {
+                if f[0] <= 3.34975e00 {
+                    -0.01386311630953034
+                } else {
+                    -0.18147181029210532
+                }
+            }
+        } else {
+            0.28958526789535505
+        }
+    }
+}
+
+fn tree_32(f: &[f32; FEATURES]) -> f64 {
+    if f[38] <= 6.1866064e00 {
+        if f[4] <= 4.880254e-02 {
+            if f[21] <= 1.0e-35 {
+                if f[46] <= 7.216339e00 {
+                    if f[13] <= 1.0e-35 {
+                        if f[34] <= 1.55e01 {
+                            if f[11] <= 1.0e-35 {
+                                -0.2461117000609471
+                            } else {
+                                0.07407067845724948
+                            }
+                        } else {
+                            0.10391390441693796
+                        }
+                    } else {
+                        if f[1] <= 7.554756e-02 {
+                            if f[35] <= 5.305786e00 {
+                                if f[3] <= 1.0e-35 {
+                                    0.007920911638575874
+                                } else {
+                                    -0.43141723525969045
+                                }
+                            } else {
+                                0.19069025247526308
+                            }
+                        } else {
+                            if f[26] <= 1.0e-35 {
+                                0.35140370970382345
+                            } else {
+                                -0.007447458792328933
+                            }
+                        }
+                    }
+                } else {
+                    if f[46] <= 7.5142365e00 {
+                        if f[32] <= 1.0e-35 {
+                            -0.15476045423579726
+                        } else {
+                            if f[53] <= 2.7403195e00 {
+                                0.049958739201117014
+                            } else {
+                                0.2978417678145587
+                            }
+                        }
+                    } else {
+                        0.00785339994689623
+                    }
+                }
+            } else {
+                if f[39] <= 3.9359543e-02 {
+                    if f[29] <= 1.0e-35 {
+                        if f[37] <= 9.991554e-01 {
+                            0.2616622811320078
+                        } else {
+                            -0.09473493770930597
+                        }
+                    } else {
+                        -0.25566654576718345
+                    }
+                } else {
+                    -0.27873875278508375
+                }
+            }
+        } else {
+            if f[46] <= 7.5142365e00 {
+                if f[48] <= 3.7726948e00 {
+                    if f[39] <= 1.0346297e-01 {
+                        0.08697432756739851
+                    } else {
+                        -0.32021760797550364
+                    }
+                } else {
+                    if f[40] <= 1.8688347e00 {
+                        if f[49] <= 7.151256e-01 {
+                            -0.01278740498729285
+                        } else {
+                            0.3503500617225671
+                        }
+                    } else {
+                        0.36003430294684946
+                    }
+                }
+            } else {
+                if f[48] <= 4.4367337e00 {
+                    -0.20463730269482336
+                } else {
+                    if f[8] <= 1.0e-35 {
+                        if f[6] <= 9.5e00 {
+                            if f[35] <= 6.8281703e00 {
+                                if f[47] <= 6.6702686e-02 {
+                                    0.15037991702161088
+                                } else {
+                                    -0.006755929725500981
+                                }
+                            } else {
+                                if f[0] <= 5.144579e00 {
+                                    -0.02395580275642371
+                                } else {
+                                    if f[33] <= 5.0127846e-01 {
+                                        if f[26] <= 1.0e-35 {
+                                            -0.2381864619292629
+                                        } else {
+                                            0.2809080612012534
+                                        }
+                                    } else {
+                                        -0.3103649468975359
+                                    }
+                                }
+                            }
+                        } else {
+                            -0.21614138643762998
+                        }
+                    } else {
+                        -0.24522227777835312
+                    }
+                }
+            }
+        }
+    } else {
+        -0.31839833792010913
+    }
+}
+
+fn tree_33(f: &[f32; FEATURES]) -> f64 {
+    if f[2] <= 4.933204e00 {
+        if f[42] <= 9.425061e00 {
+            if f[24] <= 1.0e-35 {
+                if f[53] <= 4.9522934e00 {
+                    if f[50] <= 1.8688347e00 {
+                        if f[47] <= 7.59239e-01 {
+                            if f[3] <= 2.3502402e00 {
+                                0.002409301051398271
+                            } else {
+                                0.2818970585804298
+                            }
+                        } else {
+                            if f[46] <= 7.7115126e00 {
+                                -0.17130421063808512
+                            } else {
+                                0.23443401860723848
+                            }
+                        }
+                    } else {
+                        if f[59] <= 1.15e01 {
+                            if f[48] <= 7.207109e00 {
+                                if f[48] <= 7.1332955e00 {
+                                    -0.0015289288315831803
+                                } else {
+                                    if f[43] <= 4.3719658e-01 {
+                                        -0.18173416555067406
+                                    } else {
+                                        0.20947139500261905
+                                    }
+                                }
+                            } else {
+                                0.16183802015275744
+                            }
+                        } else {
+                            -0.04902643386092843
+                        }
+                    }
+                } else {
+                    if f[6] <= 6.5e00 {
+                        if f[33] <= 4.5077622e-01 {
+                            if f[2] <= 2.0126758e00 {
+                                if f[47] <= 1.3598742e-02 {
+                                    -0.3286435214459725
+                                } else {
+                                    0.08670507640997087
+                                }
+                            } else {
+                                0.26690279601212136
+                            }
+                        } else {
+                            if f[35] <= 1.0633966e01 {
+                                if f[4] <= 3.416719e-02 {
+                                    if f[35] <= 7.8121758e00 {
+                                        if f[35] <= 7.7432694e00 {
+                                            if f[48] <= 4.7405653e00 {
+                                                if f[15] <= 1.0e-35 {
+                                                    if f[33] <= 8.4399194e-01 {
+                                                        -0.09660304714549554
+                                                    } else {
+                                                        -0.5231936238100978
+                                                    }
+                                                } else {
+                                                    0.12846950397385132
+                                                }
+                                            } else {
+                                                if f[38] <= 2.5249279e00 {
+                                                    0.06014713622358913
+                                                } else {
+                                                    if f[36] <= 1.0e-35 {
+                                                        -1.1951240395290805
+                                                    } else {
+                                                        -0.12303700367155974
+                                                    }
+                                                }
+                                            }
+                                        } else {
+                                            if f[38] <= 2.5249279e00 {
+                                                -0.6513676900075007
+                                            } else {
+                                                0.0809780809272713
+                                            }
+                                        }
+                                    } else {
+                                        0.12231069793445853
+                                    }
+                                } else {
+                                    if f[3] <= 1.2424533e00 {
+                                        0.021622517872197378
+                                    } else {
+                                        if f[44] <= 9.0147505e00 {
+                                            -0.3576258414299145
+                                        } else {
+                                            0.08882482014927466
+                                        }
+                                    }
+                                }
+                            } else {
+                                -0.27753743304858347
+                            }
+                        }
+                    } else {
+                        -0.029731359039049197
+                    }
+                }
+            } else {
+                if f[32] <= 8.75e01 {
+                    -0.2549353910178489
+                } else {
+                    if f[46] <= 8.390495e00 {
+                        -0.3800014932234606
+                    } else {
+                        0.196381883160579
+                    }
+                }
+            }
+        } else {
+            -0.21340673155279183
+        }
+    } else {
+        0.24112310030908707
+    }
+}
+
+fn tree_34(f: &[f32; FEATURES]) -> f64 {
+    if f[34] <= 6.5e00 {
+        if f[45] <= 5.6767803e-02 {
+            if f[46] <= 9.165342e00 {
+                if f[42] <= 2.0126758e00 {
+                    if f[30] <= 1.0e-35 {
+                        -0.0646025940392742
+                    } else {
+                        0.1553611378768774
+                    }
+                } else {
+                    if f[46] <= 8.12443e00 {
+                        -0.06941907768566406
+                    } else {
+                        if f[54] <= 1.478567e-01 {
+                            0.26389382168065784
+                        } else {
+                            -0.17206214070349193
+                        }
+                    }
+                }
+            } else {
+                if f[48] <= 4.610145e00 {
+                    0.26918353788953536
+                } else {
+                    if f[3] <= 2.6735537e00 {
+                        -0.0700510474571248
+                    } else {
+                        -0.33271813316872
+                    }
+                }
+            }
+        } else {
+            if f[46] <= 7.9703755e00 {
+                if f[54] <= 3.1899476e-01 {
+                    -0.07834115296392509
+                } else {
+                    if f[3] <= 1.2424533e00 {
+                        -0.26969234222603183
+                    } else {
+                        -0.9583513943099423
+                    }
+                }
+            } else {
+                if f[6] <= 6.5e00 {
+                    if f[45] <= 5.9459813e-02 {
+                        -1.384560745775442
+                    } else {
+                        if f[48] <= 6.4465103e00 {
+                            if f[13] <= 1.0e-35 {
+                                -0.019555697595626042
+                            } else {
+                                0.19277970319734483
+                            }
+                        } else {
+                            if f[48] <= 6.452048e00 {
+                                -0.8254254062870924
+                            } else {
+                                -0.15185731004520714
+                            }
+                        }
+                    }
+                } else {
+                    -0.22614567936564478
+                }
+            }
+        }
+    } else {
+        if f[19] <= 1.0e-35 {
+            if f[49] <= 8.9930785e-01 {
+                if f[49] <= 8.862723e-01 {
+                    0.0007311016186945083
+                } else {
+                    if f[43] <= 1.5702697e-02 {
+                        0.0018755542807929622
+                    } else {
+                        if f[45] <= 1.7737962e-01 {
+                            if f[48] <= 4.6586995e00 {
+                                -0.10988979077829654
+                            } else {
+                                if f[44] <= 9.86799e00 {
+                                    -2.42026713217906
+                                } else {
+                                    -0.6077013272001198
+                                }
+                            }
+                        } else {
+                            0.06663318180527933
+                        }
+                    }
+                }
+            } else {
+                0.0527315253300937
+            }
+        } else {
+            if f[48] <= 5.3542223e00 {
+                if f[37] <= 9.991554e-01 {
+                    0.1110119775322507
+                } else {
+                    if f[2] <= 1.8688347e00 {
+                        if f[48] <= 5.2704287e00 {
+                            0.23871981579786875
+                        } else {
+                            -0.28609962213498114
+                        }
+                    } else {
+                        -0.37121519287613125
+                    }
+                }
+            } else {
+                if f[46] <= 1.0526735e01 {
+                    if f[47] <= 1.7406985e-01 {
+                        0.3119558769455658
+                    } else {
+                        0.102590355754631
+                    }
+                } else {
+                    -0.20817035439717127
+                }
+            }
+        }
+    }
+}
+
+fn tree_35(f: &[f32; FEATURES]) -> f64 {
+    if f[47] <= 1.3719985e-01 {
+        if f[46] <= 1.0593729e01 {
+            if f[11] <= 1.0e-35 {
+                if f[32] <= 6.25e01 {
+                    if f[58] <= 2.944277e-01 {
+                        if f[49] <= 7.572943e-01 {
+                            if f[46] <= 8.95899e00 {
+                                0.12894784769698694
+                            } else {
+                                if f[32] <= 3.75e01 {
+                                    if f[49] <= 6.1431754e-01 {
+                                        0.016330045391599473
+                                    } else {
+                                        -0.23551418867135596
+                                    }
+                                } else {
+                                    if f[44] <= 4.2413006e00 {
+                                        -0.028851449415319072
+                                    } else {
+                                        -0.3755183509562918
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[48] <= 5.4701653e00 {
+                                if f[26] <= 1.0e-35 {
+                                    if f[39] <= 2.9047469e-02 {
+                                        0.18152888758041466
+                                    } else {
+                                        -0.04110344375485884
+                                    }
+                                } else {
+                                    -0.10399313382370394
+                                }
+                            } else {
+                                0.2152583155431817
+                            }
+                        }
+                    } else {
+                        0.16973902700448124
+                    }
+                } else {
+                    if f[39] <= 5.7886273e-02 {
+                        if f[6] <= 7.5e00 {
+                            0.09323928974080371
+                        } else {
+                            if f[46] <= 9.373224e00 {
+                                0.30945385719131396
+                            } else {
+                                -0.16138379303901298
+                            }
+                        }
+                    } else {
+                        if f[48] <= 6.227524e00 {
+                            -0.0371145712174743
+                        } else {
+                            0.28725543675545295
+                        }
+                    }
+                }
+            } else {
+                -0.13148802851281557
+            }
+        } else {
+            if f[46] <= 1.0739567e01 {
+                if f[49] <= 8.141718e-01 {
+                    -0.42520212822304704
+                } else {
+                    0.01837852990422751
+                }
+            } else {
+                if f[47] <= 9.695855e-02 {
+                    -0.09652988808528486
+                } else {
+                    0.2537208099328353
+                }
+            }
+        }
+    } else {
+        if f[47] <= 1.6322732e-01 {
+            if f[49] <= 7.0892125e-01 {
+                if f[33] <= 3.1404725e-01 {
+                    0.016122349953360128
+                } else {
+                    if f[58] <= 1.1858438e-01 {
+                        if f[39] <= 1.3872215e-03 {
+                            if f[55] <= 1.0e-35 {
+                                -0.21009032771136965
+                            } else {
+                                -0.6298773627435913
+                            }
+                        } else {
+                            if f[44] <= 9.059924e00 {
+                                -0.06673699700164835
+                            } else {
+                                -0.35325945559558736
+                            }
+                        }
+                    } else {
+                        if f[32] <= 1.875e02 {
+                            -0.09367397185892891
+                        } else {
+                            0.37704002178414825
+                        }
+                    }
+                }
+            } else {
+                if f[36] <= 6.509098e-02 {
+                    if f[44] <= 4.6774797e00 {
+                        -0.15341276087773573
+                    } else {
+                        0.172352352629246
+                    }
+                } else {
+                    -0.07470346327556746
+                }
+            }
+        } else {
+            0.0009512287377486348
+        }
+    }
+}
+
+fn tree_36(f: &[f32; FEATURES]) -> f64 {
+    if f[0] <= 5.033695e00 {
+        if f[15] <= 1.0e-35 {
+            if f[18] <= 1.0e-35 {
+                if f[1] <= 5.4274637e-02 {
+                    if f[33] <= 1.036471e-01 {
+                        -0.10137226104095323
+                    } else {
+                        0.0012417381142884043
+                    }
+                } else {
+                    if f[6] <= 1.5e00 {
+                        if f[55] <= 1.0e-35 {
+                            if f[32] <= 1.375e02 {
+                                -0.047938695414912996
+                            } else {
+                                -0.22494833088272864
+                            }
+                        } else {
+                            -0.25612745754325317
+                        }
+                    } else {
+                        if f[46] <= 9.824385e00 {
+                            -0.05464975263478981
+                        } else {
+                            if f[47] <= 2.0971654e-01 {
+                                -0.0829383546861733
+                            } else {
+                                0.2729354843614106
+                            }
+                        }
+                    }
+                }
+            } else {
+                0.029361610066110117
+            }
+        } else {
+            if f[49] <= 7.5392073e-01 {
+                if f[49] <= 7.31996e-01 {
+                    if f[38] <= 8.9587975e-01 {
+                        if f[32] <= 3.75e01 {
+                            -0.05617394172538525
+                        } else {
+                            0.12138776637620913
+                        }
+                    } else {
+                        if f[34] <= 1.15e01 {
+                            if f[45] <= 9.903845e-01 {
+                                0.08743444795307218
+                            } else {
+                                if f[49] <= 5.645439e-01 {
+                                    -0.07106494793519674
+                                } else {
+                                    0.13484754819955036
+                                }
+                            }
+                        } else {
+                            if f[4] <= 3.1294513e-02 {
+                                if f[49] <= 2.7881e-02 {
+                                    0.15392126575269335
+                                } else {
+                                    if f[48] <= 4.8559213e00 {
+                                        if f[46] <= 7.890572e00 {
+                                            -0.05700218704219961
+                                        } else {
+                                            0.2072484574285005
+                                        }
+                                    } else {
+                                        -0.04707817921265242
+                                    }
+                                }
+                            } else {
+                                -0.10211737777373672
+                            }
+                        }
+                    }
+                } else {
+                    if f[30] <= 1.0e-35 {
+                        0.10741059938558778
+                    } else {
+                        if f[47] <= 8.7072805e-02 {
+                            -2.364453972850303
+                        } else {
+                            -0.43073705538741225
+                        }
+                    }
+                }
+            } else {
+                0.08165156706379684
+            }
+        }
+    } else {
+        if f[33] <= 4.060573e-01 {
+            if f[39] <= 8.0714905e-01 {
+                if f[46] <= 8.776475e00 {
+                    0.14659167318498906
+                } else {
+                    if f[38] <= 8.9587975e-01 {
+                        if f[32] <= 1.875e02 {
+                            if f[44] <= 8.685499e00 {
+                                -0.16286129326341034
+                            } else {
+                                0.07600518091157797
+                            }
+                        } else {
+                            if f[47] <= 2.2588804e-01 {
+                                0.22125598457480922
+                            } else {
+                                -0.20911734093997386
+                            }
+                        }
+                    } else {
+                        0.07254422117739161
+                    }
+                }
+            } else {
+                -0.171002756680308
+            }
+        } else {
+            -0.0019408145109208364
+        }
+    }
+}
+
+fn tree_37(f: &[f32; FEATURES]) -> f64 {
+    if f[12] <= 1.0e-35 {
+        if f[20] <= 1.0e-35 {
+            if f[8] <= 1.0e-35 {
+                if f[26] <= 1.0e-35 {
+                    0.010123054142995046
+                } else {
+                    if f[48] <= 6.041444e00 {
+                        if f[57] <= 1.0e-35 {
+                            if f[11] <= 1.0e-35 {
+                                if f[48] <= 5.959715e00 {
+                                    if f[0] <= 5.562601e00 {
+                                        if f[48] <= 5.02058e00 {
+                                            if f[33] <= 7.7229804e-01 {
+                                                -0.015765412586740333
+                                            } else {
+                                                -0.1587282741893053
+                                            }
+                                        } else {
+                                            0.017582170349899253
+                                        }
+                                    } else {
+                                        if f[13] <= 1.0e-35 {
+                                            if f[32] <= 1.125e02 {
+                                                if f[35] <= 8.353615e00 {
+                                                    -0.1650174356310244
+                                                } else {
+                                                    0.09828559624617471
+                                                }
+                                            } else {
+                                                0.13994171331194055
+                                            }
+                                        } else {
+                                            0.16363717282950732
+                                        }
+                                    }
+                                } else {
+                                    if f[46] <= 9.338073e00 {
+                                        if f[16] <= 1.0e-35 {
+                                            -0.21465556487533946
+                                        } else {
+                                            -1.066834629759687
+                                        }
+                                    } else {
+                                        if f[50] <= 6.0026507e00 {
+                                            0.04060217689599415
+                                        } else {
+                                            -1.0089806149827536
+                                        }
+                                    }
+                                }
+                            } else {
+                                if f[49] <= 5.3000873e-01 {
+                                    -0.056510237573509065
+                                } else {
+                                    -0.3602730012343447
+                                }
+                            }
+                        } else {
+                            if f[48] <= 4.610145e00 {
+                                if f[49] <= 5.9596133e-01 {
+                                    0.13888350715340914
+                                } else {
+                                    -0.1424799286146674
+                                }
+                            } else {
+                                if f[0] <= 2.441401e00 {
+                                    0.03768983033518389
+                                } else {
+                                    -0.10947418749535831
+                                }
+                            }
+                        }
+                    } else {
+                        if f[45] <= 1.6352095e-01 {
+                            if f[48] <= 6.081076e00 {
+                                0.20182662668747492
+                            } else {
+                                -0.05167538574433357
+                            }
+                        } else {
+                            0.14692911019575436
+                        }
+                    }
+                }
+            } else {
+                if f[37] <= 5.003516e-01 {
+                    if f[4] <= 5.01004e-02 {
+                        0.09169218726041588
+                    } else {
+                        -0.16610385488202534
+                    }
+                } else {
+                    -0.22909451137587272
+                }
+            }
+        } else {
+            if f[46] <= 9.379998e00 {
+                if f[50] <= 3.3140206e00 {
+                    0.2684630404775577
+                } else {
+                    if f[37] <= 9.5463896e-01 {
+                        -0.10167918369298935
+                    } else {
+                        0.23945585979105463
+                    }
+                }
+            } else {
+                if f[53] <= 4.1510086e00 {
+                    if f[32] <= 1.625e02 {
+                        -0.3211275992518879
+                    } else {
+                        0.018658478239641993
+                    }
+                } else {
+                    0.1443451232789244
+                }
+            }
+        }
+    } else {
+        -0.2648462840998812
+    }
+}
+
+fn tree_38(f: &[f32; FEATURES]) -> f64 {
+    if f[38] <= 6.1866064e00 {
+        if f[40] <= 1.7005987e00 {
+            if f[47] <= 8.764992e-01 {
+                if f[34] <= 2.75e01 {
+                    if f[0] <= 2.2499049e00 {
+                        0.06386972446925539
+                    } else {
+                        if f[33] <= 5.5816762e-02 {
+                            -0.06998322866939885
+                        } else {
+                            if f[32] <= 1.375e02 {
+                                if f[49] <= 6.281078e-01 {
+                                    if f[1] <= 2.1560596e-02 {
+                                        0.049852330954859934
+                                    } else {
+                                        if f[32] <= 8.75e01 {
+                                            -0.058232652903632935
+                                        } else {
+                                            if f[59] <= 7.5e00 {
+                                                if f[47] <= 4.8926815e-01 {
+                                                    0.04899159289214485
+                                                } else {
+                                                    0.3041102470263976
+                                                }
+                                            } else {
+                                                -0.115640014804956
+                                            }
+                                        }
+                                    }
+                                } else {
+                                    if f[47] <= 4.371813e-01 {
+                                        -0.02346261366120145
+                                    } else {
+                                        -0.3165580900735487
+                                    }
+                                }
+                            } else {
+                                if f[44] <= 5.2496486e00 {
+                                    if f[47] <= 1.6792928e-01 {
+                                        if f[32] <= 1.875e02 {
+                                            if f[47] <= 1.527194e-01 {
+                                                -0.13309463568691116
+                                            } else {
+                                                -0.5015630802513728
+                                            }
+                                        } else {
+                                            0.0035699984683029177
+                                        }
+                                    } else {
+                                        if f[47] <= 1.6967422e-01 {
+                                            0.44345678227775925
+                                        } else {
+                                            if f[46] <= 7.8178177e00 {
+                                                0.24552303015361512
+                                            } else {
+                                                0.021293280809032117
+                                            }
+                                        }
+                                    }
+                                } else {
+                                    if f[47] <= 2.1093042e-01 {
+                                        if f[43] <= 2.2257607e-02 {
+                                            0.08217050258466523
+                                        } else {
+                                            -0.10312751180052843
+                                        }
+                                    } else {
+                                        if f[47] <= 2.8893864e-01 {
+                                            if f[14] <= 1.0e-35 {
+                                                -0.3908530443928595
+                                            } else {
+                                                0.008125586686701571
+                                            }
+                                        } else {
+                                            if f[47] <= 2.975852e-01 {
+                                                0.2997915217277629
+                                            } else {
+                                                if f[48] <= 6.114787e00 {
+                                                    if f[35] <= 6.3180666e00 {
+                                                        if f[33] <= 4.3521443e-01 {
+                                                            0.0621545683310878
+                                                        } else {
+                                                            if f[39] <= 2.6412401e-02 {
+                                                                0.05947005317367061
+                                                            } else {
+                                                                -0.36604501120389493
+                                                            }
+                                                        }
+                                                    } else {
+                                                        0.17206443499408397
+                                                    }
+                                                } else {
+                                                    if f[48] <= 6.223567e00 {
+                                                        -1.393267643763131
+                                                    } else {
+                                                        -0.307414936187297
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    if f[38] <= 1.8688347e00 {
+                        -0.2232758840982854
+                    } else {
+                        0.5387797806253007
+                    }
+                }
+            } else {
+                -0.17490447989984995
+            }
+        } else {
+            0.009619717962934909
+        }
+    } else {
+        -0.2757975823231489
+    }
+}
+
+fn tree_39(f: &[f32; FEATURES]) -> f64 {
+    if f[53] <= 1.0e-35 {
+        -0.13766125339868085
+    } else {
+        if f[53] <= 1.7005987e00 {
+            0.0403693664264555
+        } else {
+            if f[53] <= 2.6020033e00 {
+                -0.020787551306342262
+            } else {
+                if f[49] <= 7.473654e-02 {
+                    if f[55] <= 1.0e-35 {
+                        if f[48] <= 5.964863e00 {
+                            if f[49] <= 4.2765465e-02 {
+                                if f[39] <= 5.5610776e-02 {
+                                    if f[46] <= 9.93047e00 {
+                                        0.14518682828648358
+                                    } else {
+                                        -0.19399109210322207
+                                    }
+                                } else {
+                                    if f[41] <= 6.5e00 {
+                                        if f[45] <= 9.541116e-01 {
+                                            -0.17602171696964106
+                                        } else {
+                                            0.044526405581367945
+                                        }
+                                    } else {
+                                        0.24631399023910552
+                                    }
+                                }
+                            } else {
+                                if f[58] <= 9.067741e-03 {
+                                    if f[46] <= 8.997079e00 {
+                                        -0.28139587335518107
+                                    } else {
+                                        if f[49] <= 6.100007e-02 {
+                                            -0.1258578069543565
+                                        } else {
+                                            0.26583077579329867
+                                        }
+                                    }
+                                } else {
+                                    if f[3] <= 1.0e-35 {
+                                        -0.09768719074536167
+                                    } else {
+                                        -0.40135244487458943
+                                    }
+                                }
+                            }
+                        } else {
+                            if f[44] <= 9.183021e00 {
+                                if f[49] <= 6.9731385e-02 {
+                                    0.07184464820903101
+                                } else {
+                                    0.44750206720395885
+                                }
+                            } else {
+                                -0.18215251147593928
+                            }
+                        }
+                    } else {
+                        if f[49] <= 6.9731385e-02 {
+                            -0.19742354485008867
+                        } else {
+                            -0.8109164722177646
+                        }
+                    }
+                } else {
+                    if f[49] <= 1.2916875e-01 {
+                        if f[14] <= 1.0e-35 {
+                            if f[48] <= 4.400584e00 {
+                                0.3090580894252593
+                            } else {
+                                if f[26] <= 1.0e-35 {
+                                    if f[32] <= 1.875e02 {
+                                        if f[0] <= 4.06899e00 {
+                                            0.007337564761517967
+                                        } else {
+                                            0.241720320974078
+                                        }
+                                    } else {
+                                        if f[41] <= 1.0e-35 {
+                                            0.10763860419857212
+                                        } else {
+                                            -0.3235475582325215
+                                        }
+                                    }
+                                } else {
+                                    -0.06989104794046523
+                                }
+                            }
+                        } else {
+                            0.2069259834853127
+                        }
+                    } else {
+                        if f[59] <= 9.5e00 {
+                            0.011230586906993035
+                        } else {
+                            if f[47] <= 3.17976e-01 {
+                                if f[35] <= 6.457554e00 {
+                                    if f[48] <= 6.091307e00 {
+                                        0.0036332427324277496
+                                    } else {
+                                        0.18305257536888456
+                                    }
+                                } else {
+                                    -0.21914954016575405
+                                }
+                            } else {
+                                if f[0] <= 3.3140206e00 {
+                                    -0.07793202771643071
+                                } else {
+                                    -0.2509321989063577
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
