@@ -1,15 +1,15 @@
-//! Block segmentation: one iterative walk over the tree that drops boilerplate subtrees
-//! and counts, for every element left, the text below it — in characters, not
+//! Block segmentation: one pass over the block walk's elements and texts (the tree's
+//! walk is [`super::units`]', shared) that drops boilerplate subtrees and counts, for every element left, the text below it — in characters, not
 //! space-separated words, so that CJK and Thai pages count like the rest — the part of
 //! it inside links, its commas, and the text it holds itself (outside any block-level
 //! descendant: Readability's "paragraph" once it has wrapped a container's loose text).
 
-use htmltok_tree::{DocumentRef, Name, NodeData, Ns, Tag};
+use htmltok_tree::{DocumentRef, Name, Ns, Tag};
 
 use super::Reads;
 use super::hints::{self, TagKind};
+use super::units::{NONE, Units};
 use crate::visible::{self, Layout};
-use crate::walk;
 
 /// The element was dropped with its subtree.
 pub(crate) const REMOVED: u8 = 1;
@@ -297,123 +297,119 @@ fn dropped(name: Name, layout: Option<Layout>, strip_unlikely: bool) -> bool {
     layout == Some(Layout::None)
 }
 
-/// Walks the document: drops boilerplate, counts text (see the module's doc).
-/// `strip_unlikely`: whether elements whose `class`/`id` say unlikely (comments, menus,
-/// …) and `header` elements are dropped too; `show_hidden`: whether elements hidden by
-/// their attributes are kept (see [`super::extract`]).
+/// Drops boilerplate and counts text (see the module's doc) over the block walk's
+/// elements and texts, in document order, without walking the tree again: the walk keeps
+/// every element this drops but those it skips itself (scripts, form controls, hidden
+/// ones), which this drops too. `strip_unlikely`: whether elements whose `class`/`id` say
+/// unlikely (comments, menus, …) and `header` elements are dropped too; `show_hidden`:
+/// whether elements hidden by their attributes are kept (see [`super::extract`]).
 pub(crate) fn segment(
     doc: &DocumentRef<'_>,
+    walk: &Units,
     strip_unlikely: bool,
     show_hidden: bool,
     reads: &mut Reads,
 ) -> Blocks {
+    let elements = &walk.elements;
     let mut slots = vec![UNREACHED; doc.node_count()];
-    // Room for every node, reserved but not written: only the kept elements' blocks are.
-    let mut blocks = Vec::with_capacity(KEPT as usize + doc.node_count());
+    // Room for every element, reserved but not written: only the kept elements' blocks are.
+    let mut blocks = Vec::with_capacity(KEPT as usize + elements.len());
     blocks.resize(KEPT as usize, Block::default());
     blocks[DROPPED as usize].flags = REMOVED;
     // Text with no block-level element above it is the document's own.
     blocks[ROOT as usize].owner = ROOT;
-    let mut order = Vec::with_capacity(doc.node_count());
-    // The parent's block of each element of `order`, for the sweep below (which then
-    // reads no node of the tree: perf, 2026-11-26, looking the parents up again was a
-    // tenth of the walk's time).
-    let mut parents: Vec<u32> = Vec::with_capacity(doc.node_count());
-    let root = doc.root();
-    slots[root.id() as usize] = ROOT;
-    let Some(mut node) = root.first_child() else {
-        return Blocks {
-            blocks,
-            slots,
-            order,
+    let mut order = Vec::with_capacity(elements.len());
+    // The parent's block of each element of `order`, for the sweep below.
+    let mut parents: Vec<u32> = Vec::with_capacity(elements.len());
+    slots[doc.root().id() as usize] = ROOT;
+    // Each element's block: its own when kept, [`DROPPED`] when dropped, [`UNREACHED`]
+    // below a dropped one.
+    let mut block_of = vec![UNREACHED; elements.len()];
+    let kept = |slot: u32| slot >= ROOT;
+    for (i, e) in elements.iter().enumerate() {
+        let parent = if e.parent == NONE {
+            ROOT
+        } else {
+            block_of[e.parent as usize]
         };
-    };
-    loop {
-        let id = node.id() as usize;
-        let parent = node.parent().map_or(ROOT, |p| slots[p.id() as usize]) as usize;
-        let mut descend = false;
-        match node.data() {
-            NodeData::Element(_) => 'element: {
-                let Some(name) = node.element_name() else {
-                    break 'element;
-                };
-                let tag = (name.ns == Ns::Html).then_some(name.tag);
-                let layout = tag.map(visible::layout);
-                let structural = matches!(
-                    tag,
-                    Some(Tag::Html | Tag::Body | Tag::Article | Tag::Main | Tag::A)
-                );
-                if tag == Some(Tag::Input) {
-                    blocks[parent].inputs += 1;
-                }
-                // The tag decides first: an element it drops (scripts, styles, navigation,
-                // …) needs no scan of its attributes.
-                let by_tag = dropped(name, layout, strip_unlikely);
-                let names = if by_tag {
-                    hints::Names::default()
-                } else {
-                    reads.names.names(&node, show_hidden)
-                };
-                if by_tag
-                    || names.dropped
-                    || (names.boilerplate && !structural)
-                    || (strip_unlikely && names.unlikely && !structural)
-                {
-                    slots[id] = DROPPED;
-                } else {
-                    let is_block =
-                        layout.is_some_and(|l| !matches!(l, Layout::Inline | Layout::Break));
-                    let slot = blocks.len() as u32;
-                    slots[id] = slot;
-                    let parent_block = &mut blocks[parent];
-                    if is_block {
-                        parent_block.flags |= HAS_BLOCK_CHILD;
-                    }
-                    match tag {
-                        Some(Tag::Li) => parent_block.items += 1,
-                        Some(Tag::Img) => parent_block.images += 1,
-                        _ => {}
-                    }
-                    let (in_link, parent_owner) =
-                        (parent_block.flags & IN_LINK, parent_block.owner);
-                    blocks.push(Block {
-                        flags: blocks_flags(is_block, tag == Some(Tag::A)) | in_link,
-                        weight: names.weight as i16,
-                        paragraphs: u32::from(tag == Some(Tag::P)),
-                        size: 1,
-                        owner: if is_block { slot } else { parent_owner },
-                        tag,
-                        ..Block::default()
-                    });
-                    order.push(id as u32);
-                    parents.push(parent as u32);
-                    descend = true;
-                }
-            }
-            NodeData::Text(_) => {
-                let t = reads
-                    .texts
-                    .tally(node.id(), || node.text_bytes().unwrap_or_default());
-                let (chars, commas) = (t.chars, t.commas);
-                if chars > 0 {
-                    let b = &mut blocks[parent];
-                    b.chars += chars;
-                    b.commas += commas;
-                    if b.flags & IN_LINK != 0 {
-                        b.link_chars += chars;
-                    }
-                    let owner = b.owner as usize;
-                    let owner = &mut blocks[owner];
-                    owner.own_chars += chars;
-                    owner.own_commas += commas;
-                }
-            }
+        if !kept(parent) {
+            continue;
+        }
+        let tag = e.tag;
+        let layout = tag.map(visible::layout);
+        let structural = matches!(
+            tag,
+            Some(Tag::Html | Tag::Body | Tag::Article | Tag::Main | Tag::A)
+        );
+        let node = doc.node(e.node);
+        // The tag decides first: an element it drops (navigation, …) needs no names.
+        let name = node.element_name().unwrap_or(Name {
+            ns: Ns::Html,
+            tag: Tag::Unknown,
+        });
+        let by_tag = dropped(name, layout, strip_unlikely);
+        let names = if by_tag {
+            hints::Names::default()
+        } else {
+            reads.names.names(&node, show_hidden)
+        };
+        if by_tag
+            || names.dropped
+            || (names.boilerplate && !structural)
+            || (strip_unlikely && names.unlikely && !structural)
+        {
+            block_of[i] = DROPPED;
+            slots[e.node as usize] = DROPPED;
+            continue;
+        }
+        let is_block = layout.is_some_and(|l| !matches!(l, Layout::Inline | Layout::Break));
+        let slot = blocks.len() as u32;
+        block_of[i] = slot;
+        slots[e.node as usize] = slot;
+        let parent_block = &mut blocks[parent as usize];
+        if is_block {
+            parent_block.flags |= HAS_BLOCK_CHILD;
+        }
+        match tag {
+            Some(Tag::Li) => parent_block.items += 1,
+            Some(Tag::Img) => parent_block.images += 1,
             _ => {}
         }
-        match walk::next(node, descend, &root) {
-            Some(next) => node = next,
-            None => break,
+        let (in_link, parent_owner) = (parent_block.flags & IN_LINK, parent_block.owner);
+        blocks.push(Block {
+            flags: blocks_flags(is_block, tag == Some(Tag::A)) | in_link,
+            weight: names.weight as i16,
+            paragraphs: u32::from(tag == Some(Tag::P)),
+            size: 1,
+            owner: if is_block { slot } else { parent_owner },
+            inputs: e.inputs,
+            tag,
+            ..Block::default()
+        });
+        order.push(e.node);
+        parents.push(parent);
+    }
+    // What the walk skipped under a kept element is dropped here (scripts, controls, …).
+    for &(node, parent) in &walk.skipped_children {
+        if kept(block_of[parent as usize]) {
+            slots[node as usize] = DROPPED;
         }
+    }
+    for text in &walk.texts {
+        let parent = block_of[text.parent as usize];
+        if !kept(parent) || text.chars == 0 {
+            continue;
+        }
+        let b = &mut blocks[parent as usize];
+        b.chars += text.chars;
+        b.commas += text.commas;
+        if b.flags & IN_LINK != 0 {
+            b.link_chars += text.chars;
+        }
+        let owner = b.owner as usize;
+        let owner = &mut blocks[owner];
+        owner.own_chars += text.chars;
+        owner.own_commas += text.commas;
     }
     // Subtree totals: children after their parents in `order`, so one backward sweep
     // adds each element into its parent.

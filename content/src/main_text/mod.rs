@@ -6,7 +6,8 @@
 //! boilerplate subtrees before it and Readability's clean-up after it, counted in
 //! characters so that it works the same whatever the script:
 //!
-//! 1. **Segmentation** (`blocks`): one iterative walk drops what is never article text —
+//! 1. **Segmentation** (`blocks`, over the block walk's elements: the tree is walked
+//!    once, step 6's walk): drops what is never article text —
 //!    scripts, forms' controls, embedded objects, `nav`, `aside`, `footer`, `menu`,
 //!    `dialog`, SVG, hidden elements (as [`crate::visible`] hides them), ARIA roles of
 //!    navigation and side blocks, comment threads and cookie or consent banners (by
@@ -260,6 +261,7 @@ struct Passes {
 impl Passes {
     fn run(
         doc: &DocumentRef<'_>,
+        walk: &units::Units,
         options: &Options,
         title: &output::PageTitle<'_>,
         show_hidden: bool,
@@ -276,8 +278,8 @@ impl Passes {
         };
         for (i, pass) in PASSES.into_iter().enumerate() {
             if i == 0 || pass.strip_unlikely != PASSES[i - 1].strip_unlikely {
-                let walk = blocks::segment(doc, pass.strip_unlikely, show_hidden, reads);
-                p.walks.push(walk);
+                let blocks = blocks::segment(doc, walk, pass.strip_unlikely, show_hidden, reads);
+                p.walks.push(blocks);
             }
             let b = p.walks.len() - 1;
             if i == 0
@@ -374,9 +376,10 @@ fn extract_with(
     show_hidden: bool,
     reads: &mut Reads,
 ) -> (String, f32) {
-    let passes = Passes::run(doc, options, title, show_hidden, reads);
+    let mut walk = units::Units::walk(doc, false, show_hidden, reads);
+    let passes = Passes::run(doc, &walk, options, title, show_hidden, reads);
     if let Some(readability) = passes.readability() {
-        let walk = units::Units::walk(doc, &readability, false, show_hidden, reads);
+        walk.read_readability(doc, &readability);
         let chosen = model::choose(&walk, title, confidence);
         if chosen.keep.contains(&true) {
             return (walk.text(doc, &chosen.keep), chosen.confidence);
@@ -395,11 +398,12 @@ pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, V
     let read = || fields::title(&view, || ld.get_or_init(|| jsonld::JsonLd::read(&view)));
     let title = output::PageTitle::new(&read);
     let mut reads = Reads::new(&view);
-    let passes = Passes::run(&view, &Options::default(), &title, false, &mut reads);
+    let mut walk = units::Units::walk(&view, true, false, &mut reads);
+    let passes = Passes::run(&view, &walk, &Options::default(), &title, false, &mut reads);
     let Some(readability) = passes.readability() else {
         return (units::feature_names(), Vec::new());
     };
-    let walk = units::Units::walk(&view, &readability, true, false, &mut reads);
+    walk.read_readability(&view, &readability);
     let features = walk.features(&title);
     let blocks = walk
         .units

@@ -7,7 +7,9 @@
 //! decides which blocks are main content.
 //!
 //! The walk is one iterative pass over the tree with the element's context inherited
-//! from its parent, and the block totals summed in one sweep back; the siblings' shapes
+//! from its parent, and the block totals summed in one sweep back (Readability's passes
+//! count their blocks from its elements and texts, and its choice is marked on them
+//! after); the siblings' shapes
 //! are compared once per parent (bucketed by parent, sorted within), so the whole is
 //! linear in the page but for those sorts.
 
@@ -60,16 +62,18 @@ pub(crate) mod inside {
 }
 
 /// No element (a parent, an owner, an anchor).
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Siblings sharing a shape make a repeated group from this many on.
 const REPEATED: u32 = 3;
 
 /// What the walk keeps of one element.
 #[derive(Clone, Copy)]
-struct Element {
+pub(crate) struct Element {
+    /// The element's node id.
+    pub(crate) node: u32,
     /// The parent element's index (or [`NONE`]).
-    parent: u32,
+    pub(crate) parent: u32,
     /// The [`inside`] bits.
     inside: u32,
     /// The `class`/`id` weights of the element and its ancestors, summed.
@@ -93,7 +97,22 @@ struct Element {
     /// Levels up to the nearest element at or above it that is, or holds, a container
     /// Readability chose (0 inside one).
     to_selection: u32,
-    tag: Option<Tag>,
+    /// Form controls (`input`) among its children (which the walk does not keep).
+    pub(crate) inputs: u32,
+    pub(crate) tag: Option<Tag>,
+}
+
+/// One text node of the walk.
+#[derive(Clone, Copy)]
+pub(crate) struct Text {
+    pub(crate) node: u32,
+    /// Its parent element's index.
+    pub(crate) parent: u32,
+    /// The element owning it (see [`Element::owner`]), or [`NONE`].
+    owner: u32,
+    /// Its [`super::blocks::Tally`] counts.
+    pub(crate) chars: u32,
+    pub(crate) commas: u32,
 }
 
 /// One block of text.
@@ -118,17 +137,21 @@ pub(crate) struct Unit {
 
 /// The page's blocks of text and what the output needs to lay out a choice of them.
 pub(crate) struct Units {
-    elements: Vec<Element>,
+    /// The elements, in document order (parents before their children).
+    pub(crate) elements: Vec<Element>,
     pub(crate) units: Vec<Unit>,
-    /// Text nodes and the element owning each: (node id, element index).
-    texts: Vec<(u32, u32)>,
+    /// The text nodes below the elements, in document order.
+    pub(crate) texts: Vec<Text>,
     /// Elements never laid out (scripts, form controls, hidden): by node id, a bit each.
     skipped: Vec<u64>,
+    /// Those of them with a parent element: (node id, the parent's index).
+    pub(crate) skipped_children: Vec<(u32, u32)>,
     total_chars: u32,
     total_link_chars: u32,
 }
 
-/// What Readability's chosen pass says of the page, as [`Units::walk`] reads it.
+/// What Readability's chosen pass says of the page, as [`Units::read_readability`]
+/// reads it.
 pub(crate) struct Readability<'a> {
     pub(crate) blocks: &'a Blocks,
     pub(crate) selection: &'a Selection,
@@ -238,30 +261,16 @@ fn ends_sentence(bytes: &[u8]) -> Option<bool> {
 impl Units {
     /// Walks the document (see the module's doc); `collect_text`: keep each block's text
     /// (for training); `show_hidden`: read the elements hidden by their attributes too.
+    /// What Readability chose is read after ([`Units::read_readability`]): Readability's
+    /// passes count their blocks from this walk's elements and texts.
     pub(crate) fn walk(
         doc: &DocumentRef<'_>,
-        readability: &Readability<'_>,
         collect_text: bool,
         show_hidden: bool,
         reads: &mut Reads,
     ) -> Units {
         let n = doc.node_count();
         let mut slots = vec![NONE; n];
-        let mut selected = vec![0u64; n.div_ceil(64)];
-        // The chosen containers, and the elements that hold one (each walk up stops at
-        // an element already marked: linear).
-        let mut holds = vec![0u64; n.div_ceil(64)];
-        for &id in &readability.selection.nodes {
-            set(&mut selected, id);
-            let mut up = doc.node(id).parent();
-            while let Some(a) = up {
-                if get(&holds, a.id()) {
-                    break;
-                }
-                set(&mut holds, a.id());
-                up = a.parent();
-            }
-        }
         let mut u = Units {
             // Room for every node, reserved but not written (no page is touched before
             // it is used).
@@ -269,6 +278,7 @@ impl Units {
             units: Vec::new(),
             texts: Vec::with_capacity(n),
             skipped: vec![0; n.div_ceil(64)],
+            skipped_children: Vec::new(),
             total_chars: 0,
             total_link_chars: 0,
         };
@@ -285,36 +295,33 @@ impl Units {
                         break 'element;
                     };
                     let tag = (name.ns == Ns::Html).then_some(name.tag);
-                    if name.ns == Ns::Svg || tag.is_some_and(never_text) {
+                    let skip = name.ns == Ns::Svg || tag.is_some_and(never_text) || {
+                        let layout = tag.map_or(Layout::Inline, visible::layout);
+                        layout == Layout::None || reads.names.names(&node, show_hidden).hidden
+                    };
+                    if skip {
                         set(&mut u.skipped, node.id());
+                        if parent != NONE {
+                            u.skipped_children.push((node.id(), parent));
+                            if tag == Some(Tag::Input) {
+                                u.elements[parent as usize].inputs += 1;
+                            }
+                        }
                         break 'element;
                     }
                     let layout = tag.map_or(Layout::Inline, visible::layout);
                     let names = reads.names.names(&node, show_hidden);
-                    if layout == Layout::None || names.hidden {
-                        set(&mut u.skipped, node.id());
-                        break 'element;
-                    }
                     let index = u.elements.len() as u32;
                     slots[node.id() as usize] = index;
                     let up = (parent != NONE).then(|| u.elements[parent as usize]);
-                    let mut bits = up.map_or(0, |p| p.inside & !inside::SELECTED)
-                        | tag.map_or(0, tag_bits)
-                        | name_bits(&names);
-                    if up.is_some_and(|p| p.inside & inside::SELECTED != 0)
-                        || get(&selected, node.id())
-                    {
-                        bits |= inside::SELECTED;
-                    }
-                    let rb = readability.blocks.get(node.id());
-                    if rb.flags & REMOVED != 0 || readability.left_out.contains(node.id()) {
-                        bits |= inside::LEFT_OUT;
-                    }
+                    let bits =
+                        up.map_or(0, |p| p.inside) | tag.map_or(0, tag_bits) | name_bits(&names);
                     let is_block = !matches!(layout, Layout::Inline | Layout::Break);
                     if let Some(p) = (parent != NONE).then(|| &mut u.elements[parent as usize]) {
                         p.children += 1;
                     }
                     u.elements.push(Element {
+                        node: node.id(),
                         parent,
                         inside: bits,
                         weight: up.map_or(0, |p| p.weight) + names.weight,
@@ -331,11 +338,8 @@ impl Units {
                         children: 0,
                         shape_count: 1,
                         unit: NONE,
-                        to_selection: if bits & inside::SELECTED != 0 || get(&holds, node.id()) {
-                            0
-                        } else {
-                            up.map_or(0, |p| p.to_selection + 1)
-                        },
+                        to_selection: 0,
+                        inputs: 0,
                         tag,
                     });
                     descend = true;
@@ -343,8 +347,14 @@ impl Units {
                 NodeData::Text(_) if parent != NONE => {
                     let bytes = node.text_bytes().unwrap_or_default();
                     let owner = u.elements[parent as usize].owner;
-                    u.texts.push((node.id(), owner));
                     let counts = reads.texts.tally(node.id(), || bytes);
+                    u.texts.push(Text {
+                        node: node.id(),
+                        parent,
+                        owner,
+                        chars: counts.chars,
+                        commas: counts.commas,
+                    });
                     let chars = counts.chars;
                     if chars > 0 && owner != NONE {
                         let in_link = u.elements[parent as usize].inside & inside::LINK != 0;
@@ -405,6 +415,52 @@ impl Units {
             }
         }
         u
+    }
+
+    /// Marks what Readability's chosen pass says of each element: inside a container it
+    /// chose ([`inside::SELECTED`]), inside an element its output leaves out
+    /// ([`inside::LEFT_OUT`]), and how many levels up the nearest chosen container, or
+    /// element holding one, is. One pass down the elements (parents come first).
+    pub(crate) fn read_readability(
+        &mut self,
+        doc: &DocumentRef<'_>,
+        readability: &Readability<'_>,
+    ) {
+        let n = doc.node_count();
+        let mut selected = vec![0u64; n.div_ceil(64)];
+        // The chosen containers, and the elements that hold one (each walk up stops at
+        // an element already marked: linear).
+        let mut holds = vec![0u64; n.div_ceil(64)];
+        for &id in &readability.selection.nodes {
+            set(&mut selected, id);
+            let mut up = doc.node(id).parent();
+            while let Some(a) = up {
+                if get(&holds, a.id()) {
+                    break;
+                }
+                set(&mut holds, a.id());
+                up = a.parent();
+            }
+        }
+        for i in 0..self.elements.len() {
+            let e = self.elements[i];
+            let up = (e.parent != NONE).then(|| self.elements[e.parent as usize]);
+            let mut bits = e.inside | up.map_or(0, |p| p.inside & inside::LEFT_OUT);
+            if up.is_some_and(|p| p.inside & inside::SELECTED != 0) || get(&selected, e.node) {
+                bits |= inside::SELECTED;
+            }
+            let rb = readability.blocks.get(e.node);
+            if rb.flags & REMOVED != 0 || readability.left_out.contains(e.node) {
+                bits |= inside::LEFT_OUT;
+            }
+            let element = &mut self.elements[i];
+            element.inside = bits;
+            element.to_selection = if bits & inside::SELECTED != 0 || get(&holds, e.node) {
+                0
+            } else {
+                up.map_or(0, |p| p.to_selection + 1)
+            };
+        }
     }
 
     /// Counts each element's siblings of its shape and finds each one's anchor (the
@@ -602,13 +658,13 @@ impl Units {
     /// text is.
     pub(crate) fn text(&self, doc: &DocumentRef<'_>, keep: &[bool]) -> String {
         let mut kept_texts = vec![0u64; doc.node_count().div_ceil(64)];
-        for &(id, owner) in &self.texts {
-            if owner == NONE {
+        for text in &self.texts {
+            if text.owner == NONE {
                 continue;
             }
-            let unit = self.elements[owner as usize].unit;
+            let unit = self.elements[text.owner as usize].unit;
             if unit != NONE && keep.get(unit as usize).copied().unwrap_or(false) {
-                set(&mut kept_texts, id);
+                set(&mut kept_texts, text.node);
             }
         }
         let mut w = Writer::default();
