@@ -239,6 +239,12 @@ impl TextCache {
 /// The counts of a text, given as its UTF-8 bytes, in one pass: [`measure`]'s, and with
 /// `STOPS` the sentence ends and digits the block model reads too.
 pub(crate) fn tally<const STOPS: bool>(bytes: &[u8]) -> Tally {
+    let is_space = |b: u8| b == b' ' || (b.wrapping_sub(b'\t') < 5 && b != 0x0B);
+    // Shortcut: whitespace alone (the indentation between tags, most of a page's text
+    // nodes) counts nothing.
+    if bytes.iter().all(|&b| is_space(b)) {
+        return Tally::default();
+    }
     // The ASCII counts — whitespace, commas, bytes that continue a character, and the
     // stops and digits — in blocks of 32 without branches, which the compiler turns into
     // vector instructions (a byte-by-byte filter was 4 instructions a byte: measured with
@@ -246,7 +252,7 @@ pub(crate) fn tally<const STOPS: bool>(bytes: &[u8]) -> Tally {
     let count = |chunk: &[u8]| {
         let (mut s, mut c, mut k, mut stops, mut digits) = (0u8, 0u8, 0u8, 0u8, 0u8);
         for &b in chunk {
-            s += u8::from(b == b' ' || (b.wrapping_sub(b'\t') < 5 && b != 0x0B));
+            s += u8::from(is_space(b));
             c += u8::from(b == b',');
             k += u8::from(b & 0xC0 == 0x80);
             if STOPS {
@@ -341,17 +347,15 @@ pub(crate) fn segment(
             tag,
             Some(Tag::Html | Tag::Body | Tag::Article | Tag::Main | Tag::A)
         );
-        let node = doc.node(e.node);
-        // The tag decides first: an element it drops (navigation, …) needs no names.
-        let name = node.element_name().unwrap_or(Name {
-            ns: Ns::Html,
-            tag: Tag::Unknown,
-        });
-        let by_tag = dropped(name, layout, strip_unlikely);
+        // The tag decides first: an element it drops (navigation, …) needs no names. The
+        // walk's elements are HTML (`tag`) or of another namespace but SVG (which it
+        // skips): those the tag never drops.
+        let name = tag.map(|tag| Name { ns: Ns::Html, tag });
+        let by_tag = name.is_some_and(|name| dropped(name, layout, strip_unlikely));
         let names = if by_tag {
             hints::Names::default()
         } else {
-            reads.names.names(&node, show_hidden)
+            reads.names.names(&doc.node(e.node), show_hidden)
         };
         if by_tag
             || names.dropped
