@@ -8,6 +8,7 @@ use htmltok_tree::{DocumentRef, Name, Ns, Tag};
 
 use super::Reads;
 use super::hints::{self, TagKind};
+use super::spare::Spare;
 use super::units::{NONE, Units};
 use crate::visible::{self, Layout};
 
@@ -107,6 +108,13 @@ impl Blocks {
     /// How many nodes the document has.
     pub(crate) fn node_count(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Gives the buffers to `spare`, for another page.
+    pub(crate) fn recycle(self, spare: &mut Spare) {
+        spare.give_blocks(self.blocks);
+        spare.give_numbers(self.slots);
+        spare.give_numbers(self.order);
     }
 }
 
@@ -215,11 +223,16 @@ impl TextCache {
         digits: 0,
     };
 
-    /// A cache for a document of `nodes` nodes.
-    pub(crate) fn new(nodes: usize) -> TextCache {
-        TextCache {
-            tallies: vec![TextCache::UNKNOWN; nodes],
-        }
+    /// A cache for a document of `nodes` nodes, in `buffer` (emptied first).
+    pub(crate) fn new(mut buffer: Vec<Tally>, nodes: usize) -> TextCache {
+        buffer.clear();
+        buffer.resize(nodes, TextCache::UNKNOWN);
+        TextCache { tallies: buffer }
+    }
+
+    /// The cache's buffer, for another page.
+    pub(crate) fn into_buffer(self) -> Vec<Tally> {
+        self.tallies
     }
 
     /// The counts of the text node `id`, whose text is `bytes` (read only the first
@@ -317,20 +330,26 @@ pub(crate) fn segment(
     reads: &mut Reads,
 ) -> Blocks {
     let elements = &walk.elements;
-    let mut slots = vec![UNREACHED; doc.node_count()];
+    let spare = &mut reads.spare;
+    let mut slots = spare.numbers();
+    slots.resize(doc.node_count(), UNREACHED);
     // Room for every element, reserved but not written: only the kept elements' blocks are.
-    let mut blocks = Vec::with_capacity(KEPT as usize + elements.len());
+    let mut blocks = spare.blocks();
+    blocks.reserve(KEPT as usize + elements.len());
     blocks.resize(KEPT as usize, Block::default());
     blocks[DROPPED as usize].flags = REMOVED;
     // Text with no block-level element above it is the document's own.
     blocks[ROOT as usize].owner = ROOT;
-    let mut order = Vec::with_capacity(elements.len());
+    let mut order = spare.numbers();
+    order.reserve(elements.len());
     // The parent's block of each element of `order`, for the sweep below.
-    let mut parents: Vec<u32> = Vec::with_capacity(elements.len());
+    let mut parents = spare.numbers();
+    parents.reserve(elements.len());
     slots[doc.root().id() as usize] = ROOT;
     // Each element's block: its own when kept, [`DROPPED`] when dropped, [`UNREACHED`]
     // below a dropped one.
-    let mut block_of = vec![UNREACHED; elements.len()];
+    let mut block_of = spare.numbers();
+    block_of.resize(elements.len(), UNREACHED);
     let kept = |slot: u32| slot >= ROOT;
     for (i, e) in elements.iter().enumerate() {
         let parent = if e.parent == NONE {
@@ -429,6 +448,8 @@ pub(crate) fn segment(
         p.inputs += b.inputs;
         p.size += b.size;
     }
+    reads.spare.give_numbers(parents);
+    reads.spare.give_numbers(block_of);
     Blocks {
         blocks,
         slots,

@@ -270,7 +270,7 @@ pub(crate) struct NameCache {
 
 /// What one element's attributes say, whether hidden elements are shown or not.
 #[derive(Clone, Copy, Default)]
-struct Read {
+pub(crate) struct Read {
     class_hash: u64,
     cues: u32,
     /// The class weight (a multiple of 25 in -50..=50).
@@ -320,11 +320,16 @@ impl Read {
 }
 
 impl NameCache {
-    /// A cache for a document of `nodes` nodes.
-    pub(crate) fn new(nodes: usize) -> NameCache {
-        NameCache {
-            slots: vec![Read::default(); nodes],
-        }
+    /// A cache for a document of `nodes` nodes, in `buffer` (emptied first).
+    pub(crate) fn new(mut buffer: Vec<Read>, nodes: usize) -> NameCache {
+        buffer.clear();
+        buffer.resize(nodes, Read::default());
+        NameCache { slots: buffer }
+    }
+
+    /// The cache's buffer, for another page.
+    pub(crate) fn into_buffer(self) -> Vec<Read> {
+        self.slots
     }
 
     /// What the element's attributes say (see [`read`]); `show_hidden`: whether the

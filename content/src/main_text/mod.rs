@@ -73,6 +73,7 @@ mod kind;
 mod model;
 mod output;
 mod select;
+mod spare;
 mod structured;
 mod units;
 
@@ -225,18 +226,34 @@ pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
 
 /// What the walks of one page read of its nodes — an element's `class`, `id`, `role`
 /// and hiding attributes, a text's counts — each read once and kept for the page's other
-/// walks (Readability's passes, the block walk, the page's kind).
+/// walks (Readability's passes, the block walk, the page's kind); and the buffers the
+/// walks fill, the thread's from its last page ([`spare`]).
 pub(crate) struct Reads {
     pub(crate) names: hints::NameCache,
     pub(crate) texts: blocks::TextCache,
+    pub(crate) spare: spare::Spare,
 }
 
 impl Reads {
     pub(crate) fn new(doc: &DocumentRef<'_>) -> Reads {
+        let mut spare = spare::Spare::take();
+        let n = doc.node_count();
         Reads {
-            names: hints::NameCache::new(doc.node_count()),
-            texts: blocks::TextCache::new(doc.node_count()),
+            names: hints::NameCache::new(std::mem::take(&mut spare.names), n),
+            texts: blocks::TextCache::new(std::mem::take(&mut spare.tallies), n),
+            spare,
         }
+    }
+}
+
+impl Drop for Reads {
+    fn drop(&mut self) {
+        let mut spare = std::mem::take(&mut self.spare);
+        let empty = hints::NameCache::new(Vec::new(), 0);
+        spare.names = std::mem::replace(&mut self.names, empty).into_buffer();
+        let empty = blocks::TextCache::new(Vec::new(), 0);
+        spare.tallies = std::mem::replace(&mut self.texts, empty).into_buffer();
+        spare.keep();
     }
 }
 
@@ -305,6 +322,13 @@ impl Passes {
             }
         }
         p
+    }
+
+    /// Gives the buffers to `spare`, for another page.
+    fn recycle(self, spare: &mut spare::Spare) {
+        for blocks in self.walks {
+            blocks.recycle(spare);
+        }
     }
 
     /// Readability's view of the page, for the block walk.
@@ -378,14 +402,18 @@ fn extract_with(
 ) -> (String, f32) {
     let mut walk = units::Units::walk(doc, false, show_hidden, reads);
     let passes = Passes::run(doc, &walk, options, title, show_hidden, reads);
+    let mut text = None;
     if let Some(readability) = passes.readability() {
         walk.read_readability(doc, &readability);
         let chosen = model::choose(&walk, title, confidence);
         if chosen.keep.contains(&true) {
-            return (walk.text(doc, &chosen.keep), chosen.confidence);
+            text = Some((walk.text(doc, &chosen.keep), chosen.confidence));
         }
     }
-    (passes.text(doc, title), 0.0)
+    let text = text.unwrap_or_else(|| (passes.text(doc, title), 0.0));
+    walk.recycle(&mut reads.spare);
+    passes.recycle(&mut reads.spare);
+    text
 }
 
 /// Every block of text of the page with the features the block model reads, and the

@@ -15,11 +15,14 @@
 
 use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
+use std::mem::take;
+
 use super::Reads;
 use super::blocks::{Blocks, REMOVED};
 use super::hints::{self, Words};
 use super::output::{LeftOut, PageTitle, normalize};
 use super::select::Selection;
+use super::spare::Spare;
 use crate::visible::{self, Layout, Writer};
 use crate::walk;
 
@@ -270,23 +273,28 @@ impl Units {
         reads: &mut Reads,
     ) -> Units {
         let n = doc.node_count();
-        let mut slots = vec![NONE; n];
+        let spare = &mut reads.spare;
+        let mut slots = spare.numbers();
+        slots.resize(n, NONE);
+        let (mut elements, mut texts) = (take(&mut spare.elements), take(&mut spare.texts));
+        elements.clear();
+        texts.clear();
+        // Room for every node, reserved but not written (no page is touched before it
+        // is used).
+        elements.reserve(n);
+        texts.reserve(n);
         let mut u = Units {
-            // Room for every node, reserved but not written (no page is touched before
-            // it is used).
-            elements: Vec::with_capacity(n),
+            elements,
             units: Vec::new(),
-            texts: Vec::with_capacity(n),
+            texts,
             skipped: vec![0; n.div_ceil(64)],
             skipped_children: Vec::new(),
             total_chars: 0,
             total_link_chars: 0,
         };
         let root = doc.root();
-        let Some(mut node) = root.first_child() else {
-            return u;
-        };
-        loop {
+        let mut next = root.first_child();
+        while let Some(node) = next {
             let parent = node.parent().map_or(NONE, |p| slots[p.id() as usize]);
             let mut descend = false;
             match node.data() {
@@ -399,11 +407,9 @@ impl Units {
                 }
                 _ => {}
             }
-            match walk::next(node, descend, &root) {
-                Some(next) => node = next,
-                None => break,
-            }
+            next = walk::next(node, descend, &root);
         }
+        reads.spare.give_numbers(slots);
         u.count_shapes();
         // Subtree totals: children come after their parents.
         for i in (0..u.elements.len()).rev() {
@@ -415,6 +421,12 @@ impl Units {
             }
         }
         u
+    }
+
+    /// Gives the buffers to `spare`, for another page.
+    pub(crate) fn recycle(self, spare: &mut Spare) {
+        spare.elements = self.elements;
+        spare.texts = self.texts;
     }
 
     /// Marks what Readability's chosen pass says of each element: inside a container it

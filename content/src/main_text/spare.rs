@@ -1,0 +1,124 @@
+//! The buffers a page's walks leave for the thread's next page.
+//!
+//! One page's walks fill a few hundred kilobytes (a slot per node in several tables, a
+//! record per element and per text): fresh memory for each page comes from the system
+//! one page fault at a time, which cost about a tenth of main text's time over the
+//! shared corpus. A thread keeps the emptied buffers of its last page instead (up to
+//! [`KEEP_AT_MOST`] bytes of them) and the next page's walks fill those.
+
+use std::cell::RefCell;
+
+use super::blocks::{Block, Tally};
+use super::hints::Read;
+use super::units::{Element, Text};
+
+/// The most bytes of buffers a thread keeps between pages (a page of a million nodes
+/// gives its buffers back to the system).
+const KEEP_AT_MOST: usize = 32 << 20;
+
+/// Buffers with their capacity kept and their contents not.
+#[derive(Default)]
+pub(crate) struct Spare {
+    pub(crate) names: Vec<Read>,
+    pub(crate) tallies: Vec<Tally>,
+    pub(crate) elements: Vec<Element>,
+    pub(crate) texts: Vec<Text>,
+    blocks: Vec<Vec<Block>>,
+    numbers: Vec<Vec<u32>>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Spare> = RefCell::default();
+}
+
+impl Spare {
+    /// The thread's buffers (empty ones when it has none, or while another page of the
+    /// thread holds them).
+    pub(crate) fn take() -> Spare {
+        SPARE
+            .try_with(|spare| spare.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default()
+    }
+
+    /// Gives the buffers back to the thread, unless they are too large to keep.
+    pub(crate) fn keep(self) {
+        if self.bytes() <= KEEP_AT_MOST {
+            // A thread being torn down keeps nothing.
+            let _ = SPARE.try_with(|spare| {
+                if let Ok(mut s) = spare.try_borrow_mut() {
+                    *s = self;
+                }
+            });
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        fn of<T>(v: &Vec<T>) -> usize {
+            v.capacity() * size_of::<T>()
+        }
+        of(&self.names)
+            + of(&self.tallies)
+            + of(&self.elements)
+            + of(&self.texts)
+            + self.blocks.iter().map(of).sum::<usize>()
+            + self.numbers.iter().map(of).sum::<usize>()
+    }
+
+    /// An empty `u32` buffer.
+    pub(crate) fn numbers(&mut self) -> Vec<u32> {
+        let mut v = self.numbers.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// An empty block buffer.
+    pub(crate) fn blocks(&mut self) -> Vec<Block> {
+        let mut v = self.blocks.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    pub(crate) fn give_numbers(&mut self, v: Vec<u32>) {
+        self.numbers.push(v);
+    }
+
+    pub(crate) fn give_blocks(&mut self, v: Vec<Block>) {
+        self.blocks.push(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::main_text::{MainText, Options, main_text};
+
+    const SMALL: &[u8] = b"<title>News</title><nav><a href=/>Home</a></nav><div class=story>\
+        <p>The council met on Monday, and after a long debate, it voted to keep the \
+        library open.</p><p>Residents, who had petitioned for months, welcomed it.</p></div>";
+
+    fn read(html: &[u8]) -> MainText {
+        main_text(&htmltok_tree::parse(html), &Options::default())
+    }
+
+    /// A page read after a larger one (whose buffers it reuses) reads as it does on a
+    /// thread of its own.
+    #[test]
+    fn a_page_reads_the_same_in_a_larger_page_s_buffers() {
+        let alone = std::thread::spawn(|| read(SMALL)).join().unwrap();
+        let large = format!(
+            "<ul class=menu>{}</ul><section>{}</section>",
+            "<li><a href=/x>Link</a></li>".repeat(2000),
+            "<article class=post><h2>Title</h2><p>Some words, and more words.</p></article>"
+                .repeat(500)
+        );
+        let after = std::thread::spawn(move || {
+            read(large.as_bytes());
+            read(SMALL)
+        })
+        .join()
+        .unwrap();
+        assert_eq!(after, alone);
+        assert!(after.text.starts_with("The council met"));
+    }
+}
