@@ -195,6 +195,27 @@ pub(crate) fn measure(bytes: &[u8]) -> (u32, u32) {
     (t.chars, t.commas)
 }
 
+/// Whether [`measure`] counts at least `chars` characters in the text: counted a stretch
+/// at a time (cut at character boundaries), stopping once there are enough.
+pub(crate) fn at_least(text: &str, chars: u32) -> bool {
+    const STRETCH: usize = 512;
+    let mut rest = text;
+    let mut counted = 0u32;
+    while !rest.is_empty() {
+        let mut end = rest.len().min(STRETCH);
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        let (stretch, after) = rest.split_at(end);
+        counted = counted.saturating_add(measure(stretch.as_bytes()).0);
+        if counted >= chars {
+            return true;
+        }
+        rest = after;
+    }
+    counted >= chars
+}
+
 /// What [`tally`] counts of a text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Tally {
@@ -522,6 +543,24 @@ mod tests {
                     tally_by_chars(text),
                     "{text:?}"
                 );
+            }
+        }
+    }
+
+    /// `at_least` answers as the whole text's count does, whatever the stretch cut.
+    #[test]
+    fn at_least_is_a_count_of_the_whole_text() {
+        let texts = [
+            String::new(),
+            "short text".to_string(),
+            "漢字".repeat(400),
+            "word, ".repeat(300),
+            format!("{}{}", "a".repeat(511), "漢字".repeat(100)),
+        ];
+        for text in &texts {
+            let whole = measure(text.as_bytes()).0;
+            for chars in [0, 1, 10, 199, 200, 1000, whole, whole + 1] {
+                assert_eq!(at_least(text, chars), whole >= chars, "{chars} of {whole}");
             }
         }
     }

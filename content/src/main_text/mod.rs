@@ -380,11 +380,11 @@ fn extract(
     reads: &mut Reads,
 ) -> (String, f32) {
     let visible = extract_with(doc, options, title, confidence, false, reads);
-    if blocks::measure(visible.0.as_bytes()).0 >= HIDDEN_RETRY_BELOW {
+    if blocks::at_least(&visible.0, HIDDEN_RETRY_BELOW) {
         return visible;
     }
     let all = extract_with(doc, options, title, confidence, true, reads);
-    if blocks::measure(all.0.as_bytes()).0 >= HIDDEN_RETRY_FINDS {
+    if blocks::at_least(&all.0, HIDDEN_RETRY_FINDS) {
         all
     } else {
         visible
