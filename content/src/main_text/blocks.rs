@@ -244,7 +244,8 @@ impl TextCache {
         digits: 0,
     };
 
-    /// A cache for a document of `nodes` nodes, in `buffer` (emptied first).
+    /// A cache for a document of `nodes` nodes, in `buffer` (emptied first); for 0
+    /// nodes, one that counts every text it is asked for and keeps nothing.
     pub(crate) fn new(mut buffer: Vec<Tally>, nodes: usize) -> TextCache {
         buffer.clear();
         buffer.resize(nodes, TextCache::UNKNOWN);

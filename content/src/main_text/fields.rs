@@ -298,7 +298,7 @@ mod tests {
     fn read(html: &str) -> Fields {
         let doc = htmltok_tree::parse(html.as_bytes());
         let view = doc.view();
-        fields_with(&view, &JsonLd::read(&view), &mut Reads::new(&view))
+        fields_with(&view, &JsonLd::read(&view), &mut Reads::new(&view, true))
     }
 
     #[test]

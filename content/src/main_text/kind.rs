@@ -639,7 +639,7 @@ mod tests {
     fn kind(html: &str) -> PageKind {
         let doc = htmltok_tree::parse(html.as_bytes());
         let view = doc.view();
-        page_kind(&view, &JsonLd::read(&view), &mut Reads::new(&view))
+        page_kind(&view, &JsonLd::read(&view), &mut Reads::new(&view, true))
     }
 
     /// Enough prose for a page that is not empty.

@@ -183,7 +183,7 @@ const PASSES: [Pass; 4] = [
 pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
     let view = doc.view();
     let ld = jsonld::JsonLd::read(&view);
-    let mut reads = Reads::new(&view);
+    let mut reads = Reads::new(&view, true);
     let fields = fields::fields_with(&view, &ld, &mut reads);
     let title = output::PageTitle::known(fields.title.as_deref());
     let (text, confidence) = extract(&view, options, &title, true, &mut reads);
@@ -218,7 +218,7 @@ pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let ld = OnceCell::new();
     let ld = || ld.get_or_init(|| jsonld::JsonLd::read(&view));
     let read = || fields::title(&view, ld);
-    let mut reads = Reads::new(&view);
+    let mut reads = Reads::new(&view, false);
     let title = output::PageTitle::new(&read);
     let text = extract(&view, options, &title, false, &mut reads).0;
     plain_spaces(structured::instead(text, ld()))
@@ -235,12 +235,17 @@ pub(crate) struct Reads {
 }
 
 impl Reads {
-    pub(crate) fn new(doc: &DocumentRef<'_>) -> Reads {
+    /// `cache_texts`: whether more than one walk counts the texts (the block walk and
+    /// the page's kind do; the block walk alone counts each text once).
+    pub(crate) fn new(doc: &DocumentRef<'_>, cache_texts: bool) -> Reads {
         let mut spare = spare::Spare::take();
         let n = doc.node_count();
         Reads {
             names: hints::NameCache::new(std::mem::take(&mut spare.names), n),
-            texts: blocks::TextCache::new(std::mem::take(&mut spare.tallies), n),
+            texts: blocks::TextCache::new(
+                std::mem::take(&mut spare.tallies),
+                if cache_texts { n } else { 0 },
+            ),
             spare,
         }
     }
@@ -425,7 +430,7 @@ pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, V
     let ld = OnceCell::new();
     let read = || fields::title(&view, || ld.get_or_init(|| jsonld::JsonLd::read(&view)));
     let title = output::PageTitle::new(&read);
-    let mut reads = Reads::new(&view);
+    let mut reads = Reads::new(&view, false);
     let mut walk = units::Units::walk(&view, true, false, &mut reads);
     let passes = Passes::run(&view, &walk, &Options::default(), &title, false, &mut reads);
     let Some(readability) = passes.readability() else {
