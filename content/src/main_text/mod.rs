@@ -410,7 +410,7 @@ fn extract_with(
     let mut text = None;
     if let Some(readability) = passes.readability() {
         walk.read_readability(doc, &readability);
-        let chosen = model::choose(&walk, title, confidence);
+        let chosen = model::choose(&walk, title, confidence, &mut reads.spare);
         if chosen.keep.contains(&true) {
             text = Some((walk.text(doc, &chosen.keep), chosen.confidence));
         }
@@ -437,7 +437,7 @@ pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, V
         return (units::feature_names(), Vec::new());
     };
     walk.read_readability(&view, &readability);
-    let features = walk.features(&title);
+    let features = walk.features(&title, true, Vec::new());
     let blocks = walk
         .units
         .iter()

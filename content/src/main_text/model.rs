@@ -5,6 +5,7 @@
 //! function of nested comparisons: no file to load, the same answer on every machine.
 
 use super::output::PageTitle;
+use super::spare::Spare;
 use super::units::{FEATURES, Units};
 
 include!("model_trees.rs");
@@ -22,10 +23,15 @@ pub(crate) struct Choice {
 /// others the model gives at least [`THRESHOLD`]. `title`: the page title (see
 /// [`Units::features`]); `confidence`: whether to compute it (it costs the
 /// probability of Readability's blocks too, otherwise not needed), else it is 0.
-pub(crate) fn choose(walk: &Units, title: &PageTitle<'_>, confidence: bool) -> Choice {
+pub(crate) fn choose(
+    walk: &Units,
+    title: &PageTitle<'_>,
+    confidence: bool,
+    spare: &mut Spare,
+) -> Choice {
     let (mut sum, mut weight) = (0f64, 0f64);
-    let keep = walk
-        .features(title)
+    let features = walk.features(title, confidence, std::mem::take(&mut spare.features));
+    let keep = features
         .iter()
         .zip(&walk.units)
         .map(|(f, unit)| {
@@ -42,6 +48,7 @@ pub(crate) fn choose(walk: &Units, title: &PageTitle<'_>, confidence: bool) -> C
             kept
         })
         .collect();
+    spare.features = features;
     Choice {
         keep,
         confidence: if weight > 0.0 {

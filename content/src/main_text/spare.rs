@@ -3,18 +3,18 @@
 //! One page's walks fill a few hundred kilobytes (a slot per node in several tables, a
 //! record per element and per text): fresh memory for each page comes from the system
 //! one page fault at a time, which cost about a tenth of main text's time over the
-//! shared corpus. A thread keeps the emptied buffers of its last page instead (up to
-//! [`KEEP_AT_MOST`] bytes of them) and the next page's walks fill those.
+//! shared corpus. A thread keeps the emptied buffers of its last page instead (each of
+//! up to [`KEEP_AT_MOST`] bytes) and the next page's walks fill those.
 
 use std::cell::RefCell;
 
 use super::blocks::{Block, Tally};
 use super::hints::Read;
-use super::units::{Element, Text};
+use super::units::{Element, FEATURES, Text};
 
-/// The most bytes of buffers a thread keeps between pages (a page of a million nodes
-/// gives its buffers back to the system).
-const KEEP_AT_MOST: usize = 32 << 20;
+/// The most bytes of one buffer a thread keeps between pages (the buffers of a page of a
+/// hundred thousand nodes go back to the system; those of the pages before it stay).
+const KEEP_AT_MOST: usize = 4 << 20;
 
 /// Buffers with their capacity kept and their contents not.
 #[derive(Default)]
@@ -23,6 +23,7 @@ pub(crate) struct Spare {
     pub(crate) tallies: Vec<Tally>,
     pub(crate) elements: Vec<Element>,
     pub(crate) texts: Vec<Text>,
+    pub(crate) features: Vec<[f32; FEATURES]>,
     blocks: Vec<Vec<Block>>,
     numbers: Vec<Vec<u32>>,
 }
@@ -42,28 +43,26 @@ impl Spare {
             .unwrap_or_default()
     }
 
-    /// Gives the buffers back to the thread, unless they are too large to keep.
-    pub(crate) fn keep(self) {
-        if self.bytes() <= KEEP_AT_MOST {
-            // A thread being torn down keeps nothing.
-            let _ = SPARE.try_with(|spare| {
-                if let Ok(mut s) = spare.try_borrow_mut() {
-                    *s = self;
-                }
-            });
+    /// Gives the buffers back to the thread, but those too large to keep.
+    pub(crate) fn keep(mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            if v.capacity() * size_of::<T>() > KEEP_AT_MOST {
+                *v = Vec::new();
+            }
         }
-    }
-
-    fn bytes(&self) -> usize {
-        fn of<T>(v: &Vec<T>) -> usize {
-            v.capacity() * size_of::<T>()
-        }
-        of(&self.names)
-            + of(&self.tallies)
-            + of(&self.elements)
-            + of(&self.texts)
-            + self.blocks.iter().map(of).sum::<usize>()
-            + self.numbers.iter().map(of).sum::<usize>()
+        trim(&mut self.names);
+        trim(&mut self.tallies);
+        trim(&mut self.elements);
+        trim(&mut self.texts);
+        trim(&mut self.features);
+        self.blocks.iter_mut().for_each(trim);
+        self.numbers.iter_mut().for_each(trim);
+        // A thread being torn down keeps nothing.
+        let _ = SPARE.try_with(|spare| {
+            if let Ok(mut s) = spare.try_borrow_mut() {
+                *s = self;
+            }
+        });
     }
 
     /// An empty `u32` buffer.

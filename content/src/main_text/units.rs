@@ -280,10 +280,6 @@ impl Units {
         let (mut elements, mut texts) = (take(&mut spare.elements), take(&mut spare.texts));
         elements.clear();
         texts.clear();
-        // Room for every node, reserved but not written (no page is touched before it
-        // is used).
-        elements.reserve(n);
-        texts.reserve(n);
         let mut u = Units {
             elements,
             units: Vec::new(),
@@ -521,9 +517,17 @@ impl Units {
         }
     }
 
-    /// The model's features of every block, in document order (see [`FEATURES`]);
-    /// `title`: the page title (read only when a heading is compared with it).
-    pub(crate) fn features(&self, title: &PageTitle<'_>) -> Vec<[f32; FEATURES]> {
+    /// The model's features of every block, in document order (see [`FEATURES`]), in
+    /// `out` (emptied first); `title`: the page title (read only when a heading is
+    /// compared with it); `all`: the features of the blocks Readability keeps too,
+    /// otherwise only those their neighbours read (length, links and Readability's
+    /// verdict: [`Units::readability_keeps`] reads them).
+    pub(crate) fn features(
+        &self,
+        title: &PageTitle<'_>,
+        all: bool,
+        mut out: Vec<[f32; FEATURES]>,
+    ) -> Vec<[f32; FEATURES]> {
         let ln = ln_1p;
         let density = |part: u32, whole: u32| {
             if whole == 0 {
@@ -548,12 +552,20 @@ impl Units {
             ln(self.units.len() as u32),
             density(selected_chars, total),
         ];
-        let mut out: Vec<[f32; FEATURES]> = Vec::with_capacity(self.units.len());
+        out.clear();
+        out.reserve(self.units.len());
         for unit in &self.units {
             let e = &self.elements[unit.element as usize];
             let mut f = [0f32; FEATURES];
             f[0] = ln(unit.chars);
             f[1] = density(unit.link_chars, unit.chars);
+            for bit in 0..inside::COUNT {
+                f[7 + bit] = f32::from(u8::from(e.inside & (1 << bit) != 0));
+            }
+            if !all && Units::readability_keeps(&f) {
+                out.push(f);
+                continue;
+            }
             f[2] = ln(unit.commas);
             f[3] = ln(unit.stops);
             f[4] = density(unit.digits, unit.chars);
@@ -573,9 +585,6 @@ impl Units {
                 Some(Figcaption | Caption) => 11.0,
                 _ => 0.0,
             };
-            for bit in 0..inside::COUNT {
-                f[7 + bit] = f32::from(u8::from(e.inside & (1 << bit) != 0));
-            }
             let at = 7 + inside::COUNT;
             f[at] = e.weight.clamp(-200, 200) as f32;
             f[at + 1] = density(unit.before, total);
@@ -632,6 +641,9 @@ impl Units {
             .find(|u| chosen(u))
             .map(|u| u.before + u.chars);
         for (unit, f) in self.units.iter().zip(&mut out) {
+            if !all && Units::readability_keeps(f) {
+                continue;
+            }
             let e = &self.elements[unit.element as usize];
             let (side, distance) = match (first, last) {
                 (Some(first), _) if unit.before + unit.chars <= first => {
@@ -645,6 +657,9 @@ impl Units {
             f[near + 9] = e.to_selection as f32;
         }
         for (unit, f) in self.units.iter().zip(&mut out) {
+            if !all && Units::readability_keeps(f) {
+                continue;
+            }
             let heading = matches!(
                 self.elements[unit.element as usize].tag,
                 Some(Tag::H1 | Tag::H2 | Tag::H3)
