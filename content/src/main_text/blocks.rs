@@ -304,7 +304,12 @@ pub(crate) fn tally<const STOPS: bool>(bytes: &[u8]) -> Tally {
             *sum += n;
         }
     }
-    for (sum, n) in sums.iter_mut().zip(count(chunks.remainder())) {
+    // The remainder (most texts are shorter than a block) as a block padded with zero
+    // bytes, which count as nothing, so that it too is counted without branches.
+    let rest = chunks.remainder();
+    let mut last = [0u8; 32];
+    last[..rest.len()].copy_from_slice(rest);
+    for (sum, n) in sums.iter_mut().zip(count(&last)) {
         *sum += n;
     }
     let [spaces, commas, continuations, stops, digits] = sums;
