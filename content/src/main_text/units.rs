@@ -300,11 +300,15 @@ impl Units {
                         break 'element;
                     };
                     let tag = (name.ns == Ns::Html).then_some(name.tag);
-                    let skip = name.ns == Ns::Svg || tag.is_some_and(never_text) || {
-                        let layout = tag.map_or(Layout::Inline, visible::layout);
-                        layout == Layout::None || reads.names.names(&node, show_hidden).hidden
-                    };
-                    if skip {
+                    let layout = tag.map_or(Layout::Inline, visible::layout);
+                    // The names of an element the walk keeps; None for one it skips (SVG,
+                    // scripts and controls, elements laid out as nothing or hidden).
+                    let names = (name.ns != Ns::Svg
+                        && !tag.is_some_and(never_text)
+                        && layout != Layout::None)
+                        .then(|| reads.names.names(&node, show_hidden))
+                        .filter(|names| !names.hidden);
+                    let Some(names) = names else {
                         set(&mut u.skipped, node.id());
                         if parent != NONE {
                             u.skipped_children.push((node.id(), parent));
@@ -313,9 +317,7 @@ impl Units {
                             }
                         }
                         break 'element;
-                    }
-                    let layout = tag.map_or(Layout::Inline, visible::layout);
-                    let names = reads.names.names(&node, show_hidden);
+                    };
                     let index = u.elements.len() as u32;
                     slots[node.id() as usize] = index;
                     let up = (parent != NONE).then(|| u.elements[parent as usize]);
