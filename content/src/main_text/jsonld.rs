@@ -1,7 +1,7 @@
 //! The page's JSON-LD (`<script type="application/ld+json">`), parsed once for the
 //! page kind and the title, byline and date.
 
-use htmltok_tree::{DocumentRef, Ns, Tag};
+use htmltok_tree::{DocumentRef, Name, NodeRef, Ns, Tag};
 use serde_json::Value;
 
 /// The JSON-LD objects of a page that name a `@type`: the top-level ones, those in
@@ -24,11 +24,19 @@ impl JsonLd {
         if !mentions_json(doc.input()) {
             return ld;
         }
-        let scripts = doc.root().descendants().filter(|n| {
-            n.element_name()
-                .is_some_and(|n| n.ns == Ns::Html && n.tag == Tag::Script)
-                && n.attr("type").is_some_and(|t| is_json_ld(&t))
-        });
+        let is_script = |name: Name| name.ns == Ns::Html && name.tag == Tag::Script;
+        let mut scripts: Vec<NodeRef<'_>> = match doc.elements_in_tree_order() {
+            // The arena in tree order: a scan of it passes the other nodes by.
+            Some(mut elements) => std::iter::from_fn(|| elements.next_named(is_script))
+                .map(|(script, _)| script)
+                .collect(),
+            None => doc
+                .root()
+                .descendants()
+                .filter(|n| n.element_name().is_some_and(is_script))
+                .collect(),
+        };
+        scripts.retain(|n| n.attr("type").is_some_and(|t| is_json_ld(&t)));
         for script in scripts {
             if let Ok(value) = serde_json::from_str::<Value>(script.text().trim()) {
                 ld.collect(value);
