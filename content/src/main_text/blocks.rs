@@ -1,8 +1,9 @@
-//! Block segmentation: one pass over the block walk's elements and texts (the tree's
-//! walk is [`super::units`]', shared) that drops boilerplate subtrees and counts, for every element left, the text below it — in characters, not
-//! space-separated words, so that CJK and Thai pages count like the rest — the part of
-//! it inside links, its commas, and the text it holds itself (outside any block-level
-//! descendant: Readability's "paragraph" once it has wrapped a container's loose text).
+//! Block segmentation: one pass over the block walk's elements and texts (the tree is
+//! walked once, by [`super::units`]) that drops boilerplate subtrees and counts, for
+//! every element left, the text below it — in characters, not space-separated words, so
+//! that CJK and Thai pages count like the rest — the part of it inside links, its
+//! commas, and the text it holds itself (outside any block-level descendant:
+//! Readability's "paragraph" once it has wrapped a container's loose text).
 
 use htmltok_tree::{DocumentRef, Name, Ns, Tag};
 
@@ -21,7 +22,7 @@ pub(crate) const HAS_BLOCK_CHILD: u8 = 4;
 /// The element is, or is inside, a link.
 pub(crate) const IN_LINK: u8 = 8;
 
-/// What the walk knows of one node (indexed by node id; zero for nodes not reached).
+/// What segmentation knows of one node (indexed by node id; zero for nodes not reached).
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Block {
     /// Text characters below the element (whitespace not counted; see [`weigh`]).
