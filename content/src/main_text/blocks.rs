@@ -5,7 +5,7 @@
 //! commas, and the text it holds itself (outside any block-level descendant:
 //! Readability's "paragraph" once it has wrapped a container's loose text).
 
-use htmltok_tree::{DocumentRef, Name, Ns, Tag};
+use htmltok_tree::{DocumentRef, Tag};
 
 use super::Reads;
 use super::hints::{self, TagKind};
@@ -230,8 +230,8 @@ pub(crate) struct Tally {
     pub(crate) digits: u32,
 }
 
-/// Every text node's [`Tally`], each counted at most once a page (Readability's passes,
-/// the block walk and the page's kind all count the same texts).
+/// Every text node's [`Tally`], each counted at most once a page (the block walk and the
+/// page's kind count the same texts).
 pub(crate) struct TextCache {
     /// By node id; [`TextCache::UNKNOWN`] until counted.
     tallies: Vec<Tally>,
@@ -253,9 +253,9 @@ impl TextCache {
         TextCache { tallies: buffer }
     }
 
-    /// The cache's buffer, for another page.
-    pub(crate) fn into_buffer(self) -> Vec<Tally> {
-        self.tallies
+    /// The cache's buffer, for another page (the cache is left empty).
+    pub(crate) fn take_buffer(&mut self) -> Vec<Tally> {
+        std::mem::take(&mut self.tallies)
     }
 
     /// The counts of the text node `id`, whose text is `bytes` (read only the first
@@ -333,17 +333,6 @@ pub(crate) fn tally<const STOPS: bool>(bytes: &[u8]) -> Tally {
     t
 }
 
-/// Whether the walk drops the element (with its subtree) in this pass, by its name and
-/// its layout (None for an element not in the HTML namespace).
-fn dropped(name: Name, layout: Option<Layout>, strip_unlikely: bool) -> bool {
-    match hints::tag_kind(name) {
-        TagKind::Drop => return true,
-        TagKind::Header if strip_unlikely => return true,
-        _ => {}
-    }
-    layout == Some(Layout::None)
-}
-
 /// Drops boilerplate and counts text (see the module's doc) over the block walk's
 /// elements and texts, in document order, without walking the tree again: the walk keeps
 /// every element this drops but those it skips itself (scripts, form controls, hidden
@@ -394,11 +383,13 @@ pub(crate) fn segment(
             tag,
             Some(Tag::Html | Tag::Body | Tag::Article | Tag::Main | Tag::A)
         );
-        // The tag decides first: an element it drops (navigation, …) needs no names. The
-        // walk's elements are HTML (`tag`) or of another namespace but SVG (which it
-        // skips): those the tag never drops.
-        let name = tag.map(|tag| Name { ns: Ns::Html, tag });
-        let by_tag = name.is_some_and(|name| dropped(name, layout, strip_unlikely));
+        // The tag decides first: an element it drops (navigation, …) needs no names. (The
+        // walk left out the elements laid out as nothing, and SVG.)
+        let by_tag = match tag.map(hints::tag_kind) {
+            Some(TagKind::Drop) => true,
+            Some(TagKind::Header) => strip_unlikely,
+            _ => false,
+        };
         let names = if by_tag {
             hints::Names::default()
         } else {

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use aho_corasick::automaton::Automaton;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
-use htmltok_tree::{AttrNs, Name, NodeRef, Ns, Tag};
+use htmltok_tree::{AttrNs, Name, NodeRef, Tag};
 
 use super::kind;
 use crate::visible;
@@ -351,9 +351,9 @@ impl NameCache {
         NameCache { slots: buffer }
     }
 
-    /// The cache's buffer, for another page.
-    pub(crate) fn into_buffer(self) -> Vec<Read> {
-        self.slots
+    /// The cache's buffer, for another page (the cache is left empty).
+    pub(crate) fn take_buffer(&mut self) -> Vec<Read> {
+        std::mem::take(&mut self.slots)
     }
 
     /// What the element's attributes say (see [`read`]); `show_hidden`: whether the
@@ -468,15 +468,11 @@ pub(crate) enum TagKind {
     Keep,
 }
 
-pub(crate) fn tag_kind(name: Name) -> TagKind {
-    if name.ns == Ns::Svg {
-        return TagKind::Drop;
-    }
-    if name.ns != Ns::Html {
-        return TagKind::Keep;
-    }
+/// How an HTML element's tag treats it (the block walk skips SVG, and the other
+/// namespaces' elements are kept).
+pub(crate) fn tag_kind(tag: Tag) -> TagKind {
     use Tag::*;
-    match name.tag {
+    match tag {
         Script | Style | Noscript | Template | Head | Title | Iframe | Object | Embed | Applet
         | Canvas | Button | Select | Input | Textarea | Nav | Aside | Footer | Datalist
         | Noembed | Noframes | Frameset | Dialog | Menu => TagKind::Drop,

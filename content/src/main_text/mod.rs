@@ -258,10 +258,8 @@ impl Reads {
 impl Drop for Reads {
     fn drop(&mut self) {
         let mut spare = std::mem::take(&mut self.spare);
-        let empty = hints::NameCache::new(Vec::new(), 0);
-        spare.names = std::mem::replace(&mut self.names, empty).into_buffer();
-        let empty = blocks::TextCache::new(Vec::new(), 0);
-        spare.tallies = std::mem::replace(&mut self.texts, empty).into_buffer();
+        spare.names = self.names.take_buffer();
+        spare.tallies = self.texts.take_buffer();
         spare.keep();
     }
 }

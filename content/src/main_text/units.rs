@@ -9,14 +9,13 @@
 //! The walk is one iterative pass over the tree with the element's context inherited
 //! from its parent, and the block totals summed in one sweep back (Readability's passes
 //! count their blocks from its elements and texts, and its choice is marked on them
-//! after); the siblings' shapes
-//! are compared once per parent (bucketed by parent, sorted within), so the whole is
-//! linear in the page but for those sorts.
-
-use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
+//! after); the siblings' shapes are compared once per parent (bucketed by parent, sorted
+//! within), so the whole is linear in the page but for those sorts.
 
 use std::mem::take;
 use std::sync::LazyLock;
+
+use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
 use super::Reads;
 use super::blocks::{Blocks, REMOVED};
@@ -87,7 +86,8 @@ pub(crate) struct Element {
     owner: u32,
     /// The nearest element at or above it with [`REPEATED`] siblings of its shape.
     anchor: u32,
-    /// Text characters below it ([`tally`]'s count) and those inside links.
+    /// Text characters below it ([`super::blocks::tally`]'s count) and those inside
+    /// links.
     chars: u32,
     link_chars: u32,
     /// Element children.
@@ -124,7 +124,7 @@ pub(crate) struct Text {
 pub(crate) struct Unit {
     /// The block-level element whose own text it is (its index in the walk).
     element: u32,
-    /// Text characters ([`tally`]'s count).
+    /// Text characters ([`super::blocks::tally`]'s count).
     pub(crate) chars: u32,
     link_chars: u32,
     commas: u32,
