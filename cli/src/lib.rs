@@ -14,7 +14,7 @@
 //!   returns (its exit status is decided here, its one-line message is its `Display`);
 //! - one module per subcommand with an `Args` struct and a `run` function (`tokens`;
 //!   `tree`, one document's tree from [`htmltok_tree`]; and the corpus subcommands
-//!   `stats`, `links`, `text`, `extract`, `select` (CSS selectors, [`htmltok_select`]),
+//!   `stats`, `links`, `text`, `markdown`, `extract`, `select` (CSS selectors, [`htmltok_select`]),
 //!   which read many documents in parallel through `htmltok_crawl::batch` with
 //!   `args::Corpus`).
 //!
@@ -30,6 +30,7 @@ mod args;
 mod extract;
 pub mod json;
 mod links;
+mod markdown;
 mod output;
 mod select;
 mod stats;
@@ -63,6 +64,8 @@ Examples:
   htmltok stats corpus/
   htmltok links --base https://example.org/ page.html
   htmltok text crawl.warc.gz | head
+  htmltok text --main --markdown crawl.warc.gz | head
+  htmltok markdown --raw page.html
   htmltok extract --format parquet --output pages.parquet crawl/
   htmltok tree --context td page-fragment.html
   htmltok select 'a[href]::attr(href)' crawl.warc.gz
@@ -71,7 +74,7 @@ Examples:
 Exit status: 0 on success, 1 if writing the output failed, 2 for bad arguments or
 unreadable input, and for tokens and tree, input that is not HTML by its first bytes
 (binary data, an archive; --force-html reads it), with one line `htmltok: <what went
-wrong>` on standard error. stats, links, text, extract and select skip documents they
+wrong>` on standard error. stats, links, text, markdown, extract and select skip documents they
 cannot read (one line each on standard error), end with one `htmltok summary: ...` line
 (documents, rows written, counts by reason), and exit with 1 if they skipped any.";
 
@@ -95,6 +98,7 @@ enum Command {
     Stats(stats::Args),
     Links(links::Args),
     Text(text::Args),
+    Markdown(markdown::Args),
     Extract(extract::Args),
     Tree(tree::Args),
     Select(select::Args),
@@ -111,6 +115,7 @@ pub fn main() -> ExitCode {
         Command::Stats(args) => stats::run(args),
         Command::Links(args) => links::run(args),
         Command::Text(args) => text::run(args),
+        Command::Markdown(args) => markdown::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Tree(args) => tree::run(args).map(|()| ExitCode::SUCCESS),
         Command::Select(args) => select::run(args),

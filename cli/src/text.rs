@@ -41,6 +41,9 @@ would have kept of the page); "title" is then the main text's title (og:title, e
 
   {"document":"a.html","url":null,"title":"Tides","byline":"A. Sea","date":"2024-05-01","kind":"article","confidence":0.9,"text":"..."}
 
+With --main --markdown, "text" is that main text as GitHub-flavoured Markdown (headings,
+lists, tables, code blocks, links; see `htmltok markdown`).
+
 With --visible, "text" is the visible text laid out from the page's tree
 (htmltok-content's visible_text): block elements break lines, paragraphs and headings
 are set apart by a blank line, <br> breaks, <pre> keeps its whitespace, tables go cell
@@ -66,6 +69,11 @@ pub struct Args {
     #[arg(long)]
     visible: bool,
 
+    /// With --main: "text" is the main text as GitHub-flavoured Markdown (see `htmltok
+    /// markdown`)
+    #[arg(long, requires = "main")]
+    markdown: bool,
+
     #[command(flatten)]
     corpus: Corpus,
 }
@@ -85,9 +93,21 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             // (with --no-decode).
             let (title, text, more) = if args.main {
                 document.with_tree(|doc| {
-                    let main = htmltok_content::main_text(&doc, &Default::default());
+                    let (main, text) = if args.markdown {
+                        let options = crate::markdown::options(document.url(), true, true);
+                        let (main, md) = htmltok_content::main_text::with_markdown(
+                            &doc,
+                            &Default::default(),
+                            &options,
+                        );
+                        (main, md)
+                    } else {
+                        let main = htmltok_content::main_text(&doc, &Default::default());
+                        let text = main.text.clone();
+                        (main, text)
+                    };
                     let more = (main.byline, main.date, main.kind, main.confidence);
-                    (main.title, main.text, Some(more))
+                    (main.title, text, Some(more))
                 })
             } else if args.visible {
                 document.with_tree(|doc| {

@@ -18,6 +18,7 @@
 
 pub mod base;
 pub mod main_text;
+pub mod markdown;
 pub mod metadata;
 pub mod visible;
 mod walk;

@@ -135,7 +135,7 @@ pub(crate) fn attribute_hides(name: &[u8], value: &str) -> bool {
 
 /// Whether a byte is ASCII whitespace (HTML's: tab, line feed, form feed, carriage
 /// return, space).
-fn is_space_byte(b: u8) -> bool {
+pub(crate) fn is_space_byte(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
@@ -145,7 +145,7 @@ fn is_space_byte(b: u8) -> bool {
 /// after it), so only such bytes are looked at one by one (byte by byte, this scan was
 /// the largest part of laying out main text: 18 M of 175 M instructions over the
 /// corpus, callgrind 2026-11-26).
-fn next_space(bytes: &[u8], from: usize) -> usize {
+pub(crate) fn next_space(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     let mut i = from;
@@ -190,9 +190,18 @@ pub(crate) struct Writer {
     tabs: usize,
     /// How many whitespace-keeping elements (`pre`, …) are open.
     pre: usize,
+    /// Whether `noscript` content is laid out ([`Options::noscript`]).
+    noscript: bool,
 }
 
 impl Writer {
+    pub(crate) fn new(options: Options) -> Writer {
+        Writer {
+            noscript: options.noscript,
+            ..Writer::default()
+        }
+    }
+
     pub(crate) fn line_break(&mut self, count: u8) {
         self.breaks = self.breaks.max(count);
         self.space = false;
@@ -313,85 +322,114 @@ fn hidden_in_details(node: &NodeRef<'_>) -> bool {
         || std::iter::successors(node.prev_sibling(), |s| s.prev_sibling()).any(|s| is_summary(&s))
 }
 
+/// What a walk of [`render`] lays its elements and texts out into: the visible text's
+/// [`Writer`], or Markdown's ([`crate::markdown`]). `render` decides what is shown (the
+/// hidden elements, a closed `details`, what its caller skips); the sink, how it is
+/// written.
+pub(crate) trait Sink {
+    /// What leaving an element needs.
+    type Open;
+    /// Enters an element that is shown (its opening break written): what leaving it
+    /// needs, or None when its content is not laid out (an element never rendered).
+    fn enter(&mut self, node: &NodeRef<'_>, name: Name) -> Option<Self::Open>;
+    /// Leaves an element [`Sink::enter`] entered.
+    fn leave(&mut self, open: Self::Open);
+    /// Writes a text node's text, given as its UTF-8 bytes.
+    fn text(&mut self, bytes: &[u8]);
+    /// Owes a line break (1) or a blank line (2) before the next text.
+    fn line_break(&mut self, count: u8);
+    /// The text laid out.
+    fn finish(self) -> String;
+}
+
+/// How the visible text lays out an element: its [`Layout`] by the user agent style
+/// sheet, `noscript` by the option, SVG's `title` and `desc` not at all, other foreign
+/// elements inline.
+pub(crate) fn element_layout(name: Name, noscript: bool) -> Layout {
+    match name.ns {
+        Ns::Html if name.tag == Tag::Noscript && !noscript => Layout::None,
+        Ns::Html => layout(name.tag),
+        Ns::Svg if matches!(name.tag, Tag::Title | Tag::Desc) => Layout::None,
+        _ => Layout::Inline,
+    }
+}
+
 /// An element the walk is inside: what leaving it needs, and what its children need of
 /// it (kept here so that neither reads the element again: for each node visited, the
 /// parent's name and the element's own were read a second time before, a fifth of the
 /// layout's instructions, callgrind 2026-11-26).
 #[derive(Clone, Copy)]
-struct Open {
+pub(crate) struct Open {
     /// Its closing break.
     layout: Layout,
     /// A whitespace-keeping element (`pre`, …): [`Writer::pre`] counts it.
     pre: bool,
-    /// A `details` element without `open`: its children but the first `summary` are
-    /// hidden.
-    closed_details: bool,
 }
 
-/// Enters an element (its opening break written): what leaving it needs, or None when
-/// it is not rendered.
-fn enter(node: &NodeRef<'_>, options: Options, check_hidden: bool, w: &mut Writer) -> Option<Open> {
-    let name = node.element_name()?;
-    if check_hidden && attributes_hide(node) {
-        return None;
-    }
-    let layout = match name.ns {
-        Ns::Html if name.tag == Tag::Noscript && !options.noscript => Layout::None,
-        Ns::Html => layout(name.tag),
-        Ns::Svg if matches!(name.tag, Tag::Title | Tag::Desc) => Layout::None,
-        _ => Layout::Inline,
-    };
-    match layout {
-        Layout::None => return None,
-        Layout::Block | Layout::Row => w.line_break(1),
-        Layout::Paragraph => w.line_break(2),
-        Layout::Break => {
-            // A <br> is a line break even in a run of them: written at once.
-            w.flush();
-            w.out.push(b'\n');
-            w.space = false;
-        }
-        Layout::Cell => {
-            let first = node
-                .prev_sibling()
-                .into_iter()
-                .flat_map(|s| std::iter::successors(Some(s), |p| p.prev_sibling()))
-                .all(|s| {
-                    !s.element_name()
-                        .is_some_and(|n| n.is_html(Tag::Td) || n.is_html(Tag::Th))
-                });
-            if !first {
-                w.tabs += 1;
-                w.space = false;
+impl Sink for Writer {
+    type Open = Open;
+
+    fn enter(&mut self, node: &NodeRef<'_>, name: Name) -> Option<Open> {
+        let layout = element_layout(name, self.noscript);
+        match layout {
+            Layout::None => return None,
+            Layout::Block | Layout::Row => self.line_break(1),
+            Layout::Paragraph => self.line_break(2),
+            Layout::Break => {
+                // A <br> is a line break even in a run of them: written at once.
+                self.flush();
+                self.out.push(b'\n');
+                self.space = false;
             }
+            Layout::Cell => {
+                if !first_cell(node) {
+                    self.tabs += 1;
+                    self.space = false;
+                }
+            }
+            Layout::Inline => {}
         }
-        Layout::Inline => {}
+        let pre = name.ns == Ns::Html
+            && matches!(
+                name.tag,
+                Tag::Pre | Tag::Textarea | Tag::Listing | Tag::Plaintext
+            );
+        if pre {
+            self.pre += 1;
+        }
+        Some(Open { layout, pre })
     }
-    let html = name.ns == Ns::Html;
-    let pre = html
-        && matches!(
-            name.tag,
-            Tag::Pre | Tag::Textarea | Tag::Listing | Tag::Plaintext
-        );
-    if pre {
-        w.pre += 1;
+
+    fn leave(&mut self, open: Open) {
+        if open.pre {
+            self.pre -= 1;
+        }
+        match open.layout {
+            Layout::Block | Layout::Row => self.line_break(1),
+            Layout::Paragraph => self.line_break(2),
+            _ => {}
+        }
     }
-    Some(Open {
-        layout,
-        pre,
-        closed_details: is_closed_details(name, node),
-    })
+
+    fn text(&mut self, bytes: &[u8]) {
+        Writer::text(self, bytes);
+    }
+
+    fn line_break(&mut self, count: u8) {
+        Writer::line_break(self, count);
+    }
+
+    fn finish(self) -> String {
+        Writer::finish(self)
+    }
 }
 
-fn leave(open: Open, w: &mut Writer) {
-    if open.pre {
-        w.pre -= 1;
-    }
-    match open.layout {
-        Layout::Block | Layout::Row => w.line_break(1),
-        Layout::Paragraph => w.line_break(2),
-        _ => {}
-    }
+/// Whether a table cell is the first cell of its row (no `td` or `th` before it).
+pub(crate) fn first_cell(node: &NodeRef<'_>) -> bool {
+    std::iter::successors(node.prev_sibling(), |p| p.prev_sibling()).all(|s| {
+        !s.element_name()
+            .is_some_and(|n| n.is_html(Tag::Td) || n.is_html(Tag::Th))
+    })
 }
 
 /// The visible text of the document (see the module's doc for the rules).
@@ -404,49 +442,62 @@ fn leave(open: Open, w: &mut Writer) {
 /// ```
 pub fn visible_text<D: Tree + ?Sized>(doc: &D, options: Options) -> String {
     let view = doc.view();
-    let doc = &view;
-    let mut w = Writer::default();
-    let root = doc.root();
-    let mut child = root.first_child();
-    while let Some(node) = child {
-        render(node, options, &mut w, true, &mut |_| false, &mut |_| true);
-        child = node.next_sibling();
-    }
+    let mut w = Writer::new(options);
+    render_document(&view, &mut w);
     w.finish()
 }
 
-/// Lays out `start` and its descendants into `w` by the module's rules, leaving out the
-/// elements `skip` says to (with their descendants) besides the hidden ones (whose
+/// Lays out the whole document into `sink`, hidden elements left out.
+pub(crate) fn render_document<S: Sink>(doc: &htmltok_tree::DocumentRef<'_>, sink: &mut S) {
+    let mut child = doc.root().first_child();
+    while let Some(node) = child {
+        render(node, sink, true, &mut |_| false, &mut |_| true);
+        child = node.next_sibling();
+    }
+}
+
+/// Lays out `start` and its descendants into `sink` by the module's rules, leaving out
+/// the elements `skip` says to (with their descendants) besides the hidden ones (whose
 /// attributes are read only with `check_hidden`: a caller whose `skip` already leaves
 /// them out saves reading them twice), and the text nodes `keep_text` refuses (their
 /// elements' line breaks stay, written only if kept text follows). Iterative:
 /// the layouts of the open elements are kept on the heap, not the call stack. (Main
 /// text renders its selected blocks with it.)
-pub(crate) fn render<S: FnMut(&NodeRef<'_>) -> bool, K: FnMut(&NodeRef<'_>) -> bool>(
+pub(crate) fn render<W, S, K>(
     start: NodeRef<'_>,
-    options: Options,
-    w: &mut Writer,
+    sink: &mut W,
     check_hidden: bool,
     skip: &mut S,
     keep_text: &mut K,
-) {
-    // The elements the walk is inside, innermost last: the top is the parent of the
-    // node visited (but for `start`, whose parent is read from the tree).
-    let mut open: Vec<Open> = Vec::new();
+) where
+    W: Sink,
+    S: FnMut(&NodeRef<'_>) -> bool,
+    K: FnMut(&NodeRef<'_>) -> bool,
+{
+    // The elements the walk is inside, innermost last, each with whether it is a closed
+    // `details` (whose children but the first `summary` are hidden): the top is the
+    // parent of the node visited (but for `start`, whose parent is read from the tree).
+    let mut open: Vec<(W::Open, bool)> = Vec::new();
     let mut node = start;
     'walk: loop {
         let hidden = match open.last() {
-            Some(parent) => parent.closed_details && hidden_in_details(&node),
+            Some(&(_, closed_details)) => closed_details && hidden_in_details(&node),
             None => in_closed_details(&node),
         };
         let mut entered = None;
         if !hidden {
             match node.data() {
                 NodeData::Text(_) if keep_text(&node) => {
-                    w.text(node.text_bytes().unwrap_or_default());
+                    sink.text(node.text_bytes().unwrap_or_default());
                 }
                 NodeData::Element(_) if !skip(&node) => {
-                    entered = enter(&node, options, check_hidden, w);
+                    if let Some(name) = node.element_name()
+                        && !(check_hidden && attributes_hide(&node))
+                    {
+                        entered = sink
+                            .enter(&node, name)
+                            .map(|o| (o, is_closed_details(name, &node)));
+                    }
                 }
                 _ => {}
             }
@@ -457,7 +508,7 @@ pub(crate) fn render<S: FnMut(&NodeRef<'_>) -> bool, K: FnMut(&NodeRef<'_>) -> b
                 node = child;
                 continue;
             }
-            leave(entered, w);
+            sink.leave(entered.0);
         }
         // Climb: the next sibling, else leave the parent and try its sibling; never
         // past `start`.
@@ -471,8 +522,8 @@ pub(crate) fn render<S: FnMut(&NodeRef<'_>) -> bool, K: FnMut(&NodeRef<'_>) -> b
             }
             match node.parent() {
                 Some(parent) => {
-                    if let Some(left) = open.pop() {
-                        leave(left, w);
+                    if let Some((left, _)) = open.pop() {
+                        sink.leave(left);
                     }
                     node = parent;
                 }

@@ -1,4 +1,5 @@
-//! What `htmltok.Tree.main_text()`, `article()`, `metadata()` and `visible_text()` (and
+//! What `htmltok.Tree.main_text()`, `article()`, `markdown()`, `metadata()` and
+//! `visible_text()` (and
 //! `Document`'s, which parse and delegate) call: htmltok-content on the tree the Python
 //! object holds, with the GIL released, and the Rust results turned into Python values.
 //!
@@ -6,6 +7,7 @@
 //! content crate's, so Python, the CLI and the batches give the same answers.
 
 use htmltok_content::main_text::{MainText, Options as MainTextOptions};
+use htmltok_content::markdown::Options as MarkdownOptions;
 use htmltok_content::metadata::{Href, ImagePreview, Metadata, Robots};
 use htmltok_content::visible::{Options as VisibleOptions, visible_text};
 use htmltok_tree::OwnedDocument;
@@ -26,6 +28,50 @@ pub(crate) fn main_text(py: Python<'_>, doc: &OwnedDocument<Html>) -> MainText {
 /// a heading must be compared with it).
 pub(crate) fn main_text_only(py: Python<'_>, doc: &OwnedDocument<Html>) -> String {
     py.detach(|| htmltok_content::main_text::text(doc, &MainTextOptions::default()))
+}
+
+/// The markdown options: `url` (else `default_url`, the document's) is the page's own
+/// URL, which links resolve against. A bad URL is a ValueError.
+pub(crate) fn markdown_options(
+    links: bool,
+    images: bool,
+    noscript: bool,
+    url: Option<&str>,
+    default_url: Option<&str>,
+) -> PyResult<MarkdownOptions> {
+    Ok(MarkdownOptions {
+        links,
+        images,
+        noscript,
+        url: absolute_url(url.or(default_url))?,
+    })
+}
+
+/// A URL argument parsed; a ValueError when it is not an absolute URL.
+fn absolute_url(url: Option<&str>) -> PyResult<Option<Url>> {
+    url.map(|u| {
+        Url::parse(u)
+            .map_err(|err| PyValueError::new_err(format!("url {u:?}: not an absolute URL: {err}")))
+    })
+    .transpose()
+}
+
+/// The whole visible page as Markdown (`Tree.markdown()`).
+pub(crate) fn markdown(
+    py: Python<'_>,
+    doc: &OwnedDocument<Html>,
+    options: &MarkdownOptions,
+) -> String {
+    py.detach(|| htmltok_content::markdown::markdown(doc, options))
+}
+
+/// The main text as Markdown (`Tree.main_text(format="markdown")`).
+pub(crate) fn main_markdown(
+    py: Python<'_>,
+    doc: &OwnedDocument<Html>,
+    options: &MarkdownOptions,
+) -> String {
+    py.detach(|| htmltok_content::main_text::markdown(doc, &MainTextOptions::default(), options))
 }
 
 /// `article()`'s dict: `text`, `title`, `byline`, `date` (None when the page has none),
@@ -58,14 +104,7 @@ pub(crate) fn metadata<'py>(
     url: Option<&str>,
     default_url: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let url = url
-        .or(default_url)
-        .map(|u| {
-            Url::parse(u).map_err(|err| {
-                PyValueError::new_err(format!("url {u:?}: not an absolute URL: {err}"))
-            })
-        })
-        .transpose()?;
+    let url = absolute_url(url.or(default_url))?;
     let m = py.detach(|| htmltok_content::metadata(doc, url.as_ref()));
     metadata_dict(py, &m)
 }

@@ -542,10 +542,41 @@ impl Document {
         tokens_of(py, self.html_bytes(py), builder)
     }
 
-    /// The page's main text: `self.tree().main_text()` (see `Tree.main_text`; the tree
-    /// is parsed for it and dropped: keep `tree()` to ask it more).
-    fn main_text(slf: &Bound<'_, Self>) -> String {
-        Tree::build(slf.py(), slf.clone().unbind(), false, None).main_text(slf.py())
+    /// The page's main text: `self.tree().main_text(...)` (see `Tree.main_text`; the
+    /// tree is parsed for it and dropped: keep `tree()` to ask it more).
+    #[pyo3(signature = (*, format = "text", links = true, images = true, url = None))]
+    fn main_text(
+        slf: &Bound<'_, Self>,
+        format: &str,
+        links: bool,
+        images: bool,
+        url: Option<&str>,
+    ) -> PyResult<String> {
+        Tree::build(slf.py(), slf.clone().unbind(), false, None).main_text(
+            slf.py(),
+            format,
+            links,
+            images,
+            url,
+        )
+    }
+
+    /// The page as Markdown: `self.tree().markdown(...)` (see `Tree.markdown`).
+    #[pyo3(signature = (*, links = true, images = true, noscript = false, url = None))]
+    fn markdown(
+        slf: &Bound<'_, Self>,
+        links: bool,
+        images: bool,
+        noscript: bool,
+        url: Option<&str>,
+    ) -> PyResult<String> {
+        Tree::build(slf.py(), slf.clone().unbind(), false, None).markdown(
+            slf.py(),
+            links,
+            images,
+            noscript,
+            url,
+        )
     }
 
     /// The page's metadata: `self.tree().metadata(url)` (see `Tree.metadata`; `url`

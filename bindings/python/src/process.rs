@@ -79,7 +79,8 @@ struct Want {
     text: bool,
     /// The `fields` argument, compiled (empty: none).
     fields: Arc<htmltok_select::Fields>,
-    /// The `main_text` and `metadata` arguments: the columns read from the tree
+    /// The `main_text`, `main_markdown` and `metadata` arguments: the columns read from
+    /// the tree
     /// (opt-in: building the tree costs about three times the tokenizer's pass).
     tree: TreeColumns,
 }
@@ -247,6 +248,10 @@ fn run(
 ///   `kind`) and `main_confidence` (float in [0, 1], its `confidence`).
 ///   `process_ipc`/`process_arrow` add them as columns: `main_text` and `main_kind`
 ///   strings, `main_confidence` a float32.
+/// - with `main_markdown=True`, the key `main_markdown`: the main text as GitHub-flavoured
+///   Markdown (as `Tree.main_text(format="markdown")` gives it, links resolved against
+///   the page's URL, else `base`; with `main_text=True`, both from one extraction), a
+///   string column for `process_ipc`/`process_arrow`.
 /// - with `metadata=True`, the metadata columns `htmltok.METADATA_COLUMNS` (as
 ///   `htmltok extract --metadata` writes them; the tree is built for them):
 ///   `canonical` (str), `robots` and `googlebot` (a dict of the directives: the flags as
@@ -282,7 +287,7 @@ fn run(
 /// that could not be read). Dropping the iterator, or calling its `close()`, stops the
 /// run.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None, main_text = false, metadata = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None, main_text = false, main_markdown = false, metadata = false))]
 #[allow(clippy::too_many_arguments)]
 fn process(
     paths: &Bound<'_, PyAny>,
@@ -296,10 +301,12 @@ fn process(
     all_records: bool,
     fields: Option<&Bound<'_, PyAny>>,
     main_text: bool,
+    main_markdown: bool,
     metadata: bool,
 ) -> PyResult<Pages> {
     let tree = TreeColumns {
         main_text,
+        main_markdown,
         metadata,
     };
     let run = Run {
@@ -330,7 +337,8 @@ fn process(
 /// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`),
 /// then one list-of-strings column per field of `fields` (as for `process`), then with
 /// `main_text=True` the `main_text` and `main_kind` string columns and a float32
-/// `main_confidence`, and with `metadata=True` the metadata
+/// `main_confidence`, with `main_markdown=True` the `main_markdown` string column, and
+/// with `metadata=True` the metadata
 /// columns (`htmltok.METADATA_COLUMNS`: strings, structs and lists of structs).
 ///
 /// A batch holds `batch_rows` pages, or fewer when their strings reach `batch_bytes`
@@ -341,7 +349,7 @@ fn process(
 /// `pyarrow.RecordBatch` objects. The other arguments, `errors`, `documents` (pages, not
 /// batches), `ignored`, `counts` and `close()` are as for `process`.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, metadata = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, main_markdown = false, metadata = false))]
 #[allow(clippy::too_many_arguments)]
 fn process_ipc(
     paths: &Bound<'_, PyAny>,
@@ -356,10 +364,12 @@ fn process_ipc(
     batch_bytes: usize,
     fields: Option<&Bound<'_, PyAny>>,
     main_text: bool,
+    main_markdown: bool,
     metadata: bool,
 ) -> PyResult<Pages> {
     let tree = TreeColumns {
         main_text,
+        main_markdown,
         metadata,
     };
     let run = Run {
@@ -387,7 +397,7 @@ fn process_ipc(
 /// polars, DuckDB, nanoarrow) takes over without a copy and without encoding: the
 /// columns built in Rust are handed over as they are. `htmltok.process_arrow` uses it.
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, metadata = false))]
+#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, main_markdown = false, metadata = false))]
 #[allow(clippy::too_many_arguments)]
 fn process_batches(
     paths: &Bound<'_, PyAny>,
@@ -402,10 +412,12 @@ fn process_batches(
     batch_bytes: usize,
     fields: Option<&Bound<'_, PyAny>>,
     main_text: bool,
+    main_markdown: bool,
     metadata: bool,
 ) -> PyResult<Pages> {
     let tree = TreeColumns {
         main_text,
+        main_markdown,
         metadata,
     };
     let run = Run {
@@ -622,6 +634,9 @@ impl Pages {
             dict.set_item(intern!(py, "main_text"), &page.main_text)?;
             dict.set_item(intern!(py, "main_kind"), page.main_kind.map(|k| k.as_str()))?;
             dict.set_item(intern!(py, "main_confidence"), page.main_confidence)?;
+        }
+        if self.want.tree.main_markdown {
+            dict.set_item(intern!(py, "main_markdown"), &page.main_markdown)?;
         }
         if self.want.tree.metadata {
             crate::content::metadata_columns(py, &dict, page.metadata.as_deref())?;

@@ -265,10 +265,59 @@ impl Tree {
 
     /// The page's main text: the article without menus, headers, footers, comment
     /// threads, sharing and related-links blocks, cookie banners and link lists, as plain
-    /// text, paragraphs set apart by a blank line ('' when the page has no text). The GIL
+    /// text, paragraphs set apart by a blank line ('' when the page has no text); with
+    /// `format="markdown"`, the same blocks as GitHub-flavoured Markdown (see
+    /// `markdown()`; links resolved against `url`, default the document's). The GIL
     /// is released while it runs. `article()` gives the title, byline and date with it.
-    pub(crate) fn main_text(&self, py: Python<'_>) -> String {
-        crate::content::main_text_only(py, &self.doc)
+    #[pyo3(signature = (*, format = "text", links = true, images = true, url = None))]
+    pub(crate) fn main_text(
+        &self,
+        py: Python<'_>,
+        format: &str,
+        links: bool,
+        images: bool,
+        url: Option<&str>,
+    ) -> PyResult<String> {
+        match format {
+            "text" => Ok(crate::content::main_text_only(py, &self.doc)),
+            "markdown" => {
+                let options = crate::content::markdown_options(
+                    links,
+                    images,
+                    false,
+                    url,
+                    self.document.get().url(),
+                )?;
+                Ok(crate::content::main_markdown(py, &self.doc, &options))
+            }
+            other => Err(PyValueError::new_err(format!(
+                "format {other:?}: expected 'text' or 'markdown'"
+            ))),
+        }
+    }
+
+    /// The whole visible page as GitHub-flavoured Markdown: headings, paragraphs,
+    /// lists, block quotes, fenced code blocks (a `pre`'s text exactly), tables, links
+    /// `[text](url)` and images `![alt](src)` (each optional, resolved against `url`,
+    /// default the document's), math as TeX where the page has it; hidden content left
+    /// out as `visible_text()` leaves it out. The GIL is released while it runs.
+    #[pyo3(signature = (*, links = true, images = true, noscript = false, url = None))]
+    pub(crate) fn markdown(
+        &self,
+        py: Python<'_>,
+        links: bool,
+        images: bool,
+        noscript: bool,
+        url: Option<&str>,
+    ) -> PyResult<String> {
+        let options = crate::content::markdown_options(
+            links,
+            images,
+            noscript,
+            url,
+            self.document.get().url(),
+        )?;
+        Ok(crate::content::markdown(py, &self.doc, &options))
     }
 
     /// The main text with the fields read beside it: a dict with `text` (as

@@ -86,6 +86,7 @@ use std::cell::OnceCell;
 use htmltok_tree::DocumentRef;
 
 use crate::Tree;
+use crate::visible::{self, Sink, Writer};
 
 pub use kind::PageKind;
 
@@ -185,21 +186,59 @@ const PASSES: [Pass; 4] = [
 /// assert_eq!(main.title.as_deref(), Some("News"));
 /// ```
 pub fn main_text<D: Tree + ?Sized>(doc: &D, options: &Options) -> MainText {
-    let view = doc.view();
-    let ld = jsonld::JsonLd::read(&view);
-    let mut reads = Reads::new(&view, true);
-    let fields = fields::fields_with(&view, &ld, &mut reads);
+    main_text_as(&doc.view(), options, Format::Text).0
+}
+
+/// [`main_text`], and its text as Markdown too ([`markdown`]'s), from one extraction.
+pub fn with_markdown<D: Tree + ?Sized>(
+    doc: &D,
+    options: &Options,
+    markdown: &crate::markdown::Options,
+) -> (MainText, String) {
+    let (main, md) = main_text_as(&doc.view(), options, Format::Markdown(markdown));
+    (main, md.unwrap_or_default())
+}
+
+/// [`main_text`], with the text in Markdown too when `format` asks for it.
+fn main_text_as(
+    view: &DocumentRef<'_>,
+    options: &Options,
+    format: Format<'_>,
+) -> (MainText, Option<String>) {
+    let ld = jsonld::JsonLd::read(view);
+    let mut reads = Reads::new(view, true);
+    let fields = fields::fields_with(view, &ld, &mut reads);
     let title = output::PageTitle::known(fields.title.as_deref());
-    let (text, confidence) = extract(&view, options, &title, true, &mut reads);
-    let text = plain_spaces(structured::instead(text, &ld));
-    MainText {
-        text,
+    let extracted = extract(view, options, &title, true, format, &mut reads);
+    let markdown = extracted
+        .markdown
+        .as_ref()
+        .map(|md| with_structured_markdown(md, &extracted.text, &ld));
+    let main = MainText {
+        text: plain_spaces(structured::instead(extracted.text, &ld)),
         title: fields.title,
         byline: fields.byline,
         date: fields.date,
-        kind: kind::page_kind(&view, &ld, &mut reads),
-        confidence,
-    }
+        kind: kind::page_kind(view, &ld, &mut reads),
+        confidence: extracted.confidence,
+    };
+    (main, markdown)
+}
+
+/// The Markdown of a main text (`text` as plain text), with what the structured data
+/// changes of it ([`structured::instead_of`]), no-break spaces as spaces.
+fn with_structured_markdown(md: &str, text: &str, ld: &jsonld::JsonLd) -> String {
+    let md = match structured::instead_of(text, ld) {
+        structured::Instead::Keep => md.to_string(),
+        structured::Instead::Replace(data) => crate::markdown::paragraphs(&data),
+        structured::Instead::Append(description) if md.is_empty() => {
+            crate::markdown::paragraphs(&description)
+        }
+        structured::Instead::Append(description) => {
+            format!("{md}\n\n{}", crate::markdown::paragraphs(&description))
+        }
+    };
+    plain_spaces(md)
 }
 
 /// The main text alone: [`main_text`]'s `text`, without its other fields (the page
@@ -224,8 +263,63 @@ pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
     let read = || fields::title(&view, ld);
     let mut reads = Reads::new(&view, false);
     let title = output::PageTitle::new(&read);
-    let text = extract(&view, options, &title, false, &mut reads).0;
+    let text = extract(&view, options, &title, false, Format::Text, &mut reads).text;
     plain_spaces(structured::instead(text, ld()))
+}
+
+/// The main text as GitHub-flavoured Markdown: the blocks [`text`] keeps, written as
+/// [`crate::markdown`] writes a page (headings, lists, tables, code blocks, links).
+/// Its text is [`text`]'s.
+///
+/// ```
+/// let doc = htmltok_tree::parse(
+///     b"<nav><a href=/>Home</a></nav><article><h2>Results</h2><p>The council met on \
+///       Monday, and after a long debate, it voted to keep the <b>library</b> open.</p>\
+///       <ul><li>For: 7<li>Against: 2</ul></article>",
+/// );
+/// let md = htmltok_content::main_text::markdown(&doc, &Default::default(), &Default::default());
+/// assert_eq!(
+///     md,
+///     "## Results\n\nThe council met on Monday, and after a long debate, it voted to keep \
+///      the **library** open.\n\n- For: 7\n- Against: 2"
+/// );
+/// ```
+pub fn markdown<D: Tree + ?Sized>(
+    doc: &D,
+    options: &Options,
+    markdown: &crate::markdown::Options,
+) -> String {
+    let view = doc.view();
+    let ld = OnceCell::new();
+    let ld = || ld.get_or_init(|| jsonld::JsonLd::read(&view));
+    let read = || fields::title(&view, ld);
+    let mut reads = Reads::new(&view, false);
+    let title = output::PageTitle::new(&read);
+    let extracted = extract(
+        &view,
+        options,
+        &title,
+        false,
+        Format::Markdown(markdown),
+        &mut reads,
+    );
+    let md = extracted.markdown.unwrap_or_default();
+    with_structured_markdown(&md, &extracted.text, ld())
+}
+
+/// How the main text is written: as plain text, or as Markdown too.
+#[derive(Clone, Copy)]
+enum Format<'a> {
+    Text,
+    Markdown(&'a crate::markdown::Options),
+}
+
+/// The main text extracted: as plain text (what the decisions read), as Markdown when
+/// asked for, and the confidence in it.
+struct Extracted {
+    text: String,
+    markdown: Option<String>,
+    confidence: f32,
 }
 
 /// What the walks of one page read of its nodes — an element's `class`, `id`, `role`
@@ -349,8 +443,13 @@ impl Passes {
             })
     }
 
-    /// The text of the pass kept.
-    fn text(&self, doc: &DocumentRef<'_>, title: &output::PageTitle<'_>) -> String {
+    /// The text of the pass kept, laid out into `w`.
+    fn lay_out<W: Sink>(
+        &self,
+        doc: &DocumentRef<'_>,
+        title: &output::PageTitle<'_>,
+        w: W,
+    ) -> String {
         self.best
             .as_ref()
             .map_or_else(String::new, |(b, s, pass, _, left_out)| {
@@ -360,7 +459,7 @@ impl Passes {
                     pass: *pass,
                     title,
                 }
-                .text(doc, left_out)
+                .lay_out(doc, left_out, w)
             })
     }
 }
@@ -384,14 +483,15 @@ fn extract(
     options: &Options,
     title: &output::PageTitle<'_>,
     confidence: bool,
+    format: Format<'_>,
     reads: &mut Reads,
-) -> (String, f32) {
-    let visible = extract_with(doc, options, title, confidence, false, reads);
-    if blocks::at_least(&visible.0, HIDDEN_RETRY_BELOW) {
+) -> Extracted {
+    let visible = extract_with(doc, options, title, confidence, false, format, reads);
+    if blocks::at_least(&visible.text, HIDDEN_RETRY_BELOW) {
         return visible;
     }
-    let all = extract_with(doc, options, title, confidence, true, reads);
-    if blocks::at_least(&all.0, HIDDEN_RETRY_FINDS) {
+    let all = extract_with(doc, options, title, confidence, true, format, reads);
+    if blocks::at_least(&all.text, HIDDEN_RETRY_FINDS) {
         all
     } else {
         visible
@@ -405,22 +505,44 @@ fn extract_with(
     title: &output::PageTitle<'_>,
     confidence: bool,
     show_hidden: bool,
+    format: Format<'_>,
     reads: &mut Reads,
-) -> (String, f32) {
+) -> Extracted {
     let mut walk = units::Units::walk(doc, false, show_hidden, reads);
     let passes = Passes::run(doc, &walk, options, title, show_hidden, reads);
-    let mut text = None;
+    let mut extracted = None;
     if let Some(readability) = passes.readability() {
         walk.read_readability(doc, &readability);
         let chosen = model::choose(&walk, title, confidence, &mut reads.spare);
         if chosen.keep.contains(&true) {
-            text = Some((walk.text(doc, &chosen.keep), chosen.confidence));
+            // `noscript` is laid out when its blocks are chosen (the walk reads it).
+            let plain = Writer::new(visible::Options { noscript: true });
+            extracted = Some(Extracted {
+                text: walk.lay_out(doc, &chosen.keep, plain),
+                markdown: match format {
+                    Format::Text => None,
+                    Format::Markdown(o) => {
+                        let md = crate::markdown::Writer::new(doc, o, true);
+                        Some(walk.lay_out(doc, &chosen.keep, md))
+                    }
+                },
+                confidence: chosen.confidence,
+            });
         }
     }
-    let text = text.unwrap_or_else(|| (passes.text(doc, title), 0.0));
+    let extracted = extracted.unwrap_or_else(|| Extracted {
+        text: passes.lay_out(doc, title, Writer::new(visible::Options::default())),
+        markdown: match format {
+            Format::Text => None,
+            Format::Markdown(o) => {
+                Some(passes.lay_out(doc, title, crate::markdown::Writer::new(doc, o, false)))
+            }
+        },
+        confidence: 0.0,
+    });
     walk.recycle(&mut reads.spare);
     passes.recycle(&mut reads.spare);
-    text
+    extracted
 }
 
 /// Every block of text of the page with the features the block model reads, and the

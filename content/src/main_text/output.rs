@@ -10,7 +10,7 @@ use htmltok_tree::{DocumentRef, NodeRef, Tag};
 use super::Pass;
 use super::blocks::{Block, Blocks, REMOVED};
 use super::select::{MIN_PARAGRAPH, Selection};
-use crate::visible::{self, Writer};
+use crate::visible::{self, Sink};
 use crate::walk;
 
 /// Whether a list, table, form or division inside the article is boilerplate by its
@@ -184,26 +184,23 @@ impl Output<'_> {
         total
     }
 
-    /// The text of the selection, without the elements [`Output::chars`] found left out
-    /// and those the walk dropped (looking the answers up, not asking
-    /// [`Output::skips`] again, saves a tenth of laying the text out: 163 M to 149 M
-    /// instructions over the corpus, callgrind 2026-11-26).
-    pub(crate) fn text(&self, doc: &DocumentRef<'_>, left_out: &LeftOut) -> String {
-        let mut w = Writer::default();
+    /// The text of the selection laid out into `w`, without the elements
+    /// [`Output::chars`] found left out and those the walk dropped (looking the answers
+    /// up, not asking [`Output::skips`] again, saves a tenth of laying the text out: 163 M
+    /// to 149 M instructions over the corpus, callgrind 2026-11-26).
+    pub(crate) fn lay_out<W: Sink>(
+        &self,
+        doc: &DocumentRef<'_>,
+        left_out: &LeftOut,
+        mut w: W,
+    ) -> String {
         for &id in &self.selection.nodes {
             let mut skip = |n: &NodeRef<'_>| {
                 left_out.contains(n.id()) || self.blocks.get(n.id()).flags & REMOVED != 0
             };
             w.line_break(2);
             // The walk dropped the hidden elements already (`REMOVED`).
-            visible::render(
-                doc.node(id),
-                visible::Options::default(),
-                &mut w,
-                false,
-                &mut skip,
-                &mut |_| true,
-            );
+            visible::render(doc.node(id), &mut w, false, &mut skip, &mut |_| true);
         }
         w.finish()
     }

@@ -11,19 +11,41 @@ use super::blocks::measure;
 use super::jsonld::{JsonLd, types};
 use crate::visible;
 
+/// What the structured data changes of a page's main text.
+pub(crate) enum Instead {
+    /// Nothing.
+    Keep,
+    /// The structured data's text replaces it.
+    Replace(String),
+    /// A product's description follows it.
+    Append(String),
+}
+
 /// The main text, or the structured data's text when that holds more than twice as
 /// much (the visible page then shows a shell or a fragment of it); else the main text
 /// with a product's description after it when the text lacks most of its words.
 pub(crate) fn instead(text: String, ld: &JsonLd) -> String {
-    match self::text(ld) {
-        Some(data) if measure(data.as_bytes()).0 > 2 * measure(text.as_bytes()).0 => data,
-        _ => with_description(text, ld),
+    match instead_of(&text, ld) {
+        Instead::Keep => text,
+        Instead::Replace(data) => data,
+        Instead::Append(description) if text.is_empty() => description,
+        Instead::Append(description) => text + "\n\n" + &description,
     }
 }
 
-/// The text with the first `Product`'s `description` after it (a blank line between),
-/// when fewer than half of the description's words are in the text.
-fn with_description(text: String, ld: &JsonLd) -> String {
+/// What [`instead`] does to the main text `text`.
+pub(crate) fn instead_of(text: &str, ld: &JsonLd) -> Instead {
+    match self::text(ld) {
+        Some(data) if measure(data.as_bytes()).0 > 2 * measure(text.as_bytes()).0 => {
+            Instead::Replace(data)
+        }
+        _ => description(text, ld).map_or(Instead::Keep, Instead::Append),
+    }
+}
+
+/// The first `Product`'s `description`, when fewer than half of its words are in the
+/// text.
+fn description(text: &str, ld: &JsonLd) -> Option<String> {
     let description = ld.objects().find_map(|o| {
         types(o)
             .any(|t| t == "Product")
@@ -32,26 +54,17 @@ fn with_description(text: String, ld: &JsonLd) -> String {
     });
     let mut parts = Vec::new();
     push(description, &mut parts);
-    let Some(description) = parts.pop() else {
-        return text;
-    };
+    let description = parts.pop()?;
     let words = |s: &str| -> Vec<String> {
         s.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase)
             .collect()
     };
-    let have: std::collections::HashSet<String> = words(&text).into_iter().collect();
+    let have: std::collections::HashSet<String> = words(text).into_iter().collect();
     let wanted = words(&description);
     let found = wanted.iter().filter(|w| have.contains(*w)).count();
-    if wanted.is_empty() || found * 2 >= wanted.len() {
-        return text;
-    }
-    if text.is_empty() {
-        description
-    } else {
-        text + "\n\n" + &description
-    }
+    (!wanted.is_empty() && found * 2 < wanted.len()).then_some(description)
 }
 
 /// The text the page's JSON-LD gives as its main content, in the order the data has it

@@ -23,7 +23,7 @@ use super::hints::{self, Words};
 use super::output::{LeftOut, PageTitle, normalize};
 use super::select::Selection;
 use super::spare::Spare;
-use crate::visible::{self, Layout, Writer};
+use crate::visible::{self, Layout, Sink};
 use crate::walk;
 
 /// What an element is inside (itself included): bits inherited from parent to child.
@@ -684,9 +684,14 @@ impl Units {
         f[SELECTED_AT] == 1.0 && f[LEFT_OUT_AT] == 0.0
     }
 
-    /// The text of the blocks `keep` says (by block index), laid out as the visible
-    /// text is.
-    pub(crate) fn text(&self, doc: &DocumentRef<'_>, keep: &[bool]) -> String {
+    /// The text of the blocks `keep` says (by block index), laid out into `w` as the
+    /// visible text is.
+    pub(crate) fn lay_out<W: Sink>(
+        &self,
+        doc: &DocumentRef<'_>,
+        keep: &[bool],
+        mut w: W,
+    ) -> String {
         let mut kept_texts = vec![0u64; doc.node_count().div_ceil(64)];
         for text in &self.texts {
             if text.owner == NONE {
@@ -697,13 +702,10 @@ impl Units {
                 set(&mut kept_texts, text.node);
             }
         }
-        let mut w = Writer::default();
         let mut child = doc.root().first_child();
         while let Some(node) = child {
             visible::render(
                 node,
-                // `noscript` is laid out when its blocks are chosen (the walk reads it).
-                visible::Options { noscript: true },
                 &mut w,
                 false,
                 &mut |n: &NodeRef<'_>| get(&self.skipped, n.id()),

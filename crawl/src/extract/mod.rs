@@ -98,6 +98,9 @@ pub const MAIN_CONFIDENCE: &str = "main_confidence";
 /// The columns [`TreeColumns::main_text`] adds, in order.
 pub const MAIN_TEXT_COLUMNS: [&str; 3] = [MAIN_TEXT, MAIN_KIND, MAIN_CONFIDENCE];
 
+/// The name of the column of the main text as Markdown ([`TreeColumns::main_markdown`]).
+pub const MAIN_MARKDOWN: &str = "main_markdown";
+
 /// The names of the metadata columns ([`TreeColumns::metadata`]), in order: what
 /// [`htmltok_content::metadata()`] reads, laid out as `columns::schema_with` types them
 /// (the JSON lines of `htmltok extract` and the dicts of `htmltok.process` use the same
@@ -140,6 +143,9 @@ pub struct TreeColumns {
     /// parse on top of the tree), the page's kind and the text's confidence read with it
     /// ([`Page::main_kind`], [`Page::main_confidence`]).
     pub main_text: bool,
+    /// The [`MAIN_MARKDOWN`] column: the main text as GitHub-flavoured Markdown
+    /// ([`Page::main_markdown`]; with `main_text`, both come from one extraction).
+    pub main_markdown: bool,
     /// The [`METADATA_COLUMNS`] ([`Page::metadata`]: about 0.12x the parse on top of the
     /// tree).
     pub metadata: bool,
@@ -148,13 +154,19 @@ pub struct TreeColumns {
 impl TreeColumns {
     /// Whether any column needs the tree.
     pub fn any(self) -> bool {
-        self.main_text || self.metadata
+        self.main_text || self.main_markdown || self.metadata
     }
 
-    /// The names of these columns, in their order (main text first).
+    /// The names of these columns, in their order (main text first, then its
+    /// Markdown, then the metadata).
     pub fn names(self) -> impl Iterator<Item = &'static str> {
         let main_text: &[&str] = if self.main_text {
             &MAIN_TEXT_COLUMNS
+        } else {
+            &[]
+        };
+        let main_markdown: &[&str] = if self.main_markdown {
+            &[MAIN_MARKDOWN]
         } else {
             &[]
         };
@@ -163,7 +175,11 @@ impl TreeColumns {
         } else {
             &[]
         };
-        main_text.iter().chain(metadata).copied()
+        main_text
+            .iter()
+            .chain(main_markdown)
+            .chain(metadata)
+            .copied()
     }
 }
 
@@ -189,6 +205,11 @@ pub fn check_column_names(fields: &Fields, tree: TreeColumns) -> Result<(), Stri
             return Err(format!(
                 "field name {name:?} is one of the main-text columns ({}): choose another",
                 MAIN_TEXT_COLUMNS.join(", ")
+            ));
+        }
+        if tree.main_markdown && name == MAIN_MARKDOWN {
+            return Err(format!(
+                "field name {name:?} is the main-markdown column: choose another"
             ));
         }
         if tree.metadata && METADATA_COLUMNS.contains(&name) {
@@ -268,6 +289,10 @@ pub struct Page {
     /// ([`htmltok_content::MainText::confidence`]) when the main text was asked for;
     /// None otherwise.
     pub main_confidence: Option<f32>,
+    /// The main text as GitHub-flavoured Markdown
+    /// ([`htmltok_content::main_text::markdown`]: links resolved against the document's
+    /// URL, else `base`) when [`Page::with_tree_columns`] was asked for it; None otherwise.
+    pub main_markdown: Option<String>,
     /// The page's metadata ([`htmltok_content::metadata()`], its URLs resolved against the
     /// document's URL, else the `base` given) when [`Page::with_tree_columns`] was asked
     /// for it; None otherwise. Written as the [`METADATA_COLUMNS`].
@@ -315,6 +340,7 @@ impl Page {
             main_text: None,
             main_kind: None,
             main_confidence: None,
+            main_markdown: None,
             metadata: None,
         }
     }
@@ -350,14 +376,34 @@ impl Page {
             } else {
                 fields.extract_view(doc)
             };
-            if tree.main_text {
-                let main = htmltok_content::main_text(&doc, &Default::default());
+            let own = document.url().and_then(|url| Url::parse(url.trim()).ok());
+            let markdown = htmltok_content::markdown::Options {
+                url: own.clone().or_else(|| base.cloned()),
+                ..Default::default()
+            };
+            let options = htmltok_content::main_text::Options::default();
+            let (main, md) = match (tree.main_text, tree.main_markdown) {
+                (true, true) => {
+                    let (main, md) =
+                        htmltok_content::main_text::with_markdown(&doc, &options, &markdown);
+                    (Some(main), Some(md))
+                }
+                (true, false) => (Some(htmltok_content::main_text(&doc, &options)), None),
+                (false, true) => (
+                    None,
+                    Some(htmltok_content::main_text::markdown(
+                        &doc, &options, &markdown,
+                    )),
+                ),
+                (false, false) => (None, None),
+            };
+            if let Some(main) = main {
                 self.main_text = Some(main.text);
                 self.main_kind = Some(main.kind);
                 self.main_confidence = Some(main.confidence);
             }
+            self.main_markdown = md;
             if tree.metadata {
-                let own = document.url().and_then(|url| Url::parse(url.trim()).ok());
                 let metadata = htmltok_content::metadata(&doc, own.as_ref().or(base));
                 self.metadata = Some(Box::new(metadata));
             }

@@ -148,8 +148,9 @@ def process_arrow(paths, links=True, text=True, threads=0, **options):
     built and encoded in Rust with the GIL released, read by pyarrow without a copy.
     Needs pyarrow 14 or later. Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
     ``all_records``, ``batch_rows``, ``batch_bytes``, ``fields``, ``main_text``,
-    ``metadata``: with ``main_text=True`` the ``MAIN_TEXT_COLUMNS`` follow (``main_text``
-    and ``main_kind`` strings, ``main_confidence`` a float32); with ``metadata=True`` the ``METADATA_COLUMNS`` follow, typed: strings,
+    ``main_markdown``, ``metadata``: with ``main_text=True`` the ``MAIN_TEXT_COLUMNS``
+    follow (``main_text`` and ``main_kind`` strings, ``main_confidence`` a float32);
+    with ``main_markdown=True`` the ``main_markdown`` string column; with ``metadata=True`` the ``METADATA_COLUMNS`` follow, typed: strings,
     structs and lists of structs). Needs pyarrow."""
     try:
         import pyarrow

@@ -169,8 +169,24 @@ class Document:
     ) -> Tokens: ...
     def tree(self, *, scripting: bool = False, context: Optional[str] = None) -> Tree:
         """The page's tree (see parse); with context ('td', 'svg path'), a fragment."""
-    def main_text(self) -> str:
-        """self.tree().main_text() (the tree parsed for it and dropped)."""
+    def main_text(
+        self,
+        *,
+        format: Literal["text", "markdown"] = "text",
+        links: bool = True,
+        images: bool = True,
+        url: Optional[str] = None,
+    ) -> str:
+        """self.tree().main_text(...) (the tree parsed for it and dropped)."""
+    def markdown(
+        self,
+        *,
+        links: bool = True,
+        images: bool = True,
+        noscript: bool = False,
+        url: Optional[str] = None,
+    ) -> str:
+        """self.tree().markdown(...) (the tree parsed for it and dropped)."""
     def metadata(self, url: Optional[str] = None) -> Metadata:
         """self.tree().metadata(url); url defaults to the document's."""
 
@@ -328,9 +344,32 @@ class Tree:
     def extract(self, fields: Union[Dict[str, str], Fields]) -> Dict[str, List[str]]:
         """htmltok.extract's columns on this tree (every field matched in one walk)."""
     # Page content (htmltok-content, issue #27).
-    def main_text(self) -> str:
+    def main_text(
+        self,
+        *,
+        format: Literal["text", "markdown"] = "text",
+        links: bool = True,
+        images: bool = True,
+        url: Optional[str] = None,
+    ) -> str:
         """The article's text without menus, footers, comments, banners and link lists;
-        paragraphs set apart by a blank line ('' for a page without text)."""
+        paragraphs set apart by a blank line ('' for a page without text). With
+        format="markdown", the same blocks as GitHub-flavoured Markdown (see markdown();
+        links resolved against url, default the document's). ValueError for another
+        format or a url that is not absolute."""
+    def markdown(
+        self,
+        *,
+        links: bool = True,
+        images: bool = True,
+        noscript: bool = False,
+        url: Optional[str] = None,
+    ) -> str:
+        """The visible page as GitHub-flavoured Markdown: headings, paragraphs, lists,
+        block quotes, fenced code blocks (each <pre>'s text exactly), tables, links and
+        images (each optional; resolved against url, default the document's), math as
+        TeX where the page has it; hidden content left out. ValueError for a url that
+        is not absolute."""
     def article(self) -> Article:
         """main_text() with the title, byline and date read beside it, the page's kind
         and the text's confidence (a float in [0, 1])."""
@@ -453,6 +492,7 @@ def process(
     all_records: bool = False,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    main_markdown: bool = False,
     metadata: bool = False,
 ) -> Pages:
     """Tokenize files, folders and WARC files in parallel; one dict per document."""
@@ -471,6 +511,7 @@ def process_ipc(
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    main_markdown: bool = False,
     metadata: bool = False,
 ) -> Pages:
     """As process(), but each item is an Arrow IPC stream (bytes) of a record batch."""
@@ -495,6 +536,7 @@ def process_batches(
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    main_markdown: bool = False,
     metadata: bool = False,
 ) -> Pages:
     """As process_ipc(), but each item is an ArrowBatch (Arrow PyCapsule interface)."""
@@ -529,6 +571,7 @@ def process_arrow(
     batch_bytes: int = 4 << 20,
     fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = False,
+    main_markdown: bool = False,
     metadata: bool = False,
 ) -> ArrowBatches:
     """As process(), but yields pyarrow.RecordBatch objects (columns: htmltok.spark.SCHEMA)."""

@@ -98,6 +98,9 @@ MAIN_TEXT = "main_text"
 #: ``main_confidence`` (the Rust crate's).
 MAIN_TEXT_COLUMNS = list(_MAIN_TEXT_COLUMNS)
 
+#: The column ``main_markdown=True`` adds: the main text as GitHub-flavoured Markdown.
+MAIN_MARKDOWN = "main_markdown"
+
 #: The DataFrame's schema, as a Spark DDL string.
 SCHEMA = (
     "warc_filename string, warc_record_offset long, warc_record_length long, "
@@ -108,16 +111,18 @@ SCHEMA = (
 
 
 def schema(fields: Optional[Dict[str, str]] = None, main_text: bool = False,
-           metadata: bool = False) -> str:
+           metadata: bool = False, main_markdown: bool = False) -> str:
     """``SCHEMA``, and after it one ``array<string>`` column per field of `fields` (a
     dict of names to CSS selectors), named as the field (backquoted); then with
     `main_text` the columns ``main_text string, main_kind string, main_confidence float``,
-    with `metadata` the metadata columns (their DDL is written by the Rust crate from its
-    Arrow schema)."""
+    with `main_markdown` the column ``main_markdown string``, with `metadata` the
+    metadata columns (their DDL is written by the Rust crate from its Arrow schema)."""
     extra = "".join(f", `{name.replace('`', '``')}` array<string>" for name in (fields or {}))
     if main_text:
         main, kind, confidence = MAIN_TEXT_COLUMNS
         extra += f", {main} string, {kind} string, {confidence} float"
+    if main_markdown:
+        extra += f", {MAIN_MARKDOWN} string"
     if metadata:
         extra += ", " + _METADATA_SPARK_SCHEMA
     return SCHEMA + extra
@@ -236,7 +241,7 @@ def _local_path(path: str) -> str:
 
 def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters: Counters,
            arrow: bool = False, fields: Optional[Dict[str, str]] = None,
-           main_text: bool = False, metadata: bool = False):
+           main_text: bool = False, metadata: bool = False, main_markdown: bool = False):
     """The pages of `paths` (dicts of `htmltok.process`, or with `arrow` the
     `pyarrow.RecordBatch` objects of `htmltok.process_arrow`), counting what fails."""
     import htmltok
@@ -262,10 +267,12 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
         if readable:
             if arrow:
                 pages = htmltok.process_arrow(readable, links=links, text=text, threads=threads,
-                                              fields=fields, main_text=main_text, metadata=metadata)
+                                              fields=fields, main_text=main_text, metadata=metadata,
+                                              main_markdown=main_markdown)
             else:
                 pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True,
-                                        fields=fields, main_text=main_text, metadata=metadata)
+                                        fields=fields, main_text=main_text, metadata=metadata,
+                                        main_markdown=main_markdown)
             with pages:
                 try:
                     yield from pages
@@ -333,6 +340,7 @@ def warc_dataframe(
     fields: Optional[Dict[str, str]] = None,
     main_text: bool = False,
     metadata: bool = False,
+    main_markdown: bool = False,
 ):
     """A DataFrame of the HTML response records of the WARC files `paths` (one row per
     record; columns ``COLUMNS``, schema ``SCHEMA``).
@@ -355,8 +363,9 @@ def warc_dataframe(
     does not parse raises ValueError on the driver, before any task runs.
 
     `main_text` adds the ``MAIN_TEXT_COLUMNS`` (``main_text``, ``main_kind``,
-    ``main_confidence``), `metadata` the ``METADATA_COLUMNS``
-    (``schema(fields, main_text, metadata)``), from each page's tree.
+    ``main_confidence``), `main_markdown` the ``main_markdown`` column (the main text as
+    GitHub-flavoured Markdown), `metadata` the ``METADATA_COLUMNS``
+    (``schema(fields, main_text, metadata, main_markdown)``), from each page's tree.
     """
     from pyspark.sql import DataFrame  # noqa: F401  (pyspark must be importable)
 
@@ -371,8 +380,9 @@ def warc_dataframe(
         counters = Counters(spark)
     want_links, want_text = bool(links), bool(text)
     fields = dict(fields or {})
-    main_text, metadata = bool(main_text), bool(metadata)
-    tree_columns = (MAIN_TEXT_COLUMNS if main_text else []) + (METADATA_COLUMNS if metadata else [])
+    main_text, metadata, main_markdown = bool(main_text), bool(metadata), bool(main_markdown)
+    tree_columns = ((MAIN_TEXT_COLUMNS if main_text else []) + ([MAIN_MARKDOWN] if main_markdown else [])
+                    + (METADATA_COLUMNS if metadata else []))
     if fields:
         import htmltok
 
@@ -382,20 +392,21 @@ def warc_dataframe(
         if taken:
             raise ValueError(f"warc_dataframe: field name {taken[0]!r} is one of the columns "
                              f"{COLUMNS + tree_columns}")
-    ddl = schema(fields, main_text, metadata)
+    ddl = schema(fields, main_text, metadata, main_markdown)
 
     if method == "arrow":
         def task(batches):
             mine = [p for batch in batches for p in batch.column(0).to_pylist()]
             yield from _pages(mine, want_links, want_text, threads, counters, arrow=True,
-                              fields=fields, main_text=main_text, metadata=metadata)
+                              fields=fields, main_text=main_text, metadata=metadata,
+                              main_markdown=main_markdown)
 
         inputs = spark.createDataFrame(sc.parallelize([(p,) for p in paths], partitions), "path string")
         df = inputs.mapInArrow(task, ddl)
     elif method == "rows":
         def task_rows(mine):
             for page in _pages(list(mine), want_links, want_text, threads, counters, fields=fields,
-                               main_text=main_text, metadata=metadata):
+                               main_text=main_text, metadata=metadata, main_markdown=main_markdown):
                 yield _row(page, fields, tree_columns)
 
         rdd = sc.parallelize(paths, partitions).mapPartitions(task_rows)
@@ -464,6 +475,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--main-text", action="store_true",
                    help="add the columns main_text, main_kind and main_confidence: each page's "
                         "main text, its page kind and the text's confidence (builds the tree)")
+    p.add_argument("--main-markdown", action="store_true",
+                   help="add the column main_markdown: each page's main text as GitHub-flavoured "
+                        "Markdown (builds the tree)")
     p.add_argument("--metadata", action="store_true",
                    help="add the metadata columns (" + ", ".join(METADATA_COLUMNS) + "; builds the tree)")
     p.add_argument("--method", choices=("arrow", "rows"), default="arrow",
@@ -518,6 +532,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             fields=fields,
             main_text=args.main_text,
             metadata=args.metadata,
+            main_markdown=args.main_markdown,
         )
         if args.output_partitions:
             df = df.coalesce(args.output_partitions)

@@ -498,8 +498,8 @@ mod tests {
     #[test]
     fn rows_with_and_without_metadata() {
         let tree = TreeColumns {
-            main_text: false,
             metadata: true,
+            ..TreeColumns::default()
         };
         let got = batch(
             &[

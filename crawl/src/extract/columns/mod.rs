@@ -47,7 +47,9 @@ pub mod metadata;
 /// The column names, in order (then one per field, see [`PageColumns::with_fields`]).
 pub const COLUMNS: [&str; 13] = super::PAGE_COLUMNS;
 
-pub use super::{MAIN_CONFIDENCE, MAIN_KIND, MAIN_TEXT, MAIN_TEXT_COLUMNS, METADATA_COLUMNS};
+pub use super::{
+    MAIN_CONFIDENCE, MAIN_KIND, MAIN_MARKDOWN, MAIN_TEXT, MAIN_TEXT_COLUMNS, METADATA_COLUMNS,
+};
 
 /// The schema: strings, the offset and length as 64-bit integers, `fetch_status` a 32-bit
 /// integer, `fetch_time` the `WARC-Date` as written (a string: `2024-02-29T12:00:00Z`),
@@ -66,7 +68,9 @@ pub fn schema_with_fields(fields: &[&str]) -> SchemaRef {
 
 /// [`schema_with_fields`], then the columns of `tree`: with `main_text` the string
 /// columns `main_text` and `main_kind` and a 32-bit float `main_confidence`
-/// ([`Page::main_text`], [`Page::main_kind`], [`Page::main_confidence`]), with `metadata` the [`METADATA_COLUMNS`] typed as
+/// ([`Page::main_text`], [`Page::main_kind`], [`Page::main_confidence`]), with
+/// `main_markdown` the string column `main_markdown` ([`Page::main_markdown`]), with
+/// `metadata` the [`METADATA_COLUMNS`] typed as
 /// [`metadata::fields`] says (all null for a page without them).
 pub fn schema_with(fields: &[&str], tree: TreeColumns) -> SchemaRef {
     let string = |name: &str| Field::new(name, DataType::Utf8, true);
@@ -106,6 +110,7 @@ pub fn schema_with(fields: &[&str], tree: TreeColumns) -> SchemaRef {
                 .into_iter()
                 .flatten(),
         )
+        .chain(tree.main_markdown.then(|| string(MAIN_MARKDOWN)))
         .chain(tree.metadata.then(metadata::fields).into_iter().flatten())
         .collect::<Vec<_>>(),
     ))
@@ -135,6 +140,8 @@ pub struct PageColumns {
     /// The `main_text`, `main_kind` and `main_confidence` columns when the schema has
     /// them.
     main_text: Option<(StringBuilder, StringBuilder, Float32Builder)>,
+    /// The `main_markdown` column when the schema has it.
+    main_markdown: Option<StringBuilder>,
     /// The metadata columns when the schema has them.
     metadata: Option<metadata::Builders>,
     rows: usize,
@@ -170,6 +177,7 @@ impl PageColumns {
                     Float32Builder::new(),
                 )
             }),
+            main_markdown: tree.main_markdown.then(StringBuilder::new),
             metadata: tree.metadata.then(metadata::Builders::new),
             filename: StringBuilder::new(),
             offset: Int64Builder::new(),
@@ -252,6 +260,10 @@ impl PageColumns {
             confidence.append_option(page.main_confidence);
             bytes += page.main_text.as_ref().map_or(0, String::len);
         }
+        if let Some(markdown) = &mut self.main_markdown {
+            markdown.append_option(page.main_markdown.as_deref());
+            bytes += page.main_markdown.as_ref().map_or(0, String::len);
+        }
         if let Some(columns) = &mut self.metadata {
             bytes += columns.push(page.metadata.as_deref());
         }
@@ -298,6 +310,9 @@ impl PageColumns {
             columns.push(Arc::new(text.finish()));
             columns.push(Arc::new(kind.finish()));
             columns.push(Arc::new(confidence.finish()));
+        }
+        if let Some(markdown) = &mut self.main_markdown {
+            columns.push(Arc::new(markdown.finish()));
         }
         if let Some(metadata) = &mut self.metadata {
             columns.extend(metadata.finish());

@@ -1,0 +1,448 @@
+//! The Markdown being written: the block structure (the prefixes of block quotes and
+//! list items, blank lines between blocks, hard line breaks) and the inline spans
+//! (emphasis, strikethrough, links), with text escaped ([`super::escape`]).
+//!
+//! Breaks and spaces are owed and written only when more content follows, as the
+//! visible text's writer does, so no blank lines or spaces pile up at block edges.
+//! An inline span's opening marker is written before its first content, so an empty
+//! span writes nothing; a span that a block interrupts (a heading inside a link, a
+//! paragraph inside `<b>`) cannot be Markdown, and its opening marker is taken out
+//! again (its text stays). Taking it out is recorded and done once, at the end, so
+//! it costs no more than writing.
+
+use super::escape;
+use crate::visible::{is_space_byte, next_space};
+
+/// A block quote or a list item the writing is inside.
+struct Container {
+    /// A block quote (`> ` before each line), else a list item.
+    quote: bool,
+    /// A list item's marker (`- `, `3. `), until its first line is written; then
+    /// empty, and its lines are indented by [`Container::width`].
+    marker: Vec<u8>,
+    width: usize,
+    /// Nothing is written inside it yet: the breaks its content asks for before its
+    /// first line are not written (the marker is that line's start).
+    fresh: bool,
+}
+
+/// An inline span that is open.
+struct Span {
+    /// Its opening marker (`*`, `**`, `~~`, `[`).
+    opener: &'static [u8],
+    /// A link (its closer is `](` and the destination on [`Markdown::links`]).
+    link: bool,
+    /// Where its opening marker was written, once it was.
+    at: Option<usize>,
+    /// A block interrupted it: nothing more is written for it.
+    dead: bool,
+}
+
+/// The Markdown written so far, and what is owed before the next content.
+#[derive(Default)]
+pub(crate) struct Markdown {
+    pub(crate) out: Vec<u8>,
+    /// Line breaks owed (1, or 2: a blank line).
+    breaks: u8,
+    /// A hard line break (`<br>`) owed.
+    hard: bool,
+    /// A space owed.
+    space: bool,
+    /// Anything has been written.
+    started: bool,
+    /// No text written since the line began (its prefix aside): where the text's
+    /// first characters could begin a block.
+    pub(crate) line_start: bool,
+    /// Nothing written on the line since its prefix.
+    line_empty: bool,
+    containers: Vec<Container>,
+    spans: Vec<Span>,
+    /// The destinations of the open links, innermost last.
+    links: Vec<String>,
+    /// The spans below this index are dead.
+    live_from: usize,
+    /// The spans from this index on have no opening marker written yet.
+    unopened_from: usize,
+    /// Open links whose opening bracket is written: brackets in their text are escaped.
+    links_written: usize,
+    /// Opening markers to take out at the end: (position, length), in increasing order.
+    deletions: Vec<(usize, usize)>,
+    /// Open headings: line breaks inside are spaces.
+    headings: u32,
+    /// The level of the heading whose marker is owed (0: none).
+    heading_marker: u8,
+    /// Where the text of the heading being written begins.
+    heading_text: usize,
+    /// Open table cells (and captions): all on one line.
+    pub(crate) inline_only: u32,
+}
+
+impl Markdown {
+    /// Owes a line break (1) or a blank line (2): a block begins or ends. Spans open
+    /// across it die. Inside a heading or a table cell it is a space.
+    pub(crate) fn line_break(&mut self, count: u8) {
+        if self.headings > 0 || self.inline_only > 0 {
+            self.space = true;
+            return;
+        }
+        self.kill_spans();
+        if self.containers.last().is_some_and(|c| c.fresh) {
+            return;
+        }
+        self.breaks = self.breaks.max(count);
+        self.space = false;
+    }
+
+    /// Owes a hard line break (`<br>`), written as a backslash at the line's end if
+    /// text follows in the same block.
+    pub(crate) fn hard_break(&mut self) {
+        if self.headings > 0 || self.inline_only > 0 {
+            self.space = true;
+            return;
+        }
+        if self.containers.last().is_some_and(|c| c.fresh) || !self.started {
+            return;
+        }
+        self.hard = true;
+        self.space = false;
+    }
+
+    /// Owes a space.
+    pub(crate) fn space(&mut self) {
+        self.space = true;
+    }
+
+    /// Whether the innermost container is a list item.
+    pub(crate) fn in_item(&self) -> bool {
+        self.containers.last().is_some_and(|c| !c.quote)
+    }
+
+    /// Opens a block quote (`quote`) or a list item with its marker.
+    pub(crate) fn push_container(&mut self, quote: bool, marker: Vec<u8>) {
+        self.containers.push(Container {
+            quote,
+            width: marker.len(),
+            marker,
+            fresh: true,
+        });
+    }
+
+    pub(crate) fn pop_container(&mut self) {
+        self.containers.pop();
+    }
+
+    /// Opens a heading of `level` (its marker written before its first content).
+    pub(crate) fn open_heading(&mut self, level: u8) {
+        self.line_break(2);
+        if self.headings == 0 {
+            self.heading_marker = level;
+            self.heading_text = usize::MAX;
+        }
+        self.headings += 1;
+    }
+
+    pub(crate) fn close_heading(&mut self) {
+        self.headings -= 1;
+        if self.headings > 0 {
+            return;
+        }
+        if self.heading_marker == 0 {
+            // Written: a closing run of `#` at its end would be read as the heading's
+            // closing sequence (CommonMark § 4.2), so it is escaped.
+            let hashes = self.out.iter().rev().take_while(|&&b| b == b'#').count();
+            let run = self.out.len() - hashes;
+            if hashes > 0 && (run == self.heading_text || self.out.get(run - 1) == Some(&b' ')) {
+                self.out.insert(run, b'\\');
+            }
+        }
+        self.heading_marker = 0;
+        self.line_break(2);
+    }
+
+    /// Opens an inline span whose markers are `opener` and its mirror.
+    pub(crate) fn open_span(&mut self, opener: &'static [u8]) {
+        self.spans.push(Span {
+            opener,
+            link: false,
+            at: None,
+            dead: false,
+        });
+    }
+
+    /// Opens a link to `destination` (as it is written between the parentheses).
+    pub(crate) fn open_link(&mut self, destination: String) {
+        self.links.push(destination);
+        self.spans.push(Span {
+            opener: b"[",
+            link: true,
+            at: None,
+            dead: false,
+        });
+    }
+
+    /// Closes the innermost span: its closing marker written when its opening one was.
+    pub(crate) fn close_span(&mut self) {
+        let Some(span) = self.spans.pop() else {
+            return;
+        };
+        let len = self.spans.len();
+        self.live_from = self.live_from.min(len);
+        self.unopened_from = self.unopened_from.min(len);
+        let destination = if span.link { self.links.pop() } else { None };
+        if span.dead || span.at.is_none() {
+            return;
+        }
+        if span.link {
+            self.links_written -= 1;
+            self.out.extend_from_slice(b"](");
+            escape::push_destination(&mut self.out, destination.as_deref().unwrap_or(""));
+            self.out.push(b')');
+        } else {
+            self.out.extend_from_slice(span.opener);
+        }
+    }
+
+    /// Marks the open spans dead, their opening markers to be taken out.
+    fn kill_spans(&mut self) {
+        for span in &mut self.spans[self.live_from..] {
+            if span.dead {
+                continue;
+            }
+            span.dead = true;
+            if let Some(at) = span.at {
+                self.deletions.push((at, span.opener.len()));
+                if span.link {
+                    self.links_written -= 1;
+                }
+            }
+        }
+        self.live_from = self.spans.len();
+        self.unopened_from = self.unopened_from.max(self.live_from);
+    }
+
+    /// Writes what is owed before content: line breaks with the containers' prefixes,
+    /// or a space; then a heading's marker and the opening markers of the spans
+    /// content now begins.
+    pub(crate) fn begin_content(&mut self) {
+        self.flush();
+        if self.heading_marker > 0 {
+            for _ in 0..self.heading_marker {
+                self.out.push(b'#');
+            }
+            self.out.push(b' ');
+            self.heading_marker = 0;
+            self.heading_text = self.out.len();
+            self.line_start = false;
+        }
+        for span in &mut self.spans[self.unopened_from..] {
+            if span.dead {
+                continue;
+            }
+            if span.link {
+                // `![` would begin an image.
+                if self.out.last() == Some(&b'!') {
+                    let at = self.out.len() - 1;
+                    self.out.insert(at, b'\\');
+                }
+                self.links_written += 1;
+            }
+            span.at = Some(self.out.len());
+            self.out.extend_from_slice(span.opener);
+        }
+        self.unopened_from = self.spans.len();
+        self.line_empty = false;
+    }
+
+    fn flush(&mut self) {
+        if self.inline_only > 0 {
+            if self.space && !self.line_empty {
+                self.out.push(b' ');
+            }
+        } else if !self.started {
+            self.prefix();
+        } else if self.breaks > 0 {
+            self.out.push(b'\n');
+            if self.breaks > 1 {
+                self.blank_prefix();
+                self.out.push(b'\n');
+            }
+            self.prefix();
+        } else if self.hard {
+            self.out.extend_from_slice(b"\\\n");
+            self.prefix();
+        } else if self.space && !self.line_empty {
+            self.out.push(b' ');
+        }
+        self.started = true;
+        self.breaks = 0;
+        self.hard = false;
+        self.space = false;
+    }
+
+    /// Writes the containers' prefixes of a line (a fresh list item's marker, else its
+    /// indentation; `> ` for a block quote).
+    fn prefix(&mut self) {
+        for c in &mut self.containers {
+            if c.quote {
+                self.out.extend_from_slice(b"> ");
+            } else if c.fresh {
+                self.out.extend_from_slice(&c.marker);
+            } else {
+                self.out.extend(std::iter::repeat_n(b' ', c.width));
+            }
+            c.fresh = false;
+        }
+        self.line_start = true;
+        self.line_empty = true;
+    }
+
+    /// Writes the prefixes of a blank line: `>` for each block quote it is inside.
+    fn blank_prefix(&mut self) {
+        let start = self.out.len();
+        for c in self.containers.iter().filter(|c| !c.fresh) {
+            if c.quote {
+                self.out.extend_from_slice(b"> ");
+            } else {
+                self.out.extend(std::iter::repeat_n(b' ', c.width));
+            }
+        }
+        let end = self.out[start..]
+            .iter()
+            .rposition(|&b| b != b' ')
+            .map_or(start, |i| start + i + 1);
+        self.out.truncate(end);
+    }
+
+    /// Writes a text node's text: whitespace runs collapsed to one space, text escaped.
+    pub(crate) fn text(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            if is_space_byte(bytes[i]) {
+                while i < bytes.len() && is_space_byte(bytes[i]) {
+                    i += 1;
+                }
+                self.space = true;
+                continue;
+            }
+            let start = i;
+            loop {
+                i = next_space(bytes, i);
+                if i + 1 < bytes.len() && bytes[i] == b' ' && !is_space_byte(bytes[i + 1]) {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            self.begin_content();
+            escape::push_text(
+                &mut self.out,
+                &bytes[start..i],
+                self.line_start,
+                self.links_written > 0,
+            );
+            self.line_start = false;
+        }
+    }
+
+    /// Writes content that is not text (an image, a code span): after what is owed,
+    /// not escaped.
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
+        self.begin_content();
+        self.out.extend_from_slice(bytes);
+        self.line_start = false;
+    }
+
+    /// Writes a block of lines (a fenced code block, a table) as its own block: each
+    /// line after the containers' prefixes.
+    pub(crate) fn block<'a>(&mut self, lines: impl IntoIterator<Item = &'a [u8]>) {
+        self.line_break(2);
+        self.begin_content();
+        for (i, line) in lines.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push(b'\n');
+                self.prefix();
+            }
+            self.out.extend_from_slice(line);
+        }
+        self.line_start = false;
+        self.line_break(2);
+    }
+
+    /// Where the next byte will be written.
+    pub(crate) fn position(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Takes out the bytes written from `start` on (a table cell's), with the opening
+    /// markers to be taken out among them taken out.
+    pub(crate) fn take_from(&mut self, start: usize) -> Vec<u8> {
+        let mut taken = self.out.split_off(start.min(self.out.len()));
+        let mut end = self.deletions.len();
+        while end > 0 && self.deletions[end - 1].0 >= start {
+            end -= 1;
+        }
+        let mine: Vec<(usize, usize)> = self
+            .deletions
+            .drain(end..)
+            .map(|(at, len)| (at - start, len))
+            .collect();
+        delete(&mut taken, &mine);
+        self.line_empty = true;
+        self.space = false;
+        taken
+    }
+
+    /// The Markdown: the opening markers of the spans blocks interrupted taken out,
+    /// whitespace trimmed at both ends.
+    pub(crate) fn finish(mut self) -> String {
+        let deletions = std::mem::take(&mut self.deletions);
+        delete(&mut self.out, &deletions);
+        let end = self
+            .out
+            .iter()
+            .rposition(|&b| !is_space_byte(b))
+            .map_or(0, |i| i + 1);
+        self.out.truncate(end);
+        let start = self.out.iter().take_while(|&&b| b == b'\n').count();
+        self.out.drain(..start);
+        // UTF-8 by construction (text is copied whole or cut at ASCII bytes); lossy
+        // rather than a panic all the same.
+        String::from_utf8(self.out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+/// Takes the ranges `(position, length)` (increasing, not overlapping) out of `bytes`,
+/// in one pass.
+fn delete(bytes: &mut Vec<u8>, ranges: &[(usize, usize)]) {
+    let (mut write, mut read) = (0, 0);
+    for &(at, len) in ranges {
+        if at < read || at + len > bytes.len() {
+            continue;
+        }
+        bytes.copy_within(read..at, write);
+        write += at - read;
+        read = at + len;
+    }
+    if read == write {
+        return;
+    }
+    bytes.copy_within(read.., write);
+    let kept = write + (bytes.len() - read);
+    bytes.truncate(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::delete;
+
+    #[test]
+    fn delete_takes_the_ranges_out_in_one_pass() {
+        let mut bytes = b"a**b[c**d".to_vec();
+        delete(&mut bytes, &[(1, 2), (4, 1), (6, 2)]);
+        assert_eq!(bytes, b"abcd");
+        let mut bytes = b"xyz".to_vec();
+        delete(&mut bytes, &[]);
+        assert_eq!(bytes, b"xyz");
+    }
+}
