@@ -2,7 +2,7 @@
 //! under a folder (the shared corpus), one thread: `cargo run --release -p
 //! htmltok-content --example content_throughput -- ../shared/corpus`. Files are read as UTF-8
 //! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
-//! argument, `parse`, `metadata`, `visible` or `main_text`, runs that one alone (for instruction counts
+//! argument, `parse`, `metadata`, `visible`, `markdown` or `main_text`, runs that one alone (for instruction counts
 //! under `valgrind --tool=callgrind`); `main_text-only=N` parses the pages first and
 //! then times main text alone (`main_text::text`, as `Tree.main_text()` from Python), N
 //! times over them (for profiles without the parse).
@@ -34,7 +34,9 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() -> ExitCode {
     let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: throughput DIR [parse|metadata|visible|main_text|main_text-only=N]");
+        eprintln!(
+            "usage: throughput DIR [parse|metadata|visible|markdown|main_text|main_text-only=N]"
+        );
         return ExitCode::from(2);
     };
     let only = std::env::args().nth(2);
@@ -70,6 +72,11 @@ fn main() -> ExitCode {
     if runs("visible") {
         time("parse + visible_text", &|doc| {
             htmltok_content::visible::visible_text(doc, Default::default()).len()
+        });
+    }
+    if runs("markdown") {
+        time("parse + markdown", &|doc| {
+            htmltok_content::markdown::markdown(doc, &Default::default()).len()
         });
     }
     if runs("main_text") {

@@ -571,6 +571,7 @@ impl Sink for Writer {
             return Some(Open::Inline);
         }
         let inline_only = self.md.inline_only > 0;
+        let nest = !inline_only && self.md.can_nest();
         if self.table.is_some()
             && matches!(name.tag, Tag::Tr | Tag::Td | Tag::Th | Tag::Caption)
             && let Some(open) = self.enter_table_part(node, name.tag)
@@ -582,14 +583,14 @@ impl Sink for Writer {
                 self.md.open_heading(heading_level(name.tag));
                 Open::Heading
             }
-            Tag::Blockquote if !inline_only => {
+            Tag::Blockquote if nest => {
                 self.md.line_break(2);
                 self.md.push_container(true, Vec::new());
                 Open::Quote
             }
-            Tag::Ul | Tag::Menu | Tag::Dir if !inline_only => self.enter_list(node, false),
-            Tag::Ol if !inline_only => self.enter_list(node, true),
-            Tag::Li if !inline_only => self.enter_item(node),
+            Tag::Ul | Tag::Menu | Tag::Dir if nest => self.enter_list(node, false),
+            Tag::Ol if nest => self.enter_list(node, true),
+            Tag::Li if nest => self.enter_item(node),
             Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => {
                 let info = code_language(node);
                 return self.collect(Collect::Pre { info });

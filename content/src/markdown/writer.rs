@@ -13,6 +13,9 @@
 use super::escape;
 use crate::visible::{is_space_byte, next_space};
 
+/// The deepest nesting of block quotes and list items written as such.
+const MAX_CONTAINERS: usize = 32;
+
 /// A block quote or a list item the writing is inside.
 struct Container {
     /// A block quote (`> ` before each line), else a list item.
@@ -115,6 +118,13 @@ impl Markdown {
     /// Whether the innermost container is a list item.
     pub(crate) fn in_item(&self) -> bool {
         self.containers.last().is_some_and(|c| !c.quote)
+    }
+
+    /// Whether another container can be opened: deeper ones are written as plain
+    /// blocks, so that a line's prefix stays short and the output linear in the page
+    /// (a thousand nested quotes would write a thousand `> ` before each line).
+    pub(crate) fn can_nest(&self) -> bool {
+        self.containers.len() < MAX_CONTAINERS
     }
 
     /// Opens a block quote (`quote`) or a list item with its marker.
