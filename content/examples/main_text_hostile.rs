@@ -1,4 +1,4 @@
-//! The shapes that could make main text slow, each timed (release build):
+//! The shapes that could make main text or Markdown slow, each timed (release build):
 //!
 //! ```sh
 //! cargo run --release -p htmltok-content --example main_text_hostile [n] [--check]
@@ -6,31 +6,40 @@
 //!
 //! 1 M nested `<div>`, and n (default 100,000) of each: sibling paragraphs of one shape
 //! (the cards of a grid), siblings of as many shapes, nested lists, table cells, links in
-//! one paragraph, headings, `noscript` blocks, JSON-LD comments. `main_text()` (the block
-//! walk, the model, the page kind, JSON-LD) runs on each; the time per unit is printed,
-//! and with `--check` the run fails when a shape takes over 20 µs a unit (linear runs take
-//! a few on a loaded machine; a quadratic one thousands). The parse is not counted (the
-//! tree's own example times it).
+//! one paragraph, headings, `noscript` blocks, JSON-LD comments, nested block quotes,
+//! emphasis and links that blocks interrupt, nested tables, wide spans, nested `pre` and
+//! `code`. `main_text()` (the block walk, the model, the page kind, JSON-LD) and the
+//! page's Markdown (`markdown::markdown`) run on each; the time per unit is printed, and
+//! with `--check` the run fails when either takes over 20 µs a unit on a shape (linear
+//! runs take a few on a loaded machine; a quadratic one thousands). The parse is not
+//! counted (the tree's own example times it).
 
 use std::time::Instant;
 
 /// The `--check` bound, in nanoseconds of main-text time per unit.
 const BOUND_NS: f64 = 20_000.0;
 
-/// Main text of one shape; its time per unit in ns.
+/// Main text and Markdown of one shape; the larger of their times per unit in ns.
 fn time(name: &str, units: usize, html: String) -> f64 {
     let doc = htmltok_tree::parse(html.as_bytes());
     let t = Instant::now();
     let main = htmltok_content::main_text(&doc, &Default::default());
     let took = t.elapsed();
     let per_unit = took.as_secs_f64() * 1e9 / units as f64;
+    let t = Instant::now();
+    let md = htmltok_content::markdown::markdown(&doc, &Default::default());
+    let md_took = t.elapsed();
+    let md_per_unit = md_took.as_secs_f64() * 1e9 / units as f64;
     println!(
-        "{name:<28} {units:>8} units  main text {:>8.1} ms ({per_unit:>6.0} ns/unit)  {} chars, {}",
+        "{name:<28} {units:>8} units  main text {:>8.1} ms ({per_unit:>6.0} ns/unit)  \
+         markdown {:>8.1} ms ({md_per_unit:>6.0} ns/unit)  {} chars, {} md bytes, {}",
         took.as_secs_f64() * 1e3,
+        md_took.as_secs_f64() * 1e3,
         main.text.len(),
+        md.len(),
         main.kind,
     );
-    per_unit
+    per_unit.max(md_per_unit)
 }
 
 fn main() {
@@ -98,6 +107,35 @@ fn main() {
                 format!("{{\"@type\":\"Comment\",\"text\":\"<p>{line}</p>\"}},").repeat(n)
             ),
         ),
+        (
+            "nested block quotes",
+            n,
+            format!("{}{line}", "<blockquote><p>q</p>".repeat(n)),
+        ),
+        (
+            "spans blocks interrupt",
+            n,
+            format!("{}<p>{line}</p>", "<b><a href=/x>t<div>d</div>".repeat(n)),
+        ),
+        (
+            "nested tables",
+            n,
+            format!("{}{line}", "<table><tr><td>c<td>".repeat(n)),
+        ),
+        (
+            "wide spans",
+            n,
+            format!(
+                "<table>{}</table>",
+                "<tr><td colspan=1000 rowspan=1000>w".repeat(n)
+            ),
+        ),
+        (
+            "nested pre",
+            n,
+            format!("{}{line}", "<pre>p<div>".repeat(n)),
+        ),
+        ("nested code", n, format!("{}{line}", "<code>c ".repeat(n))),
     ];
     let mut failed = Vec::new();
     for (name, units, html) in shapes {

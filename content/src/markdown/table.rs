@@ -12,8 +12,8 @@ use htmltok_tree::{NodeRef, Tag};
 
 use crate::walk;
 
-/// The widest table written as a GFM table; the cells past it are left out of their
-/// row (HTML caps `colspan` at 1,000 too).
+/// The widest table written as a GFM table (HTML caps `colspan` at 1,000 too); a wider
+/// one is written a line of text a row.
 const MAX_COLUMNS: usize = 1000;
 
 /// Whether `table` (a `table` element) is written as a GFM table (see the module's
@@ -108,17 +108,18 @@ impl Table {
         if self.rows.iter().flatten().all(|c| c.text.is_empty()) {
             return Vec::new();
         }
-        // Spans that would write far more empty cells than the table has cells (a
-        // `colspan=1000` over many rows) are not written out: each row is a line of its
-        // cells' texts instead, so that the output stays proportional to the page.
+        // A row wider than GFM tables are read at, or spans that would write far more
+        // empty cells than the table has cells (a `colspan=1000` over many rows): each
+        // row is a line of its cells' texts instead, so that no text is lost and the
+        // output stays proportional to the page.
         let cells: usize = self.rows.iter().map(Vec::len).sum();
         let widest = self
             .rows
             .iter()
-            .map(|r| r.iter().map(|c| c.colspan).sum::<usize>().min(MAX_COLUMNS))
+            .map(|r| r.iter().map(|c| c.colspan).sum::<usize>())
             .max()
             .unwrap_or(0);
-        if self.rows.len().saturating_mul(widest) > 8 * cells + 4096 {
+        if widest > MAX_COLUMNS || self.rows.len().saturating_mul(widest) > 8 * cells + 4096 {
             return self
                 .rows
                 .iter()
