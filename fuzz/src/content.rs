@@ -1,6 +1,8 @@
-//! Checks for the `content` fuzz target (htmltok-content): main text, metadata and visible
-//! text of any page never panic, give no NUL, give URLs that parse, come out the same
-//! twice and the same from a borrowed and an owned tree.
+//! Checks for the `content` fuzz target (htmltok-content): main text, metadata, visible
+//! text and Markdown of any page never panic, give no NUL, give URLs that parse, come out
+//! the same twice and the same from a borrowed and an owned tree; the main text's
+//! Markdown from `with_markdown` is `main_text::markdown`'s, and its main text
+//! `main_text()`'s.
 //!
 //! The input: byte 0 the options (see [`ContentOptions::from_byte`]), the rest the HTML.
 
@@ -129,6 +131,22 @@ pub fn check_content(html: &[u8], options: &ContentOptions) -> Result<(), String
         return Err("the visible text holds a NUL".into());
     }
 
+    let md_options = htmltok_content::markdown::Options {
+        noscript: options.visible.noscript,
+        url: options.document_url.clone(),
+        ..Default::default()
+    };
+    let md = htmltok_content::markdown::markdown(&doc, &md_options);
+    if md.contains('\0') {
+        return Err("the Markdown holds a NUL".into());
+    }
+    let main_md = htmltok_content::main_text::markdown(&doc, &options.main_text, &md_options);
+    let (main_with, md_with) =
+        htmltok_content::main_text::with_markdown(&doc, &options.main_text, &md_options);
+    if main_with != main || md_with != main_md {
+        return Err("main_text::with_markdown differs from main_text() and markdown()".into());
+    }
+
     // Deterministic: the same again, and the same from a tree that owns its input.
     if main_text(&doc, &options.main_text) != main {
         return Err("main_text differs on a second call".into());
@@ -148,6 +166,9 @@ pub fn check_content(html: &[u8], options: &ContentOptions) -> Result<(), String
     }
     if visible::visible_text(&owned, options.visible) != text {
         return Err("visible_text differs on the owned tree".into());
+    }
+    if htmltok_content::markdown::markdown(&owned, &md_options) != md {
+        return Err("markdown differs on the owned tree".into());
     }
     Ok(())
 }
