@@ -22,6 +22,11 @@ fn headings_keep_their_level_and_stay_on_one_line() {
     assert_eq!(md("<a href=/x><h2>Title</h2></a>"), "## Title");
     // A closing run of `#` would be read as the closing sequence.
     assert_eq!(md("<h2>C #</h2>"), "## C \\#");
+    // Blocks inside a heading are its text, on its line.
+    assert_eq!(
+        md("<h2>a<pre>x\ny</pre><table><tr><td>1<td>2</table><hr></h2>"),
+        "## a x y 1 2"
+    );
     // An empty heading writes nothing.
     assert_eq!(md("<p>a</p><h2> </h2><p>b</p>"), "a\n\nb");
 }

@@ -289,7 +289,7 @@ impl Writer {
         if text.is_empty() {
             return;
         }
-        if self.md.inline_only > 0 {
+        if self.md.on_one_line() {
             self.md.text(text);
             return;
         }
@@ -326,7 +326,7 @@ impl Writer {
 
     /// TeX: inline `$…$`, or display `$$…$$` as its own block.
     fn math(&mut self, tex: &str, display: bool) {
-        if display && self.md.inline_only == 0 {
+        if display && !self.md.on_one_line() {
             self.md.line_break(2);
             self.md.raw(format!("$${tex}$$").as_bytes());
             self.md.line_break(2);
@@ -570,7 +570,7 @@ impl Sink for Writer {
         if name.ns != Ns::Html {
             return Some(Open::Inline);
         }
-        let inline_only = self.md.inline_only > 0;
+        let inline_only = self.md.on_one_line();
         let nest = !inline_only && self.md.can_nest();
         if self.table.is_some()
             && matches!(name.tag, Tag::Tr | Tag::Td | Tag::Th | Tag::Caption)
@@ -592,6 +592,7 @@ impl Sink for Writer {
             Tag::Ol if nest => self.enter_list(node, true),
             Tag::Li if nest => self.enter_item(node),
             Tag::Pre | Tag::Listing | Tag::Xmp | Tag::Plaintext => {
+                self.md.line_break(2);
                 let info = code_language(node);
                 return self.collect(Collect::Pre { info });
             }

@@ -115,6 +115,12 @@ impl Markdown {
         self.space = true;
     }
 
+    /// Whether what is written now stays on one line: inside a heading or a table cell,
+    /// where blocks (a code block, a table, a rule) cannot be.
+    pub(crate) fn on_one_line(&self) -> bool {
+        self.headings > 0 || self.inline_only > 0
+    }
+
     /// Whether the innermost container is a list item.
     pub(crate) fn in_item(&self) -> bool {
         self.containers.last().is_some_and(|c| !c.quote)
