@@ -12,7 +12,9 @@
 #   CI / HTMLTOK_REQUIRE_DATA  absent shared test data fails the tests instead of skipping
 # The tests also build the CLI (cargo build -p htmltok-cli) to compare with it. The Spark
 # tests (tests/test_spark.py) need Java (17+) and the `spark` extra — pyspark (a ~400 MB
-# download, cached in the virtualenv: installed once), pyarrow and pandas.
+# download, cached in the virtualenv: installed once), pyarrow and pandas. The datatrove
+# and Ray tests (tests/test_datatrove.py, tests/test_ray.py) need datatrove and ray,
+# pinned below (an 80 MB download for ray, the rest small; installed once).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -41,6 +43,15 @@ step "installing maturin and pytest"
 # The same requirements as bindings/python/pyproject.toml's `spark` extra.
 step "installing pyspark, pyarrow and pandas for the Spark tests (pyspark is large: the first time takes a while)"
 "$venv/bin/python" -m pip install --quiet "pyspark>=3.5" "pyarrow>=14" "pandas>=2,<3"
+
+# Pinned: the versions tests/test_datatrove.py and tests/test_ray.py were written against.
+# datatrove for htmltok.datatrove; orjson for datatrove's JsonlWriter; warcio,
+# faust-cchardet and python-magic for datatrove's own WarcReader, which the extractor's
+# pipeline test reads with (python-magic loads the system's libmagic1). ray[data] for the
+# Ray Data test of htmltok.ray.
+step "installing datatrove and ray for the pipeline tests"
+"$venv/bin/python" -m pip install --quiet "datatrove==0.10.1" "orjson==3.13.0" "warcio==1.8.2" \
+    "faust-cchardet==3.2.0" "python-magic==0.4.27" "ray[data]==2.60.0"
 
 step "building the CLI the tests compare with (cargo build -p htmltok-cli)"
 cargo build -p htmltok-cli

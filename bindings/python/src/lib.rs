@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 
+mod batch;
 mod content;
 mod document;
 mod process;
@@ -107,6 +108,7 @@ fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
     document::register(m)?;
     warc::register(m)?;
     process::register(m)?;
+    batch::register(m)?;
     tree::register(m)?;
     select::register(m)?;
     Ok(())

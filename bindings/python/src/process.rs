@@ -72,22 +72,22 @@ struct Counts {
     passed_over: BTreeMap<&'static str, u64>,
 }
 
-/// What to extract.
+/// What to extract (also `extract_batch`'s, in `batch.rs`).
 #[derive(Clone)]
-struct Want {
-    links: bool,
-    text: bool,
+pub(crate) struct Want {
+    pub(crate) links: bool,
+    pub(crate) text: bool,
     /// The `fields` argument, compiled (empty: none).
-    fields: Arc<htmltok_select::Fields>,
+    pub(crate) fields: Arc<htmltok_select::Fields>,
     /// The `main_text`, `main_markdown` and `metadata` arguments: the columns read from
     /// the tree
     /// (opt-in: building the tree costs about three times the tokenizer's pass).
-    tree: TreeColumns,
+    pub(crate) tree: TreeColumns,
 }
 
 impl Want {
     /// The field names, for the columns and the dicts.
-    fn field_names(&self) -> Vec<&str> {
+    pub(crate) fn field_names(&self) -> Vec<&str> {
         self.fields
             .fields()
             .iter()
@@ -96,15 +96,22 @@ impl Want {
     }
 
     /// Empty columns for the pages (the page's and the fields').
-    fn columns(&self) -> PageColumns {
+    pub(crate) fn columns(&self) -> PageColumns {
         PageColumns::with(&self.field_names(), self.tree)
+    }
+
+    /// The parser of the batch's trees: one is parsed for the fields and the tree's
+    /// columns, as the page is decoded, so that the tree builder decides the encoding's
+    /// late `<meta>` (`batch::Options::tree`); None when nothing reads a tree.
+    pub(crate) fn parser(&self) -> Option<htmltok_tree::Parser> {
+        (!self.fields.is_empty() || self.tree.any()).then(htmltok_tree::Parser::new)
     }
 }
 
 /// Compiles the `fields` argument (a dict of names to selectors, or a `Fields`), refusing
 /// names of the page's columns and of the tree's columns asked for; ValueError for a
 /// selector that does not parse.
-fn compile_fields(
+pub(crate) fn compile_fields(
     fields: Option<&Bound<'_, PyAny>>,
     tree: TreeColumns,
 ) -> PyResult<Arc<htmltok_select::Fields>> {
@@ -121,7 +128,7 @@ fn compile_fields(
 
 /// The page of one document: [`Page::of`] when links are wanted, else
 /// [`Page::without_links`] (no link resolution). The title is always there.
-fn page(document: &Document<'_>, want: &Want, base: Option<&Url>) -> Page {
+pub(crate) fn page(document: &Document<'_>, want: &Want, base: Option<&Url>) -> Page {
     let mut page = if want.links {
         Page::of(document, base)
     } else {
@@ -455,7 +462,7 @@ fn batch_limits(function: &str, rows: usize, bytes: usize) -> PyResult<(usize, u
 /// of `htmltok.spark.SCHEMA`.
 #[pyclass(frozen, module = "htmltok", name = "ArrowBatch")]
 pub(crate) struct ArrowBatch {
-    batch: RecordBatch,
+    pub(crate) batch: RecordBatch,
 }
 
 #[pymethods]
@@ -536,9 +543,7 @@ fn start(
         };
     let base = parse_base(base)?;
     let stop = Arc::new(AtomicBool::new(false));
-    // A tree is parsed for the fields and the tree's columns: as the page is decoded, so
-    // that the tree builder decides the encoding's late `<meta>` (`Options::tree`).
-    let tree = (!want.fields.is_empty() || want.tree.any()).then(htmltok_tree::Parser::new);
+    let tree = want.parser();
     let options = batch::Options::new()
         .threads(threads)
         .all_files(all_files)

@@ -68,6 +68,11 @@ Contents:
 - ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_batches(...)`` -> the
   same batches as ``ArrowBatch`` objects of the Arrow PyCapsule interface (for polars,
   DuckDB, ...); ``process_ipc(...)`` -> as Arrow IPC stream ``bytes`` (no Arrow library)
+- ``htmltok.ray.extract(batch, ...)``: a ``pyarrow`` batch with a column ``html`` in, the
+  same batch with the extraction columns added (``title``, ``main_text``, ...) out: for
+  Ray Data's ``map_batches`` and Spark's ``mapInArrow``
+- ``htmltok.datatrove.Htmltok`` (an extractor) and ``htmltok.datatrove.WarcReader`` (a
+  reader whose documents hold the main text already): for datatrove pipelines
 
 Every call that does real work releases the GIL, so threads run in parallel.
 """

@@ -14,6 +14,22 @@ object per page; ``method="rows"`` goes through ``htmltok.process`` dicts and
     df.write.parquet("pages.parquet")
     print(df.htmltok_counters)      # documents, failures, ignored, recovered (after an action)
 
+A DataFrame that holds the HTML already (a column ``html``, binary or string, and
+optional ``charset`` and ``url`` columns) goes through the same Rust code with
+``mapInArrow`` and ``htmltok.ray.extract``, the per-batch function Ray Data's
+``map_batches`` takes (its keywords choose the columns; see ``htmltok.ray``)::
+
+    from pyspark.sql.types import FloatType, StringType, StructField, StructType
+    import htmltok.ray
+
+    def extract(batches):                 # pyarrow.RecordBatch in, the same with columns added
+        for batch in batches:
+            yield htmltok.ray.extract(batch)
+
+    added = [StructField(name, StringType()) for name in ("title", "main_text", "main_kind")]
+    added.append(StructField("main_confidence", FloatType()))
+    pages = df.mapInArrow(extract, StructType(df.schema.fields + added))
+
 Columns (``SCHEMA``): ``warc_filename`` string, ``warc_record_offset`` long,
 ``warc_record_length`` long, ``warc_record_id`` string, ``url`` string, ``fetch_time``
 string (the WARC-Date as written), ``fetch_status`` int (the HTTP status),
