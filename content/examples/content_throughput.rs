@@ -2,7 +2,7 @@
 //! under a folder (the shared corpus), one thread: `cargo run --release -p
 //! htmltok-content --example content_throughput -- ../shared/corpus`. Files are read as UTF-8
 //! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
-//! argument, `parse`, `metadata`, `visible`, `markdown` or `main_text`, runs that one alone (for instruction counts
+//! argument, `parse`, `metadata`, `visible`, `markdown`, `main_text` or `main_markdown`, runs that one alone (for instruction counts
 //! under `valgrind --tool=callgrind`); `main_text-only=N` parses the pages first and
 //! then times main text alone (`main_text::text`, as `Tree.main_text()` from Python), N
 //! times over them (for profiles without the parse).
@@ -35,7 +35,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn main() -> ExitCode {
     let Some(dir) = std::env::args().nth(1) else {
         eprintln!(
-            "usage: throughput DIR [parse|metadata|visible|markdown|main_text|main_text-only=N]"
+            "usage: throughput DIR [parse|metadata|visible|markdown|main_text|main_markdown|main_text-only=N]"
         );
         return ExitCode::from(2);
     };
@@ -83,6 +83,12 @@ fn main() -> ExitCode {
         time("parse + main_text", &|doc| {
             htmltok_content::main_text(doc, &Default::default())
                 .text
+                .len()
+        });
+    }
+    if runs("main_markdown") {
+        time("parse + main_text::markdown", &|doc| {
+            htmltok_content::main_text::markdown(doc, &Default::default(), &Default::default())
                 .len()
         });
     }

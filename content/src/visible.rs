@@ -9,7 +9,7 @@
 //!   `display: none` or `visibility: hidden|collapse` in their `style` attribute; a
 //!   closed `details` element's content but its summary; `noscript` unless asked for
 //!   ([`Options::noscript`]: a crawler parses with scripting off, so `noscript` holds
-//!   markup, which a browser with scripting on does not show); SVG `title` and `desc`.
+//!   markup, which a browser with scripting on does not show); SVG `title`, `desc`, `style` and `script`.
 //! - **Line breaks**: block-level elements (the style sheet's `display: block`,
 //!   `list-item`, table rows, …) start and end a line; paragraphs, headings, block
 //!   quotes, lists, tables, `pre` and figures are set apart by a blank line; `<br>` is a
@@ -343,13 +343,15 @@ pub(crate) trait Sink {
 }
 
 /// How the visible text lays out an element: its [`Layout`] by the user agent style
-/// sheet, `noscript` by the option, SVG's `title` and `desc` not at all, other foreign
+/// sheet, `noscript` by the option, SVG's `title`, `desc`, `style` and `script` not at all, other foreign
 /// elements inline.
 pub(crate) fn element_layout(name: Name, noscript: bool) -> Layout {
     match name.ns {
         Ns::Html if name.tag == Tag::Noscript && !noscript => Layout::None,
         Ns::Html => layout(name.tag),
-        Ns::Svg if matches!(name.tag, Tag::Title | Tag::Desc) => Layout::None,
+        Ns::Svg if matches!(name.tag, Tag::Title | Tag::Desc | Tag::Style | Tag::Script) => {
+            Layout::None
+        }
         _ => Layout::Inline,
     }
 }

@@ -93,9 +93,12 @@ fn tables_are_gfm_tables_with_spans_written_out() {
         md("<table><tr><td>outer<td><table><tr><td>1<td>2</table></table>"),
         "outer\n\n| 1 | 2 |\n| --- | --- |"
     );
+    // A caption comes before the table, as blocks.
     assert_eq!(
-        md("<table role=presentation><tr><td>a<td>b</table>"),
-        "a\n\nb"
+        md(
+            "<p>x</p><blockquote><table><caption><h3>Fees</h3>per hour<tr><td>a<td>b</table></blockquote>"
+        ),
+        "x\n\n> ### Fees\n>\n> per hour\n>\n> | a | b |\n> | --- | --- |"
     );
 }
 
@@ -132,6 +135,21 @@ fn inline_markup_links_and_images() {
     assert_eq!(md("<a href=\"javascript:void(0)\">menu</a>"), "menu");
     // `!` before a link would make it an image.
     assert_eq!(md("Hi!<a href=/x>there</a>"), "Hi\\![there](/x)");
+}
+
+#[test]
+fn emphasis_is_written_where_it_reads_back() {
+    // No-break spaces at its edges go outside the markers; a span of spaces alone has
+    // none.
+    assert_eq!(md("<b>\u{a0}Skills\u{a0}</b>x"), "\u{a0}**Skills**\u{a0}x");
+    assert_eq!(md("Data<strong>\u{a0}</strong>more"), "Data\u{a0}more");
+    // Spans of a kind side by side join; inside one another, the inner writes nothing.
+    assert_eq!(md("<b>Pros</b><strong>:</strong> good"), "**Pros:** good");
+    assert_eq!(md("<strong><b>Hot</b></strong> keys"), "**Hot** keys");
+    // Markers that could not open or close are left out.
+    assert_eq!(md("<p>inittab<b>:</b> x</p>"), "inittab: x");
+    assert_eq!(md("<p><em>Club (x)</em>Broadside</p>"), "Club (x)Broadside");
+    assert_eq!(md("<p><b>Note:</b> x</p>"), "**Note:** x");
 }
 
 #[test]

@@ -423,7 +423,13 @@ impl Writer {
                 self.md.take_from(position);
                 Some(Open::Cell)
             }
-            Tag::Caption => Some(Open::Caption),
+            Tag::Caption => {
+                // A caption is written before the table, as blocks (it may hold
+                // headings).
+                self.md.inline_only -= 1;
+                self.md.line_break(2);
+                Some(Open::Caption)
+            }
             _ => None,
         }
     }
@@ -440,19 +446,10 @@ impl Writer {
     }
 
     fn leave_table(&mut self) {
-        let Some(mut table) = self.table.take() else {
+        let Some(table) = self.table.take() else {
             return;
         };
         self.md.inline_only -= 1;
-        // Text in the table outside its cells (its caption) comes before it.
-        let outside = self.md.take_from(table.start);
-        table.caption.extend_from_slice(&outside);
-        let caption = std::mem::take(&mut table.caption);
-        let caption = String::from_utf8_lossy(&caption);
-        if !caption.trim().is_empty() {
-            self.md.line_break(2);
-            self.md.raw(caption.trim().as_bytes());
-        }
         let lines = table.lines();
         if !lines.is_empty() {
             self.md.block(lines.iter().map(Vec::as_slice));
@@ -637,7 +634,7 @@ impl Sink for Writer {
             Tag::Table if !inline_only && table::is_data_table(node) => {
                 self.md.line_break(2);
                 self.md.inline_only += 1;
-                self.table = Some(Table::new(self.md.position()));
+                self.table = Some(Table::default());
                 Open::Table
             }
             _ => match layout {
@@ -697,16 +694,8 @@ impl Sink for Writer {
             Open::Row => {}
             Open::Cell => self.leave_cell(),
             Open::Caption => {
-                if let Some(table) = &mut self.table {
-                    let start = table.start;
-                    let text = self.md.take_from(start);
-                    if let Some(table) = &mut self.table {
-                        if !table.caption.is_empty() {
-                            table.caption.push(b' ');
-                        }
-                        table.caption.extend_from_slice(&text);
-                    }
-                }
+                self.md.line_break(2);
+                self.md.inline_only += 1;
             }
         }
     }

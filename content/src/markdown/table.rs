@@ -1,10 +1,11 @@
 //! Tables: which are written as GitHub-flavoured tables, and how.
 //!
 //! A GFM table holds inline content only, one line a row. A table is written as one
-//! when it is one: it has two cells or more, holds no table (a table in a cell cannot
-//! be written in a cell) and no `pre` (a code block cannot either), and is not marked
-//! as layout (`role=presentation` or `none`). Other tables are laid out as their text,
-//! a cell a paragraph. The first row is the header row (GFM has no table without one).
+//! when it has two cells or more and holds no table (a table in a cell cannot be
+//! written in a cell) and no `pre` (a code block cannot either); other tables are laid
+//! out as their text, a cell a paragraph. (`role=presentation` is not read: shops mark
+//! their key-value tables so.) The first row is the header row (GFM has no table
+//! without one); a caption is written before the table.
 //! A cell spanning columns or rows is written out cell by cell: its text in its first
 //! slot, the others empty, so that each row keeps its columns.
 
@@ -21,11 +22,6 @@ const MAX_COLUMNS: usize = 1000;
 /// node is read by the scan of its nearest table only, so the scans of nested tables
 /// stay linear in the page.
 pub(crate) fn is_data_table(table: &NodeRef<'_>) -> bool {
-    if table.attr("role").is_some_and(|r| {
-        r.trim().eq_ignore_ascii_case("presentation") || r.trim().eq_ignore_ascii_case("none")
-    }) {
-        return false;
-    }
     let mut cells = 0usize;
     let mut next = table.first_child();
     while let Some(node) = next {
@@ -54,22 +50,12 @@ struct Cell {
 #[derive(Default)]
 pub(crate) struct Table {
     rows: Vec<Vec<Cell>>,
-    /// The caption's text, and any text in the table outside its cells.
-    pub(crate) caption: Vec<u8>,
-    /// Where the cell being read began in the output (its text is taken from there).
+    /// Where the cell being read began in the output (its text is taken from there),
+    /// and its spans.
     pub(crate) cell_start: Option<(usize, usize, usize)>,
-    /// Where the table's content began in the output.
-    pub(crate) start: usize,
 }
 
 impl Table {
-    pub(crate) fn new(start: usize) -> Table {
-        Table {
-            start,
-            ..Table::default()
-        }
-    }
-
     pub(crate) fn row(&mut self) {
         self.rows.push(Vec::new());
     }

@@ -39,6 +39,24 @@ struct Span {
     at: Option<usize>,
     /// A block interrupted it: nothing more is written for it.
     dead: bool,
+    /// It counts in [`Markdown::open_kinds`] (an emphasis span inside one of its own
+    /// kind does not: it writes nothing, as `**` inside `**` would not read back).
+    counted: bool,
+}
+
+/// The emphasis markers, by their index in [`Markdown::open_kinds`].
+const EMPHASIS: [&[u8]; 3] = [b"*", b"**", b"~~"];
+
+/// A closing marker just written after punctuation: it closes only if no letter or
+/// digit follows (CommonMark § 6.2, right-flanking), which the next text tells.
+#[derive(Clone, Copy)]
+struct PendingCloser {
+    /// Where the closing marker ends.
+    end: usize,
+    /// The closing marker's and the opening marker's positions and length.
+    closer: usize,
+    opener: usize,
+    len: usize,
 }
 
 /// The Markdown written so far, and what is owed before the next content.
@@ -68,8 +86,16 @@ pub(crate) struct Markdown {
     unopened_from: usize,
     /// Open links whose opening bracket is written: brackets in their text are escaped.
     links_written: usize,
-    /// Opening markers to take out at the end: (position, length), in increasing order.
+    /// Markers to take out at the end: (position, length).
     deletions: Vec<(usize, usize)>,
+    /// Live emphasis spans open, by kind ([`EMPHASIS`]).
+    open_kinds: [u32; 3],
+    /// The last closing marker of an emphasis span, when nothing was written after it:
+    /// (where it ends, the marker, where its opening marker is). An opening marker of
+    /// the same kind there joins the two spans (`**a****b**` does not read back).
+    last_closer: Option<(usize, &'static [u8], usize)>,
+    /// A closing marker that closes only if no letter follows.
+    pending_closer: Option<PendingCloser>,
     /// Open headings: line breaks inside are spaces.
     headings: u32,
     /// The level of the heading whose marker is owed (0: none).
@@ -175,14 +201,33 @@ impl Markdown {
         self.line_break(2);
     }
 
-    /// Opens an inline span whose markers are `opener` and its mirror.
+    /// Opens an inline span whose markers are `opener` (one of [`EMPHASIS`]) and its
+    /// mirror; inside a live span of the same kind, it writes nothing.
     pub(crate) fn open_span(&mut self, opener: &'static [u8]) {
+        let kind = EMPHASIS.iter().position(|&e| e == opener);
+        let nested = kind.is_some_and(|k| self.open_kinds[k] > 0);
+        if let Some(k) = kind
+            && !nested
+        {
+            self.open_kinds[k] += 1;
+        }
         self.spans.push(Span {
             opener,
             link: false,
             at: None,
-            dead: false,
+            dead: nested,
+            counted: kind.is_some() && !nested,
         });
+    }
+
+    /// A span stops counting in [`Markdown::open_kinds`].
+    fn uncount(open_kinds: &mut [u32; 3], span: &mut Span) {
+        if span.counted
+            && let Some(k) = EMPHASIS.iter().position(|&e| e == span.opener)
+        {
+            open_kinds[k] -= 1;
+            span.counted = false;
+        }
     }
 
     /// Opens a link to `destination` (as it is written between the parentheses).
@@ -193,34 +238,84 @@ impl Markdown {
             link: true,
             at: None,
             dead: false,
+            counted: false,
         });
     }
 
-    /// Closes the innermost span: its closing marker written when its opening one was.
+    /// Closes the innermost span: its closing marker written when its opening one was
+    /// and the span can be read back as one (see [`Markdown::close_emphasis`]).
     pub(crate) fn close_span(&mut self) {
-        let Some(span) = self.spans.pop() else {
+        let Some(mut span) = self.spans.pop() else {
             return;
         };
+        Self::uncount(&mut self.open_kinds, &mut span);
         let len = self.spans.len();
         self.live_from = self.live_from.min(len);
         self.unopened_from = self.unopened_from.min(len);
         let destination = if span.link { self.links.pop() } else { None };
-        if span.dead || span.at.is_none() {
+        let Some(at) = span.at.filter(|_| !span.dead) else {
             return;
-        }
+        };
         if span.link {
             self.links_written -= 1;
             self.out.extend_from_slice(b"](");
             escape::push_destination(&mut self.out, destination.as_deref().unwrap_or(""));
             self.out.push(b')');
         } else {
-            self.out.extend_from_slice(span.opener);
+            self.close_emphasis(span.opener, at);
+        }
+    }
+
+    /// Closes an emphasis span whose opening marker `marker` is at `at`, so that it
+    /// reads back (CommonMark § 6.2): whitespace the span ends with (a no-break space)
+    /// goes after the closing marker; a span of whitespace alone, or whose opening
+    /// marker cannot open (a letter before it and punctuation after it, `a**"b"`),
+    /// loses its markers; a closing marker after punctuation waits for the next text.
+    fn close_emphasis(&mut self, marker: &'static [u8], at: usize) {
+        let content = at + marker.len();
+        let mut end = self.out.len();
+        while let Some(n) = unicode_space_before(&self.out[content..end]) {
+            end -= n;
+        }
+        let before = if at == 0 { b'\n' } else { self.out[at - 1] };
+        let after = self.out.get(content).copied().unwrap_or(b' ');
+        let opens =
+            end > content && (!is_punctuation(after) || is_space(before) || is_punctuation(before));
+        if !opens {
+            self.deletions.push((at, marker.len()));
+            return;
+        }
+        self.out.splice(end..end, marker.iter().copied());
+        if is_punctuation(self.out[end - 1]) {
+            self.pending_closer = Some(PendingCloser {
+                end: end + marker.len(),
+                closer: end,
+                opener: at,
+                len: marker.len(),
+            });
+        }
+        if end + marker.len() == self.out.len() {
+            self.last_closer = Some((self.out.len(), marker, at));
+        }
+    }
+
+    /// Before content whose first byte is `first`: a closing marker waiting for it
+    /// (see [`PendingCloser`]) and its opening marker are taken out when it is a letter
+    /// or digit right after the marker.
+    fn settle_closer(&mut self, first: u8) {
+        if let Some(p) = self.pending_closer.take()
+            && p.end == self.out.len()
+            && is_word(first)
+        {
+            self.deletions.push((p.opener, p.len));
+            self.deletions.push((p.closer, p.len));
         }
     }
 
     /// Marks the open spans dead, their opening markers to be taken out.
     fn kill_spans(&mut self) {
         for span in &mut self.spans[self.live_from..] {
+            Self::uncount(&mut self.open_kinds, span);
             if span.dead {
                 continue;
             }
@@ -254,6 +349,16 @@ impl Markdown {
             if span.dead {
                 continue;
             }
+            // Right after a closing marker of its kind: the two spans join.
+            if let Some((end, marker, opener)) = self.last_closer
+                && end == self.out.len()
+                && marker == span.opener
+            {
+                self.out.truncate(end - marker.len());
+                span.at = Some(opener);
+                self.pending_closer = None;
+                continue;
+            }
             if span.link {
                 // `![` would begin an image.
                 if self.out.last() == Some(&b'!') {
@@ -267,14 +372,19 @@ impl Markdown {
         }
         self.unopened_from = self.spans.len();
         self.line_empty = false;
+        self.last_closer = None;
     }
 
     fn flush(&mut self) {
         if self.inline_only > 0 {
+            // In a table cell: the breaks owed before the table stay owed.
             if self.space && !self.line_empty {
                 self.out.push(b' ');
             }
-        } else if !self.started {
+            self.space = false;
+            return;
+        }
+        if !self.started {
             self.prefix();
         } else if self.breaks > 0 {
             self.out.push(b'\n');
@@ -349,10 +459,32 @@ impl Markdown {
                     break;
                 }
             }
+            let mut stretch = &bytes[start..i];
+            // Whitespace beyond ASCII (a no-break space) that begins a span's text goes
+            // before its opening marker, which could not open before it.
+            if self.unopened_from < self.spans.len() {
+                let mut spaces = 0;
+                while let Some(n) = unicode_space_at(&stretch[spaces..]) {
+                    spaces += n;
+                }
+                if spaces > 0 {
+                    self.flush();
+                    self.settle_closer(b' ');
+                    self.out.extend_from_slice(&stretch[..spaces]);
+                    self.line_empty = false;
+                    self.line_start = false;
+                    self.last_closer = None;
+                    stretch = &stretch[spaces..];
+                    if stretch.is_empty() {
+                        continue;
+                    }
+                }
+            }
             self.begin_content();
+            self.settle_closer(stretch[0]);
             escape::push_text(
                 &mut self.out,
-                &bytes[start..i],
+                stretch,
                 self.line_start,
                 self.links_written > 0,
             );
@@ -364,6 +496,7 @@ impl Markdown {
     /// not escaped.
     pub(crate) fn raw(&mut self, bytes: &[u8]) {
         self.begin_content();
+        self.settle_closer(bytes.first().copied().unwrap_or(b' '));
         self.out.extend_from_slice(bytes);
         self.line_start = false;
     }
@@ -393,26 +526,27 @@ impl Markdown {
     /// markers to be taken out among them taken out.
     pub(crate) fn take_from(&mut self, start: usize) -> Vec<u8> {
         let mut taken = self.out.split_off(start.min(self.out.len()));
-        let mut end = self.deletions.len();
-        while end > 0 && self.deletions[end - 1].0 >= start {
-            end -= 1;
-        }
-        let mine: Vec<(usize, usize)> = self
-            .deletions
-            .drain(end..)
-            .map(|(at, len)| (at - start, len))
-            .collect();
-        delete(&mut taken, &mine);
+        let mut mine = Vec::new();
+        self.deletions.retain(|&(at, len)| {
+            let outside = at < start;
+            if !outside {
+                mine.push((at - start, len));
+            }
+            outside
+        });
+        delete(&mut taken, &mut mine);
         self.line_empty = true;
         self.space = false;
+        self.last_closer = None;
+        self.pending_closer = None;
         taken
     }
 
     /// The Markdown: the opening markers of the spans blocks interrupted taken out,
     /// whitespace trimmed at both ends.
     pub(crate) fn finish(mut self) -> String {
-        let deletions = std::mem::take(&mut self.deletions);
-        delete(&mut self.out, &deletions);
+        let mut deletions = std::mem::take(&mut self.deletions);
+        delete(&mut self.out, &mut deletions);
         let end = self
             .out
             .iter()
@@ -428,11 +562,12 @@ impl Markdown {
     }
 }
 
-/// Takes the ranges `(position, length)` (increasing, not overlapping) out of `bytes`,
-/// in one pass.
-fn delete(bytes: &mut Vec<u8>, ranges: &[(usize, usize)]) {
+/// Takes the ranges `(position, length)` (not overlapping) out of `bytes`, in one pass
+/// after sorting them.
+fn delete(bytes: &mut Vec<u8>, ranges: &mut [(usize, usize)]) {
+    ranges.sort_unstable();
     let (mut write, mut read) = (0, 0);
-    for &(at, len) in ranges {
+    for &(at, len) in ranges.iter() {
         if at < read || at + len > bytes.len() {
             continue;
         }
@@ -448,6 +583,40 @@ fn delete(bytes: &mut Vec<u8>, ranges: &[(usize, usize)]) {
     bytes.truncate(kept);
 }
 
+/// The length of the whitespace character beyond ASCII (U+00A0, U+2000–U+200A, U+202F,
+/// U+205F, U+3000: Unicode's space separators, which CommonMark counts as whitespace)
+/// `bytes` begins with, if it does.
+fn unicode_space_at(bytes: &[u8]) -> Option<usize> {
+    match bytes {
+        [0xC2, 0xA0, ..] => Some(2),
+        [0xE2, 0x80, 0x80..=0x8A | 0xAF, ..] | [0xE2, 0x81, 0x9F, ..] | [0xE3, 0x80, 0x80, ..] => {
+            Some(3)
+        }
+        _ => None,
+    }
+}
+
+/// [`unicode_space_at`] of the character `bytes` ends with.
+fn unicode_space_before(bytes: &[u8]) -> Option<usize> {
+    [2, 3]
+        .into_iter()
+        .find(|&n| bytes.len() >= n && unicode_space_at(&bytes[bytes.len() - n..]) == Some(n))
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0C' | 0xA0)
+}
+
+/// ASCII punctuation, as the emphasis rules see it (other scripts' punctuation is rare
+/// at an emphasis's edge, and counted as a letter).
+fn is_punctuation(b: u8) -> bool {
+    b.is_ascii_punctuation()
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80
+}
+
 #[cfg(test)]
 mod tests {
     use super::delete;
@@ -455,10 +624,10 @@ mod tests {
     #[test]
     fn delete_takes_the_ranges_out_in_one_pass() {
         let mut bytes = b"a**b[c**d".to_vec();
-        delete(&mut bytes, &[(1, 2), (4, 1), (6, 2)]);
+        delete(&mut bytes, &mut [(6, 2), (1, 2), (4, 1)]);
         assert_eq!(bytes, b"abcd");
         let mut bytes = b"xyz".to_vec();
-        delete(&mut bytes, &[]);
+        delete(&mut bytes, &mut []);
         assert_eq!(bytes, b"xyz");
     }
 }
