@@ -284,10 +284,17 @@ impl<'d> DocumentRef<'d> {
     /// The `href` of the first HTML `base` element with an `href` attribute in tree order
     /// (see [`Document::base_href`]).
     pub fn base_href(&self) -> Option<Cow<'d, str>> {
-        self.root()
-            .descendants()
-            .filter(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Base)))
-            .find_map(|n| n.attr("href"))
+        let is_base = |n: &NodeRef<'d>| n.element_name().is_some_and(|e| e.is_html(Tag::Base));
+        // The arena's scan when it is in tree order: a page without `base` is read
+        // whole, and the scan skips its text nodes.
+        match self.elements_in_tree_order() {
+            Some(elements) => elements.filter(is_base).find_map(|n| n.attr("href")),
+            None => self
+                .root()
+                .descendants()
+                .filter(is_base)
+                .find_map(|n| n.attr("href")),
+        }
     }
 
     /// The `meta` elements whose `charset` or `http-equiv` attribute the tree builder's

@@ -78,8 +78,10 @@ pub(crate) struct Markdown {
     line_empty: bool,
     containers: Vec<Container>,
     spans: Vec<Span>,
-    /// The destinations of the open links, innermost last.
-    links: Vec<String>,
+    /// The destinations of the open links, one after the other in `link_text`, by where
+    /// each begins (innermost last).
+    links: Vec<usize>,
+    link_text: String,
     /// The spans below this index are dead.
     live_from: usize,
     /// The spans from this index on have no opening marker written yet.
@@ -231,8 +233,9 @@ impl Markdown {
     }
 
     /// Opens a link to `destination` (as it is written between the parentheses).
-    pub(crate) fn open_link(&mut self, destination: String) {
-        self.links.push(destination);
+    pub(crate) fn open_link(&mut self, destination: &str) {
+        self.links.push(self.link_text.len());
+        self.link_text.push_str(destination);
         self.spans.push(Span {
             opener: b"[",
             link: true,
@@ -254,13 +257,17 @@ impl Markdown {
         self.unopened_from = self.unopened_from.min(len);
         let destination = if span.link { self.links.pop() } else { None };
         let Some(at) = span.at.filter(|_| !span.dead) else {
+            if let Some(start) = destination {
+                self.link_text.truncate(start);
+            }
             return;
         };
-        if span.link {
+        if let Some(start) = destination {
             self.links_written -= 1;
             self.out.extend_from_slice(b"](");
-            escape::push_destination(&mut self.out, destination.as_deref().unwrap_or(""));
+            escape::push_destination(&mut self.out, &self.link_text[start..]);
             self.out.push(b')');
+            self.link_text.truncate(start);
         } else {
             self.close_emphasis(span.opener, at);
         }
@@ -492,8 +499,16 @@ impl Markdown {
         }
     }
 
-    /// Writes content that is not text (an image, a code span): after what is owed,
-    /// not escaped.
+    /// Writes content that is not text, beginning with the byte `first`, by `write`:
+    /// after what is owed, not escaped.
+    pub(crate) fn raw_with(&mut self, first: u8, write: impl FnOnce(&mut Vec<u8>)) {
+        self.begin_content();
+        self.settle_closer(first);
+        write(&mut self.out);
+        self.line_start = false;
+    }
+
+    /// Writes content that is not text (math, a rule): after what is owed, not escaped.
     pub(crate) fn raw(&mut self, bytes: &[u8]) {
         self.begin_content();
         self.settle_closer(bytes.first().copied().unwrap_or(b' '));
