@@ -30,7 +30,8 @@ fn is_word(b: u8) -> bool {
 /// - `*` and `~` unless whitespace is on both sides (then they can neither open nor
 ///   close emphasis or strikethrough), `_` unless it is inside a word as well;
 /// - `[` and `]` inside a link's text, and a `]` that a `(`, `[` or `:` follows (a link,
-///   a reference or a definition: without those, a bracket is text);
+///   a reference or a definition: without those, a bracket is text; a `]` that ends the
+///   stretch is left alone, and what follows it is escaped instead: [`push_text`]);
 /// - `<` before a letter, `/`, `!` or `?` (an HTML tag or an autolink);
 /// - `&` that begins an entity or numeric reference (`&amp;`, `&#38;`).
 fn needs_escape(b: u8, prev: u8, rest: &[u8], in_link: bool) -> bool {
