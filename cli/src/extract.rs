@@ -395,11 +395,7 @@ pub fn write_json(
         }
     }
     if tree.main_text {
-        let key = |line: &mut String, name: &str| {
-            line.push_str(",\"");
-            line.push_str(name);
-            line.push_str("\":");
-        };
+        let key = json::write_key;
         key(line, MAIN_TEXT);
         opt(line, page.main_text.as_deref());
         key(line, MAIN_KIND);
@@ -411,9 +407,7 @@ pub fn write_json(
         }
     }
     if tree.main_markdown {
-        line.push_str(",\"");
-        line.push_str(MAIN_MARKDOWN);
-        line.push_str("\":");
+        json::write_key(line, MAIN_MARKDOWN);
         opt(line, page.main_markdown.as_deref());
     }
     if tree.metadata {

@@ -16,6 +16,23 @@ pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Appends the key of an object member after an earlier one: `,"name":` (`name` needs
+/// no escaping).
+pub fn write_key(out: &mut String, name: &str) {
+    out.push_str(",\"");
+    out.push_str(name);
+    out.push_str("\":");
+}
+
+/// Appends a member after an earlier one: `,"name":` and the string, or `null`.
+pub fn write_member(out: &mut String, name: &str, value: Option<&str>) {
+    write_key(out, name);
+    match value {
+        Some(value) => write_str(out, value),
+        None => out.push_str("null"),
+    }
+}
+
 /// Appends `s` escaped as inside a JSON string literal, without the quotes (a text run
 /// that comes in pieces is escaped piece by piece).
 pub fn write_str_content(out: &mut String, s: &str) {

@@ -101,18 +101,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let mut line = String::with_capacity(markdown.len() + 256);
             line.push_str("{\"document\":");
             json::write_str(&mut line, &document.label());
-            let field = |line: &mut String, name: &str, value: Option<&str>| {
-                line.push_str(",\"");
-                line.push_str(name);
-                line.push_str("\":");
-                match value {
-                    Some(value) => json::write_str(line, value),
-                    None => line.push_str("null"),
-                }
-            };
-            field(&mut line, "url", document.url());
-            field(&mut line, "title", title.as_deref());
-            field(&mut line, "markdown", Some(&markdown));
+            json::write_member(&mut line, "url", document.url());
+            json::write_member(&mut line, "title", title.as_deref());
+            json::write_member(&mut line, "markdown", Some(&markdown));
             line.push_str("}\n");
             out.write(line.as_bytes());
             1

@@ -102,8 +102,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                         );
                         (main, md)
                     } else {
-                        let main = htmltok_content::main_text(&doc, &Default::default());
-                        let text = main.text.clone();
+                        let mut main = htmltok_content::main_text(&doc, &Default::default());
+                        let text = std::mem::take(&mut main.text);
                         (main, text)
                     };
                     let more = (main.byline, main.date, main.kind, main.confidence);
@@ -121,28 +121,16 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let mut line = String::with_capacity(text.len() + 256);
             line.push_str("{\"document\":");
             json::write_str(&mut line, &document.label());
-            let key = |line: &mut String, name: &str| {
-                line.push_str(",\"");
-                line.push_str(name);
-                line.push_str("\":");
-            };
-            let field = |line: &mut String, name: &str, value: Option<&str>| {
-                key(line, name);
-                match value {
-                    Some(value) => json::write_str(line, value),
-                    None => line.push_str("null"),
-                }
-            };
-            field(&mut line, "url", document.url());
-            field(&mut line, "title", title.as_deref());
+            json::write_member(&mut line, "url", document.url());
+            json::write_member(&mut line, "title", title.as_deref());
             if let Some((byline, date, kind, confidence)) = &more {
-                field(&mut line, "byline", byline.as_deref());
-                field(&mut line, "date", date.as_deref());
-                field(&mut line, "kind", Some(kind.as_str()));
-                key(&mut line, "confidence");
+                json::write_member(&mut line, "byline", byline.as_deref());
+                json::write_member(&mut line, "date", date.as_deref());
+                json::write_member(&mut line, "kind", Some(kind.as_str()));
+                json::write_key(&mut line, "confidence");
                 json::write_f32(&mut line, *confidence);
             }
-            field(&mut line, "text", Some(&text));
+            json::write_member(&mut line, "text", Some(&text));
             line.push_str("}\n");
             out.write(line.as_bytes());
             1

@@ -281,20 +281,23 @@ impl Writer {
         }
     }
 
-    pub(crate) fn finish(mut self) -> String {
-        let end = self
-            .out
-            .iter()
-            .rposition(|&b| !is_ascii_whitespace(char::from(b)))
-            .map_or(0, |i| i + 1);
-        self.out.truncate(end);
-        let start = self.out.iter().take_while(|&&b| b == b'\n').count();
-        self.out.drain(..start);
-        // Valid by construction (see the type's doc); lossy rather than a panic all the
-        // same.
-        String::from_utf8(self.out)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    pub(crate) fn finish(self) -> String {
+        finish_text(self.out)
     }
+}
+
+/// Laid-out text as a string: ASCII whitespace trimmed at its end, line breaks at its
+/// start. Valid UTF-8 by construction (text is copied whole or cut at ASCII bytes);
+/// lossy rather than a panic all the same.
+pub(crate) fn finish_text(mut out: Vec<u8>) -> String {
+    let end = out
+        .iter()
+        .rposition(|&b| !is_space_byte(b))
+        .map_or(0, |i| i + 1);
+    out.truncate(end);
+    let start = out.iter().take_while(|&&b| b == b'\n').count();
+    out.drain(..start);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Whether the node is a child of a closed `details` element other than its first

@@ -203,31 +203,6 @@ fn per_row(
     }
 }
 
-/// An empty page: the row of a document that could not be read (every column null).
-fn no_page() -> Page {
-    Page {
-        source: String::new(),
-        offset: None,
-        length: None,
-        warc_record_id: None,
-        url: None,
-        fetch_time: None,
-        fetch_status: None,
-        content_mime_type: None,
-        encoding: None,
-        rule: None,
-        title: None,
-        links: Vec::new(),
-        text: String::new(),
-        fields: Vec::new(),
-        main_text: None,
-        main_kind: None,
-        main_confidence: None,
-        main_markdown: None,
-        metadata: None,
-    }
-}
-
 /// What one batch gave: a page or the reason there is none, for each row.
 struct Extracted {
     pages: Vec<Option<Page>>,
@@ -435,7 +410,7 @@ fn extract_batch(
             threads,
         );
         let mut columns = want.columns();
-        let empty = no_page();
+        let empty = Page::default();
         for page in &extracted.pages {
             match page {
                 Some(page) => columns.push(page, want.links, want.text),

@@ -212,7 +212,6 @@ fn main_text_as(
     let extracted = extract(view, options, &title, true, format, &mut reads);
     let markdown = extracted
         .markdown
-        .as_ref()
         .map(|md| with_structured_markdown(md, &extracted.text, &ld));
     let main = MainText {
         text: plain_spaces(structured::instead(extracted.text, &ld)),
@@ -227,17 +226,8 @@ fn main_text_as(
 
 /// The Markdown of a main text (`text` as plain text), with what the structured data
 /// changes of it ([`structured::instead_of`]), no-break spaces as spaces.
-fn with_structured_markdown(md: &str, text: &str, ld: &jsonld::JsonLd) -> String {
-    let md = match structured::instead_of(text, ld) {
-        structured::Instead::Keep => md.to_string(),
-        structured::Instead::Replace(data) => crate::markdown::paragraphs(&data),
-        structured::Instead::Append(description) if md.is_empty() => {
-            crate::markdown::paragraphs(&description)
-        }
-        structured::Instead::Append(description) => {
-            format!("{md}\n\n{}", crate::markdown::paragraphs(&description))
-        }
-    };
+fn with_structured_markdown(md: String, text: &str, ld: &jsonld::JsonLd) -> String {
+    let md = structured::instead_of(text, ld).apply(md, |data| crate::markdown::paragraphs(&data));
     plain_spaces(md)
 }
 
@@ -256,15 +246,22 @@ fn with_structured_markdown(md: &str, text: &str, ld: &jsonld::JsonLd) -> String
 /// );
 /// ```
 pub fn text<D: Tree + ?Sized>(doc: &D, options: &Options) -> String {
-    let view = doc.view();
+    text_as(&doc.view(), options, Format::Text)
+}
+
+/// The main text alone, as plain text or Markdown (`format`), without its other fields.
+fn text_as(view: &DocumentRef<'_>, options: &Options, format: Format<'_>) -> String {
     // The JSON-LD, parsed once for the title (when the page has none) and the text.
     let ld = OnceCell::new();
-    let ld = || ld.get_or_init(|| jsonld::JsonLd::read(&view));
-    let read = || fields::title(&view, ld);
-    let mut reads = Reads::new(&view, false);
+    let ld = || ld.get_or_init(|| jsonld::JsonLd::read(view));
+    let read = || fields::title(view, ld);
+    let mut reads = Reads::new(view, false);
     let title = output::PageTitle::new(&read);
-    let text = extract(&view, options, &title, false, Format::Text, &mut reads).text;
-    plain_spaces(structured::instead(text, ld()))
+    let extracted = extract(view, options, &title, false, format, &mut reads);
+    match extracted.markdown {
+        Some(md) => with_structured_markdown(md, &extracted.text, ld()),
+        None => plain_spaces(structured::instead(extracted.text, ld())),
+    }
 }
 
 /// The main text as GitHub-flavoured Markdown: the blocks [`text`] keeps, written as
@@ -289,22 +286,7 @@ pub fn markdown<D: Tree + ?Sized>(
     options: &Options,
     markdown: &crate::markdown::Options,
 ) -> String {
-    let view = doc.view();
-    let ld = OnceCell::new();
-    let ld = || ld.get_or_init(|| jsonld::JsonLd::read(&view));
-    let read = || fields::title(&view, ld);
-    let mut reads = Reads::new(&view, false);
-    let title = output::PageTitle::new(&read);
-    let extracted = extract(
-        &view,
-        options,
-        &title,
-        false,
-        Format::Markdown(markdown),
-        &mut reads,
-    );
-    let md = extracted.markdown.unwrap_or_default();
-    with_structured_markdown(&md, &extracted.text, ld())
+    text_as(&doc.view(), options, Format::Markdown(markdown))
 }
 
 /// How the main text is written: as plain text, or as Markdown too.

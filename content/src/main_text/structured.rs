@@ -25,11 +25,19 @@ pub(crate) enum Instead {
 /// much (the visible page then shows a shell or a fragment of it); else the main text
 /// with a product's description after it when the text lacks most of its words.
 pub(crate) fn instead(text: String, ld: &JsonLd) -> String {
-    match instead_of(&text, ld) {
-        Instead::Keep => text,
-        Instead::Replace(data) => data,
-        Instead::Append(description) if text.is_empty() => description,
-        Instead::Append(description) => text + "\n\n" + &description,
+    instead_of(&text, ld).apply(text, |data| data)
+}
+
+impl Instead {
+    /// The output `out` (the main text as plain text or written otherwise) changed as
+    /// this says, the structured data's text written by `write`.
+    pub(crate) fn apply(self, out: String, write: impl Fn(String) -> String) -> String {
+        match self {
+            Instead::Keep => out,
+            Instead::Replace(data) => write(data),
+            Instead::Append(description) if out.is_empty() => write(description),
+            Instead::Append(description) => out + "\n\n" + &write(description),
+        }
     }
 }
 

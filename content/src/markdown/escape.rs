@@ -20,7 +20,7 @@ fn is_space(b: u8) -> bool {
 }
 
 /// A letter or digit as the emphasis rules see it (every non-ASCII byte counts as one).
-fn is_word(b: u8) -> bool {
+pub(crate) fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b >= 0x80
 }
 

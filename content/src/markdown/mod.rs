@@ -448,7 +448,7 @@ impl Writer {
             }
             Tag::Td | Tag::Th if table.cell_start.is_none() => {
                 table.begin_cell(node, position);
-                self.md.take_from(position);
+                self.md.begin_cell();
                 Some(Open::Cell)
             }
             Tag::Caption => {

@@ -10,8 +10,8 @@
 //! again (its text stays). Taking it out is recorded and done once, at the end, so
 //! it costs no more than writing.
 
-use super::escape;
-use crate::visible::{is_space_byte, next_space};
+use super::escape::{self, is_word};
+use crate::visible::{finish_text, is_space_byte, next_space};
 
 /// The deepest nesting of block quotes and list items written as such.
 const MAX_CONTAINERS: usize = 32;
@@ -537,6 +537,14 @@ impl Markdown {
         self.out.len()
     }
 
+    /// A table cell begins: its first content has no space before it.
+    pub(crate) fn begin_cell(&mut self) {
+        self.line_empty = true;
+        self.space = false;
+        self.last_closer = None;
+        self.pending_closer = None;
+    }
+
     /// Takes out the bytes written from `start` on (a table cell's), with the opening
     /// markers to be taken out among them taken out.
     pub(crate) fn take_from(&mut self, start: usize) -> Vec<u8> {
@@ -550,10 +558,7 @@ impl Markdown {
             outside
         });
         delete(&mut taken, &mut mine);
-        self.line_empty = true;
-        self.space = false;
-        self.last_closer = None;
-        self.pending_closer = None;
+        self.begin_cell();
         taken
     }
 
@@ -562,18 +567,7 @@ impl Markdown {
     pub(crate) fn finish(mut self) -> String {
         let mut deletions = std::mem::take(&mut self.deletions);
         delete(&mut self.out, &mut deletions);
-        let end = self
-            .out
-            .iter()
-            .rposition(|&b| !is_space_byte(b))
-            .map_or(0, |i| i + 1);
-        self.out.truncate(end);
-        let start = self.out.iter().take_while(|&&b| b == b'\n').count();
-        self.out.drain(..start);
-        // UTF-8 by construction (text is copied whole or cut at ASCII bytes); lossy
-        // rather than a panic all the same.
-        String::from_utf8(self.out)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        finish_text(self.out)
     }
 }
 
@@ -626,10 +620,6 @@ fn is_space(b: u8) -> bool {
 /// at an emphasis's edge, and counted as a letter).
 fn is_punctuation(b: u8) -> bool {
     b.is_ascii_punctuation()
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b >= 0x80
 }
 
 #[cfg(test)]

@@ -241,7 +241,7 @@ pub fn check_column_names(fields: &Fields, tree: TreeColumns) -> Result<(), Stri
 ///     println!("{}@{:?}+{:?} {:?}: {} links", page.source, page.offset, page.length, page.url, page.links.len());
 /// }
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Page {
     /// The file (or buffer name) the document came from; for a WARC record, the WARC file.
     pub source: String,
