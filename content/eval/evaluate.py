@@ -319,24 +319,18 @@ def htmltok_page():
 
 
 def markdown_text(md):
-    """The text a reader of Markdown gets: the document parsed by a CommonMark + GFM
-    parser (markdown-it-py, tables and strikethrough on) and its text written back,
-    blocks apart by a blank line, without the syntax (markers, URLs, image alt text)."""
-    from markdown_it import MarkdownIt
+    """The text a reader of Markdown gets: the document read back as
+    `markdown_fidelity.py` reads it (CommonMark + GFM tables and strikethrough, by
+    markdown-it-py) and its text written back, blocks apart by a blank line, without the
+    syntax (markers, URLs, image alt text)."""
+    from markdown_fidelity import inline_text, parse_markdown
 
-    parser = MarkdownIt("commonmark").enable("table").enable("strikethrough")
     blocks = []
-    for token in parser.parse(md):
+    for token in parse_markdown(md):
         if token.type in ("fence", "code_block"):
             blocks.append(token.content.rstrip("\n"))
         elif token.type == "inline":
-            parts = []
-            for child in token.children or []:
-                if child.type in ("text", "code_inline"):
-                    parts.append(child.content)
-                elif child.type in ("softbreak", "hardbreak"):
-                    parts.append("\n")
-            blocks.append("".join(parts))
+            blocks.append(inline_text(token))
     return "\n\n".join(b for b in blocks if b)
 
 
