@@ -37,12 +37,7 @@ export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch
 
 echo "test-aarch64: clippy"
 cargo clippy --locked -p htmltok --target "$TARGET" --no-default-features --lib -- -D warnings || exit 1
-cargo clippy --locked -p htmltok --target "$TARGET" --features structural-index --lib -- -D warnings || exit 1
 echo "test-aarch64: tests under qemu-aarch64"
 cargo test --locked -p htmltok --target "$TARGET" --no-default-features \
     --lib --test html5lib --test properties --test regressions || exit 1
-# The structural index (feature `structural-index`) read by the states: its NEON
-# classifier drives the tokens of the html5lib suite and the regression inputs.
-cargo test --locked -p htmltok --target "$TARGET" --features structural-index \
-    --test html5lib --test regressions || exit 1
 echo "test-aarch64: ok"

@@ -42,7 +42,6 @@
 mod cdata;
 mod comment;
 mod doctype;
-mod index;
 mod script;
 mod tag;
 mod text;
@@ -55,8 +54,6 @@ use std::hash::RandomState;
 
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::{FramesetTracker, HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
-#[cfg(feature = "structural-index")]
-use crate::scan::BlockMasks;
 use crate::scan::Scanner;
 use crate::span::Span;
 use crate::state::State;
@@ -527,10 +524,6 @@ impl Builder {
                 Simulator::new(self.scripting).with_html5ever_quirks(self.html5ever_quirks)
             }),
             scanner: self.scanner,
-            #[cfg(feature = "structural-index")]
-            masks: BlockMasks::default(),
-            #[cfg(feature = "structural-index")]
-            masks_block: usize::MAX,
             pending: StoredPending::store(Pending::Tag),
             errors_on: self.errors,
             errors: Vec::new(),
@@ -659,13 +652,6 @@ pub struct Tokenizer<'a> {
     foreign_content: bool,
     simulator: Option<Simulator>,
     scanner: Scanner,
-    /// The structural index's masks of block `masks_block` (see `index.rs`); none held
-    /// while `masks_block` is `usize::MAX`. Read only with the feature
-    /// `structural-index`.
-    #[cfg(feature = "structural-index")]
-    masks: BlockMasks,
-    #[cfg(feature = "structural-index")]
-    masks_block: usize,
     /// The token `run` finished last.
     pending: StoredPending,
     errors_on: bool,

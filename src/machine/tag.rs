@@ -3,7 +3,6 @@
 
 use std::hash::{BuildHasher, Hasher};
 
-use super::index::Found;
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::decode::{Context, decode, same_name};
 use crate::error::ErrorCode;
@@ -137,12 +136,7 @@ impl<'a> Tokenizer<'a> {
                     // 13.2.5.8 Tag name state. Upper-case letters and NUL stay in the span and
                     // are transformed when the name is decoded.
                     S::TagName => {
-                        pos = match self.index_find(pos, |m| m.tag_name_end) {
-                            Found::At(at) => at,
-                            Found::LongRun(from) => {
-                                from + scanner.find_class(&input[from..], class::TAG_NAME_END)
-                            }
-                        };
+                        pos += scanner.find_class(&input[pos..], class::TAG_NAME_END);
                         match input.get(pos) {
                             Some(b'>') => {
                                 self.tag.name_end = pos;
@@ -201,18 +195,14 @@ impl<'a> Tokenizer<'a> {
                         // `pos` began with an ASCII character (`=`, a quote or `<`).
                         // With `lower_names`, the name as a `&str` when this one search
                         // read all of it and saw it lowercase ASCII.
-                        let (end, ascii, lower) = match self.index_find_attribute_name_end(pos) {
-                            Some((end, ascii)) => (end, ascii, None),
-                            None if lower_names => {
-                                let (length, ascii, lower) = scanner
-                                    .find_class_ascii_lower(&input[pos..], class::ATTR_NAME_END);
-                                (pos + length, ascii, lower)
-                            }
-                            None => {
-                                let (length, ascii) =
-                                    scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
-                                (pos + length, ascii, None)
-                            }
+                        let (end, ascii, lower) = if lower_names {
+                            let (length, ascii, lower) =
+                                scanner.find_class_ascii_lower(&input[pos..], class::ATTR_NAME_END);
+                            (pos + length, ascii, lower)
+                        } else {
+                            let (length, ascii) =
+                                scanner.find_class_ascii(&input[pos..], class::ATTR_NAME_END);
+                            (pos + length, ascii, None)
                         };
                         let lower_name = if whole_name { lower } else { None };
                         pos = end;
@@ -353,18 +343,10 @@ impl<'a> Tokenizer<'a> {
                             b'\''
                         };
                         // `&` and NUL matter only for parse errors: values decode lazily.
-                        let found = match (self.errors_on_if(errors), quote) {
-                            (false, b'"') => self.index_find(pos, |m| m.double_quote),
-                            (false, _) => self.index_find(pos, |m| m.single_quote),
-                            (true, b'"') => self.index_find(pos, |m| m.double_quote | m.amp_nul),
-                            (true, _) => self.index_find(pos, |m| m.single_quote | m.amp_nul),
-                        };
-                        pos = match found {
-                            Found::At(at) => at,
-                            Found::LongRun(from) if self.errors_on_if(errors) => {
-                                from + scanner.find_byte3(&input[from..], quote, b'&', 0)
-                            }
-                            Found::LongRun(from) => from + scanner.find_byte(&input[from..], quote),
+                        pos += if self.errors_on_if(errors) {
+                            scanner.find_byte3(&input[pos..], quote, b'&', 0)
+                        } else {
+                            scanner.find_byte(&input[pos..], quote)
                         };
                         match input.get(pos) {
                             Some(b'&') => {
@@ -579,15 +561,9 @@ impl<'a> Tokenizer<'a> {
             self.quoted_value_with_errors(value_start, input[eq + 1])
         } else if input[eq + 1] == b'"' {
             // One search per quote, so that each needle is a constant.
-            match self.index_find(value_start, |m| m.double_quote) {
-                Found::At(at) => at,
-                Found::LongRun(from) => from + self.scanner.find_byte(&input[from..], b'"'),
-            }
+            value_start + self.scanner.find_byte(&input[value_start..], b'"')
         } else {
-            match self.index_find(value_start, |m| m.single_quote) {
-                Found::At(at) => at,
-                Found::LongRun(from) => from + self.scanner.find_byte(&input[from..], b'\''),
-            }
+            value_start + self.scanner.find_byte(&input[value_start..], b'\'')
         };
         if value_end == input.len() {
             return None;
@@ -741,9 +717,9 @@ fn name_hash(hasher: &std::hash::RandomState, name: &[u8]) -> u64 {
 /// maps both cases of a letter to one value and leaves equal non-letters equal. Read from
 /// the span rather than a slice of it: an attribute name is never empty (the attribute
 /// name state starts it on a character it takes in) and lies in the input, and the two
-/// compares that say so prove both reads in bounds (reading each with `get`, after a
-/// test for the empty name, took three compares; the slice and its first and last bytes
-/// checked four times).
+/// compares that say so prove both reads in bounds (fewer compares than reading each
+/// with `get` after a test for the empty name, or than a slice and its first and last
+/// bytes).
 #[inline(always)]
 fn name_filter_bit(input: &[u8], name: Span) -> u64 {
     if name.start >= name.end || name.end > input.len() {

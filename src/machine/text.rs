@@ -6,7 +6,6 @@
 //! Character tokens are not emitted one by one: the open text run grows until markup
 //! begins, and is handed out as one [`crate::Text`] span.
 
-use super::index::Found;
 use super::{Flow, S, Tokenizer, is_whitespace};
 use crate::error::ErrorCode;
 use crate::scan::class;
@@ -50,22 +49,14 @@ impl Tokenizer<'_> {
         self.open_text(self.pos);
         loop {
             // `&` and NUL only raise parse errors here (references decode lazily, NUL stays
-            // U+0000), so without errors the search is for `<` alone: in the structural
-            // index, then, past two blocks of text, with the byte search.
+            // U+0000), so without errors the search is for `<` alone.
             self.pos = if self.errors_on_if(errors) {
-                match self.index_find(self.pos, |m| m.lt | m.amp_nul) {
-                    Found::At(at) => at,
-                    Found::LongRun(from) => {
-                        from + self.scanner.find_byte3(&self.input[from..], b'<', b'&', 0)
-                    }
-                }
+                self.pos
+                    + self
+                        .scanner
+                        .find_byte3(&self.input[self.pos..], b'<', b'&', 0)
             } else {
-                match self.index_find(self.pos, |m| m.lt) {
-                    Found::At(at) => at,
-                    Found::LongRun(from) => {
-                        from + self.scanner.find_byte(&self.input[from..], b'<')
-                    }
-                }
+                self.pos + self.scanner.find_byte(&self.input[self.pos..], b'<')
             };
             match self.peek() {
                 // "Switch to the tag open state" (its commonest branches taken here).

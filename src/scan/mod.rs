@@ -6,16 +6,14 @@
 //! | File | Holds |
 //! |------|-------|
 //! | `mod.rs` | the front: [`Scanner`] (choice, run-time detection, dispatch), the decoding searches ([`plain_ascii_span`], [`find_special`], [`str_after_ascii_prefix`], [`utf8_str`]) |
-//! | `index.rs` | the structural index (feature `structural-index`): [`BlockMasks`], seven bitmasks per 64-byte block, their scalar twin and the padding of the last block |
 //! | `classes.rs` | the policy: the spec's byte sets per state ([`class`], [`CLASS_TABLE`](classes::CLASS_TABLE), the class punctuation, [`special`], the input-stream error candidates), each with the states that need it |
 //! | `scalar.rs` | the scalar twins: one safe byte loop per search, the reference for the others and the path of [`Scanner::Scalar`] |
 //! | `blocks.rs` | the 16-byte block searches, written once over the `Simd16` trait (whose doc states the safety contract), and the decoding fast path's `&str` conversions |
 //! | `x86_64/mod.rs` | the x86_64 back-end: safe wrappers around the AVX2 code |
-//! | `x86_64/sse2.rs` | SSE2 (the baseline): `Simd16` for the block searches, the input-stream candidate search, the block classifier |
-//! | `x86_64/avx2.rs` | AVX2: the byte-class search for long runs, the input-stream candidate search, the block classifier |
-//! | `x86_64/avx512.rs` | AVX-512BW: the block classifier (feature `structural-index`) |
+//! | `x86_64/sse2.rs` | SSE2 (the baseline): `Simd16` for the block searches, the input-stream candidate search |
+//! | `x86_64/avx2.rs` | AVX2: the byte-class search for long runs, the input-stream candidate search |
 //! | `x86_64/utf8.rs` | AVX2: the UTF-8 validator |
-//! | `aarch64/mod.rs`, `aarch64/neon.rs` | NEON (the baseline): `Simd16` for the block searches, the block classifier |
+//! | `aarch64/mod.rs`, `aarch64/neon.rs` | NEON (the baseline): `Simd16` for the block searches |
 //! | `tests.rs` | one property suite, instantiated per back-end and routine |
 //!
 //! # Unsafe code
@@ -61,7 +59,6 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 mod classes;
-pub(crate) mod index;
 mod scalar;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -81,7 +78,6 @@ mod tests;
 
 use classes::class_punctuation;
 pub(crate) use classes::{class, special};
-pub(crate) use index::BlockMasks;
 
 /// How many bytes [`Scanner::find_class_short`] looks at one at a time.
 const SHORT_RUN: usize = 4;
@@ -100,9 +96,10 @@ pub enum Scanner {
     Scalar,
     /// SSE2 (the x86_64 baseline) plus `memchr`.
     Sse2,
-    /// SSE2 for short runs, AVX2 for long ones and the structural index, plus `memchr`.
+    /// SSE2 for short runs, AVX2 for long ones, plus `memchr`.
     Avx2,
-    /// [`Scanner::Avx2`], with AVX-512BW for the structural index (64 bytes per compare).
+    /// [`Scanner::Avx2`] on a CPU that also has AVX-512BW: the same searches (no search
+    /// uses AVX-512 yet; the variant keeps the detected CPU visible).
     Avx512,
     /// NEON (the aarch64 baseline) plus `memchr`.
     Neon,
@@ -181,43 +178,6 @@ impl Scanner {
     #[inline(always)]
     fn has_avx2(self) -> bool {
         matches!(self, Scanner::Avx2 | Scanner::Avx512)
-    }
-
-    /// Writes the structural index's masks of block `block` of `input` (bytes
-    /// `64·block ..`; see [`index`]) to `masks`: AVX-512BW, AVX2, SSE2 or NEON as the
-    /// scanner says, or the scalar twin. A short last block is padded (its masks have no
-    /// bits past the end); a block past the end has no bits at all.
-    #[cfg(any(test, feature = "structural-index"))]
-    #[inline]
-    pub(crate) fn classify_into(self, input: &[u8], block: usize, masks: &mut BlockMasks) {
-        match index::full_block(input, block) {
-            Some(bytes) => self.classify_block(bytes, masks),
-            None => self.classify_block(&index::padded(input, block), masks),
-        }
-    }
-
-    /// [`Self::classify_into`], returning the masks.
-    #[cfg(test)]
-    pub(crate) fn classify(self, input: &[u8], block: usize) -> BlockMasks {
-        let mut masks = BlockMasks::default();
-        self.classify_into(input, block, &mut masks);
-        masks
-    }
-
-    #[cfg(any(test, feature = "structural-index"))]
-    #[inline(always)]
-    fn classify_block(self, bytes: &[u8; index::BLOCK], masks: &mut BlockMasks) {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Scanner::Avx512 => x86_64::classify_avx512(bytes, masks),
-            #[cfg(target_arch = "x86_64")]
-            Scanner::Avx2 => x86_64::classify_avx2(bytes, masks),
-            #[cfg(target_arch = "x86_64")]
-            Scanner::Sse2 => *masks = x86_64::classify_sse2(bytes),
-            #[cfg(target_arch = "aarch64")]
-            Scanner::Neon => *masks = aarch64::classify_neon(bytes),
-            _ => *masks = BlockMasks::of_scalar(bytes),
-        }
     }
 
     /// The index of the first byte of `haystack` in class `class`, or `haystack.len()`.

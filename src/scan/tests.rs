@@ -8,7 +8,7 @@
 use quickcheck::{QuickCheck, TestResult};
 
 use super::classes::{class, class_punctuation};
-use super::{BlockMasks, Scanner, scalar, utf8_str};
+use super::{Scanner, scalar, utf8_str};
 
 /// Inputs per property.
 const TESTS: u64 = 3000;
@@ -503,80 +503,6 @@ fn utf8_str_on_known_cases() {
         assert!(
             utf8_str(&[&[b'a'; 70][..], invalid].concat()).is_none(),
             "{invalid:?} at the end"
-        );
-    }
-}
-
-/// The structural index (`index.rs`): every scanner's block masks equal the scalar twin's
-/// on arbitrary inputs (raw and biased), for every block including the short last one.
-#[test]
-fn block_masks_equal_the_scalar_twin() {
-    fn check(data: Vec<u8>, biased: bool) -> TestResult {
-        let data = if biased { interesting(data) } else { data };
-        for scanner in scanners() {
-            for block in 0..=data.len() / 64 + 1 {
-                let want = BlockMasks::of_scalar(&super::index::padded(&data, block));
-                let got = scanner.classify(&data, block);
-                if got != want {
-                    return TestResult::error(format!(
-                        "{scanner:?}, block {block} of {} bytes: {got:?} != {want:?}",
-                        data.len()
-                    ));
-                }
-            }
-        }
-        TestResult::passed()
-    }
-    QuickCheck::new()
-        .tests(TESTS)
-        .quickcheck(check as fn(Vec<u8>, bool) -> TestResult);
-}
-
-/// The masks say what the byte sets of `classes` say, byte by byte, for all 256 values at
-/// every position of a block.
-#[test]
-fn block_masks_match_the_class_table() {
-    use super::classes::CLASS_TABLE;
-    for scanner in scanners() {
-        for value in 0..=255u8 {
-            for at in [0, 1, 15, 16, 31, 32, 33, 47, 48, 63] {
-                let mut bytes = [b'x'; 64];
-                bytes[at] = value;
-                let m = scanner.classify(&bytes, 0);
-                let bit = |mask: u64| mask >> at & 1 == 1;
-                let class = CLASS_TABLE[value as usize];
-                let label = format!("{scanner:?} byte {value:#04x} at {at}");
-                assert_eq!(
-                    bit(m.tag_name_end),
-                    class & class::TAG_NAME_END != 0,
-                    "{label}"
-                );
-                assert_eq!(
-                    bit(m.attr_name_end),
-                    class & class::ATTR_NAME_END != 0,
-                    "{label}"
-                );
-                assert_eq!(bit(m.lt), value == b'<', "{label}");
-                assert_eq!(bit(m.amp_nul), value == b'&' || value == 0, "{label}");
-                assert_eq!(bit(m.double_quote), value == b'"', "{label}");
-                assert_eq!(bit(m.single_quote), value == b'\'', "{label}");
-                assert_eq!(bit(m.not_ascii), value >= 0x80, "{label}");
-                let others = |mask: u64| mask & !(1 << at);
-                assert_eq!(
-                    others(m.tag_name_end | m.attr_name_end | m.lt | m.not_ascii),
-                    0,
-                    "{label}"
-                );
-            }
-        }
-        // A short last block: no bits past the end.
-        let m = scanner.classify(b"<< \"'", 0);
-        assert_eq!(m.lt, 0b11, "{scanner:?}");
-        assert_eq!(m.attr_name_end, 0b11111, "{scanner:?}");
-        assert_eq!(
-            scanner.classify(b"<<", 1),
-            BlockMasks::default(),
-            "{scanner:?}"
         );
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! | File | Holds |
 //! |------|-------|
-//! | `neon.rs` | [`Neon`]: the masks the 16-byte block searches of `super::blocks` are written over; the NEON block classifier of the structural index |
+//! | `neon.rs` | [`Neon`]: the masks the 16-byte block searches of `super::blocks` are written over |
 //!
 //! NEON has no twin of the input-stream candidate search or of the AVX2 UTF-8 validator:
 //! the scalar search and `std::str::from_utf8` serve.
@@ -12,5 +12,3 @@
 mod neon;
 
 pub(crate) use neon::Neon;
-#[cfg(any(test, feature = "structural-index"))]
-pub(crate) use neon::classify as classify_neon;

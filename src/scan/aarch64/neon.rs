@@ -12,8 +12,6 @@ use std::arch::aarch64::*;
 
 use super::super::blocks::Simd16;
 use super::super::classes::special;
-#[cfg(any(test, feature = "structural-index"))]
-use super::super::index::{BLOCK, BlockMasks};
 
 /// Loads 16 bytes of `bytes` at `at`.
 ///
@@ -137,70 +135,3 @@ unsafe impl Simd16 for Neon {
         nibble_mask(not_ascii(block))
     }
 }
-
-/// The structural index's block classifier (feature `structural-index`; see `scan::index`).
-#[cfg(any(test, feature = "structural-index"))]
-mod index {
-    use super::*;
-    /// One bit per byte of four compare results (each byte all ones or all zeros), the 64
-    /// bytes of a block in order: each byte keeps its own bit of 1, 2, 4 … 128 and three
-    /// rounds of pairwise adds gather the bits of eight neighbours into one byte (the
-    /// movemask that NEON lacks, 64 bytes at a time).
-    #[inline(always)]
-    fn block_bits(hits: [uint8x16_t; 4]) -> u64 {
-        const WEIGHTS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
-        // SAFETY: `WEIGHTS` is 16 bytes, the width of the read; the rest are register-only
-        // NEON intrinsics, part of the aarch64 baseline.
-        unsafe {
-            let weights = vld1q_u8(WEIGHTS.as_ptr());
-            let [a, b, c, d] = hits.map(|h| vandq_u8(h, weights));
-            let ab = vpaddq_u8(a, b);
-            let cd = vpaddq_u8(c, d);
-            let abcd = vpaddq_u8(ab, cd);
-            let all = vpaddq_u8(abcd, abcd);
-            vgetq_lane_u64::<0>(vreinterpretq_u64_u8(all))
-        }
-    }
-
-    /// The structural index's masks of one block (see `BlockMasks`), 16 bytes per compare.
-    #[inline(never)]
-    pub(crate) fn classify(bytes: &[u8; BLOCK]) -> BlockMasks {
-        // SAFETY: each 16-byte read at 16·q ≤ 48 is inside the 64-byte array.
-        let quarters = [0, 1, 2, 3].map(|q| unsafe { load16(bytes, 16 * q) });
-        // SAFETY: register-only NEON intrinsics, part of the aarch64 baseline.
-        let per_quarter = quarters.map(|v| unsafe {
-            let eq = |b: u8| vceqq_u8(v, vdupq_n_u8(b));
-            // Tab, LF, FF, CR: b - 9 ≤ 4 (unsigned), less VT.
-            let controls = vbicq_u8(
-                vcleq_u8(vsubq_u8(v, vdupq_n_u8(9)), vdupq_n_u8(4)),
-                eq(0x0B),
-            );
-            let nul = eq(0);
-            let lt = eq(b'<');
-            let double_quote = eq(b'"');
-            let single_quote = eq(b'\'');
-            let tag_name_end = vorrq_u8(
-                vorrq_u8(controls, eq(b' ')),
-                vorrq_u8(nul, vorrq_u8(eq(b'/'), eq(b'>'))),
-            );
-            let attr_name_end = vorrq_u8(
-                vorrq_u8(tag_name_end, eq(b'=')),
-                vorrq_u8(vorrq_u8(double_quote, single_quote), lt),
-            );
-            [
-                lt,
-                vorrq_u8(eq(b'&'), nul),
-                tag_name_end,
-                attr_name_end,
-                double_quote,
-                single_quote,
-                vcgeq_u8(v, vdupq_n_u8(0x80)),
-            ]
-        });
-        BlockMasks::from_fields(std::array::from_fn(|k| {
-            block_bits(per_quarter.map(|q| q[k]))
-        }))
-    }
-}
-#[cfg(any(test, feature = "structural-index"))]
-pub(crate) use index::classify;

@@ -9,8 +9,6 @@
 use std::arch::x86_64::*;
 
 use super::super::classes::CLASS_TABLE;
-#[cfg(any(test, feature = "structural-index"))]
-use super::super::index::{BLOCK, BlockMasks};
 use super::super::scalar;
 
 /// The byte-class search of `blocks::find_class` from `at`, 32 bytes per step: the first
@@ -125,70 +123,3 @@ mod stream_table_tests {
         }
     }
 }
-
-/// The structural index's block classifier (feature `structural-index`; see `scan::index`).
-#[cfg(any(test, feature = "structural-index"))]
-mod index {
-    use super::*;
-    /// The structural index's masks of one block (see `BlockMasks`), 32 bytes per step.
-    ///
-    /// Panics when the CPU lacks AVX2 (the front never asks then).
-    #[inline]
-    pub(crate) fn classify(bytes: &[u8; BLOCK], masks: &mut BlockMasks) {
-        assert!(std::arch::is_x86_feature_detected!("avx2"));
-        // SAFETY: the CPU has AVX2: checked by the assertion (a cached load).
-        unsafe { classify_avx2(bytes, masks) }
-    }
-
-    /// The seven masks of 32 bytes, in `BlockMasks`' field order.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn classify_half(v: __m256i) -> [u64; 7] {
-        let eq = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
-        let bits = |hits: __m256i| u64::from(_mm256_movemask_epi8(hits) as u32);
-        // Tab, LF, FF, CR: b - 9 ≤ 4 (unsigned, as min(b - 9, 4) == b - 9), less VT.
-        let shifted = _mm256_sub_epi8(v, _mm256_set1_epi8(9));
-        let controls = _mm256_andnot_si256(
-            eq(0x0B),
-            _mm256_cmpeq_epi8(_mm256_min_epu8(shifted, _mm256_set1_epi8(4)), shifted),
-        );
-        let nul = eq(0);
-        let lt = eq(b'<');
-        let double_quote = eq(b'"');
-        let single_quote = eq(b'\'');
-        let tag_name_end = _mm256_or_si256(
-            _mm256_or_si256(controls, eq(b' ')),
-            _mm256_or_si256(nul, _mm256_or_si256(eq(b'/'), eq(b'>'))),
-        );
-        let attr_name_end = _mm256_or_si256(
-            _mm256_or_si256(tag_name_end, eq(b'=')),
-            _mm256_or_si256(_mm256_or_si256(double_quote, single_quote), lt),
-        );
-        [
-            bits(lt),
-            bits(_mm256_or_si256(eq(b'&'), nul)),
-            bits(tag_name_end),
-            bits(attr_name_end),
-            bits(double_quote),
-            bits(single_quote),
-            bits(v),
-        ]
-    }
-
-    /// The AVX2 body of [`classify`].
-    #[target_feature(enable = "avx2")]
-    fn classify_avx2(bytes: &[u8; BLOCK], masks: &mut BlockMasks) {
-        // SAFETY: both 32-byte unaligned reads are inside the 64-byte array; AVX2 is enabled
-        // for this function and its caller checks the CPU has it.
-        let (low, high) = unsafe {
-            (
-                _mm256_loadu_si256(bytes.as_ptr().cast()),
-                _mm256_loadu_si256(bytes.as_ptr().add(32).cast()),
-            )
-        };
-        let (low, high) = (classify_half(low), classify_half(high));
-        *masks = BlockMasks::from_fields(std::array::from_fn(|k| low[k] | high[k] << 32));
-    }
-}
-#[cfg(any(test, feature = "structural-index"))]
-pub(crate) use index::classify;

@@ -3,13 +3,11 @@
 //!
 //! | File | Holds |
 //! |------|-------|
-//! | `sse2.rs` | [`Sse2`]: the masks the 16-byte block searches of `super::blocks` are written over; the SSE2 input-stream candidate search; the SSE2 block classifier |
-//! | `avx2.rs` | the AVX2 byte-class search for long runs, the AVX2 input-stream candidate search, the AVX2 block classifier of the structural index |
-//! | `avx512.rs` | the AVX-512BW block classifier of the structural index |
+//! | `sse2.rs` | [`Sse2`]: the masks the 16-byte block searches of `super::blocks` are written over; the SSE2 input-stream candidate search |
+//! | `avx2.rs` | the AVX2 byte-class search for long runs, the AVX2 input-stream candidate search |
 //! | `utf8.rs` | the AVX2 UTF-8 validator |
 //!
-//! The AVX2 and AVX-512 functions are `#[target_feature(enable = "avx2")]` (or `avx512bw`), so calling one is
-//! `unsafe`; each has a safe wrapper here that asserts the CPU has the feature (std's cached
+//! The AVX2 functions are `#[target_feature(enable = "avx2")]`, so calling one is `unsafe`; each has a safe wrapper here that asserts the CPU has the feature (std's cached
 //! feature test: a load and a bit test) before it calls, so `super` (the front,
 //! `src/scan/mod.rs`) calls only safe functions and holds no `unsafe` of its own. The
 //! front hands these wrappers work only for [`super::Scanner::Avx2`] and
@@ -17,19 +15,11 @@
 //! them: the assertions never fire.
 
 mod avx2;
-#[cfg(any(test, feature = "structural-index"))]
-mod avx512;
 mod sse2;
 pub(crate) mod utf8;
 
-#[cfg(any(test, feature = "structural-index"))]
-pub(crate) use avx2::classify as classify_avx2;
 pub(crate) use avx2::find_stream_error_candidate as find_stream_error_candidate_avx2;
-#[cfg(any(test, feature = "structural-index"))]
-pub(crate) use avx512::classify as classify_avx512;
 pub(crate) use sse2::Sse2;
-#[cfg(any(test, feature = "structural-index"))]
-pub(crate) use sse2::classify as classify_sse2;
 pub(crate) use sse2::find_stream_error_candidate as find_stream_error_candidate_sse2;
 
 #[cfg(test)]

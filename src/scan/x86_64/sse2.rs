@@ -8,8 +8,6 @@ use std::arch::x86_64::*;
 
 use super::super::blocks::Simd16;
 use super::super::classes::special;
-#[cfg(any(test, feature = "structural-index"))]
-use super::super::index::{BLOCK, BlockMasks};
 use super::super::scalar;
 
 /// Bit `i` set when byte `i` of `block` is one of `needles`.
@@ -163,57 +161,3 @@ pub(crate) fn find_stream_error_candidate(haystack: &[u8]) -> usize {
     }
     at + scalar::find_stream_error_candidate(&haystack[at..])
 }
-
-/// The structural index's block classifier (feature `structural-index`; see `scan::index`).
-#[cfg(any(test, feature = "structural-index"))]
-mod index {
-    use super::*;
-    /// The structural index's masks of one block (see `BlockMasks`), 16 bytes per step:
-    /// the form for x86_64 CPUs without AVX2.
-    #[inline(never)]
-    pub(crate) fn classify(bytes: &[u8; BLOCK]) -> BlockMasks {
-        let mut masks = [0u64; 7];
-        for quarter in 0..4 {
-            // SAFETY: the 16-byte read at 16·quarter ≤ 48 is inside the 64-byte array.
-            let v = unsafe { load16(bytes, 16 * quarter) };
-            // SAFETY: register-only SSE2 intrinsics, part of the x86_64 baseline.
-            let found = unsafe {
-                let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-                // Tab, LF, FF, CR: b - 9 ≤ 4 (unsigned), less VT.
-                let shifted = _mm_sub_epi8(v, _mm_set1_epi8(9));
-                let controls = _mm_andnot_si128(
-                    eq(0x0B),
-                    _mm_cmpeq_epi8(_mm_min_epu8(shifted, _mm_set1_epi8(4)), shifted),
-                );
-                let nul = eq(0);
-                let lt = eq(b'<');
-                let double_quote = eq(b'"');
-                let single_quote = eq(b'\'');
-                let tag_name_end = _mm_or_si128(
-                    _mm_or_si128(controls, eq(b' ')),
-                    _mm_or_si128(nul, _mm_or_si128(eq(b'/'), eq(b'>'))),
-                );
-                let attr_name_end = _mm_or_si128(
-                    _mm_or_si128(tag_name_end, eq(b'=')),
-                    _mm_or_si128(_mm_or_si128(double_quote, single_quote), lt),
-                );
-                [
-                    lt,
-                    _mm_or_si128(eq(b'&'), nul),
-                    tag_name_end,
-                    attr_name_end,
-                    double_quote,
-                    single_quote,
-                    v,
-                ]
-                .map(|hits| _mm_movemask_epi8(hits) as u32 as u64)
-            };
-            for (mask, bits) in masks.iter_mut().zip(found) {
-                *mask |= bits << (16 * quarter);
-            }
-        }
-        BlockMasks::from_fields(masks)
-    }
-}
-#[cfg(any(test, feature = "structural-index"))]
-pub(crate) use index::classify;
