@@ -70,6 +70,7 @@
 
 mod charref;
 mod decode;
+pub mod elements;
 mod error;
 mod feedback;
 mod machine;

@@ -1,5 +1,10 @@
 //! The lists of element names the simulated tree builder consults, as the standard gives
-//! them (each with its section), and the packed-name keys the rules compare.
+//! them (each with its section), and the packed-name keys the rules compare. The element
+//! categories it shares with `htmltok-tree` live in [`crate::elements`].
+
+pub(super) use crate::elements::{
+    FORMATTING, HEADINGS, LIST_ITEM_SCOPE, SCOPE, SPECIAL, TABLE_SCOPE,
+};
 
 /// Start tags that break out of foreign content (13.2.6.5, "A start tag whose tag name is
 /// one of: …"); `font` only with a `color`, `face` or `size` attribute.
@@ -193,95 +198,6 @@ pub(super) const CLOSES_P: &[&[u8]] = &[
     b"xmp",
 ];
 
-pub(super) const HEADINGS: &[&[u8]] = &[b"h1", b"h2", b"h3", b"h4", b"h5", b"h6"];
-
-/// The HTML elements of the special category (13.2.4.3).
-pub(super) const SPECIAL: &[&[u8]] = &[
-    b"address",
-    b"applet",
-    b"area",
-    b"article",
-    b"aside",
-    b"base",
-    b"basefont",
-    b"bgsound",
-    b"blockquote",
-    b"body",
-    b"br",
-    b"button",
-    b"caption",
-    b"center",
-    b"col",
-    b"colgroup",
-    b"dd",
-    b"details",
-    b"dir",
-    b"div",
-    b"dl",
-    b"dt",
-    b"embed",
-    b"fieldset",
-    b"figcaption",
-    b"figure",
-    b"footer",
-    b"form",
-    b"frame",
-    b"frameset",
-    b"h1",
-    b"h2",
-    b"h3",
-    b"h4",
-    b"h5",
-    b"h6",
-    b"head",
-    b"header",
-    b"hgroup",
-    b"hr",
-    b"html",
-    b"iframe",
-    b"img",
-    b"input",
-    b"keygen",
-    b"li",
-    b"link",
-    b"listing",
-    b"main",
-    b"marquee",
-    b"menu",
-    b"meta",
-    b"nav",
-    b"noembed",
-    b"noframes",
-    b"noscript",
-    b"object",
-    b"ol",
-    b"p",
-    b"param",
-    b"plaintext",
-    b"pre",
-    b"script",
-    b"search",
-    b"section",
-    b"select",
-    b"source",
-    b"style",
-    b"summary",
-    b"table",
-    b"tbody",
-    b"td",
-    b"template",
-    b"textarea",
-    b"tfoot",
-    b"th",
-    b"thead",
-    b"title",
-    b"tr",
-    b"track",
-    b"ul",
-    b"wbr",
-    b"xmp",
-];
-
 /// End tags with an "in scope" rule in "in body" (13.2.6.4.7), including the formatting
 /// elements (the adoption agency algorithm, which gives up unless the element is in
 /// scope).
@@ -359,12 +275,6 @@ pub(super) const IN_HEAD: &[&[u8]] = &[
 
 /// The table sections.
 pub(super) const TABLE_SECTIONS: &[&[u8]] = &[b"tbody", b"tfoot", b"thead"];
-
-/// The formatting elements (13.2.4.3): their end tags run the adoption agency algorithm.
-pub(super) const FORMATTING: &[&[u8]] = &[
-    b"a", b"b", b"big", b"code", b"em", b"font", b"i", b"nobr", b"s", b"small", b"strike",
-    b"strong", b"tt", b"u",
-];
 
 /// The elements whose insertion puts a marker on the list of active formatting elements
 /// (13.2.6.4.7, 13.2.6.4.9, 13.2.6.4.14, 13.2.6.4.4).
@@ -448,19 +358,6 @@ pub(super) const SWITCHING: &[&[u8]] = &[
     b"xmp",
 ];
 
-const SCOPE_LIST: &[&[u8]] = &[
-    b"applet",
-    b"caption",
-    b"html",
-    b"table",
-    b"td",
-    b"th",
-    b"marquee",
-    b"object",
-    b"select",
-    b"template",
-];
-
 #[derive(Clone, Copy)]
 struct Entry {
     key: u64,
@@ -531,9 +428,9 @@ const CATEGORIES: [Entry; 1 << TABLE_BITS] = {
     };
     let mut t = [empty; 1 << TABLE_BITS];
     t = add(t, SPECIAL, cat::SPECIAL);
-    t = add(t, SCOPE_LIST, cat::SCOPE);
-    t = add(t, &[b"ol", b"ul"], cat::LIST_SCOPE);
-    t = add(t, &[b"html", b"table", b"template"], cat::TABLE_SCOPE);
+    t = add(t, SCOPE, cat::SCOPE);
+    t = add(t, LIST_ITEM_SCOPE, cat::LIST_SCOPE);
+    t = add(t, TABLE_SCOPE, cat::TABLE_SCOPE);
     t = add(t, CLOSES_P, cat::CLOSES_P);
     t = add(t, NOT_PUSHED, cat::NOT_PUSHED);
     t = add(t, FORMATTING, cat::FORMATTING);

@@ -562,6 +562,31 @@ fn template_contents_modes_can_ignore_switching_start_tags() {
     );
 }
 
+/// The foreign members of "special" (`crate::elements`), which the simulator knows as
+/// integration points: an end tag's "any other end tag" walk stops at each of them, and
+/// goes past a foreign element that is not one.
+#[test]
+fn foreign_boundaries_are_special() {
+    use crate::elements::{MATHML_BOUNDARIES, SVG_BOUNDARIES};
+    for (root, names) in [("<math>", MATHML_BOUNDARIES), ("<svg>", SVG_BOUNDARIES)] {
+        for name in names {
+            let tag = format!("<{}>", String::from_utf8_lossy(name));
+            let mut sim = Simulator::new_whole_stack(true);
+            feed(&mut sim, &["<span>", root, &tag, "</span>"]);
+            assert!(
+                sim.in_foreign_content(),
+                "{root} {tag}: the walk stops there"
+            );
+        }
+        let mut sim = Simulator::new_whole_stack(true);
+        feed(&mut sim, &["<span>", root, "<g>", "</span>"]);
+        assert!(
+            !sim.in_foreign_content(),
+            "{root} <g>: the walk closes the span"
+        );
+    }
+}
+
 #[test]
 fn html5ever_quirks_leave_foreign_special_elements_out() {
     // The standard: the SVG `foreignObject` is special, `</span>` stops there.

@@ -550,6 +550,66 @@ impl Tag {
     }
 }
 
+/// The bits of [`CATEGORIES`].
+mod category {
+    pub(super) const SPECIAL: u8 = 1 << 0;
+    pub(super) const FORMATTING: u8 = 1 << 1;
+    pub(super) const SCOPE: u8 = 1 << 2;
+    pub(super) const LIST_ITEM_SCOPE: u8 = 1 << 3;
+    pub(super) const TABLE_SCOPE: u8 = 1 << 4;
+}
+
+/// The interned tag named `name` (lowercase); a name that is not interned fails the
+/// build.
+const fn tag_named(name: &[u8]) -> Tag {
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        let s = tag.as_str().as_bytes();
+        if s.len() == name.len() {
+            let mut k = 0;
+            while k < s.len() && s[k] == name[k] {
+                k += 1;
+            }
+            if k == s.len() {
+                return tag;
+            }
+        }
+        i += 1;
+    }
+    panic!("an element category names a tag that is not interned")
+}
+
+/// `table` with `bit` set for each tag of `names`.
+const fn with_bit(mut table: [u8; 256], names: &[&[u8]], bit: u8) -> [u8; 256] {
+    let mut i = 0;
+    while i < names.len() {
+        table[tag_named(names[i]) as usize] |= bit;
+        i += 1;
+    }
+    table
+}
+
+/// Per namespace ([`Ns`] as index) and tag id, the element categories of 13.2.4.2 and
+/// 13.2.4.3 ([`category`] bits), built from the lists in `htmltok::elements`, which the
+/// tokenizer's simulated tree builder reads too: one table for both.
+const CATEGORIES: [[u8; 256]; 3] = {
+    use htmltok::elements as list;
+    let mut html = [0; 256];
+    html = with_bit(html, list::SPECIAL, category::SPECIAL);
+    html = with_bit(html, list::FORMATTING, category::FORMATTING);
+    html = with_bit(html, list::SCOPE, category::SCOPE);
+    html = with_bit(html, list::LIST_ITEM_SCOPE, category::LIST_ITEM_SCOPE);
+    html = with_bit(html, list::TABLE_SCOPE, category::TABLE_SCOPE);
+    // The foreign members of "special" are those of the scopes' lists too.
+    let foreign = category::SPECIAL | category::SCOPE;
+    let mut all = [[0; 256]; 3];
+    all[Ns::Html as usize] = html;
+    all[Ns::Svg as usize] = with_bit([0; 256], list::SVG_BOUNDARIES, foreign);
+    all[Ns::MathMl as usize] = with_bit([0; 256], list::MATHML_BOUNDARIES, foreign);
+    all
+};
+
 impl Name {
     /// An HTML element's name.
     pub const fn html(tag: Tag) -> Name {
@@ -562,109 +622,23 @@ impl Name {
         self.ns == Ns::Html && self.tag == tag
     }
 
-    /// 13.2.4.2: the "special" category.
+    /// The element categories of 13.2.4.2 and 13.2.4.3 this element is in ([`category`]
+    /// bits).
+    #[inline(always)]
+    const fn categories(self) -> u8 {
+        CATEGORIES[self.ns as usize][self.tag as usize]
+    }
+
+    /// 13.2.4.3: the "special" category.
+    #[inline]
     pub fn is_special(self) -> bool {
-        use Tag::*;
-        match self.ns {
-            Ns::Html => matches!(
-                self.tag,
-                Address
-                    | Applet
-                    | Area
-                    | Article
-                    | Aside
-                    | Base
-                    | Basefont
-                    | Bgsound
-                    | Blockquote
-                    | Body
-                    | Br
-                    | Button
-                    | Caption
-                    | Center
-                    | Col
-                    | Colgroup
-                    | Dd
-                    | Details
-                    | Dir
-                    | Div
-                    | Dl
-                    | Dt
-                    | Embed
-                    | Fieldset
-                    | Figcaption
-                    | Figure
-                    | Footer
-                    | Form
-                    | Frame
-                    | Frameset
-                    | H1
-                    | H2
-                    | H3
-                    | H4
-                    | H5
-                    | H6
-                    | Head
-                    | Header
-                    | Hgroup
-                    | Hr
-                    | Html
-                    | Iframe
-                    | Img
-                    | Input
-                    | Keygen
-                    | Li
-                    | Link
-                    | Listing
-                    | Main
-                    | Marquee
-                    | Menu
-                    | Meta
-                    | Nav
-                    | Noembed
-                    | Noframes
-                    | Noscript
-                    | Object
-                    | Ol
-                    | P
-                    | Param
-                    | Plaintext
-                    | Pre
-                    | Script
-                    | Search
-                    | Section
-                    | Select
-                    | Source
-                    | Style
-                    | Summary
-                    | Table
-                    | Tbody
-                    | Td
-                    | Template
-                    | Textarea
-                    | Tfoot
-                    | Th
-                    | Thead
-                    | Title
-                    | Tr
-                    | Track
-                    | Ul
-                    | Wbr
-                    | Xmp
-            ),
-            Ns::MathMl => matches!(self.tag, Mi | Mo | Mn | Ms | Mtext | AnnotationXml),
-            Ns::Svg => matches!(self.tag, ForeignObject | Desc | Title),
-        }
+        self.categories() & category::SPECIAL != 0
     }
 
     /// 13.2.4.3: the formatting elements.
+    #[inline]
     pub const fn is_formatting(self) -> bool {
-        use Tag::*;
-        matches!(self.ns, Ns::Html)
-            && matches!(
-                self.tag,
-                A | B | Big | Code | Em | Font | I | Nobr | S | Small | Strike | Strong | Tt | U
-            )
+        self.categories() & category::FORMATTING != 0
     }
 
     /// 13.2.6 "MathML text integration point": MathML mi, mo, mn, ms, mtext.
@@ -682,16 +656,21 @@ impl Name {
 
     /// The element types of "has an element in scope" (13.2.4.2), which also bound the
     /// list item and button scopes.
+    #[inline]
     pub fn is_scope_boundary(self) -> bool {
-        use Tag::*;
-        match self.ns {
-            Ns::Html => matches!(
-                self.tag,
-                Applet | Caption | Html | Table | Td | Th | Marquee | Object | Select | Template
-            ),
-            Ns::MathMl => matches!(self.tag, Mi | Mo | Mn | Ms | Mtext | AnnotationXml),
-            Ns::Svg => matches!(self.tag, ForeignObject | Desc | Title),
-        }
+        self.categories() & category::SCOPE != 0
+    }
+
+    /// The element types "has an element in list item scope" adds (13.2.4.2).
+    #[inline]
+    pub(crate) fn is_list_item_scope_boundary(self) -> bool {
+        self.categories() & category::LIST_ITEM_SCOPE != 0
+    }
+
+    /// The element types of "has an element in table scope" (13.2.4.2).
+    #[inline]
+    pub(crate) fn is_table_scope_boundary(self) -> bool {
+        self.categories() & category::TABLE_SCOPE != 0
     }
 
     /// The local name as the DOM has it for a known tag (SVG's camelCase names included),

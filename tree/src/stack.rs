@@ -29,14 +29,9 @@ impl Scope {
     fn is_boundary(self, name: Name) -> bool {
         match self {
             Scope::Default => name.is_scope_boundary(),
-            Scope::ListItem => {
-                name.is_scope_boundary()
-                    || (name.ns == Ns::Html && matches!(name.tag, Tag::Ol | Tag::Ul))
-            }
+            Scope::ListItem => name.is_scope_boundary() || name.is_list_item_scope_boundary(),
             Scope::Button => name.is_scope_boundary() || name.is_html(Tag::Button),
-            Scope::Table => {
-                name.ns == Ns::Html && matches!(name.tag, Tag::Html | Tag::Table | Tag::Template)
-            }
+            Scope::Table => name.is_table_scope_boundary(),
         }
     }
 }
@@ -135,8 +130,8 @@ impl OpenElements {
         self.member[i] = true;
     }
 
-    /// Inlined: out of line, the end tag shortcuts' `pop_current` called it (34 k calls
-    /// on the 10-page subset).
+    /// Inlined: out of line, the end tag shortcuts' `pop_current` would call it for most
+    /// end tags.
     #[inline(always)]
     fn forget(&mut self, id: NodeId, name: Name) {
         match Self::count_slot(name) {
@@ -357,8 +352,8 @@ impl OpenElements {
     /// At the end of a parse: clears the bits of the elements still open (a bit is set
     /// exactly while its element is on the stack) and lends the bits to the next parse on
     /// this thread (`spare::member`). Called by the tree builder's loop once it has
-    /// finished, not from a `Drop`: drop glue on the stack made the compiler lay the
-    /// loop out differently (+0.08% on the 10-page subset).
+    /// finished, not from a `Drop`: drop glue on the stack makes the compiler lay the
+    /// loop out less well.
     #[inline(never)]
     pub(crate) fn give_back(&mut self) {
         for &(id, _) in &self.items {
