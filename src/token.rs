@@ -92,10 +92,10 @@ impl TextKind {
 
     /// Whether `span` of `input` is plain ASCII holding no byte that decoding as text of
     /// this kind transforms, and no NUL: then [`TextKind::decode`] gives the bytes as they
-    /// are, without U+0000. One SIMD pass, the decoder's own first test (a few dozen
-    /// instructions for a short text). False says only that decoding must look (the text
-    /// may still decode to itself: non-ASCII UTF-8, say). For a caller that stored a text
-    /// undecoded and reads it later.
+    /// are, without U+0000. One SIMD pass, the decoder's own first test (cheap for a
+    /// short text). False says only that decoding must look (the text may still decode to
+    /// itself: non-ASCII UTF-8, say). For a caller that stored a text undecoded and reads
+    /// it later.
     ///
     /// ```
     /// use htmltok::{Span, TextKind};
@@ -172,8 +172,8 @@ impl<'a> Text<'a> {
     /// `&str`, it is [`Text::text_and_nul`].
     ///
     /// Always inlined: a tree builder calls it once per text in its loop, and out of line
-    /// the call, the token written to memory for it and the result read back cost the
-    /// `&str` parse about 3.5% more than the bytes one.
+    /// the call, the token written to memory for it and the result read back would make
+    /// the `&str` parse slower than the bytes one.
     #[inline(always)]
     pub fn text_and_nul_in(&self, input: &'a str) -> (Cow<'a, str>, bool) {
         if std::ptr::eq(input.as_bytes(), self.input) {

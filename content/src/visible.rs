@@ -79,8 +79,7 @@ fn is_ascii_whitespace(c: char) -> bool {
 /// `!important` allowed). The last declaration of a property wins, as in CSS.
 fn style_hides(style: &str) -> bool {
     // Both properties that can hide have a `y`: a style without one (most: widths,
-    // colours, fonts) is passed over without splitting it into declarations (that was
-    // 15 M of main text's 551 M instructions over the corpus, callgrind 2026-11-26).
+    // colours, fonts) is passed over without the cost of splitting it into declarations.
     if memchr::memchr2(b'y', b'Y', style.as_bytes()).is_none() {
         return false;
     }
@@ -142,9 +141,8 @@ pub(crate) fn is_space_byte(b: u8) -> bool {
 /// The index of the first ASCII whitespace byte of `bytes` at or after `from`, or the
 /// length. Eight bytes at a time: a word with no byte under 0x21 has no whitespace, and
 /// the lowest byte the test flags is the first under 0x21 (a borrow can only flag bytes
-/// after it), so only such bytes are looked at one by one (byte by byte, this scan was
-/// the largest part of laying out main text: 18 M of 175 M instructions over the
-/// corpus, callgrind 2026-11-26).
+/// after it), so only such bytes are looked at one by one: this scan is the hottest loop
+/// of laying out text.
 pub(crate) fn next_space(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
@@ -175,9 +173,9 @@ pub(crate) fn next_space(bytes: &[u8], from: usize) -> usize {
 ///
 /// The text is kept as UTF-8 bytes and checked once, when finished: text nodes are
 /// copied from [`htmltok_tree::NodeRef::text_bytes`] without a UTF-8 check each (one check
-/// over the output costs less than one per text node: callgrind, 2026-11-26, main text
-/// over the corpus, see ARCHITECTURE "Page content"). Only whole text nodes and
-/// stretches cut at ASCII whitespace are copied, so the bytes stay UTF-8.
+/// over the output costs less than one per text node: see ARCHITECTURE "Page content").
+/// Only whole text nodes and stretches cut at ASCII whitespace are copied, so the bytes
+/// stay UTF-8.
 #[derive(Default)]
 pub(crate) struct Writer {
     out: Vec<u8>,
@@ -360,9 +358,8 @@ pub(crate) fn element_layout(name: Name, noscript: bool) -> Layout {
 }
 
 /// An element the walk is inside: what leaving it needs, and what its children need of
-/// it (kept here so that neither reads the element again: for each node visited, the
-/// parent's name and the element's own were read a second time before, a fifth of the
-/// layout's instructions, callgrind 2026-11-26).
+/// it (kept here so that neither reads the element again: reading the parent's name and
+/// the element's own a second time for each node visited is a large part of the layout).
 #[derive(Clone, Copy)]
 pub(crate) struct Open {
     /// Its closing break.

@@ -30,8 +30,8 @@
 //! The declared encoding is the final one whatever the tentative encoding was (the tree
 //! builder either confirms it or reparses with it), so when the prescan found nothing the
 //! late `<meta>` is looked for *before* the detector, which then never runs: chardetng
-//! costs hundreds of instructions per byte it is fed, the tokenizer a few. (The rule is
-//! then `LateMeta` even when the detector would have guessed the same encoding.) Only
+//! costs far more per byte it is fed than the tokenizer. (The rule is then `LateMeta`
+//! even when the detector would have guessed the same encoding.) Only
 //! documents with a `<meta` followed somewhere by the word `charset` or `http-equiv` get
 //! this extra tokenizing pass, and it stops at the first declaration. Not modelled: a parent frame's encoding, the user's
 //! override, locale-specific defaults (steps 2, 6, 7 and 9's table: there is no browsing
@@ -381,7 +381,7 @@ struct Chardetng<'a> {
 }
 
 impl Chardetng<'_> {
-    /// chardetng's guess: hundreds of instructions per byte fed.
+    /// chardetng's guess: costly per byte fed.
     fn guess(self) -> Option<&'static Encoding> {
         let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
         // `last` only when the whole document was fed: chardetng then also judges how the

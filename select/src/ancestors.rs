@@ -2,8 +2,8 @@
 //! keep them (Servo's style traversal, Blink's `SelectorFilter`): `selectors` tests a
 //! selector's ancestor names (types, ids, classes, namespaces) against the filter before
 //! it walks up, so `span div` on a page with no `span` costs one lookup per `div` instead
-//! of a walk to the root. Without it, a million nested `div`s made `span div` take
-//! quadratic time (40,000 levels: 22 s; with the filter, milliseconds).
+//! of a walk to the root. Without it, `span div` on a million nested `div`s takes
+//! quadratic time.
 //!
 //! The walk keeps the path from the top to the current node on a stack: entering a node
 //! pops (and removes from the filter) the nodes that are not its ancestors; an element

@@ -165,7 +165,7 @@ impl selectors::Element for Element<'_> {
 
     fn has_attr_in_no_namespace(&self, local_name: &Ident) -> bool {
         // `[href]`: presence only, the names compared as bytes; the value is not decoded
-        // (`NodeRef::attr` would decode it: half of `a[href]`'s matching cost).
+        // (`NodeRef::attr` would decode it, a large part of `a[href]`'s matching cost).
         self.has_attr(local_name.as_str())
     }
 

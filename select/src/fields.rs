@@ -61,9 +61,7 @@ pub struct Fields {
 /// Which fields may match an element, by the element's name, built from the fields'
 /// subject type selectors (`Selector::names`): the walk looks an element's name up once
 /// instead of asking every field, and most elements (`div`, `span`, `p`) are candidates
-/// for none of the usual fields. Callgrind, the ten fields on the shared corpus's news/
-/// (49 pages): 216.4 M -> 189.5 M instructions (the tree alone 146.6 M); see
-/// `PERFORMANCE.md`, "Selectors".
+/// for none of the usual fields (see `PERFORMANCE.md`, "Selectors").
 #[derive(Clone, Debug, Default)]
 struct ByName {
     /// For HTML elements: a lowercased type name and the fields that may match it (with
@@ -271,8 +269,7 @@ impl Fields {
         let right_to_left = !self.by_name.is_empty();
         // With every field top down (no ancestor filter either), only the elements in
         // document order are needed: scanned when the arena is in tree order. (A `for`
-        // loop, the body in line: through a closure called per element the ten fields
-        // cost 1.2 M instructions more on news/.)
+        // loop, the body in line: a closure called per element costs more.)
         let nodes = if right_to_left {
             Nodes::below(doc.root())
         } else {

@@ -110,8 +110,8 @@ pub(crate) struct Flat {
     /// (`my-widget`): one naming no type, or an uninterned one. Else such an element is
     /// rejected without its name being looked up (the builder interns every HTML element
     /// name the tag table holds, `Tag::from_name`, so an uninterned element's name is
-    /// none of the interned names the others give): the ten fields, with no such entry,
-    /// looked 2,347 names up on the ten-page subset for nothing.
+    /// none of the interned names the others give), so that selections with no such
+    /// entry, such as the ten fields, look no such name up for nothing.
     uninterned: bool,
 }
 

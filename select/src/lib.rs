@@ -88,8 +88,8 @@ type TypeName = (Box<str>, Box<str>);
 /// The type selectors of the subjects of `list` (`a` in `div > a[href]`, in
 /// `a::attr(href)`), as written and lowercased; None when some selector of the list has
 /// none (`.x`, `:is(a, b)`), so any element may match. Matching then starts with a string
-/// comparison instead of a call into `selectors` for every element and field: half the
-/// cost of the ten-field extraction on the corpus (see PERFORMANCE.md, "Selectors").
+/// comparison instead of a call into `selectors` for every element and field, which
+/// would be much of the ten-field extraction's cost (see PERFORMANCE.md, "Selectors").
 fn subject_names(list: &SelectorList<css::Impl>) -> Option<Box<[TypeName]>> {
     use selectors::parser::{Combinator, Component};
     let mut names = Vec::new();
@@ -455,9 +455,7 @@ impl<'s, 'd> Matches<'s, 'd> {
     /// [`Matches::next_with_values`] for every match: the strings of all the matching
     /// elements, in document order. One loop over the walk, where a loop of
     /// `next_with_values` calls reloads the walk's state (the scan's position, the flat
-    /// form's tables, the quirks mode) from `self` on each call and stores it back:
-    /// about 40 instructions a match under callgrind (`a[href]::attr(href)` from Python,
-    /// 10,496 matches a pass over the ten-page subset).
+    /// form's tables, the quirks mode) from `self` on each call and stores it back.
     pub fn for_each_value(mut self, mut out: impl FnMut(Cow<'d, str>)) {
         let Some(flat) = self.flat else {
             while let Some(node) = self.next() {
@@ -552,8 +550,7 @@ impl<'d> Iterator for Matches<'_, 'd> {
     /// Every match in one loop over the walk for a flat selector, as
     /// [`Matches::for_each_value`] does for the strings: a loop of `next` calls reloads the
     /// walk's state (the scan's position, the flat form's tables, the quirks mode) from
-    /// `self` on each call and stores it back (~70 instructions a match under callgrind,
-    /// `select(Selector("a[href]"))` from Python). `for_each` comes here, so Python's
+    /// `self` on each call and stores it back. `for_each` comes here, so Python's
     /// `select` collects its ids this way.
     fn fold<B, F>(mut self, init: B, mut f: F) -> B
     where

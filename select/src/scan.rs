@@ -5,13 +5,12 @@
 //! The top-down matcher (`topdown.rs`) is fed only elements, in document order: nothing
 //! else of a walk reaches it (its stack of open elements is kept from each element's
 //! parent). When the tree builder only ever appended each new node at the end of the
-//! tree (175 of the shared corpus's 191 pages), node ids in increasing order are
-//! document order and every node is in the document, so those elements are the arena's
-//! elements in memory order: a scan reads the nodes sequentially and skips the others
-//! (60% of a page's nodes are text) with one comparison, where the walk follows each
-//! node's first-child, next-sibling and parent links through the arena. Selections
-//! below a node, and those matched right to left (the ancestor filter is kept along the
-//! walk), still walk.
+//! tree (most pages), node ids in increasing order are document order and every node is
+//! in the document, so those elements are the arena's elements in memory order: a scan
+//! reads the nodes sequentially and skips the others (most of a page's nodes are text)
+//! with one comparison, where the walk follows each node's first-child, next-sibling and
+//! parent links through the arena. Selections below a node, and those matched right to
+//! left (the ancestor filter is kept along the walk), still walk.
 
 use htmltok_tree::{Descendants, DocumentRef, Name, NodeRef};
 

@@ -25,9 +25,8 @@
 //! * It is fast for the common names, with no hashing and no allocation: a 256-entry
 //!   table replaces the root's 52-way branch; each further node is one 8-byte load, and
 //!   its children (at most 24; 2 or 3 for most inner nodes) are found by comparing their
-//!   first bytes, which sit side by side in one byte array, 8 at a time. About 35
-//!   instructions per node visited in a release build; `&amp;` visits four nodes, `&lt;`
-//!   three.
+//!   first bytes, which sit side by side in one byte array, 8 at a time. `&amp;` visits
+//!   four nodes, `&lt;` three.
 //! * It is compact, about 40 KB in all: path compression turns the 9,854 prefixes of the
 //!   names into 3,107 nodes (single-child chains such as the tail of
 //!   `CounterClockwiseContourIntegral;` become one edge label, compared in one go);
@@ -63,7 +62,7 @@ pub(crate) enum Value {
 
 impl Value {
     /// Appends the replacement to `out`. Inlined into the decoding loop's two copies
-    /// (`decode::decode_runs`), as it was into its one copy before.
+    /// (`decode::decode_runs`).
     #[inline(always)]
     pub(crate) fn push_to(self, out: &mut String) {
         match self {

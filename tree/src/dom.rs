@@ -439,8 +439,8 @@ impl AttrRec {
     /// Whether every span of `input` fits a [`Str`] (inputs under 2 GiB), so that an
     /// attribute whose name decoding leaves as it is can have its span as the name
     /// ([`AttrRec::named_by_span`]). One test of the input's length, which the compiler
-    /// keeps out of the loop over a tag's attributes (a test of each name's span, and the
-    /// `Some` made beside the `None`, cost ~14 instructions an attribute).
+    /// keeps out of the loop over a tag's attributes, rather than a test of each name's
+    /// span and an `Option` made for every attribute.
     #[inline(always)]
     pub(crate) fn spans_fit(input: &[u8]) -> bool {
         input.len() < Str::LAZY as usize
@@ -485,7 +485,7 @@ pub(crate) struct Dom {
     /// start tag's attributes here as it converts the token
     /// ([`Dom::begin_tag_attrs`]), and the element created for the tag takes them where
     /// they are ([`Dom::new_element`]): held in a list of the builder's first, each
-    /// attribute was copied twice.
+    /// attribute would be copied twice.
     pub(crate) tag_attrs_start: usize,
     /// Uninterned element names (`extra` of an element with [`Tag::Unknown`]).
     pub(crate) names: Vec<Str>,
@@ -535,25 +535,21 @@ impl Drop for Dom {
 impl Dom {
     pub(crate) fn new(input_len: usize) -> Dom {
         let mut dom = Dom {
-            // Reserved for the densest pages, so that the arena is not copied as it grows:
-            // the corpus averages a node per 55 bytes and an attribute per 110, but its
-            // densest pages have a node per 16.6 bytes and an attribute per 32.5 (a node
-            // per 24 and an attribute per 48 were reserved before: 9 and 11 of 191 pages
-            // outgrew that, and each doubling copied the arena into freshly faulted pages,
-            // a few percent of the parse in wall time, invisible to instruction counts).
-            // Untouched capacity costs address space, not memory. The reservation is kept
-            // after parsing (no `shrink_to_fit`), so that a dropped document's vectors
-            // fit the next parse on the thread, which reuses them (`spare`): shrinking
-            // them made the kept vectors too small for any page but a sparser one.
+            // Reserved for the densest pages, not the average one, so that the arena is
+            // not copied as it grows: each doubling copies it into freshly faulted pages, a
+            // wall-time cost that instruction counts do not show. Untouched capacity costs
+            // address space, not memory. The reservation is kept after parsing (no
+            // `shrink_to_fit`), so that a dropped document's vectors fit the next parse on
+            // the thread, which reuses them (`spare`); shrunk, they would fit only sparser
+            // pages.
             nodes: spare::nodes(input_len / 12 + 8),
             attrs: spare::attrs(input_len / 24 + 8),
             tag_attrs_start: 0,
             names: Vec::new(),
             owned: Vec::new(),
             // Decoded text is a small part of most pages: a thirty-second of the input
-            // is reserved, so that the buffer is not copied as it doubles from nothing
-            // (1,228 reallocations over the corpus); `run` gives back the slack at the
-            // end, as before.
+            // is reserved, so that the buffer is not copied as it doubles from nothing;
+            // `run` gives back the slack at the end.
             text: String::with_capacity(input_len / 32),
             raw_decoded: OnceLock::new(),
             lazy_decoded: OnceLock::new(),
@@ -1036,8 +1032,8 @@ impl Dom {
     }
 
     /// Inlined, the panic out of line: the builder calls it for most end tags (to record
-    /// the end tag's span on the element it pops), out of line a call of ~14
-    /// instructions each. (`#[inline]` was not taken in the sink's end tag shortcut.)
+    /// the end tag's span on the element it pops). `#[inline(always)]`, as a plain
+    /// `#[inline]` is not honoured in the sink's end tag shortcut.
     #[inline(always)]
     pub(crate) fn element_mut(&mut self, id: NodeId) -> &mut ElementData {
         match &mut self.nodes[id as usize].data {
@@ -1180,8 +1176,7 @@ impl Dom {
     /// the nodes passed leave their tree's rightmost path for good (`child` comes after
     /// all of them), so each node is passed at most once in a parse; the first refusal
     /// ends the checks. A million nested elements and then a sibling of the outermost
-    /// cost one walk of a million steps, once. (Callgrind: ~11 instructions an append;
-    /// the parse +0.2% on the 10-page subset, +0.9% on the corpus's news/; see
+    /// cost one walk of a million steps, once. (A few instructions an append; see
     /// ARCHITECTURE.md, "Arena order".)
     ///
     /// Asked of `parent`'s last child `last` (read for the links anyway) rather than of
@@ -1378,15 +1373,14 @@ impl Dom {
     /// [`Dom::insert_lazy_text`] after `parent`'s last child in its common case, a new
     /// node with room in the arena; false, doing nothing, in every other case. A leaf
     /// but for the arena order's uncommon cases (a tail call, [`Dom::check_tree_order`]),
-    /// so that the caller's path saves one register, not six. The links are written
+    /// so that the caller's path saves few registers. The links are written
     /// before the node is pushed, through the indices the merge check has just
     /// bounds-checked.
     #[inline(always)]
     pub(crate) fn append_lazy_text(&mut self, parent: NodeId, span: Span, kind: LazyKind) -> bool {
         // Room first, tested apart: after the reads of the parent and its last child, the
-        // two tests were merged into one branch through two flag registers, which (with
-        // the constants they hold) made the path save one register more (callgrind,
-        // corpus: 638.83 M -> 637.14 M).
+        // compiler merges the two tests into one branch through flag registers, which
+        // costs the path one more saved register.
         let Some(id) = self.next_id_with_room() else {
             return false;
         };
@@ -1400,10 +1394,9 @@ impl Dom {
         self.nodes[parent as usize].last_child = id;
         // The rest twice, once for each case of `last`, which then knows the links to
         // write and the node that the arena order's common cases compare with, so that
-        // the path holds one value less and saves one register, not two (callgrind,
-        // corpus: 637.14 M -> 634.39 M). `appends_in_tree_order`'s common cases are in
-        // line, its walk out of line ([`Dom::check_tree_order`]: 237,068 calls of the
-        // corpus's 561,242 texts when the third case was out of line too).
+        // the path holds one value less and saves one register less.
+        // `appends_in_tree_order`'s common cases are in line (all three: the third is
+        // frequent too), its walk out of line ([`Dom::check_tree_order`]).
         if last != NONE {
             self.nodes[last as usize].next_sibling = id;
             self.push_text(parent, last, text, span);
@@ -1523,9 +1516,8 @@ impl Dom {
     }
 
     /// A new node of `data`, appended to `parent`: [`Dom::new_node`] then [`Dom::append`]
-    /// in one, its links written once, as they end up (for text, the commonest node:
-    /// the corpus's parse -0.23% in instructions; done for elements too, through
-    /// `new_element`, it cost +0.22%).
+    /// in one, its links written once, as they end up. For text, the commonest node,
+    /// where it pays; not for elements (`new_element`), where it does not.
     #[inline(always)]
     fn new_last_child(&mut self, parent: NodeId, data: NodeData) -> NodeId {
         let id = self.nodes.len() as NodeId;
@@ -1537,9 +1529,8 @@ impl Dom {
     }
 
     /// [`Dom::insert_text_of`] into the text node `prev` (whose string is `old` and first
-    /// span `first`). Out of line: text merges rarely (11 of the 10-page subset's 62,682
-    /// insertions), and inlined its copies and the span list's map made the common path
-    /// save and restore every register.
+    /// span `first`). Out of line: text merges rarely, and inlined, its copies and the
+    /// span list's map would make the common path save and restore every register.
     #[cold]
     #[inline(never)]
     fn merge_text(

@@ -8,10 +8,10 @@
 //! of entries per hash says when three identical elements may exist (only then is the list
 //! scanned, and the scan confirms with the exact comparison), and a count per formatting
 //! tag says when "the last `a` after the last marker" cannot exist. Real pages keep a few
-//! entries per level, so the hashes (which decode and hash every attribute value) and
-//! their counts are made only once a level holds more than [`SMALL`] entries; below that
-//! a push scans the level when three entries of its tag exist, at most [`SMALL`] of
-//! them. That took about 3% of a parse.
+//! entries per level, and the hashes decode and hash every attribute value, a cost every
+//! push would otherwise pay: so the hashes and their counts are made only once a level
+//! holds more than [`SMALL`] entries; below that a push scans the level when three
+//! entries of its tag exist, at most [`SMALL`] of them.
 
 use std::collections::HashMap;
 
@@ -156,7 +156,7 @@ impl ActiveFormatting {
     }
 
     /// Inlined into its few callers (`td`, `th`, `caption`, `applet`, `marquee`,
-    /// `object`, `template`): a call was a third of its cost.
+    /// `object`, `template`): a call would be a large part of its cost.
     #[inline(always)]
     pub(crate) fn push_marker(&mut self) {
         self.entries.push(Entry::Marker);
@@ -265,7 +265,7 @@ impl ActiveFormatting {
             self.meta.pop();
             // A level that is not hashed owns no memory: its map is the empty default
             // (`hash_level` fills it and sets `hashed`). So it is forgotten, not dropped:
-            // the drop was a call that copied the 104-byte level out first.
+            // the drop would be a call that copies the level out first.
             debug_assert_eq!(level.by_key.capacity(), 0);
             std::mem::forget(self.levels.pop());
             return;
@@ -331,7 +331,7 @@ impl ActiveFormatting {
     /// opened, the common case), without `remove_at`'s `memmove` path. Inlined for a level
     /// that is not hashed: the last entry, an element, is on the current level (no marker
     /// follows it), so it is counted out there without reading its level back; the rest
-    /// out of line. (The whole of it was a call of ~42 instructions.)
+    /// out of line.
     #[inline(always)]
     pub(crate) fn pop_element(&mut self) {
         if let Some(l) = self.levels.last_mut()

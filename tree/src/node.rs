@@ -488,9 +488,8 @@ impl<'d> Elements<'d> {
     /// (and the other nodes) are passed by in the scan's own loop. A selection that
     /// rejects most elements by their name alone (`a[href]`: most elements are no `a`)
     /// tests the name where the scan has the node at hand, instead of receiving each
-    /// element as a [`NodeRef`] and looking its node up again in the arena (about 35
-    /// instructions an element under callgrind, the ten fields' scan over the ten-page
-    /// subset, against about 8).
+    /// element as a [`NodeRef`] and looking its node up again in the arena, which costs
+    /// several times as much per element.
     #[inline]
     pub fn next_named(
         &mut self,
@@ -515,7 +514,7 @@ impl<'d> Iterator for Elements<'d> {
     #[inline]
     fn next(&mut self) -> Option<NodeRef<'d>> {
         // A plain loop over the slice: the iterator adapters (`enumerate().find_map`)
-        // cost several times the instructions per node under callgrind.
+        // cost several times as much per node.
         while let Some(node) = self.nodes.get(self.at) {
             let id = self.at as NodeId;
             self.at += 1;

@@ -71,8 +71,8 @@ impl Block {
 /// The walk's result. The blocks are stored densely, one per element kept (the element
 /// `order[i]` has `blocks[KEPT + i]`), with one shared block for the nodes not reached
 /// and one for the elements dropped: zeroing a block for every node of the tree (text,
-/// comments, scripts' insides) was 13% of the walk's time (perf, 2026-11-26), and a
-/// node's slot (`slots`, by node id) is a twelfth of a block's size.
+/// comments, scripts' insides) would be a sizable part of the walk's time, and a node's
+/// slot (`slots`, by node id) is a twelfth of a block's size.
 pub(crate) struct Blocks {
     blocks: Vec<Block>,
     /// Each node's block in `blocks`, by node id.
@@ -158,9 +158,9 @@ fn weigh(c: char) -> u32 {
 
 /// The code points of the multi-byte characters of UTF-8 `bytes` (ASCII skipped): what
 /// [`measure`] weighs, read from the bytes so that a text node's text needs no `&str`
-/// (and so no UTF-8 check: callgrind, 2026-11-26, 118 M of main text's 678 M
-/// instructions over the corpus were those checks). A malformed sequence — which the
-/// tree never holds — yields whatever its bits say, never a panic.
+/// (and so no UTF-8 check, which on every text node is a large part of main text's
+/// cost). A malformed sequence — which the tree never holds — yields whatever its bits
+/// say, never a panic.
 fn non_ascii(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
@@ -283,8 +283,8 @@ pub(crate) fn tally<const STOPS: bool>(bytes: &[u8]) -> Tally {
     }
     // The ASCII counts — whitespace, commas, bytes that continue a character, and the
     // stops and digits — in blocks of 32 without branches, which the compiler turns into
-    // vector instructions (a byte-by-byte filter was 4 instructions a byte: measured with
-    // callgrind, a third of main text's cost).
+    // vector instructions (byte by byte, this filter would be a large part of main text's
+    // cost).
     let count = |chunk: &[u8]| {
         let (mut s, mut c, mut k, mut stops, mut digits) = (0u8, 0u8, 0u8, 0u8, 0u8);
         for &b in chunk {

@@ -115,7 +115,7 @@ const WORDS: &[(&str, Hint)] = &[
 /// serves the hints here and the page kind's cues (bits from [`CUES_SHIFT`] on).
 ///
 /// One automaton over all the words: an attribute is read once, however many words
-/// there are (measured: a word-by-word search cost more than the rest of the walk). A
+/// there are (a word-by-word search costs more than the rest of the walk). A
 /// full DFA, stepped a byte at a time through [`Automaton`]'s state transitions rather
 /// than by the crate's overlapping search: every word that ends at a byte is known from
 /// the state reached (the standard match kind gives a state all the words that end

@@ -135,8 +135,7 @@ impl Output<'_> {
             };
             // The kept elements below it follow it in `order`, a subtree's `size` of
             // them: a subtree left out is stepped over, and no node of the tree is read
-            // (walking the tree's nodes, text included, for this was 44 M of main
-            // text's 483 M instructions over the corpus, callgrind 2026-11-26). The
+            // (walking the tree's nodes, text included, for this is costly). The
             // elements the walk dropped are not in `order`: the layout leaves them out
             // by their block (`REMOVED`), not by `left_out`.
             let start = self.blocks.in_order(first);
@@ -185,9 +184,8 @@ impl Output<'_> {
     }
 
     /// The text of the selection laid out into `w`, without the elements
-    /// [`Output::chars`] found left out and those the walk dropped (looking the answers
-    /// up, not asking [`Output::skips`] again, saves a tenth of laying the text out: 163 M
-    /// to 149 M instructions over the corpus, callgrind 2026-11-26).
+    /// [`Output::chars`] found left out and those the walk dropped (the answers are
+    /// looked up, which is cheaper than asking [`Output::skips`] again).
     pub(crate) fn lay_out<W: Sink>(
         &self,
         doc: &DocumentRef<'_>,
@@ -229,9 +227,9 @@ impl LeftOut {
 
 /// The page title as headings are compared with it (lowercased, whitespace collapsed),
 /// read when a heading first needs it: a page without a `title` in its head has the
-/// whole document walked for one (`document.title`), which one page of the corpus
-/// (203,716 nodes) made 2% of main text's time (perf, 2026-11-26), though the text
-/// alone ([`super::text`]) needs the title only for a small `h1`/`h2` in the article.
+/// whole document walked for one (`document.title`), costly on a large page, though the
+/// text alone ([`super::text`]) needs the title only for a small `h1`/`h2` in the
+/// article.
 pub(crate) struct PageTitle<'a> {
     normalized: OnceCell<String>,
     read: &'a dyn Fn() -> Option<String>,

@@ -2,9 +2,9 @@
 //!
 //! One page's walks fill a few hundred kilobytes (a slot per node in several tables, a
 //! record per element and per text): fresh memory for each page comes from the system
-//! one page fault at a time, which cost about a tenth of main text's time over the
-//! shared corpus. A thread keeps the emptied buffers of its last page instead (each of
-//! up to [`KEEP_AT_MOST`] bytes) and the next page's walks fill those.
+//! one page fault at a time, a sizable part of main text's time. A thread keeps the
+//! emptied buffers of its last page instead (each of up to [`KEEP_AT_MOST`] bytes) and
+//! the next page's walks fill those.
 
 use std::cell::RefCell;
 

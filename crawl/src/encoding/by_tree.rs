@@ -14,7 +14,7 @@
 //! answer, is `LateMeta` (even when the detector guessed the same encoding: then nothing
 //! is parsed twice). One exception to the order, for speed with the same answers: without
 //! a prescan answer, on bytes that are not UTF-8 and may hold a declaring `<meta>`, the
-//! page is parsed first as windows-1252 and chardetng (hundreds of instructions a byte)
+//! page is parsed first as windows-1252 and chardetng (far costlier a byte than a parse)
 //! runs only when the tree has no declaration.
 //!
 //! Each byte's UTF-8 is checked once: the decoded text is parsed as a `&str`
@@ -122,9 +122,9 @@ pub fn decode_and_parse_into<'a, I: AsRef<[u8]>>(
         // Valid UTF-8 (all ASCII among it) is decided and decoded by one validation.
         None => match detect_and_decode(bytes) {
             Ok(decoded) => decoded,
-            // chardetng costs hundreds of instructions per byte, a parse a few dozen, and
-            // a declaring `<meta>` wins over its guess: when one may be there, the page
-            // is parsed first as windows-1252 (the tree's elements are the same in every
+            // chardetng costs far more per byte than a parse, and a declaring `<meta>`
+            // wins over its guess: when one may be there, the page is parsed first as
+            // windows-1252 (the tree's elements are the same in every
             // ASCII-compatible encoding: the bytes that delimit tokens and the ASCII
             // whitespace that steers the insertion modes are never part of a multi-byte
             // character), and chardetng runs only when the tree has no declaration.

@@ -16,11 +16,8 @@
 //! (`<base href>`) and an `<svg>`, `<math>` or `<template>`. Only then is the tree ([`htmltok_tree`], with the scripting flag on as the
 //! tokenizer's simulation has it by default) built, to decide; `crawl/tests/tree_agreement.rs`
 //! holds the two equal on the real corpus and on generated tag soup. Building the tree
-//! costs some three times the tokens, and such documents are few (most titles and bases
-//! are in the head, before any of those tags): of the shared corpus's 191 pages none
-//! needs the tree for its title and one for its base (`european/aktualne-cz.html`, whose
-//! script writes `<base target=…>` after a `<table>`; counted with the collectors
-//! themselves, 2026-11-26).
+//! costs several times the tokens, and such documents are few (most titles and bases
+//! are in the head, before any of those tags).
 
 use htmltok::TextKind;
 

@@ -72,11 +72,10 @@ const DEFAULT_PART: u64 = 1 << 20;
 /// How many compressed candidates a guess judges false before it gives up (the part is
 /// then read from where the sequential reader starts in it, once that is known): the
 /// guess only saves time, and judging a zstd candidate decodes its first block, up to
-/// 128 KiB. A payload stored with a crafted frame start every 24 bytes made each part's
-/// guess judge thousands of them: 8 MB of them took `warc_read --threads=2` 0.54 s
-/// against 0.01 s for the sequential reader, which never looks at them in an intact file
-/// (0.01 s with the limit). In files as written, compressed data holds a false candidate
-/// once in many megabytes.
+/// 128 KiB. A payload stored with a crafted frame start every few bytes would make each
+/// part's guess judge thousands of them, far slower than the sequential reader, which
+/// never looks at them in an intact file. In files as written, compressed data holds a
+/// false candidate once in many megabytes.
 const MAX_FALSE_CANDIDATES: u32 = 16;
 
 /// Where a [`ParallelReader`] reads from.
@@ -254,11 +253,8 @@ impl ParallelReader {
     /// Parts of about 1.5 MB of records (256 KiB of a `.warc.gz` or `.warc.zst`, 512 KiB
     /// of a `.warc.lz4`, 1.5 MiB of a `.warc`), for threads that tokenize a part's records
     /// right after reading it ([`Parts`]): they are then still in the core's cache, and
-    /// the threads run out of parts at nearly the same time. Measured with `htmltok stats
-    /// -j 2` on 200 MB of pages (best of 7–15 runs): 256 KiB parts of the `.warc.zst` and
-    /// `.warc.gz` took some 3% less time than 1 MiB ones, 512 KiB parts of the
-    /// `.warc.lz4` (which inflates 3.6 times, not 6) some 3% less than 256 KiB ones; for
-    /// the `.warc`, 256 KiB to 4 MiB made no difference beyond the noise.
+    /// the threads run out of parts at nearly the same time. A `.warc.lz4` part is larger
+    /// as LZ4 inflates less; for a `.warc` the part size matters little.
     pub(crate) fn record_sized_parts(self) -> Self {
         let part = match self.codec {
             Some(Codec::Gzip | Codec::Zstd) => 256 << 10,
@@ -448,9 +444,7 @@ struct Plan {
 
 /// Where the parts begin and end: parts of the part size, but the file's last stretch
 /// (up to two parts) in quarter parts, so that the threads run out of work at nearly the
-/// same time (measured on `htmltok stats -j 2` over a 200 MB `.warc.zst` in 256 KiB
-/// parts: one thread idle some 3 ms of the 168 at the end with whole parts, 1.5 ms with
-/// quarter parts at the end).
+/// same time, with less idle time for a thread at the end.
 #[derive(Clone, Copy, Debug)]
 struct Cuts {
     part: u64,

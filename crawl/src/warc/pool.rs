@@ -4,10 +4,9 @@
 //! Why: when one thread reads records and others consume them (the [`ParallelReader`]
 //! and a batch's workers), every record's body is a fresh allocation in the reading
 //! thread's heap, freed by another thread. The allocator gives such memory back to the
-//! system and takes it again, and each time every page of it is a page fault: measured on
-//! `htmltok stats -j 2` over one `.warc.gz`, four times the page faults of `-j 1` and 5–10%
-//! of the run in the kernel. A pool keeps the pages: a buffer given back is cleared, not
-//! freed, and the next record is read into it.
+//! system and takes it again, and each time every page of it is a page fault, a
+//! noticeable part of the run spent in the kernel. A pool keeps the pages: a buffer given
+//! back is cleared, not freed, and the next record is read into it.
 //!
 //! [`ParallelReader`]: super::ParallelReader
 

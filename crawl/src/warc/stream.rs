@@ -315,8 +315,8 @@ pub(crate) const GZIP_PEEK: usize = 1024;
 /// inflates to bytes starting `WARC/`, on these bytes alone: a member whose header (extra
 /// field, file name, comment) and deflate blocks take more than that before its first
 /// five bytes, which no WARC writer makes, is not taken for a record start. Decoding the
-/// candidate from the input instead read a header that never ends (a file name with no
-/// NUL) on to the end of the file, for every candidate: 1 MB of such headers took 40 s.
+/// candidate from the input instead would read a header that never ends (a file name
+/// with no NUL) on to the end of the file, for every candidate: quadratic time.
 pub(crate) fn gzip_starts_warc(head: &[u8]) -> bool {
     gzip_prefix(head, 5).is_some_and(|out| out == b"WARC/")
 }

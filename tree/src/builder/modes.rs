@@ -400,9 +400,9 @@ impl<'a> TreeBuilder<'a> {
     /// [`Self::body_text`] on the token in place: its text is taken, the rest is not
     /// moved (see [`TreeBuilder::insert_text_mut`]).
     ///
-    /// The NUL case out of line: with its loop inlined here, this function saved and
-    /// restored six registers (16 instructions) for every text, to tail-call
-    /// `insert_text_mut` on the common path.
+    /// The NUL case out of line: with its loop inlined here, this function would save
+    /// and restore registers for every text, only to tail-call `insert_text_mut` on the
+    /// common path.
     fn body_text_mut(&mut self, text: &mut TextTok<'a>) {
         if text.mark != Mark::Plain {
             return self.body_text_marked(text);
@@ -462,15 +462,14 @@ impl<'a> TreeBuilder<'a> {
     /// last child (foster parenting is on only while "in table" runs these rules, never
     /// for the tokenizer's sink, which calls this). Every other case is a tail call
     /// ([`Self::in_body_lazy_text_general`], or `Dom::append_lazy_text`'s own). With
-    /// calls to come back from on its path, the function saved and restored six
-    /// registers a text (callgrind, the corpus's parse: 657.25 M -> 643.23 M, with the
-    /// arena order's check in `Dom::append_lazy_text`).
+    /// calls to come back from on its path, the function would save and restore
+    /// registers for every text.
     pub(crate) fn in_body_lazy_text(&mut self, span: Span) {
         debug_assert!(!self.frameset_ok);
         debug_assert!(!self.foster_parenting);
         match self.open.current() {
             // With no `template` on the stack the current node is not one: the stack's
-            // count, one load, where the current node's name took two, and two tests.
+            // count, one load, where the current node's name takes two, and two tests.
             Some((parent, _))
                 if !self.formatting_to_reconstruct()
                     && !self.open.contains_tag(Tag::Template)
@@ -533,8 +532,8 @@ impl<'a> TreeBuilder<'a> {
     /// marker-pushing `applet`, `marquee`, `object`, the formatting elements, whose
     /// list entry the adoption agency algorithm removes) and uninterned names (compared
     /// by text, in "any other end tag"). Called before the end tag rules, without their
-    /// scope checks (`</p>` took ~150 instructions through `close_p`); false leaves the
-    /// token to the rules.
+    /// scope checks (costly for `</p>`, through `close_p`); false leaves the token to
+    /// the rules.
     ///
     /// Also the adoption agency algorithm's common case (see
     /// [`TreeBuilder::adoption_agency`]): a formatting element's end tag (`</a>`, `</b>`)
@@ -1069,8 +1068,8 @@ impl<'a> TreeBuilder<'a> {
                 // "Reprocess the token": the current node is an HTML table element, so
                 // the dispatcher would not take the foreign content rules, and "in table
                 // text" appends a character token to the pending list. Done here, not by
-                // another trip through the dispatcher (the whitespace between table tags,
-                // `<tr>\n<td>`: 9.4 k texts on the corpus's 16 Wikipedia pages).
+                // another trip through the dispatcher: the whitespace between table tags
+                // (`<tr>\n<td>`) is common.
                 self.pending_table_text_push(text);
                 Done
             }
@@ -1181,7 +1180,8 @@ impl<'a> TreeBuilder<'a> {
             self.foster_parenting = false;
         } else {
             // Inserted where they lie (`insert_text_mut`), then dropped together: moved
-            // out one by one (`insert_text` by value), each piece was copied and dropped.
+            // out one by one (`insert_text` by value), each piece would be copied and
+            // dropped.
             for piece in pending.iter_mut() {
                 self.insert_text_mut(piece);
             }
@@ -1200,8 +1200,8 @@ impl<'a> TreeBuilder<'a> {
         if text.has_nul() {
             self.pending_table_text.extend(text.without_nul());
         } else {
-            // The token is done with: its text is moved, not cloned (a decoded text
-            // was copied and the original freed).
+            // The token is done with: its text is moved, not cloned (cloned, a decoded
+            // text would be copied and the original freed).
             self.pending_table_text.push(TextTok {
                 text: std::mem::take(&mut text.text),
                 ..*text

@@ -10,10 +10,6 @@
 //! and the number of results of each. The counts differ a little: scraper parses with
 //! html5ever's default scripting flag (on: `<noscript>` content is text), htmltok-tree
 //! and lexbor with it off (its content is markup), so scraper finds fewer links.
-//!
-//! 2026-11-25, the 191-page corpus (59.4 MB), the shared 2-core EPYC VM at load 4.5, two
-//! runs of 5: `href` htmltok 258-286 MB/s, scraper 43-59 MB/s (4.9-6.1x); `fields`
-//! htmltok 175-196 MB/s, scraper 41-50 MB/s (3.5-4.7x).
 
 use std::time::Instant;
 
