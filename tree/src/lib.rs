@@ -135,6 +135,17 @@ impl Parser {
         self
     }
 
+    /// For the differential test of the tokenizer's simulated tree construction against
+    /// this crate's (`tree/tests/simulator.rs`) only: the tokenizer decides its state
+    /// switches and CDATA sections by its own simulation instead of being told by the tree
+    /// builder, so the tree shows where the simulation departs. [`Parser::parse`] and
+    /// [`Parser::parse_owned`] only; off by default; not part of the API.
+    #[doc(hidden)]
+    pub fn simulated_feedback(mut self, on: bool) -> Parser {
+        self.opts.simulated_feedback = on;
+        self
+    }
+
     /// Parses a document.
     pub fn parse<'a>(&self, input: &'a [u8]) -> Document<'a> {
         Document::new(input, self.build(input))
@@ -196,8 +207,15 @@ impl Parser {
     }
 
     fn build(&self, input: &[u8]) -> Dom {
-        let tokenizer = Tokenizer::builder().simulation(false).build(input);
-        let mut dom = TreeBuilder::new(input, self.opts).run(tokenizer);
+        let mut dom = if self.opts.simulated_feedback {
+            let tokenizer = Tokenizer::builder()
+                .scripting(self.opts.scripting)
+                .build(input);
+            TreeBuilder::new(input, self.opts).run_simulated(tokenizer)
+        } else {
+            let tokenizer = Tokenizer::builder().simulation(false).build(input);
+            TreeBuilder::new(input, self.opts).run(tokenizer)
+        };
         select::update_selectedcontent(&mut dom, input);
         dom
     }

@@ -3,7 +3,8 @@
 //! `.dat` file outside `scripted/` (whose cases need a JavaScript engine) runs; document
 //! cases parse with `htmltok_tree::parse`, `#document-fragment` cases with
 //! `parse_fragment`. Only the tree is compared (`#document`), not `#errors`: the tree
-//! builder does not report parse errors.
+//! builder does not report parse errors. Each document case is also parsed on the tokens
+//! of the tokenizer's own simulation of tree construction, which must give the same tree.
 //!
 //! The suite is found in `$HTML5LIB_TESTS/tree-construction` or
 //! `$HTML5LIB_TESTS/../tree-construction` (when the variable names the tokenizer folder,
@@ -214,6 +215,21 @@ fn run(case: &Case, scripting: bool) -> Result<(), libtest_mimic::Failed> {
         if from_str != got {
             return Err(format!(
                 "input:\n{}\nparse_str gave:\n{from_str}\nparse gave:\n{got}",
+                case.data
+            )
+            .into());
+        }
+        // The tokenizer's own simulation of tree construction (what `htmltok::Tokenizer`
+        // does without a tree builder) switches it as this tree builder does: the tree
+        // built on its tokens is the same (`tree/tests/simulator.rs` for real pages).
+        let simulated = parser
+            .simulated_feedback(true)
+            .parse(case.data.as_bytes())
+            .to_test_format();
+        if simulated != got {
+            return Err(format!(
+                "input:\n{}\nwith the tokenizer's simulation:\n{simulated}\nwith the tree \
+                 builder's feedback:\n{got}",
                 case.data
             )
             .into());

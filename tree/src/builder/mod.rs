@@ -90,6 +90,8 @@ pub(crate) enum Step {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Options {
     pub(crate) scripting: bool,
+    /// See `Parser::simulated_feedback`.
+    pub(crate) simulated_feedback: bool,
 }
 
 /// The tree builder.
@@ -154,14 +156,30 @@ impl<'a> TreeBuilder<'a> {
 
     /// Runs the tokenizer to the end, building the tree.
     pub(crate) fn run(self, tokenizer: Tokenizer<'a>) -> Dom {
+        self.drive::<false>(tokenizer)
+    }
+
+    /// Builds the tree from a tokenizer that simulates tree construction itself
+    /// (`Builder::simulation`): the builder tells it nothing, so the tree shows what the
+    /// simulation decided. For the differential test of the simulator against this
+    /// builder only (`Parser::simulated_feedback`).
+    pub(crate) fn run_simulated(self, tokenizer: Tokenizer<'a>) -> Dom {
+        self.drive::<true>(tokenizer)
+    }
+
+    /// The loop of [`Self::run`]; with `SIMULATED`, that of [`Self::run_simulated`]
+    /// (the switches and the foreign-content flag not passed on).
+    fn drive<const SIMULATED: bool>(self, tokenizer: Tokenizer<'a>) -> Dom {
         // Both moved into this frame. Passed by value, each is the caller's memory behind
-        // a pointer, and this loop (too large to keep two pointers in registers) reloaded
-        // them from the stack before most field accesses: ~19 instructions a token. A
-        // local of the frame is addressed from the stack pointer.
+        // a pointer, and this loop (too large to keep two pointers in registers) would
+        // reload them from the stack before most field accesses. A local of the frame is
+        // addressed from the stack pointer.
         let (mut this, mut tokenizer) = (self, tokenizer);
         loop {
             let foreign = this.adjusted_current_is_foreign();
-            tokenizer.set_foreign_content(foreign);
+            if !SIMULATED {
+                tokenizer.set_foreign_content(foreign);
+            }
             // The common case, "in body" with an HTML current node, is run by the sink
             // itself (`Drive`); it hands back the tokens it leaves to the dispatcher.
             debug_assert_eq!(
@@ -171,7 +189,7 @@ impl<'a> TreeBuilder<'a> {
             );
             // The sink's bits as they are before this token (none for foreign content).
             let sink = if foreign { 0 } else { this.sink };
-            let next = tokenizer.next_token_into(&mut Drive {
+            let next = tokenizer.next_token_into(&mut Drive::<'_, '_, SIMULATED> {
                 builder: &mut this,
                 sink,
             });
@@ -181,7 +199,7 @@ impl<'a> TreeBuilder<'a> {
                     // ("text"), raw: its leading newline skipped on its bytes when they
                     // tell (`TextTok::skip_raw_leading_newline`), for the two modes'
                     // rules, which insert a raw text as it is. Decoded first, a long
-                    // `pre` was decoded and copied (~200 KB of the corpus's text).
+                    // `pre` would be decoded and copied for nothing.
                     if this.skip_newline
                         && !foreign
                         && matches!(text.mark, Mark::Raw(_))
@@ -229,7 +247,9 @@ impl<'a> TreeBuilder<'a> {
                 // a token the sink finished needs no test.
                 if let Some(state) = this.switch_to {
                     this.switch_to = None;
-                    tokenizer.set_state(state);
+                    if !SIMULATED {
+                        tokenizer.set_state(state);
+                    }
                 }
             }
             debug_assert!(this.switch_to.is_none());
@@ -306,8 +326,8 @@ impl<'a> TreeBuilder<'a> {
     /// before every token. With no foreign element on the stack and no fragment context
     /// (nearly every token of a page) the answer is no, from one count rarely written
     /// (`OpenElements::has_foreign`, which counts the context too); reading the current
-    /// node's name took two dependent loads (the stack's length, then its last entry) at
-    /// the top of every turn of the loop.
+    /// node's name would take two dependent loads (the stack's length, then its last
+    /// entry) at the top of every turn of the loop.
     #[inline(always)]
     pub(crate) fn adjusted_current_is_foreign(&self) -> bool {
         if !self.open.has_foreign() {
@@ -500,12 +520,11 @@ impl<'a> TreeBuilder<'a> {
     /// the stack, so that the current node is not one) and the element is made of its
     /// tag alone (an interned name, not `template`): through `Dom::append_element`, whose
     /// links are written once. None, doing nothing, in every other case. The stack's
-    /// push inlined too (`OpenElements::push_html_with_room`): left a call, it gave back
-    /// nearly all of the gain (callgrind, the corpus's parse: 604.02 M -> 603.91 M with
-    /// the call, 595.83 M without). Room in the arena and on the stack is tested first,
+    /// push inlined too (`OpenElements::push_html_with_room`): left a call, it would give
+    /// back nearly all of the gain. Room in the arena and on the stack is tested first,
     /// and the element pushed onto the stack before the DOM makes it, so that nothing
     /// grows on this path and its one call (the arena order's walk) is the last, a tail
-    /// call: the path saves three registers, not five (595.83 M -> 593.40 M).
+    /// call, and the path saves fewer registers.
     #[inline(always)]
     fn append_html_element(&mut self, tag: &TagTok<'a>) -> Option<NodeId> {
         let (parent, _) = self.open.current()?;
@@ -565,8 +584,8 @@ impl<'a> TreeBuilder<'a> {
 
     /// [`Self::insert_text`] on a token in place, for the text of the token being
     /// processed: its text is read where it lies and only an owned `String` is moved out.
-    /// Moving the whole token out instead (48 bytes, read in 16-byte pieces just after
-    /// the token was written in 8-byte ones) stalled store forwarding once per text.
+    /// Moving the whole token out instead (read back in wider pieces just after it is
+    /// written in narrower ones) would stall store forwarding once per text.
     pub(crate) fn insert_text_mut(&mut self, text: &mut TextTok<'a>) {
         let (parent, before) = self.insertion_place(None);
         // Text is never a child of the document, node 0 (the only `NodeData::Document`):
@@ -626,8 +645,8 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// [`Self::insert_formatting`] in the caller's frame: the `a` rule and the other
-    /// formatting start tags' rule, out of line themselves, paid a second frame for it
-    /// (~20 instructions an element; 26 k of them on the corpus's Wikipedia pages).
+    /// formatting start tags' rule, out of line themselves, would pay a second frame for
+    /// it on every formatting element.
     #[inline(always)]
     pub(crate) fn insert_formatting_inlined(&mut self, tag: &mut TagTok<'a>) {
         let id = self.insert_element(tag, Ns::Html);
@@ -857,7 +876,7 @@ impl<'a> TreeBuilder<'a> {
     ///
     /// The common answer (no HTML `p` open at all: the stack's count) inlined into the
     /// callers, the scope walk out of line: most block start tags (`<div>`, `<p>`, `<ul>`,
-    /// …) ask it, and it was a call each.
+    /// …) ask it, and out of line it would be a call each.
     #[inline(always)]
     pub(crate) fn close_p_in_button_scope(&mut self) {
         if self.open.contains_tag(Tag::P) {
@@ -922,7 +941,7 @@ impl<'a> TreeBuilder<'a> {
     /// `th`): no implied end tag is generated above it (it is the current node and not in
     /// that list), and the popping ends with it. False (nothing done) otherwise. Inlined into
     /// "in cell"'s start tag rule: `<td>x<td>` (a cell left open, common in dense
-    /// tables) took the scope walk and [`Self::close_cell`]'s calls.
+    /// tables) would otherwise take the scope walk and [`Self::close_cell`]'s calls.
     #[inline(always)]
     pub(crate) fn close_current_cell(&mut self) -> bool {
         match self.open.current() {

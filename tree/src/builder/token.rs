@@ -13,9 +13,9 @@ use crate::names::{InBodyStart, Tag};
 
 /// A start or end tag. Its attributes are not in it but at the end of the document's
 /// attribute list (`Dom::tag_attrs`), which holds the current token's (a tag the parser
-/// implies has none): a `Vec` in the token made it 72 bytes, and the token, assembled on
-/// the stack and copied into place in 16-byte pieces that straddled the 8-byte stores of
-/// its 24-byte fields, stalled store forwarding once per tag (perf: ~2% of the parse).
+/// implies has none): with a `Vec` in it the token grows, and, assembled on the stack
+/// and copied into place in pieces that straddle the stores of its fields, stalls store
+/// forwarding once per tag.
 #[derive(Debug)]
 pub(crate) struct TagTok<'a> {
     pub(crate) end: bool,
@@ -213,11 +213,10 @@ impl<'a> TextTok<'a> {
             let text = match &self.text {
                 // A text whose one change is a leading CR LF (the line break after a tag
                 // of a page with CR LF line ends: `<tr>\r\n<td>`, the whitespace of the
-                // head, ~2.4 k texts of the corpus): its decoding is the bytes after the
-                // CR ("normalize newlines"), with no other CR, no `&` (a character
-                // reference in data and RCDATA) and no NUL (replaced in RAWTEXT and script
-                // data) in them. The general decoder's setup and copy cost ~660
-                // instructions a text.
+                // head): its decoding is the bytes after the CR ("normalize newlines"),
+                // with no other CR, no `&` (a character reference in data and RCDATA) and
+                // no NUL (replaced in RAWTEXT and script data) in them. Borrowed, which
+                // spares such a common text the general decoder's setup and copy.
                 Cow::Borrowed(raw)
                     if raw.starts_with("\r\n")
                         && !raw[2..].bytes().any(|c| matches!(c, b'\r' | b'&' | 0)) =>
@@ -284,8 +283,8 @@ impl<'a> Tok<'a> {
     /// document's attribute list (`Dom::begin_tag_attrs`), where its element takes them.
     /// `input_str` is the tokenizer's input when it is known to be a `&str`: text and
     /// comments are then decoded without validating their UTF-8 again; `input` is the
-    /// tokenizer's input. Inlined into the parse loop: called out of line, the 112-byte
-    /// token was copied for the call.
+    /// tokenizer's input. Inlined into the parse loop: called out of line, the large
+    /// token would be copied for the call.
     #[inline(always)]
     pub(crate) fn from_token(
         token: Token<'a, '_>,
@@ -327,11 +326,9 @@ impl<'a> Tok<'a> {
                     doc.attrs.reserve(t.attr_count());
                     for a in t.attrs() {
                         // The common case pushed on its own path, from registers: merged
-                        // with the decoded case, the name went through a `Cow` in memory
-                        // (the out-of-line decoder's result) and was read back in 16-byte
-                        // pieces just after it was written in 8-byte ones, a store
-                        // forwarding stall per attribute (perf: the hottest spot of the
-                        // parse loop).
+                        // with the decoded case, the name would go through a `Cow` in
+                        // memory (the out-of-line decoder's result), read back just after
+                        // it is written, a store forwarding stall per attribute.
                         // Unchanged, the name is its span.
                         match a.name_if_unchanged() {
                             Some(_) if AttrRec::spans_fit(input) => doc
@@ -391,8 +388,8 @@ impl<'a> Tok<'a> {
 
 /// The tokenizer's [`TokenSink`] for the tree builder: given to
 /// `Tokenizer::next_token_into`, the conversion ([`Tok::from_token`]) is inlined once per
-/// kind of token, each copy knowing its kind (`next_token` merged the kinds into one
-/// `Token` that `from_token` took apart again: about 18 instructions a token).
+/// kind of token, each copy knowing its kind (`next_token` merges the kinds into one
+/// `Token` that `from_token` would take apart again).
 ///
 /// In the common case (the insertion mode is "in body" or "in cell", the adjusted current
 /// node is an HTML element, no leading newline to skip) the sink also runs the
@@ -408,14 +405,16 @@ impl<'a> Tok<'a> {
 /// ([`cell_or_comment`]). `None`:
 /// handled; a token it hands back goes to the dispatcher (for a "reprocess the token"
 /// too, `<image>` or `</html>`, which the dispatcher then continues as after any step).
-pub(crate) struct Drive<'r, 'a> {
+/// `SIMULATED`: the tokenizer simulates tree construction itself (see
+/// `TreeBuilder::run_simulated`); false for every parse but the simulator's test.
+pub(crate) struct Drive<'r, 'a, const SIMULATED: bool> {
     pub(crate) builder: &'r mut TreeBuilder<'a>,
     /// The builder's [`TreeBuilder::sink`] bits before this token, or none when the
     /// adjusted current node is foreign.
     pub(crate) sink: u8,
 }
 
-impl<'a> TokenSink<'a> for Drive<'_, 'a> {
+impl<'a, const SIMULATED: bool> TokenSink<'a> for Drive<'_, 'a, SIMULATED> {
     type Output = Option<Tok<'a>>;
 
     /// Every attribute name is decoded (`from_token`, `name_if_unchanged`): the attribute
@@ -428,8 +427,8 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
 
     /// The builder switches the tokenizer's state itself (`TreeBuilder::run`), and its
     /// tokenizers are built with the simulation off: emitting a tag need not test for a
-    /// simulator.
-    const SIMULATION: bool = false;
+    /// simulator (but in the simulator's test, `TreeBuilder::run_simulated`).
+    const SIMULATION: bool = SIMULATED;
 
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
@@ -502,9 +501,8 @@ impl<'a> TokenSink<'a> for Drive<'_, 'a> {
                 _ => return cell_or_comment(b, bits, tok),
             }
             // The token is finished, and what it owned (its one string) was dropped in its
-            // arm, as the kind it is: dropped whole here, the `Tok`'s kind was read back
-            // from memory (the steps are calls) and branched on through a jump table,
-            // about 7 instructions a token.
+            // arm, as the kind it is: dropped whole here, the `Tok`'s kind would be read
+            // back from memory (the steps are calls) and branched on through a jump table.
             std::mem::forget(tok);
             return None;
         }
@@ -536,15 +534,15 @@ fn cell_or_comment<'a>(b: &mut TreeBuilder<'a>, bits: u8, mut tok: Tok<'a>) -> O
 }
 
 /// A tag token whose name decoding changes (upper case, NUL, non-ASCII). The tag comes
-/// by value: given a reference, the loop wrote every token to the stack for this cold
-/// call (11 stores a tag; callgrind, `<p>x</p>` x 100,000: 142.5 M -> 140.3 M).
+/// by value: given a reference, the loop would write every token to the stack for this
+/// cold call.
 #[cold]
 #[inline(never)]
 fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
     // A known name spelled with upper case (`<TD>`, `<FONT>`: common on older pages) is
-    // found from its lowercase bytes in a stack buffer; decoding the name first made a
-    // new `String` per tag (~630 instructions a tag on such pages). A name it does not
-    // find is not interned in any spelling, so the decoded name is the element's own.
+    // found from its lowercase bytes in a stack buffer, not by decoding the name first,
+    // which would make a new `String` per tag. A name it does not find is not interned
+    // in any spelling, so the decoded name is the element's own.
     let tag = known_in_lower_case(t.raw_name());
     let other_name = if tag == Tag::Unknown {
         t.name()
