@@ -8,7 +8,7 @@ FUZZ_TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar
 # records as a .warc.zst and a .warc.lz4, made by crawl/examples/warc_recompress.rs; each
 # behind a first byte choosing the part size) instead of the HTML seeds.
 WARC_TARGETS=" warc_parallel "
-# Targets whose first input byte chooses the options (see fuzz/src/checks.rs; for tree,
+# Targets whose first input byte chooses the options (see test-support/src/checks.rs; for tree,
 # fuzz/src/tree.rs; for content, fuzz/src/content.rs).
 OPTION_TARGETS=" simulation writers scalar_vs_simd http_body tree content "
 # Targets whose first bytes are a header: options, run sizes, chunk sizes (see

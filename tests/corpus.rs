@@ -17,16 +17,16 @@
 //! - decoding every name, text, value and data does not panic.
 //!
 //! When the real corpus is absent the test runs on the bundled pages and says so loudly
-//! (under CI it fails instead: see `tests/common/mod.rs`).
+//! (under CI it fails instead: see `test-support/src/data.rs`).
 
-mod common;
+use htmltok_test_support::data;
 
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Manifest, loud};
+use data::{Manifest, loud};
 use htmltok::{Builder, Span, Token, Tokenizer};
 
 /// The pages listed in the manifest: (path relative to the corpus, expected size).
@@ -257,7 +257,7 @@ fn check_all(input: &[u8]) -> Result<[Outcome; 2], String> {
 fn corpus_pages_keep_the_span_contract() {
     // Unlike the other corpus tests, this one falls back to the bundled pages (loudly).
     let dir =
-        common::real_or_bundled_corpus("the span contract on the real pages (bundled pages only)");
+        data::real_or_bundled_corpus("the span contract on the real pages (bundled pages only)");
     let pages = manifest(&dir);
     assert!(
         !pages.is_empty(),

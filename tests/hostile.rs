@@ -15,8 +15,7 @@
 //! Every run happens on a thread with a 512 KiB stack, so recursion that grows with the
 //! input would overflow it.
 
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
+use htmltok_test_support::checks;
 
 use std::io::Write as _;
 use std::time::{Duration, Instant};

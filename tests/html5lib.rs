@@ -4,7 +4,7 @@
 //! `cargo test --test html5lib -- --list` lists every trial; `cargo test html5lib test3`
 //! runs those of `test3.test`; a failure names its file, index, state and description.
 //!
-//! The suite is found as `tests/common/mod.rs` says (`$HTML5LIB_TESTS`, else
+//! The suite is found as `test-support/src/data.rs` says (`$HTML5LIB_TESTS`, else
 //! `tests/html5lib-tests/tokenizer`, else `../shared/html5lib-tests/tokenizer`). When it is
 //! absent, the run says so loudly and has no trials; under CI (`CI` or
 //! `HTMLTOK_REQUIRE_DATA` set) it has one failing trial instead.
@@ -16,8 +16,7 @@
 //!   such a string cannot be represented in UTF-8, the only input encoding htmltok takes.
 //!   They are listed as ignored trials, with that reason in their name.
 
-#[path = "common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::path::{Path, PathBuf};
 
@@ -32,15 +31,15 @@ const EXPECTED_LONE_SURROGATE_RUNS: usize = 4;
 
 fn main() {
     let args = Arguments::from_args();
-    let trials = match common::html5lib_dir() {
+    let trials = match data::html5lib_dir() {
         Ok(dir) => trials(&dir),
-        Err(message) if common::data_required() => {
+        Err(message) if data::data_required() => {
             vec![Trial::test("html5lib/suite/present", move || {
                 Err(format!("{message} (CI or HTMLTOK_REQUIRE_DATA is set)").into())
             })]
         }
         Err(message) => {
-            common::missing("the html5lib tokenizer suite", &message);
+            data::missing("the html5lib tokenizer suite", &message);
             Vec::new()
         }
     };

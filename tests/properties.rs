@@ -44,9 +44,7 @@
 //!
 //! Case counts: `QUICKCHECK_TESTS` overrides the per-property default.
 
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
-mod common;
+use htmltok_test_support::{checks, data};
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -112,49 +110,6 @@ fn random_case(g: &mut Gen, s: &[u8]) -> Vec<u8> {
             }
         })
         .collect()
-}
-
-impl Arbitrary for Options {
-    fn arbitrary(g: &mut Gen) -> Self {
-        let state = if bool::arbitrary(g) {
-            State::Data
-        } else {
-            *g.choose(&STATES).unwrap()
-        };
-        Options {
-            simulation: !one_in(g, 4),
-            scripting: !one_in(g, 3),
-            state,
-            last_start_tag: g
-                .choose(&[
-                    None,
-                    Some("title"),
-                    Some("script"),
-                    Some("style"),
-                    Some("xmp"),
-                ])
-                .unwrap()
-                .map(str::to_string),
-            keep_bom: one_in(g, 4),
-        }
-    }
-
-    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
-        let mut simpler = Vec::new();
-        if self.state != State::Data {
-            simpler.push(Options {
-                state: State::Data,
-                ..self.clone()
-            });
-        }
-        if self.last_start_tag.is_some() {
-            simpler.push(Options {
-                last_start_tag: None,
-                ..self.clone()
-            });
-        }
-        Box::new(simpler.into_iter())
-    }
 }
 
 /// Arbitrary bytes, biased toward the bytes the tokenizer looks at.
@@ -1383,7 +1338,7 @@ fn entities() -> Option<&'static Entities> {
     static ENTITIES: OnceLock<Option<Entities>> = OnceLock::new();
     ENTITIES
         .get_or_init(|| {
-            let path = common::spec_dir().ok()?.join("entities.json");
+            let path = data::spec_dir().ok()?.join("entities.json");
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
             let json: serde_json::Value =
@@ -1407,8 +1362,8 @@ fn have_entities(what: &str) -> bool {
     if entities().is_some() {
         return true;
     }
-    if let Err(message) = common::spec_dir() {
-        common::missing(what, &message);
+    if let Err(message) = data::spec_dir() {
+        data::missing(what, &message);
     }
     false
 }

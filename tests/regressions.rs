@@ -6,9 +6,8 @@
 //! The same inputs also go through the CLI's JSON writers (`cli/tests/writers.rs`) and,
 //! as valid UTF-8, against html5gum (`benches/tests/differential.rs`).
 
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
-mod common;
+use htmltok_test_support::checks;
+use htmltok_test_support::data;
 
 use checks::{Options, STATES};
 use htmltok::{ErrorCode, Token, Tokenizer};
@@ -42,7 +41,7 @@ fn check_input(input: &[u8], options: &Options) -> Result<(), String> {
 
 #[test]
 fn every_regression_input_passes_every_property() {
-    let files = common::regression_inputs();
+    let files = data::regression_inputs();
     assert!(!files.is_empty(), "no regression inputs found");
     let mut failures = Vec::new();
     for path in &files {

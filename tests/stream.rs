@@ -4,9 +4,8 @@
 //! quickcheck properties in `properties.rs` and the `stream` fuzz target also run); its
 //! memory stays bounded on hostile inputs; read errors come back as `io::Error`.
 
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
-mod common;
+use htmltok_test_support::checks;
+use htmltok_test_support::data;
 
 use std::io::{self, Read};
 
@@ -27,8 +26,8 @@ fn chunkings() -> Vec<(Vec<usize>, (usize, usize))> {
 
 #[test]
 fn regression_inputs_and_seeds_under_every_option_set() {
-    let mut files = common::regression_inputs();
-    let seeds = common::workspace_root().join("fuzz/seeds");
+    let mut files = data::regression_inputs();
+    let seeds = data::workspace_root().join("fuzz/seeds");
     for e in std::fs::read_dir(&seeds).expect("fuzz/seeds") {
         files.push(e.expect("entry").path());
     }
@@ -59,10 +58,10 @@ fn regression_inputs_and_seeds_under_every_option_set() {
 
 #[test]
 fn html5lib_inputs() {
-    let dir = match common::html5lib_dir() {
+    let dir = match data::html5lib_dir() {
         Ok(dir) => dir,
         Err(message) => {
-            return common::missing("the stream tokenizer on html5lib inputs", &message);
+            return data::missing("the stream tokenizer on html5lib inputs", &message);
         }
     };
     let mut failures = Vec::new();
@@ -112,8 +111,8 @@ fn html5lib_inputs() {
 
 #[test]
 fn corpus_pages() {
-    let dir = common::real_or_bundled_corpus("the stream tokenizer on the real corpus");
-    let manifest = common::Manifest::read(&dir);
+    let dir = data::real_or_bundled_corpus("the stream tokenizer on the real corpus");
+    let manifest = data::Manifest::read(&dir);
     let mut failures = Vec::new();
     for (i, page) in manifest.paths().iter().enumerate() {
         let input = std::fs::read(dir.join(page)).expect("read page");

@@ -2,7 +2,7 @@
 //!
 //! Every page listed in the `path` column of the corpus's MANIFEST.tsv (`$HTMLTOK_CORPUS`,
 //! else `../shared/corpus` beside the workspace; when it is absent the test says so loudly
-//! and passes, or fails under CI: see `tests/common/mod.rs`) is tokenized three ways, all compared in the html5lib-like form
+//! and passes, or fails under CI: see `test-support/src/data.rs`) is tokenized three ways, all compared in the html5lib-like form
 //! (`checks::H5`: no spans, adjacent character tokens coalesced):
 //!
 //! 1. **html5gum, no feedback**: htmltok with the simulation off (data state only) against
@@ -43,12 +43,9 @@
 //! Time: the whole corpus is quick enough even in a debug build to run by default;
 //! `HTMLTOK_DIFF_EVERY=N` compares every N-th page only.
 
-#[path = "../../fuzz/src/checks.rs"]
-mod checks;
-#[path = "../../tests/common/mod.rs"]
-mod common;
-#[path = "../../fuzz/src/peers.rs"]
-mod peers;
+use htmltok_test_support::checks;
+use htmltok_test_support::data;
+use htmltok_test_support::peers;
 mod support;
 
 use std::cell::RefCell;
@@ -56,7 +53,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use checks::{H5, Options, Tok, diff_h5, h5_from_toks};
-use common::loud;
+use data::loud;
 use htmltok::{Scanner, State, Token};
 use support::push_html5ever;
 
@@ -69,7 +66,7 @@ use html5ever::tokenizer::{
 
 /// The corpus folder, None (said loudly; a failure under CI) when it is missing.
 fn corpus_dir() -> Option<PathBuf> {
-    common::real_corpus_or_skip("the differential test against html5gum and html5ever")
+    data::real_corpus_or_skip("the differential test against html5gum and html5ever")
 }
 
 // ----- the naive state-switching rules -------------------------------------------------
@@ -218,7 +215,7 @@ fn compare_page(bytes: &[u8]) -> PageResult {
 
 fn run_pages(select: impl Fn(usize) -> bool) {
     let Some(dir) = corpus_dir() else { return };
-    let pages = common::Manifest::read(&dir).paths();
+    let pages = data::Manifest::read(&dir).paths();
     let started = Instant::now();
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -267,7 +264,7 @@ fn corpus_pages_agree_with_html5gum_and_html5ever() {
 /// checks it).
 #[test]
 fn regression_inputs_agree_with_html5gum() {
-    let files = common::regression_inputs();
+    let files = data::regression_inputs();
     let mut failures = Vec::new();
     for path in &files {
         let input = std::fs::read(path).expect("read regression input");

@@ -14,7 +14,7 @@
 //!
 //! Inputs:
 //! 1. every page of the corpus (`$HTMLTOK_CORPUS`, else `../shared/corpus`; absent: one
-//!    loud NOT RUN line, a failure under CI: `tests/common/mod.rs`);
+//!    loud NOT RUN line, a failure under CI: `test-support/src/data.rs`);
 //! 2. generated tag soup ([`soup`], a fixed-seed generator: 10 000 documents mixing
 //!    `svg`/`math`/`foreignObject`/`desc`/`mi`/`mglyph`/`annotation-xml` (with and without
 //!    an HTML encoding)/`frameset`/`frame`/`noframes`/`select`/`option`/`table`/`td`/
@@ -56,12 +56,9 @@
 //! [`known_difference`] decides the class of a generated case; everything else must
 //! agree.
 
-#[path = "../../fuzz/src/checks.rs"]
-mod checks;
-#[path = "../../tests/common/mod.rs"]
-mod common;
-#[path = "../../fuzz/src/peers.rs"]
-mod peers;
+use htmltok_test_support::checks;
+use htmltok_test_support::data;
+use htmltok_test_support::peers;
 mod support;
 
 use std::borrow::Cow;
@@ -69,7 +66,7 @@ use std::cell::{Ref, RefCell};
 use std::time::Instant;
 
 use checks::{H5, Options, diff_h5, h5_from_toks};
-use common::loud;
+use data::loud;
 use htmltok::Scanner;
 use support::push_html5ever;
 
@@ -249,11 +246,11 @@ fn compare(bytes: &[u8]) -> Result<(), String> {
 
 #[test]
 fn corpus_pages_agree_with_html5ever_tree_builder() {
-    let Some(dir) = common::real_corpus_or_skip("the tree-builder comparison against html5ever")
+    let Some(dir) = data::real_corpus_or_skip("the tree-builder comparison against html5ever")
     else {
         return;
     };
-    let pages = common::Manifest::read(&dir).paths();
+    let pages = data::Manifest::read(&dir).paths();
     let started = Instant::now();
     let mut failures = Vec::new();
     for path in &pages {

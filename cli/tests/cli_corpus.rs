@@ -4,14 +4,13 @@
 //! WARC files built from the bundled pages in a temporary directory, whole, truncated and
 //! with a broken header.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::bundled_corpus as bundled;
+use data::bundled_corpus as bundled;
 use htmltok_crawl::warc::Writer;
 use serde_json::Value;
 
@@ -68,12 +67,12 @@ fn path_str(path: &Path) -> &str {
 
 /// The `path` column of a corpus manifest.
 fn manifest(dir: &Path) -> Vec<String> {
-    common::Manifest::read(dir).paths()
+    data::Manifest::read(dir).paths()
 }
 
 /// The real-page corpus, or None when it is absent (said loudly; a failure under CI).
 fn shared_corpus() -> Option<PathBuf> {
-    common::real_corpus_or_skip("the CLI over the real-page corpus")
+    data::real_corpus_or_skip("the CLI over the real-page corpus")
 }
 
 /// A fresh temporary directory, removed when dropped.

@@ -5,12 +5,11 @@
 //!
 //! The suite is found as `tree/tests/html5lib_tree.rs` finds it: `$HTML5LIB_TESTS/tree-construction`
 //! or `$HTML5LIB_TESTS/../tree-construction`, else beside the tokenizer tests
-//! (`common::html5lib_dir()/../tree-construction`), else
+//! (`data::html5lib_dir()/../tree-construction`), else
 //! `tests/html5lib-tests/tree-construction`, else `../shared/html5lib-tests/tree-construction`.
 //! When it is absent the html5lib test says `NOT RUN` and passes (fails under `CI`).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -56,10 +55,10 @@ fn suite_dir() -> Result<PathBuf, String> {
         candidates.push(PathBuf::from(&dir).join("tree-construction"));
         candidates.push(PathBuf::from(&dir).join("../tree-construction"));
     }
-    if let Ok(tokenizer) = common::html5lib_dir() {
+    if let Ok(tokenizer) = data::html5lib_dir() {
         candidates.push(tokenizer.join("../tree-construction"));
     }
-    let root = common::workspace_root();
+    let root = data::workspace_root();
     candidates.push(root.join("tests/html5lib-tests/tree-construction"));
     candidates.push(root.join("../shared/html5lib-tests/tree-construction"));
     candidates
@@ -160,7 +159,7 @@ fn html5lib_cases_print_their_document() {
     let dir = match suite_dir() {
         Ok(dir) => dir,
         Err(message) => {
-            common::missing(
+            data::missing(
                 "htmltok tree on the html5lib tree-construction cases",
                 &message,
             );

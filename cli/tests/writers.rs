@@ -3,12 +3,9 @@
 //! tokenizer's regression inputs (`tests/regressions/`) and a few hand-picked examples,
 //! under every initial state, simulation on and off.
 
-#[path = "../../fuzz/src/checks.rs"]
-mod checks;
-#[path = "../../tests/common/mod.rs"]
-mod common;
-#[path = "../../fuzz/src/writers.rs"]
-mod writers;
+use htmltok_test_support::checks;
+use htmltok_test_support::data;
+use htmltok_test_support::writers;
 
 use checks::{Options, STATES};
 
@@ -54,7 +51,7 @@ fn writers_on_examples() {
 
 #[test]
 fn writers_on_regression_inputs() {
-    let files = common::regression_inputs();
+    let files = data::regression_inputs();
     let mut failures = Vec::new();
     for path in &files {
         let input = std::fs::read(path).expect("read regression input");

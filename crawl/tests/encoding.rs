@@ -6,18 +6,17 @@
 //!   its `<title>` (taken with the tokenizer from the decoded text) and a phrase that a
 //!   wrong decoding would garble. The corpus is found in `$HTMLTOK_CORPUS`, else
 //!   `../shared/corpus` beside the workspace; without it the test says loudly that it
-//!   did not run (and fails under CI: see `tests/common/mod.rs`);
+//!   did not run (and fails under CI: see `test-support/src/data.rs`);
 //! - small hand-written pages for each rule and each form of declaration.
 //!
 //! Run with `cargo test -p htmltok-crawl --test encoding`.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::borrow::Cow;
 use std::path::Path;
 
-use common::{Manifest, loud};
+use data::{Manifest, loud};
 use htmltok::{Token, Tokenizer};
 use htmltok_crawl::encoding::{
     self, Decoded, Encoding, Rule, charset_from_content_type, decode_and_parse, detect, prescan,
@@ -282,7 +281,7 @@ fn title(text: &str) -> Option<String> {
 
 #[test]
 fn legacy_encoding_pages_decode_as_a_browser_would() {
-    let Some(dir) = common::real_corpus_or_skip("the legacy-encoding pages of the corpus") else {
+    let Some(dir) = data::real_corpus_or_skip("the legacy-encoding pages of the corpus") else {
         return;
     };
     let pages = legacy_pages(&dir);
@@ -777,7 +776,7 @@ fn detect_agrees_with_chardetng() {
     inputs.push(b"<p>caf\xC3".to_vec()); // cut at the very end: not UTF-8
     inputs.push(b"<p>caf\xE9 cr\xE8me br\xFBl\xE9e".to_vec());
     inputs.push("<p>Привет, как дела?".as_bytes().to_vec());
-    if let Ok(dir) = common::real_corpus() {
+    if let Ok(dir) = data::real_corpus() {
         for (path, _) in legacy_pages(&dir) {
             inputs.push(std::fs::read(dir.join(path)).unwrap());
         }
@@ -976,7 +975,7 @@ fn a_late_meta_reparses_and_the_tree_is_the_second_parse() {
 /// (encoding, rule and text), the corpus's pages having no `<meta>` where the two differ.
 #[test]
 fn the_whole_corpus_is_decided_the_same_by_the_tree() {
-    let Some(dir) = common::real_corpus_or_skip("the tree path over the whole corpus") else {
+    let Some(dir) = data::real_corpus_or_skip("the tree path over the whole corpus") else {
         return;
     };
     let manifest = Manifest::read(&dir);

@@ -5,8 +5,7 @@
 //! folder gave for it; the folder is read with `all_files` so that the files the walk
 //! takes by name and those it would pass over are all compared.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -102,7 +101,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn a_named_file_reads_as_the_same_file_in_its_folder() {
-    let dir = common::real_or_bundled_corpus("the named-file sniffing check on the real corpus");
+    let dir = data::real_or_bundled_corpus("the named-file sniffing check on the real corpus");
     let folder = run(vec![Source::Path(dir.clone())]);
     let mut files = Vec::new();
     files_under(&dir, &mut files);

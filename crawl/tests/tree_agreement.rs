@@ -6,8 +6,7 @@
 //! reader could go wrong. They agree, so the token paths stay: the tree costs three times
 //! the tokens (ARCHITECTURE.md, "The tree").
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use htmltok_crawl::extract;
 
@@ -88,9 +87,8 @@ fn title_and_base_as_the_tree_has_them() {
     ] {
         check(label, html, &mut problems);
     }
-    let dir =
-        common::real_or_bundled_corpus("the title and base differential over the real corpus");
-    let manifest = common::Manifest::read(&dir);
+    let dir = data::real_or_bundled_corpus("the title and base differential over the real corpus");
+    let manifest = data::Manifest::read(&dir);
     let mut pages = 0;
     for path in manifest.paths() {
         let bytes = std::fs::read(dir.join(&path)).unwrap();

@@ -8,17 +8,16 @@
 //! with the `Content-Type; charset=` its `<meta>` or BOM declares (`MANIFEST.tsv`'s
 //! `declared_charset`). The corpus is found in `$HTMLTOK_CORPUS`, else `../shared/corpus`
 //! beside the workspace; without it they run on small made-up pages and say so loudly
-//! (under CI they fail instead: see `tests/common/mod.rs`).
+//! (under CI they fail instead: see `test-support/src/data.rs`).
 //!
 //! Run with `cargo test -p htmltok-crawl --test warc`.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::io::{self, Read, Write as _};
 use std::path::PathBuf;
 
-use common::Manifest;
+use data::Manifest;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use htmltok_crawl::warc::{self, ErrorKind, Reader, Record, Writer};
@@ -37,7 +36,7 @@ struct Page {
 /// corpus is absent (said loudly; a failure under CI).
 fn pages() -> Vec<Page> {
     let Some(dir) =
-        common::real_corpus_or_skip("the WARC tests on corpus pages (made-up pages instead)")
+        data::real_corpus_or_skip("the WARC tests on corpus pages (made-up pages instead)")
     else {
         return made_up_pages(12);
     };

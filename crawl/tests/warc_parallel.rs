@@ -4,14 +4,13 @@
 //! member with deflate's stored blocks, so that they sit in the file literally and pass
 //! the parallel reader's check for a record start), then damaged (cut short, garbage
 //! between or inside records, flipped bytes, ranges dropped or repeated), read in parts
-//! of many sizes on 2–4 threads. The check itself is `fuzz/src/warc.rs`, which the fuzz
+//! of many sizes on 2–4 threads. The check itself is `test-support/src/warc.rs`, which the fuzz
 //! target `warc_parallel` runs on arbitrary bytes. A batch over one such file, whose
 //! workers read and map the parts themselves, gives what it gives on one thread.
 //!
 //! Run with `cargo test -p htmltok-crawl --test warc_parallel`.
 
-#[path = "../../fuzz/src/warc.rs"]
-mod check;
+use htmltok_test_support::warc as check;
 
 use std::collections::BTreeMap;
 use std::io::Write as _;

@@ -15,8 +15,7 @@
 //!
 //! When the files are absent the test says NOT RUN (and fails under CI).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -94,11 +93,11 @@ fn read(path: &Path) -> Read {
 
 #[test]
 fn every_real_archive_reads_as_warcio_reads_it() {
-    let dir = match common::warc_real() {
+    let dir = match data::warc_real() {
         Ok(dir) => dir,
-        Err(why) => return common::missing("the real WARC/ARC files test", &why),
+        Err(why) => return data::missing("the real WARC/ARC files test", &why),
     };
-    let manifest = common::Manifest::read(&dir);
+    let manifest = data::Manifest::read(&dir);
     let (file, records_col, html_col) = (
         manifest.require("file"),
         manifest.require("records_warcio"),
@@ -174,7 +173,7 @@ fn every_real_archive_reads_as_warcio_reads_it() {
     }
     assert!(files >= 40, "only {files} files in the manifest");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    common::loud(&format!(
+    data::loud(&format!(
         "warc-real: {files} files read, HTML responses as warcio's but for {} listed differences",
         DIFFERENCES.len()
     ));
@@ -190,9 +189,9 @@ fn records_of(dir: &Path, name: &str) -> Vec<htmltok_crawl::warc::Record> {
 
 #[test]
 fn real_archives_give_the_right_fields_and_bodies() {
-    let dir = match common::warc_real() {
+    let dir = match data::warc_real() {
         Ok(dir) => dir,
-        Err(why) => return common::missing("the real WARC/ARC fields test", &why),
+        Err(why) => return data::missing("the real WARC/ARC fields test", &why),
     };
     // ARC, plain and one gzip member per record: the fields a WARC record gives.
     for name in ["warcio/example.arc", "warcio/example.arc.gz"] {

@@ -1,5 +1,5 @@
 //! The parallel WARC reader yields exactly the sequential reader's records and errors on
-//! any input (see `fuzz/src/warc.rs`). The first byte chooses the part size (16–271
+//! any input (see `test-support/src/warc.rs`). The first byte chooses the part size (16–271
 //! bytes) and the thread count (2 or 3); the rest is the WARC file. Seeds worth adding:
 //! `corpus/sample.warc.gz`, `fuzz/warc-seeds/sample.warc.zst` and `.lz4`, or files written by
 //! `crawl/tests/warc_parallel.rs`'s generator.

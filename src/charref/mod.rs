@@ -562,12 +562,6 @@ mod common_reference_tests {
     }
 }
 
-/// Where the test data is (and what to do when it is absent): shared with the integration
-/// tests.
-#[cfg(test)]
-#[path = "../../tests/common/mod.rs"]
-mod test_data;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -729,15 +723,15 @@ mod tests {
         }
     }
 
-    use super::test_data as common;
+    use htmltok_test_support::data;
 
     /// The table against the standard's own `entities.json`.
     #[test]
     fn every_entity_of_entities_json() {
-        let dir = match common::spec_dir() {
+        let dir = match data::spec_dir() {
             Ok(dir) => dir,
             Err(message) => {
-                common::missing("the named-reference table against entities.json", &message);
+                data::missing("the named-reference table against entities.json", &message);
                 return;
             }
         };

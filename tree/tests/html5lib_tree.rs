@@ -13,8 +13,7 @@
 //! When it is absent the run prints `htmltok tests: NOT RUN: …` and passes, unless `CI` or
 //! `HTMLTOK_REQUIRE_DATA` is set.
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use std::path::{Path, PathBuf};
 
@@ -29,13 +28,13 @@ fn main() {
     let args = Arguments::from_args();
     let trials = match suite_dir() {
         Ok(dir) => trials(&dir),
-        Err(message) if common::data_required() => {
+        Err(message) if data::data_required() => {
             vec![Trial::test("tree/suite/present", move || {
                 Err(format!("{message} (CI or HTMLTOK_REQUIRE_DATA is set)").into())
             })]
         }
         Err(message) => {
-            common::missing("the html5lib tree-construction suite", &message);
+            data::missing("the html5lib tree-construction suite", &message);
             Vec::new()
         }
     };
@@ -49,10 +48,10 @@ fn suite_dir() -> Result<PathBuf, String> {
         candidates.push(PathBuf::from(&dir).join("tree-construction"));
         candidates.push(PathBuf::from(&dir).join("../tree-construction"));
     }
-    if let Ok(tok) = common::html5lib_dir() {
+    if let Ok(tok) = data::html5lib_dir() {
         candidates.push(tok.join("../tree-construction"));
     }
-    let root = common::workspace_root();
+    let root = data::workspace_root();
     candidates.push(root.join("tests/html5lib-tests/tree-construction"));
     candidates.push(root.join("../shared/html5lib-tests/tree-construction"));
     for dir in &candidates {

@@ -11,14 +11,13 @@
 //! Without the corpus (`$HTMLTOK_CORPUS`, else `../shared/corpus`) the bundled pages run,
 //! after a loud NOT RUN line (a failure under CI).
 
-#[path = "../../tests/common/mod.rs"]
-mod common;
+use htmltok_test_support::data;
 
 use htmltok_tree::Parser;
 
 #[test]
 fn the_simulation_builds_the_same_trees_on_real_pages() {
-    let dir = common::real_or_bundled_corpus("the simulator against the tree on the corpus");
+    let dir = data::real_or_bundled_corpus("the simulator against the tree on the corpus");
     let mut paths = Vec::new();
     let mut stack = vec![dir.clone()];
     while let Some(d) = stack.pop() {

@@ -1,8 +1,5 @@
 //! The CLI's JSON writers against the tokens they write: shared by the fuzz target
-//! `writers` and `cli/tests/writers.rs` (which includes this file with `#[path]`, beside
-//! `checks.rs`).
-
-#![allow(dead_code)]
+//! `writers` and `cli/tests/writers.rs`.
 
 use crate::checks::{H5, Options, Tok, clip, h5_from_toks, owned, run};
 use htmltok::{PositionTracker, Scanner};

@@ -1,10 +1,8 @@
 //! The parallel WARC reader's contract, shared by the fuzz target `warc_parallel` and
-//! `crawl/tests/warc_parallel.rs` (included with `#[path]`): for any input, reading it
+//! `crawl/tests/warc_parallel.rs`: for any input, reading it
 //! in parts on several threads (`htmltok_crawl::warc::ParallelReader`) yields exactly the
 //! records and errors of the sequential `Reader`, in the same order. It depends on
 //! htmltok-crawl alone.
-
-#![allow(dead_code)]
 
 use htmltok_crawl::warc::{self, ParallelReader, Reader, Record};
 

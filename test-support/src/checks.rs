@@ -1,14 +1,12 @@
 //! Checks shared by the fuzz targets (`fuzz/fuzz_targets/*.rs`) and by the tests
 //! (`tests/properties.rs`, `tests/regressions.rs`, `tests/hostile.rs`,
-//! `benches/tests/differential.rs` and `cli/tests/writers.rs` include this file with
-//! `#[path]`), so that the fuzzers and `cargo test` hold htmltok to the same contracts.
-//! It depends on htmltok alone. Its companions: `peers.rs` (the html5lib-like form and
-//! html5gum, for the differential checks) and `writers.rs` (the CLI's JSON writers).
+//! `benches/tests/differential.rs`, `cli/tests/writers.rs`), so that the fuzzers and
+//! `cargo test` hold htmltok to the same contracts. It depends on htmltok alone. Its
+//! companions: [`crate::peers`] (html5gum, for the differential checks) and
+//! [`crate::writers`] (the CLI's JSON writers).
 //!
 //! Every check returns `Err(message)` on a violation (the tests report it; the fuzz
 //! targets panic with it); a panic inside htmltok propagates as it is.
-
-#![allow(dead_code)]
 
 use htmltok::{ParseError, PositionTracker, Scanner, Span, State, TextKind, Token, Tokenizer};
 
@@ -1009,4 +1007,61 @@ pub fn check_stream(
         )?;
     }
     Ok(())
+}
+
+/// Random [`Options`] for the property tests (feature `quickcheck`): mostly the data
+/// state, the simulation and scripting mostly on, a last start tag sometimes.
+#[cfg(feature = "quickcheck")]
+mod arbitrary {
+    use htmltok::State;
+    use quickcheck::{Arbitrary, Gen};
+
+    use super::{Options, STATES};
+
+    fn one_in(g: &mut Gen, n: usize) -> bool {
+        usize::arbitrary(g) % n == 0
+    }
+
+    impl Arbitrary for Options {
+        fn arbitrary(g: &mut Gen) -> Self {
+            let state = if bool::arbitrary(g) {
+                State::Data
+            } else {
+                *g.choose(&STATES).unwrap()
+            };
+            Options {
+                simulation: !one_in(g, 4),
+                scripting: !one_in(g, 3),
+                state,
+                last_start_tag: g
+                    .choose(&[
+                        None,
+                        Some("title"),
+                        Some("script"),
+                        Some("style"),
+                        Some("xmp"),
+                    ])
+                    .unwrap()
+                    .map(str::to_string),
+                keep_bom: one_in(g, 4),
+            }
+        }
+
+        fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+            let mut simpler = Vec::new();
+            if self.state != State::Data {
+                simpler.push(Options {
+                    state: State::Data,
+                    ..self.clone()
+                });
+            }
+            if self.last_start_tag.is_some() {
+                simpler.push(Options {
+                    last_start_tag: None,
+                    ..self.clone()
+                });
+            }
+            Box::new(simpler.into_iter())
+        }
+    }
 }

@@ -1,9 +1,7 @@
-//! html5gum in the html5lib-like form of `checks.rs`: the differential check shared by the
-//! fuzz target `differential_html5gum`, `benches/tests/differential.rs` (which include this
-//! file with `#[path]`, beside `checks.rs`). It needs html5gum, so it lives apart from
-//! `checks.rs`, which the tokenizer's own tests include.
-
-#![allow(dead_code)]
+//! html5gum in the html5lib-like form of [`crate::checks`]: the differential check shared
+//! by the fuzz target `differential_html5gum` and `benches/tests/differential.rs`. It
+//! needs html5gum, so it is behind the feature `peers`, apart from `checks`, which the
+//! tokenizer's own tests use.
 
 use crate::checks::{H5, Options, diff_h5, h5_from_toks, push_h5, run};
 use htmltok::Scanner;

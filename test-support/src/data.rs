@@ -1,6 +1,5 @@
-//! Where the tests' external data is, and what a test does when it is absent. Included by
-//! the integration tests of every workspace member (`#[path = ".../tests/common/mod.rs"]`).
-//! Not every test file uses every item.
+//! Where the tests' external data is, and what a test does when it is absent; used by the
+//! tests of every workspace member.
 //!
 //! The data lives outside the repository (the repository never copies it):
 //! - the html5lib tokenizer tests: `$HTML5LIB_TESTS` (a clone of html5lib-tests, or its
@@ -15,8 +14,6 @@
 //! harness's capture) naming what it did not run and how to get the data, and passes, so
 //! that `cargo test` on a fresh clone passes. With `CI` or `HTMLTOK_REQUIRE_DATA` set (to
 //! anything but `0` or `false`) it fails instead: CI can never pass without the data.
-
-#![allow(dead_code)]
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
