@@ -4,14 +4,14 @@
 #   1. builds target/bench-warc/big-MB.warc.gz (~200 MB of payload, one gzip member per
 #      record) from the shared corpus with scripts/make-bench-warc.py, and the same
 #      records as big-MB.warc.zst (one zstd frame per record, level 3) and big-MB.warc.lz4
-#      (one LZ4 frame per record) with crawl/examples/warc_recompress.rs, unless they are
+#      (one LZ4 frame per record) with archive/examples/warc_recompress.rs, unless they are
 #      there;
 #   2. installs FastWARC into a throwaway virtualenv under target/bench-warc/venv;
 #   3. prints, for the gzip, the zstd and the LZ4 file, in MB/s of HTTP payload (10^6
 #      bytes per second, best of REPEAT runs):
 #      - FastWARC: every response record's payload read (parse_http=True), one thread
 #        (FastWARC 2.0.1 reads all three; "n/a" where a FastWARC reads no records);
-#      - htmltok: the same with the sequential reader (crawl/examples/warc_read.rs), and
+#      - htmltok: the same with the sequential reader (archive/examples/warc_read.rs), and
 #        with the parallel reader on 2 threads;
 #      - `htmltok stats -j 1` and `-j 2` over the file (read, decode, tokenize, count)
 #        and their ratio.
@@ -50,7 +50,7 @@ FASTWARC_VERSION=$("$DIR/venv/bin/pip" show fastwarc | sed -n 's/^Version: //p')
 
 echo "bench-warc: building htmltok (release)"
 nice -n 19 cargo build -q --release -p htmltok-cli
-nice -n 19 cargo build -q --release -p htmltok-crawl --example warc_read --example warc_recompress
+nice -n 19 cargo build -q --release -p htmltok-archive --example warc_read --example warc_recompress
 ZST=$DIR/big-$MB.warc.zst
 if [ ! -f "$ZST" ]; then
     nice -n 19 target/release/examples/warc_recompress "$WARC" "$ZST" --level=3

@@ -14,4 +14,15 @@ if [ -n "$unexpected" ]; then
     echo "$unexpected" | sed 's/^/  /' >&2
     exit 1
 fi
+
+# The archive crate reads WARC/ARC records and HTTP bodies without reading HTML: none of
+# htmltok's HTML crates may appear in its dependency tree.
+archive="$(cargo tree --locked -p htmltok-archive -e normal --prefix none --format '{p}' | awk '{print $1}' | sort -u)"
+html="$(echo "$archive" | grep -xE 'htmltok|htmltok-(tree|select|content|crawl|cli)' || true)"
+if [ -n "$html" ]; then
+    echo "check-deps: FAILED: htmltok-archive depends on an HTML crate:" >&2
+    echo "$html" | sed 's/^/  /' >&2
+    exit 1
+fi
+echo "htmltok-archive depends on no HTML crate"
 echo "check-deps: ok"

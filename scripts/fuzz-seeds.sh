@@ -5,7 +5,7 @@
 # Every target of fuzz/Cargo.toml, in the order the scripts run them.
 FUZZ_TARGETS=(tokenize errors_on simulation writers differential_html5gum scalar_vs_simd stream warc_parallel http_body arc_reader tree select content)
 # Targets seeded with WARC files (corpus/*.warc.gz and fuzz/warc-seeds/*: the same
-# records as a .warc.zst and a .warc.lz4, made by crawl/examples/warc_recompress.rs; each
+# records as a .warc.zst and a .warc.lz4, made by archive/examples/warc_recompress.rs; each
 # behind a first byte choosing the part size) instead of the HTML seeds.
 WARC_TARGETS=" warc_parallel "
 # Targets whose first input byte chooses the options (see test-support/src/checks.rs; for tree,

@@ -452,19 +452,9 @@ impl FailureKind {
     /// `truncated-http-head`, `truncated-before-body`, `record-end`, `read-error`,
     /// `body-does-not-decode`, `not-html-file`, `too-large`, `panicked`.
     pub fn reason(&self) -> &'static str {
-        use crate::warc::ErrorKind;
         match self {
             FailureKind::Io { .. } => "unreadable",
-            FailureKind::Warc(kind) => match kind {
-                ErrorKind::Io(_) => "read-error",
-                ErrorKind::Gzip(_) => "bad-gzip-member",
-                ErrorKind::Zstd(_) => "bad-zstd-frame",
-                ErrorKind::Lz4(_) => "bad-lz4-frame",
-                ErrorKind::Header(_) => "malformed-header",
-                ErrorKind::ContentLength(_) => "bad-length",
-                ErrorKind::Truncated(truncation) => truncation.reason(),
-                ErrorKind::RecordEnd => "record-end",
-            },
+            FailureKind::Warc(kind) => kind.reason(),
             FailureKind::StillEncoded { .. } => "body-does-not-decode",
             FailureKind::NotHtml { .. } => "not-html-file",
             FailureKind::TooLarge { .. } => "too-large",

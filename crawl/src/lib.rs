@@ -1,23 +1,24 @@
 //! # htmltok-crawl
 //!
-//! The crawl toolkit on the [`htmltok`] tokenizer, for pipelines that read the web in bulk:
+//! The crawl job: documents from files, folders and web archives, their encodings decided
+//! as a browser does, parsed, and what pipelines keep of them extracted:
 //!
 //! - [`encoding`]: decide a document's encoding as a browser does (byte order mark,
 //!   transport charset, the `<meta>` prescan of HTML § 13.2.3.2, chardetng) and transcode
 //!   it to UTF-8;
-//! - [`warc`]: read and write WARC files (`.warc`, `.warc.gz` with one gzip member per
-//!   record, `.warc.zst` and `.warc.lz4` with one frame per record), reporting a bad record with its offset and a typed [`warc::ErrorKind`], and
-//!   going on;
-//! - [`batch`]: tokenize many documents (files, folders, WARC files, buffers) in parallel
+//! - [`batch`]: many documents (files, folders, WARC and ARC files, buffers) in parallel
 //!   with a map-reduce API on rayon, with bounded memory and a typed [`batch::Failure`]
 //!   per document that could not be read;
-//! - [`sniff`]: what an input is by its first bytes (HTML, an archive, or neither), the
-//!   one decision every front makes;
 //! - [`extract`]: what to take out of a page — its links resolved against its base URL,
-//!   its visible text and title, token/tag/error/encoding counts, and one [`extract::Page`]
-//!   record per document; the code behind `htmltok links`, `text` and `stats`.
+//!   its visible text and title, main text and metadata, token/tag/error/encoding counts,
+//!   one [`extract::Page`] record per document and its Arrow columns; the code behind
+//!   `htmltok links`, `text`, `stats` and `extract`.
 //!
-//! It uses only the tokenizer's public API.
+//! The archives themselves (WARC, ARC, HTTP bodies, what is a document, what an input is)
+//! are `htmltok-archive`'s, which has no HTML dependency; its modules are re-exported
+//! here as [`warc`], [`http`], [`documents`] and [`sniff`]. The pages are read with
+//! htmltok's tokenizer, `htmltok-tree`, `htmltok-select` and `htmltok-content`, through
+//! their public APIs.
 //!
 //! Reading a WARC file (or a folder of them and of HTML files) and taking every page's
 //! title, links and text:
@@ -47,11 +48,10 @@
 //! ```
 
 pub mod batch;
-pub mod documents;
 pub mod encoding;
 pub mod extract;
-pub mod http;
-mod mime;
-pub mod sniff;
 mod tag_open;
-pub mod warc;
+
+use htmltok_archive::mime;
+/// The archive crate's modules, where the batches and the fronts have always found them.
+pub use htmltok_archive::{documents, http, sniff, warc};

@@ -1,10 +1,10 @@
 //! The parallel WARC reader's contract, shared by the fuzz target `warc_parallel` and
 //! `crawl/tests/warc_parallel.rs`: for any input, reading it
-//! in parts on several threads (`htmltok_crawl::warc::ParallelReader`) yields exactly the
+//! in parts on several threads (`htmltok_archive::warc::ParallelReader`) yields exactly the
 //! records and errors of the sequential `Reader`, in the same order. It depends on
-//! htmltok-crawl alone.
+//! htmltok-archive alone.
 
-use htmltok_crawl::warc::{self, ParallelReader, Reader, Record};
+use htmltok_archive::warc::{self, ParallelReader, Reader, Record};
 
 /// One item as compared: a record whole, or an error's offset and message.
 #[derive(Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Pages as Arrow columns (feature `arrow`): one schema and one builder for every columnar
 //! output — `htmltok extract --format parquet`, the Python package's
-//! `htmltok.process_arrow` and the Spark job built on it — so their columns cannot drift
+//! `htmltok.process(output="pyarrow")` and the Spark job built on it — so their columns cannot drift
 //! apart.
 //!
 //! The columns are what says which record a page is, named as Common Crawl's columnar index

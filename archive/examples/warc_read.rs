@@ -2,12 +2,12 @@
 //! alone (inflate, WARC and HTTP headers, bodies), no tokenizing. What
 //! `scripts/bench-warc.sh` compares with FastWARC.
 //!
-//! `cargo run --release -p htmltok-crawl --example warc_read -- [--threads=N] [--repeat=N] FILE…`
+//! `cargo run --release -p htmltok-archive --example warc_read -- [--threads=N] [--repeat=N] FILE…`
 //! (`--threads=N`: the parallel reader with N threads; default 1, the sequential reader.)
 
 use std::time::Instant;
 
-use htmltok_crawl::warc;
+use htmltok_archive::warc;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

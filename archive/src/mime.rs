@@ -1,6 +1,6 @@
 //! Fetch's "extract a MIME type" and the MIME Sniffing standard's "parse a MIME type",
 //! as far as the `charset` parameter of an HTTP `Content-Type` header needs them. Shared by
-//! [`crate::encoding::charset_from_content_type`] and the WARC reader (a record's charset).
+//! `htmltok_crawl::encoding::charset_from_content_type` and the WARC reader (a record's charset).
 //! Also the pieces of MIME Sniffing the rest of the crate shares: a type's essence as
 //! compared, the resource header's length, and the binary data test.
 
@@ -10,7 +10,7 @@ use std::borrow::Cow;
 /// strings unescaped, which is the only case that copies); None when there is no usable
 /// `charset` parameter. See `htmltok_crawl::encoding::charset_from_content_type` for the
 /// algorithm.
-pub(crate) fn charset_from_content_type(value: &str) -> Option<Cow<'_, str>> {
+pub fn charset_from_content_type(value: &str) -> Option<Cow<'_, str>> {
     let mut charset: Option<Cow<'_, str>> = None;
     let mut essence: Option<(&str, &str)> = None;
     for item in split_header_values(value) {
@@ -35,16 +35,16 @@ pub(crate) fn charset_from_content_type(value: &str) -> Option<Cow<'_, str>> {
 
 /// The essence of a `Content-Type` value as the documents and the join columns compare it:
 /// the text before the first `;`, whitespace trimmed (any case, as written).
-pub(crate) fn essence(value: &str) -> &str {
+pub fn essence(value: &str) -> &str {
     value.split(';').next().unwrap_or_default().trim()
 }
 
 /// The resource header MIME Sniffing reads (§ 5.2): the first 1,445 bytes.
-pub(crate) const RESOURCE_HEADER: usize = 1445;
+pub const RESOURCE_HEADER: usize = 1445;
 
 /// MIME Sniffing § 7.1's test for binary data: none of its binary data bytes in the
 /// resource header. Tells text from binary where no type or coding says which.
-pub(crate) fn is_text(bytes: &[u8]) -> bool {
+pub fn is_text(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(RESOURCE_HEADER)]
         .iter()
         .all(|&b| !matches!(b, 0x00..=0x08 | 0x0b | 0x0e..=0x1a | 0x1c..=0x1f))

@@ -23,7 +23,7 @@
 //!
 //! ```no_run
 //! # fn main() -> std::io::Result<()> {
-//! for record in htmltok_crawl::warc::open("CC-MAIN-example.warc.gz".as_ref())? {
+//! for record in htmltok_archive::warc::open("CC-MAIN-example.warc.gz".as_ref())? {
 //!     match record {
 //!         Ok(record) => println!("{} {:?} {} bytes", record.offset, record.target_uri, record.body.len()),
 //!         Err(error) => eprintln!("{error}"), // names the offset; reading goes on
@@ -163,8 +163,7 @@ mod stream;
 mod writer;
 
 use input::*;
-pub(crate) use parallel::Parts;
-pub use parallel::{ParallelReader, open_parallel};
+pub use parallel::{ParallelReader, Parts, open_parallel};
 pub use pool::BufferPool;
 pub use reader::{Reader, open};
 use stream::*;
@@ -419,6 +418,24 @@ pub enum ErrorKind {
     Truncated(Truncation),
     /// The record's block is not followed by CR LF CR LF: `Content-Length` is wrong.
     RecordEnd,
+}
+
+impl ErrorKind {
+    /// A short name for counting: `read-error`, `bad-gzip-member`, `bad-zstd-frame`,
+    /// `bad-lz4-frame`, `malformed-header`, `bad-length`, `truncated-header`,
+    /// `truncated-http-head`, `truncated-before-body`, `record-end`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            ErrorKind::Io(_) => "read-error",
+            ErrorKind::Gzip(_) => "bad-gzip-member",
+            ErrorKind::Zstd(_) => "bad-zstd-frame",
+            ErrorKind::Lz4(_) => "bad-lz4-frame",
+            ErrorKind::Header(_) => "malformed-header",
+            ErrorKind::ContentLength(_) => "bad-length",
+            ErrorKind::Truncated(truncation) => truncation.reason(),
+            ErrorKind::RecordEnd => "record-end",
+        }
+    }
 }
 
 /// How a WARC header block is malformed ([`ErrorKind::Header`]).

@@ -7,8 +7,8 @@ use std::io::Write;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use htmltok_crawl::http::{Note, decode_body};
-use htmltok_crawl::warc::{Damage, Format, Reader, Record, Writer};
+use htmltok_archive::http::{Note, decode_body};
+use htmltok_archive::warc::{Damage, Format, Reader, Record, Writer};
 use quickcheck::{QuickCheck, TestResult};
 
 const LIMIT: u64 = 1 << 24;
@@ -257,7 +257,7 @@ fn the_parallel_reader_reads_arc_files_as_the_sequential_one() {
         file.extend_from_slice(&arc_file(&records, gzip));
         file.extend_from_slice(&junk);
         let summary =
-            |items: Vec<Result<htmltok_crawl::warc::Record, htmltok_crawl::warc::Error>>| {
+            |items: Vec<Result<htmltok_archive::warc::Record, htmltok_archive::warc::Error>>| {
                 items
                     .into_iter()
                     .map(|item| match item {
@@ -268,7 +268,7 @@ fn the_parallel_reader_reads_arc_files_as_the_sequential_one() {
             };
         let sequential = summary(Reader::new(&file[..]).every_record(true).collect());
         let parallel = summary(
-            htmltok_crawl::warc::ParallelReader::from_bytes(file.clone(), 2)
+            htmltok_archive::warc::ParallelReader::from_bytes(file.clone(), 2)
                 .every_record(true)
                 .part_size(16)
                 .collect(),

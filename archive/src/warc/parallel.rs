@@ -140,7 +140,7 @@ pub fn open_parallel(path: &Path, threads: usize) -> io::Result<ParallelReader> 
 ///
 /// ```no_run
 /// # fn main() -> std::io::Result<()> {
-/// let reader = htmltok_crawl::warc::open_parallel("CC-MAIN-example.warc.gz".as_ref(), 4)?;
+/// let reader = htmltok_archive::warc::open_parallel("CC-MAIN-example.warc.gz".as_ref(), 4)?;
 /// for record in reader {
 ///     match record {
 ///         Ok(record) => println!("{} {:?}", record.offset, record.target_uri),
@@ -255,7 +255,7 @@ impl ParallelReader {
     /// right after reading it ([`Parts`]): they are then still in the core's cache, and
     /// the threads run out of parts at nearly the same time. A `.warc.lz4` part is larger
     /// as LZ4 inflates less; for a `.warc` the part size matters little.
-    pub(crate) fn record_sized_parts(self) -> Self {
+    pub fn record_sized_parts(self) -> Self {
         let part = match self.codec {
             Some(Codec::Gzip | Codec::Zstd) => 256 << 10,
             Some(Codec::Lz4) => 512 << 10,
@@ -272,7 +272,7 @@ impl ParallelReader {
     /// The file's parts, for threads of the caller's to read ([`Parts::read`]) instead of
     /// this reader's own; the reader itself back when the file is read sequentially
     /// (`threads` 0 or 1, under two parts) or reading already started.
-    pub(crate) fn into_parts(self) -> Result<Parts, Box<ParallelReader>> {
+    pub fn into_parts(self) -> Result<Parts, Box<ParallelReader>> {
         if !matches!(self.state, State::NotStarted) || !self.is_split() {
             return Err(Box::new(self));
         }
@@ -397,11 +397,11 @@ impl Iterator for ParallelReader {
 /// read or is being read by another thread: taking the parts from a shared counter in
 /// order, as the batch's jobs do, ensures it.
 #[derive(Clone)]
-pub(crate) struct Parts(Arc<Plan>);
+pub struct Parts(Arc<Plan>);
 
 impl Parts {
     /// How many parts there are.
-    pub(crate) fn count(&self) -> u64 {
+    pub fn count(&self) -> u64 {
         self.0.cuts.parts
     }
 
@@ -410,7 +410,7 @@ impl Parts {
     /// must have been taken by other threads, or be read before, by this one). A panic of
     /// the reader (a bug) goes on to the caller, and the parts after it then come back
     /// empty instead of waiting forever.
-    pub(crate) fn read(&self, k: u64) -> Vec<Result<Record, Error>> {
+    pub fn read(&self, k: u64) -> Vec<Result<Record, Error>> {
         self.0.read(k)
     }
 }

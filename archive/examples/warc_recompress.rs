@@ -6,8 +6,8 @@
 //! exactly; only the compression changes. What `scripts/bench-warc.sh` makes its zstd and
 //! LZ4 files with, and `fuzz/warc-seeds/` its seeds.
 //!
-//! `cargo run --release -p htmltok-crawl --example warc_recompress -- IN.warc.gz OUT.warc.zst [--level=N] [--dictionary=FILE]`
-//! `cargo run --release -p htmltok-crawl --example warc_recompress -- IN.warc.gz OUT.warc.lz4`
+//! `cargo run --release -p htmltok-archive --example warc_recompress -- IN.warc.gz OUT.warc.zst [--level=N] [--dictionary=FILE]`
+//! `cargo run --release -p htmltok-archive --example warc_recompress -- IN.warc.gz OUT.warc.lz4`
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};

@@ -318,7 +318,7 @@ pub struct Decoded {
 /// decoded size. The archive reader calls it on every HTTP response it reads.
 ///
 /// ```
-/// use htmltok_crawl::http::decode_body;
+/// use htmltok_archive::http::decode_body;
 ///
 /// let decoded = decode_body(b"5\r\nhello\r\n0\r\n\r\n", Some("chunked"), None, 1 << 20).unwrap();
 /// assert_eq!(decoded.body.as_deref(), Some(&b"hello"[..]));

@@ -1,6 +1,6 @@
 //! What an input is, by its first bytes: the one decision every front makes the same way
 //! (a file named on the command line, a file found in a folder, standard input, a buffer
-//! handed to [`crate::batch`] or to Python's `process`, `htmltok tokens` and `htmltok
+//! handed to `htmltok_crawl::batch` or to Python's `process`, `htmltok tokens` and `htmltok
 //! tree`), so that no input is read as HTML by one front and refused by another.
 //!
 //! The order is MIME Sniffing's (§ 7.1, "rules for identifying an unknown MIME type"),
@@ -40,7 +40,7 @@ pub enum InputKind {
 /// see the [module documentation](self) for the order of the rules.
 pub fn sniff(head: &[u8]) -> InputKind {
     let head = &head[..head.len().min(SNIFF_LEN)];
-    if crate::encoding::Encoding::for_bom(head).is_some() {
+    if has_bom(head) {
         return InputKind::Html;
     }
     match crate::warc::sniff(&head[..head.len().min(crate::warc::SNIFF_LEN)]) {
@@ -53,6 +53,14 @@ pub fn sniff(head: &[u8]) -> InputKind {
     } else {
         InputKind::NotHtml("binary data")
     }
+}
+
+/// Whether `head` begins with a byte order mark (UTF-8, UTF-16BE or UTF-16LE), which
+/// Encoding's "BOM sniff" reads.
+fn has_bom(head: &[u8]) -> bool {
+    head.starts_with(b"\xEF\xBB\xBF")
+        || head.starts_with(b"\xFE\xFF")
+        || head.starts_with(b"\xFF\xFE")
 }
 
 /// [`sniff`] on the first bytes of what `reader` reads, which are kept in `head` (cleared

@@ -28,7 +28,7 @@
 //! The HTTP status does not matter: an error page in HTML is a page (warcio's count of
 //! HTML responses, which the tests compare with, counts them too).
 //!
-//! [`crate::batch::Options::all_records`] takes every `response` and `resource` record
+//! `htmltok_crawl::batch::Options::all_records` takes every `response` and `resource` record
 //! as a document, whatever its type.
 
 use crate::warc::Record;
@@ -44,7 +44,7 @@ pub fn classify(record: &Record) -> Result<(), SkipReason> {
 }
 
 /// [`classify`], or with `all_records` every `response` and `resource` record.
-pub(crate) fn classify_record(record: &Record, all_records: bool) -> Result<(), SkipReason> {
+pub fn classify_record(record: &Record, all_records: bool) -> Result<(), SkipReason> {
     let kind = record.warc_type.as_str();
     if !(kind.eq_ignore_ascii_case("response") || kind.eq_ignore_ascii_case("resource")) {
         const NAMED: [&str; 6] = [
