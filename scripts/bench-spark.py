@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the Spark job (htmltok.spark.warc_dataframe) against htmltok.process on the same
 WARC files: local[1] vs local[2], mapInArrow ("arrow": Arrow batches built in Rust by
-htmltok.process_arrow) vs mapPartitions ("rows"), and the job's overhead over
+htmltok.process(output="pyarrow")) vs mapPartitions ("rows"), and the job's overhead over
 process(threads=2). Run with the venv of scripts/test-python.sh:
 
     target/python-venv/bin/python scripts/bench-spark.py [--corpus DIR] [--copies N] [WARC...]
@@ -63,8 +63,8 @@ def main():
     for threads in (1, 2):
         t = best(args.runs, lambda: sum(1 for _ in htmltok.process(warcs, threads=threads)))
         print(f"htmltok.process(threads={threads}): {t:.2f} s, {docs / t:.0f} docs/s, {html_mb / t:.0f} MB/s")
-        t = best(args.runs, lambda: sum(b.num_rows for b in htmltok.process_arrow(warcs, threads=threads)))
-        print(f"htmltok.process_arrow(threads={threads}): {t:.2f} s, {docs / t:.0f} docs/s, {html_mb / t:.0f} MB/s")
+        t = best(args.runs, lambda: sum(b.num_rows for b in htmltok.process(warcs, output="pyarrow", threads=threads)))
+        print(f"htmltok.process(output=pyarrow, threads={threads}): {t:.2f} s, {docs / t:.0f} docs/s, {html_mb / t:.0f} MB/s")
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession

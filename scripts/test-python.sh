@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the Python bindings (bindings/python) into a virtualenv and runs their pytest
-# suite. Needs only the Rust toolchain and Python 3 (>= 3.10) with venv; downloads maturin,
-# pytest, zstandard and lz4 from PyPI and crates from crates.io.
+# Builds the Python bindings (bindings/python) into a virtualenv, runs their pytest suite
+# and type-checks the tests with mypy --strict (against the package's stubs). Needs only
+# the Rust toolchain and Python 3 (>= 3.10) with venv; downloads maturin, pytest, mypy,
+# zstandard and lz4 from PyPI and crates from crates.io.
 #
 #   scripts/test-python.sh [pytest arguments...]
 #
@@ -34,11 +35,11 @@ fi
 
 venv="$(cd "$venv" && pwd)"
 
-step "installing maturin and pytest"
+step "installing maturin, pytest and mypy"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 # zstandard, lz4: the tests write .warc.zst and .warc.lz4 files (one frame per record)
-# to read them back.
-"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest zstandard lz4
+# to read them back. mypy: the type check below, and tests/test_stubs.py (stubtest).
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9,<2" pytest "mypy>=2.4,<3" zstandard lz4
 
 # The same requirements as bindings/python/pyproject.toml's `spark` extra.
 step "installing pyspark, pyarrow and pandas for the Spark tests (pyspark is large: the first time takes a while)"
@@ -67,3 +68,7 @@ VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" \
 
 step "running pytest on bindings/python/tests"
 "$venv/bin/python" -m pytest -rs bindings/python/tests "$@"
+
+# The settings (strict, the untyped third-party modules) are in bindings/python/pyproject.toml.
+step "type-checking the tests (mypy --strict)"
+"$venv/bin/python" -m mypy --strict --config-file bindings/python/pyproject.toml bindings/python/tests

@@ -90,7 +90,7 @@ def htmltok_select_hrefs(data):
 
 
 def htmltok_select_attr(data):
-    return htmltok.parse(data).select("a[href]::attr(href)")
+    return htmltok.parse(data).getall("a[href]::attr(href)")
 
 
 def htmltok_extract(data):
@@ -126,7 +126,7 @@ def methods():
         ("text", "htmltok Document(d).text()", htmltok_text),
         ("tokens", "htmltok tokenize(d) (no iteration)", htmltok_tokenize_only),
         ("select", "htmltok parse(d).select(Selector('a[href]')) + .attr('href')", htmltok_select_hrefs),
-        ("select", "htmltok parse(d).select('a[href]::attr(href)')", htmltok_select_attr),
+        ("select", "htmltok parse(d).getall('a[href]::attr(href)')", htmltok_select_attr),
         ("fields", "htmltok extract(d, Fields(ten fields))", htmltok_extract),
         ("fields", "htmltok parse(d).extract(Fields(ten fields))",
          lambda d: htmltok.parse(d).extract(COMPILED_FIELDS)),
@@ -243,10 +243,10 @@ def main():
     if ratios:
         print("\n".join(["ratios (htmltok / peer, time of the peer over htmltok's):"] + ratios), file=sys.stderr)
     try:
-        import pyarrow  # noqa: F401  (process_arrow needs it)
+        import pyarrow  # noqa: F401  (process(output="pyarrow") needs it)
         arrow = True
     except ImportError:
-        print("pyarrow is not installed: process_arrow not measured", file=sys.stderr)
+        print("pyarrow is not installed: process(output='pyarrow') not measured", file=sys.stderr)
         arrow = False
 
     def dicts(threads):
@@ -258,14 +258,14 @@ def main():
             pass
 
     def batches(threads):
-        for _ in htmltok.process_arrow(args.corpus, threads=threads):
+        for _ in htmltok.process(args.corpus, threads=threads, output="pyarrow"):
             pass
 
     forms = [("process", "link dicts", dicts), ("process", "link_urls=True", urls)]
     if args.task and "batch" not in args.task:
         forms = []
     elif arrow:
-        forms.append(("process_arrow", "Arrow batches", batches))
+        forms.append(("process", "output='pyarrow'", batches))
     for name, form, fn in forms:
         for threads in (1, 2):
             fn(threads)

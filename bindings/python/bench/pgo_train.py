@@ -34,7 +34,7 @@ def train(data: bytes) -> int:
     links = tree.select(SELECTORS[0])
     n += sum(len(a.attr("href")) for a in links)
     n += sum(len(a.name) + len(a.attrs) + len(a.text()) for a in links)
-    n += len(tree.select("a[href]::attr(href)"))
+    n += len(tree.getall("a[href]::attr(href)"))
     n += len(tree.main_text()) + len(tree.visible_text())
     n += len(tree.metadata(url="https://example.org/page"))
     n += len(tree.html)

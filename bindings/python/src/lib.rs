@@ -16,6 +16,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 mod batch;
 mod content;
 mod document;
+mod options;
 mod process;
 mod select;
 mod tokens;
@@ -107,6 +108,7 @@ fn _htmltok(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tokens::register(m)?;
     document::register(m)?;
     warc::register(m)?;
+    options::register(m)?;
     process::register(m)?;
     batch::register(m)?;
     tree::register(m)?;

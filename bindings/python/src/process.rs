@@ -1,5 +1,7 @@
 //! `process`: many files, folders and WARC files tokenized in parallel by
-//! `htmltok_crawl::batch`, one `extract::Page` per document, handed to Python as dicts.
+//! `htmltok_crawl::batch`, one `extract::Page` per document, handed to Python as dicts or
+//! in Arrow record batches (IPC bytes, PyCapsule objects, pyarrow batches), the options
+//! read by [`crate::options::ProcessOptions`] for all of them.
 //!
 //! The batch runs on a thread of its own (rayon's workers inside it) and sends each page
 //! over a bounded channel; the Python iterator receives with the GIL released. Dropping
@@ -18,19 +20,18 @@ use arrow_array::{Array, RecordBatch, StructArray};
 use htmltok_crawl::batch::{self, Document};
 use htmltok_crawl::extract::columns::PageColumns;
 use htmltok_crawl::extract::{Page, TreeColumns};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyImportError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyCapsule, PyDict, PyString};
+use pyo3::types::{PyBool, PyBytes, PyCapsule, PyDict, PyString, PyTuple};
 use url::Url;
 
-use crate::document::{LinkForm, links_list, parse_base};
+use crate::document::{LinkForm, links_list};
+use crate::options::{ProcessOptions, RunOptions, check_names};
 use crate::path_arg;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process, m)?)?;
-    m.add_function(wrap_pyfunction!(process_ipc, m)?)?;
-    m.add_function(wrap_pyfunction!(process_batches, m)?)?;
     m.add_class::<ArrowBatch>()?;
     m.add_class::<Pages>()?;
     Ok(())
@@ -49,7 +50,7 @@ const BATCH_CHANNEL: usize = 32;
 enum Message {
     Page(Box<Page>),
     /// A record batch of pages, built by the worker that extracted them
-    /// ([`Output::Ipc`], [`Output::Capsules`]).
+    /// (the Arrow outputs).
     Batch(RecordBatch),
     /// The batch is over: its failures (file, offset, reason) and counts.
     Done {
@@ -163,7 +164,7 @@ fn run(
     base: Option<Url>,
     tx: SyncSender<Message>,
     stop: Arc<AtomicBool>,
-    output: Output,
+    limits: Option<(usize, usize)>,
     form: LinkForm,
 ) {
     let send = |message: Message| {
@@ -171,10 +172,6 @@ fn run(
             // The iterator is gone: stop the batch.
             stop.store(true, Ordering::Relaxed);
         }
-    };
-    let limits = match output {
-        Output::Dicts => None,
-        Output::Ipc { rows, bytes } | Output::Capsules { rows, bytes } => Some((rows, bytes)),
     };
     // Columns not being filled: at most one per worker.
     let spare: Mutex<Vec<PageColumns>> = Mutex::new(Vec::new());
@@ -226,240 +223,205 @@ fn run(
     });
 }
 
-/// Tokenizes many documents in parallel in Rust and yields one dict per document — the
-/// columns Common Crawl's index joins on, and what was extracted:
+/// `process(inputs, options=None, *, output="dicts", **keywords)`: many files, folders and
+/// WARC/ARC files read in parallel in Rust (the GIL released), one page per document.
 ///
-/// - `warc_filename`: the file (for a WARC record, the WARC file);
-/// - `warc_record_offset`, `warc_record_length`: the record's place in the WARC file (its
-///   gzip member in a `.warc.gz`, zstd or LZ4 frame in a `.warc.zst`, `.warc.lz4`); None for an HTML file;
-/// - `warc_record_id`: the record's WARC-Record-ID (None for an HTML file, an ARC record);
-/// - `url`: the record's target URI (None for an HTML file);
-/// - `fetch_time`: the record's WARC-Date as written (`2024-02-29T12:00:00Z`; an ARC
-///   record's date in that form); `fetch_status`: the HTTP status (`int`);
-///   `content_mime_type`: the MIME type of the HTTP Content-Type (else the record's),
-///   lowercase, without parameters (all three None for an HTML file) — named, with the
-///   four above, as Common Crawl's columnar index names its columns;
-/// - `encoding`, `encoding_rule`: how the page was decoded (see `Document`);
-/// - `title`; `links`: a list of link dicts as `Document.links()` gives them, or with
-///   `link_urls=True` a list of their resolved URLs (`str`), the column the Spark job and
-///   `htmltok extract` write, and much cheaper: no dict per link (None with `links=False`);
-///   `text`: the visible text as `Document.text()` (None with `text=False`);
-/// - with `fields` (a dict of names to CSS selectors, or an `htmltok.Fields`), one more key
-///   per field: the list of strings its selector gives on the page's tree, as
-///   `htmltok.extract` gives it (the tree is built only when fields are given). A name may
-///   not be one of the keys above; a selector that does not parse raises ValueError
-///   before the run starts.
-/// - with `main_text=True`, three more keys: `main_text`, the page's main text (as
-///   `Tree.main_text()` gives it; the tree is built for it, about 1.4x the parse with
-///   it, so it is opt-in), `main_kind` (str: the page kind, as `Tree.article()`'s
-///   `kind`) and `main_confidence` (float in [0, 1], its `confidence`).
-///   `process_ipc`/`process_arrow` add them as columns: `main_text` and `main_kind`
-///   strings, `main_confidence` a float32.
-/// - with `main_markdown=True`, the key `main_markdown`: the main text as GitHub-flavoured
-///   Markdown (as `Tree.main_text(format="markdown")` gives it, links resolved against
-///   the page's URL, else `base`; with `main_text=True`, both from one extraction), a
-///   string column for `process_ipc`/`process_arrow`.
-/// - with `metadata=True`, the metadata columns `htmltok.METADATA_COLUMNS` (as
-///   `htmltok extract --metadata` writes them; the tree is built for them):
-///   `canonical` (str), `robots` and `googlebot` (a dict of the directives: the flags as
-///   bools, `max_snippet`/`max_video_preview` int, `max_image_preview` str,
-///   `unavailable_after` str, `other` a list; None without such a tag), `description`,
-///   `open_graph` and `twitter` (lists of `{'name', 'content'}`), `lang`,
-///   `content_language`, `hreflang` (a list of `{'hreflang', 'url'}`), `refresh`
-///   (`{'delay', 'url'}` or None), `json_ld` (the blocks as written), `qualified_links` (a
-///   list of `{'url', 'nofollow', 'ugc', 'sponsored'}`); URLs resolved against the
-///   page's URL and `<base href>` (else `base`), None where they do not resolve.
-///   `process_ipc`/`process_arrow` add them as typed columns (structs, lists of structs).
+/// `inputs` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
+/// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` and ARC (`.arc`/`.arc.gz`) files
+/// (every HTML `response`/`resource` record is a document; `all_records=True` takes the
+/// others too) and directories, walked recursively for `.html`, `.htm`, `.xhtml`, `.xht`,
+/// `.shtml` and archive files (every file with `all_files=True`). What a file is comes
+/// from its first bytes, as in every htmltok front: a UTF-16 page with its byte order
+/// mark is HTML, an archive under any name is read as one, binary data is listed in
+/// `errors`, as is a path that does not exist (one missing file does not stop the run).
 ///
-/// `paths` is one path or an iterable of paths (`str` or `os.PathLike`): HTML files (any
-/// name), `.warc`/`.warc.gz`/`.warc.zst`/`.warc.lz4` and ARC (`.arc`/`.arc.gz`) files (every HTML `response`/`resource` record is a document;
-/// `all_records=True` takes the others too) and directories, walked recursively for
-/// `.html`, `.htm`, `.xhtml`, `.xht`, `.shtml` and archive (`.warc`, `.warc.gz`, `.warc.zst`,
-/// `.warc.lz4`, `.arc`, `.arc.gz`) files (every file with
-/// `all_files=True`). What a file is comes from its first bytes, as in every htmltok
-/// front (`htmltok_crawl::sniff`): a UTF-16 page with its byte order mark is HTML, an
-/// archive under any name is read as one, binary data is listed in `errors`. A path that
-/// does not exist is listed in `errors` too (as the `htmltok` CLI skips it), so one
-/// missing file does not stop the run over the others.
+/// `options` is an `htmltok.ProcessOptions`; or give its keywords here instead (not both,
+/// as with `pyarrow.compute`'s `options=`): `links`, `text`, `threads` (0: one per core;
+/// documents come in no fixed order, with `threads=1` in the order of the paths),
+/// `base`, `data_urls`, `link_urls`, `all_files`, `all_records`, `fields`, `main_text`,
+/// `main_markdown`, `metadata`, `batch_rows`, `batch_bytes` (see `ProcessOptions`).
 ///
-/// `threads` is the number of worker threads (0: one per core). Documents come in no
-/// fixed order (with `threads=1`, in the order of the paths). `base` is the URL to
-/// resolve the links of documents without a URL of their own against.
+/// `output` chooses what the returned `Pages` iterator yields:
 ///
-/// The run goes on in the background, with the GIL released, while the returned `Pages`
-/// iterator is consumed (at most 256 pages wait for it). Documents that cannot be read are
-/// never raised: they are listed in the iterator's `errors` as `(file, offset, reason)`,
-/// complete once the iteration has ended; its `counts` then gives what the run counted by
-/// reason (archive records that are not documents, documents read with a note, inputs
-/// that could not be read). Dropping the iterator, or calling its `close()`, stops the
-/// run.
+/// - `"dicts"` (default): one dict per document — `warc_filename` (the file; for a
+///   record, the WARC file), `warc_record_offset`, `warc_record_length` (the record's
+///   gzip member, zstd or LZ4 frame; None for an HTML file), `warc_record_id`, `url`,
+///   `fetch_time` (the WARC-Date as written), `fetch_status` (int), `content_mime_type`
+///   (lowercase, without parameters) — named as Common Crawl's columnar index names them
+///   —, `encoding`, `encoding_rule` (as `Document`), `title`, `links` (link dicts as
+///   `Document.links()`, or their URLs with `link_urls=True`; None with `links=False`),
+///   `text` (as `Document.text()`; None with `text=False`); then one list of strings per
+///   field of `fields` (as `htmltok.extract`), with `main_text=True` `main_text`,
+///   `main_kind` and `main_confidence` (as `Tree.article()`), with `main_markdown=True`
+///   `main_markdown` (as `Tree.main_text(format="markdown")`), with `metadata=True` the
+///   `htmltok.METADATA_COLUMNS` (as `htmltok extract --metadata` writes them).
+/// - `"ipc"`: record batches of up to `batch_rows` pages (fewer when their strings reach
+///   `batch_bytes`), each an Arrow IPC stream (`bytes`) that `pyarrow.ipc.open_stream`,
+///   polars or DuckDB read without a copy; the columns of `htmltok.spark.SCHEMA` (the same
+///   names; `links` the URLs, `fetch_status` int32, `main_confidence` float32, the
+///   metadata typed: structs, lists of structs), then the fields'.
+/// - `"capsules"`: the same batches as `ArrowBatch` objects of the Arrow PyCapsule
+///   interface (`__arrow_c_array__`), which pyarrow, polars, DuckDB or nanoarrow take over
+///   without a copy and without encoding.
+/// - `"pyarrow"`: the same batches as `pyarrow.RecordBatch` objects (needs pyarrow).
+///
+/// The batches are built in Rust on the worker threads: no Python object per page or per
+/// link. The run goes on in the background while the iterator is consumed. Documents that
+/// cannot be read are never raised: they are listed in the iterator's `errors`, and its
+/// `counts` gives what the run counted by reason, once the iteration has ended. Dropping
+/// the iterator, or calling its `close()`, stops the run. TypeError for arguments of the
+/// wrong type or unknown keywords, ValueError for bad values (before the run starts).
 #[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, link_urls = false, all_files = false, all_records = false, fields = None, main_text = false, main_markdown = false, metadata = false))]
-#[allow(clippy::too_many_arguments)]
-fn process(
-    paths: &Bound<'_, PyAny>,
-    links: bool,
-    text: bool,
-    threads: usize,
-    base: Option<&str>,
-    data_urls: bool,
-    link_urls: bool,
-    all_files: bool,
-    all_records: bool,
-    fields: Option<&Bound<'_, PyAny>>,
-    main_text: bool,
-    main_markdown: bool,
-    metadata: bool,
+// `inputs` is optional only for the deprecated `paths=` keyword: the signature shown is
+// the one to use.
+#[pyo3(signature = (inputs = None, options = None, *args, output = "dicts", **kwargs))]
+#[pyo3(text_signature = "(inputs, options=None, *args, output='dicts', **kwargs)")]
+fn process<'py>(
+    py: Python<'py>,
+    inputs: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyAny>>,
+    args: &Bound<'py, PyTuple>,
+    output: &str,
+    kwargs: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Pages> {
-    let tree = TreeColumns {
-        main_text,
-        main_markdown,
-        metadata,
+    let kwargs = match kwargs {
+        Some(kwargs) => kwargs.copy()?,
+        None => PyDict::new(py),
     };
-    let run = Run {
-        want: Want {
-            links,
-            text,
-            fields: compile_fields(fields, tree)?,
-            tree,
-        },
-        threads,
-        all_files,
-        all_records,
-        form: LinkForm {
-            data_urls,
-            urls: link_urls,
-            ..LinkForm::default()
-        },
+    let inputs = match (inputs, kwargs.get_item("paths")?) {
+        (Some(_), Some(_)) => {
+            return Err(PyTypeError::new_err(
+                "process() got multiple values for its inputs (inputs and paths)",
+            ));
+        }
+        (Some(inputs), None) => inputs.clone(),
+        (None, Some(paths)) => {
+            kwargs.del_item("paths")?;
+            deprecated(
+                py,
+                c"htmltok.process(paths=...) is deprecated: pass the paths first, positionally \
+                  (the argument is named inputs)",
+            )?;
+            paths
+        }
+        (None, None) => {
+            return Err(PyTypeError::new_err(
+                "process() missing 1 required positional argument: 'inputs'",
+            ));
+        }
     };
-    start(paths, base, run, Output::Dicts)
+    let options = legacy_positional(py, options, args, &kwargs)?;
+    let options: Bound<'py, ProcessOptions> = match options {
+        Some(options) => {
+            if !kwargs.is_empty() {
+                let names: Vec<String> = kwargs.keys().iter().map(|k| k.to_string()).collect();
+                return Err(PyTypeError::new_err(format!(
+                    "process() got both options and keyword options ({}): give one or the other \
+                     (options.replace({}=...) makes a changed copy)",
+                    names.join(", "),
+                    names[0]
+                )));
+            }
+            options.cast::<ProcessOptions>().cloned().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "process(): options must be an htmltok.ProcessOptions or None, not {}",
+                    crate::type_name(&options)
+                ))
+            })?
+        }
+        None => {
+            check_names("process", &kwargs)?;
+            py.get_type::<ProcessOptions>()
+                .call((), Some(&kwargs))?
+                .cast_into::<ProcessOptions>()?
+        }
+    };
+    let (output, record_batch) = match output {
+        "dicts" => (Output::Dicts, None),
+        "ipc" => (Output::Ipc, None),
+        "capsules" => (Output::Capsules, None),
+        "pyarrow" => {
+            let pyarrow = py.import("pyarrow").map_err(|err| {
+                let new = PyImportError::new_err(
+                    "htmltok.process(output='pyarrow') needs pyarrow (pip install pyarrow); \
+                     output='ipc' gives the same batches as Arrow IPC bytes, \
+                     output='capsules' as Arrow PyCapsule objects",
+                );
+                new.set_cause(py, Some(err));
+                new
+            })?;
+            (
+                Output::PyArrow,
+                Some(pyarrow.getattr("record_batch")?.unbind()),
+            )
+        }
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "process(): output must be 'dicts', 'ipc', 'capsules' or 'pyarrow', not {}",
+                PyString::new(py, other).repr()?
+            )));
+        }
+    };
+    let run = options.get().run(output != Output::Dicts);
+    start(&inputs, run, output, record_batch)
 }
 
-/// Like `process`, but yields the pages in record batches, each an Arrow IPC stream
-/// (`bytes`: the schema, one record batch, the end marker) that `pyarrow.ipc.open_stream`
-/// (or polars, DuckDB, ...) reads without a copy. The columns are those of
-/// `htmltok.spark.SCHEMA` and of `htmltok extract --format parquet`: `warc_filename`,
-/// `warc_record_offset`, `warc_record_length`, `warc_record_id`, `url`, `fetch_time`,
-/// `fetch_status` (int32), `content_mime_type`, `encoding`, `encoding_rule`, `title`,
-/// `links` (the resolved URLs; null with `links=False`), `text` (null with `text=False`),
-/// then one list-of-strings column per field of `fields` (as for `process`), then with
-/// `main_text=True` the `main_text` and `main_kind` string columns and a float32
-/// `main_confidence`, with `main_markdown=True` the `main_markdown` string column, and
-/// with `metadata=True` the metadata
-/// columns (`htmltok.METADATA_COLUMNS`: strings, structs and lists of structs).
-///
-/// A batch holds `batch_rows` pages, or fewer when their strings reach `batch_bytes`
-/// (default 4 MiB; and the last one). Batches stay well under glibc's largest heap block
-/// (32 MiB): a bigger buffer is always a fresh `mmap`, every page of it a page fault
-/// (measured: 32 MiB batches spent 13% of the run in the kernel, 4 MiB ones 3%). The batches are built and encoded in Rust with the GIL released:
-/// no Python object per page or per link. `htmltok.process_arrow` gives them as
-/// `pyarrow.RecordBatch` objects. The other arguments, `errors`, `documents` (pages, not
-/// batches), `ignored`, `counts` and `close()` are as for `process`.
-#[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, main_markdown = false, metadata = false))]
-#[allow(clippy::too_many_arguments)]
-fn process_ipc(
-    paths: &Bound<'_, PyAny>,
-    links: bool,
-    text: bool,
-    threads: usize,
-    base: Option<&str>,
-    data_urls: bool,
-    all_files: bool,
-    all_records: bool,
-    batch_rows: usize,
-    batch_bytes: usize,
-    fields: Option<&Bound<'_, PyAny>>,
-    main_text: bool,
-    main_markdown: bool,
-    metadata: bool,
-) -> PyResult<Pages> {
-    let tree = TreeColumns {
-        main_text,
-        main_markdown,
-        metadata,
-    };
-    let run = Run {
-        want: Want {
-            links,
-            text,
-            fields: compile_fields(fields, tree)?,
-            tree,
-        },
-        threads,
-        all_files,
-        all_records,
-        form: LinkForm {
-            data_urls,
-            urls: true,
-            ..LinkForm::default()
-        },
-    };
-    let (rows, bytes) = batch_limits("process_ipc", batch_rows, batch_bytes)?;
-    start(paths, base, run, Output::Ipc { rows, bytes })
-}
-
-/// Like `process_ipc`, but yields each record batch as an `ArrowBatch`: an object of the
-/// Arrow PyCapsule interface (`__arrow_c_array__`), which `pyarrow.record_batch(b)` (or
-/// polars, DuckDB, nanoarrow) takes over without a copy and without encoding: the
-/// columns built in Rust are handed over as they are. `htmltok.process_arrow` uses it.
-#[pyfunction]
-#[pyo3(signature = (paths, links = true, text = true, threads = 0, *, base = None, data_urls = false, all_files = false, all_records = false, batch_rows = 1024, batch_bytes = 4 << 20, fields = None, main_text = false, main_markdown = false, metadata = false))]
-#[allow(clippy::too_many_arguments)]
-fn process_batches(
-    paths: &Bound<'_, PyAny>,
-    links: bool,
-    text: bool,
-    threads: usize,
-    base: Option<&str>,
-    data_urls: bool,
-    all_files: bool,
-    all_records: bool,
-    batch_rows: usize,
-    batch_bytes: usize,
-    fields: Option<&Bound<'_, PyAny>>,
-    main_text: bool,
-    main_markdown: bool,
-    metadata: bool,
-) -> PyResult<Pages> {
-    let tree = TreeColumns {
-        main_text,
-        main_markdown,
-        metadata,
-    };
-    let run = Run {
-        want: Want {
-            links,
-            text,
-            fields: compile_fields(fields, tree)?,
-            tree,
-        },
-        threads,
-        all_files,
-        all_records,
-        form: LinkForm {
-            data_urls,
-            urls: true,
-            ..LinkForm::default()
-        },
-    };
-    let (rows, bytes) = batch_limits("process_batches", batch_rows, batch_bytes)?;
-    start(paths, base, run, Output::Capsules { rows, bytes })
-}
-
-/// Checks the batch size arguments of `function`.
-fn batch_limits(function: &str, rows: usize, bytes: usize) -> PyResult<(usize, usize)> {
-    if rows == 0 {
-        return Err(PyValueError::new_err(format!(
-            "{function}: batch_rows must be at least 1"
+/// The options of the old positional form `process(paths, links, text, threads)` (a
+/// bool where the options go) put into `kwargs`, with a DeprecationWarning; else
+/// `options` (None for None), TypeError for more positional arguments.
+fn legacy_positional<'py>(
+    py: Python<'py>,
+    options: Option<&Bound<'py, PyAny>>,
+    args: &Bound<'py, PyTuple>,
+    kwargs: &Bound<'py, PyDict>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let options = options.filter(|o| !o.is_none());
+    let legacy = options.is_some_and(|o| o.is_instance_of::<PyBool>());
+    if !legacy {
+        if !args.is_empty() {
+            return Err(PyTypeError::new_err(format!(
+                "process() takes from 1 to 2 positional arguments (inputs, options) but {} were given",
+                2 + args.len()
+            )));
+        }
+        return Ok(options.cloned());
+    }
+    let values: Vec<Bound<'py, PyAny>> = options.into_iter().cloned().chain(args.iter()).collect();
+    if values.len() > 3 {
+        return Err(PyTypeError::new_err(format!(
+            "process() takes at most 4 positional arguments (paths, links, text, threads) but {} were given",
+            1 + values.len()
         )));
     }
-    Ok((rows, bytes))
+    for (name, value) in ["links", "text", "threads"].into_iter().zip(values) {
+        if kwargs.contains(name)? {
+            return Err(PyTypeError::new_err(format!(
+                "process() got multiple values for argument '{name}'"
+            )));
+        }
+        kwargs.set_item(name, value)?;
+    }
+    deprecated(
+        py,
+        c"htmltok.process(paths, links, text, threads) with positional options is deprecated: \
+          pass them as keywords (links=..., text=..., threads=...) or as an htmltok.ProcessOptions",
+    )?;
+    Ok(None)
 }
 
-/// One record batch of `process_batches`, for any Arrow library to take over through
-/// the Arrow PyCapsule interface (`pyarrow.record_batch(batch)`); the columns are those
-/// of `htmltok.spark.SCHEMA`.
+/// A DeprecationWarning pointing at the caller.
+pub(crate) fn deprecated(py: Python<'_>, message: &std::ffi::CStr) -> PyResult<()> {
+    PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
+        message,
+        1,
+    )
+}
+
+/// One record batch of `process(..., output="capsules")`, for any Arrow library to take
+/// over through the Arrow PyCapsule interface (`pyarrow.record_batch(batch)`,
+/// `polars.DataFrame(batch)`); the columns are those of `htmltok.spark.SCHEMA`.
 #[pyclass(frozen, module = "htmltok", name = "ArrowBatch")]
 pub(crate) struct ArrowBatch {
     pub(crate) batch: RecordBatch,
@@ -494,54 +456,50 @@ impl ArrowBatch {
     }
 }
 
-/// The options of a run.
-struct Run {
-    want: Want,
-    threads: usize,
-    all_files: bool,
-    all_records: bool,
-    form: LinkForm,
-}
-
 /// What a `Pages` iterator yields.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Output {
     /// One dict per page.
     Dicts,
-    /// Arrow IPC streams of up to `rows` pages or `bytes` of strings.
-    Ipc { rows: usize, bytes: usize },
+    /// Record batches as Arrow IPC streams (`bytes`).
+    Ipc,
     /// The same batches as [`ArrowBatch`] objects (the Arrow PyCapsule interface).
-    Capsules { rows: usize, bytes: usize },
+    Capsules,
+    /// The same batches as `pyarrow.RecordBatch` objects.
+    PyArrow,
 }
 
-/// Starts the batch thread for `paths`.
+/// Starts the batch thread for `inputs`; `record_batch` is `pyarrow.record_batch` for
+/// [`Output::PyArrow`].
 fn start(
-    paths: &Bound<'_, PyAny>,
-    base: Option<&str>,
-    run_options: Run,
+    inputs: &Bound<'_, PyAny>,
+    run_options: RunOptions,
     output: Output,
+    record_batch: Option<Py<PyAny>>,
 ) -> PyResult<Pages> {
-    let Run {
+    let RunOptions {
         want,
         threads,
         all_files,
         all_records,
+        base,
         form,
+        batch_rows,
+        batch_bytes,
     } = run_options;
     let sources: Vec<PathBuf> =
-        if paths.is_instance_of::<PyString>() || paths.hasattr("__fspath__")? {
-            vec![path_arg(paths, "process")?]
+        if inputs.is_instance_of::<PyString>() || inputs.hasattr("__fspath__")? {
+            vec![path_arg(inputs, "process")?]
         } else {
-            let iter = paths.try_iter().map_err(|_| {
+            let iter = inputs.try_iter().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "process: expected a path or an iterable of paths, not {}",
-                    crate::type_name(paths)
+                    crate::type_name(inputs)
                 ))
             })?;
             iter.map(|p| path_arg(&p?, "process"))
                 .collect::<PyResult<_>>()?
         };
-    let base = parse_base(base)?;
     let stop = Arc::new(AtomicBool::new(false));
     let tree = want.parser();
     let options = batch::Options::new()
@@ -550,6 +508,7 @@ fn start(
         .all_records(all_records)
         .tree(tree)
         .stop_flag(stop.clone());
+    let limits = (output != Output::Dicts).then_some((batch_rows, batch_bytes));
     let (tx, rx) = sync_channel(match output {
         Output::Dicts => CHANNEL,
         _ => BATCH_CHANNEL,
@@ -561,7 +520,7 @@ fn start(
         .name("htmltok-process".to_string())
         .spawn(move || {
             run(
-                sources, options, batch_want, base, tx, batch_stop, output, batch_form,
+                sources, options, batch_want, base, tx, batch_stop, limits, batch_form,
             )
         })?;
     Ok(Pages {
@@ -571,6 +530,8 @@ fn start(
         want,
         form,
         output,
+        limits: (batch_rows, batch_bytes),
+        record_batch,
         errors: Mutex::new(Vec::new()),
         documents: AtomicU64::new(0),
         ignored: AtomicU64::new(0),
@@ -578,11 +539,13 @@ fn start(
     })
 }
 
-/// The iterator `process` returns: one dict per document, as the run produces them.
+/// The iterator `process` returns: one dict per document, or one record batch of pages
+/// (IPC bytes, `ArrowBatch`, `pyarrow.RecordBatch`, as `output` says), as the run
+/// produces them.
 ///
 /// `errors` lists the documents that could not be read, as `(file, offset, reason)`
 /// (offset None for a file), complete once the iteration has ended; `documents` counts
-/// the dicts yielded, `ignored` the archive records left out as not documents, `counts`
+/// the pages yielded (not the batches), `ignored` the archive records left out as not documents, `counts`
 /// all of these by reason (once the iteration has ended). `close()` (or dropping the
 /// iterator) stops the run.
 #[pyclass(frozen, module = "htmltok", name = "Pages")]
@@ -592,7 +555,12 @@ pub(crate) struct Pages {
     want: Want,
     form: LinkForm,
     output: Output,
-    /// The pages of the next batch (`Output::Ipc`).
+    /// The Arrow outputs' batch size: at most so many rows, or a batch ends once its
+    /// strings reach so many bytes.
+    limits: (usize, usize),
+    /// `pyarrow.record_batch`, for [`Output::PyArrow`].
+    record_batch: Option<Py<PyAny>>,
+    /// The pages of the next batch (the Arrow outputs).
     columns: Mutex<PageColumns>,
     errors: Mutex<Vec<(String, Option<u64>, String)>>,
     documents: AtomicU64,
@@ -657,18 +625,35 @@ impl Pages {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match self.output {
-            Output::Dicts => Ok(self.next_dict(py)?.map(Bound::into_any)),
-            Output::Ipc { rows, bytes } => match self.next_batch(py, rows, bytes)? {
-                Some(batch) => Ok(Some(self.encode(py, batch)?.into_any())),
-                None => Ok(None),
-            },
-            Output::Capsules { rows, bytes } => match self.next_batch(py, rows, bytes)? {
-                Some(batch) => Ok(Some(Bound::new(py, ArrowBatch { batch })?.into_any())),
-                None => Ok(None),
-            },
+        if self.output == Output::Dicts {
+            return Ok(self.next_dict(py)?.map(Bound::into_any));
+        }
+        let (rows, bytes) = self.limits;
+        let Some(batch) = self.next_batch(py, rows, bytes)? else {
+            return Ok(None);
+        };
+        match (self.output, &self.record_batch) {
+            (Output::Ipc, _) => Ok(Some(self.encode(py, batch)?.into_any())),
+            (Output::PyArrow, Some(record_batch)) => {
+                let capsules = Bound::new(py, ArrowBatch { batch })?;
+                Ok(Some(record_batch.bind(py).call1((capsules,))?))
+            }
+            _ => Ok(Some(Bound::new(py, ArrowBatch { batch })?.into_any())),
         }
     }
+
+    /// `Pages[bytes]` and the like in annotations (the class is generic in the stubs).
+    #[classmethod]
+    fn __class_getitem__<'py>(
+        cls: &Bound<'py, pyo3::types::PyType>,
+        item: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = cls.py();
+        py.import("types")?
+            .getattr("GenericAlias")?
+            .call1((cls, item))
+    }
+
     /// The documents that could not be read, as `(file, offset, reason)` tuples.
     #[getter]
     fn errors(&self) -> Vec<(String, Option<u64>, String)> {

@@ -2,8 +2,10 @@
 //!
 //! - `htmltok.Selector(css)`: a selector list compiled once, for any number of documents;
 //! - `Tree.select(css)` / `select_one`, `Node.select(css)` / `select_one` (the methods in
-//!   `tree.rs` call [`select`] here): matching elements as `Node` views, or strings when
-//!   the selector ends in `::text` / `::attr(name)` (parsel's answer);
+//!   `tree.rs` call [`select`] here): matching elements as `Node` views;
+//! - `Tree.getall(css)` / `get`, `Node.getall(css)` / `get` ([`get`]): the strings, as
+//!   parsel gives them: `::text` the elements' own text nodes, `::attr(name)` an
+//!   attribute's values, else each element's outer HTML;
 //! - `htmltok.extract(data, fields)`, `Tree.extract(fields)` and `htmltok.Fields`: named
 //!   selectors all matched in one walk ([`htmltok_select::Fields`]), one list of strings
 //!   per field.
@@ -31,8 +33,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// `Selector(css)`: a CSS selector list compiled once, for `select` / `select_one` on any
-/// number of trees and nodes. A selector that does not parse raises ValueError saying
+/// `Selector(css)`: a CSS selector list compiled once, for `select` / `select_one` and
+/// `getall` / `get` on any number of trees and nodes. A selector that does not parse raises ValueError saying
 /// where it fails and what was expected.
 #[pyclass(module = "htmltok._htmltok", name = "Selector", frozen)]
 pub(crate) struct Selector {
@@ -78,7 +80,7 @@ fn parse(css: &str) -> PyResult<htmltok_select::Selector> {
     htmltok_select::Selector::parse(css).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The selectors last given as `str` to `select` / `select_one`, compiled, newest last:
+/// The selectors last given as `str` to `select` / `getall` and the like, compiled, newest last:
 /// a loop that passes the same text for every page (`parse(d).select("a::attr(href)")`,
 /// parsel's way) compiles it once instead of per page (about 28,000 instructions a
 /// compile, 1% of the parse of a news page).
@@ -106,40 +108,58 @@ fn parse_recent(css: &str) -> PyResult<Arc<htmltok_select::Selector>> {
     Ok(compiled)
 }
 
+/// A `css` argument: an `htmltok.Selector` as compiled, else a str compiled now (from
+/// [`RECENT`] when given lately) into `compiled`, which the caller keeps alive. ValueError
+/// for a selector that does not parse, TypeError for another type.
+fn selector_arg<'a>(
+    css: &'a Bound<'_, PyAny>,
+    compiled: &'a mut Option<Arc<htmltok_select::Selector>>,
+) -> PyResult<&'a htmltok_select::Selector> {
+    if let Ok(s) = css.cast::<Selector>() {
+        return Ok(&s.get().inner);
+    }
+    if let Ok(text) = css.cast::<PyString>() {
+        return Ok(compiled.insert(parse_recent(&text.to_cow()?)?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "css: expected a str or an htmltok.Selector, not {}",
+        crate::type_name(css)
+    )))
+}
+
 /// `select` and `select_one` on `tree` (below node `below`, or the whole document): `css`
 /// a str (compiled here, ValueError before any matching when it does not parse) or a
-/// `Selector`. Elements come back as `Node` views; with `::text` / `::attr()`, the strings.
-/// `first`: only the first (a `Node`, a str or None) instead of a list.
+/// `Selector`. The elements as `Node` views; `first`: only the first (a `Node` or None)
+/// instead of a list. `owner` (`Tree`, `Node`) names the caller in the warning of a
+/// selector ending in `::text` / `::attr()`: its strings, as `getall` / `get` give them,
+/// deprecated here.
 pub(crate) fn select<'py>(
     py: Python<'py>,
     tree: &Py<Tree>,
     below: Option<NodeId>,
     css: &Bound<'py, PyAny>,
     first: bool,
+    owner: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let compiled;
-    let selector: &htmltok_select::Selector = if let Ok(s) = css.cast::<Selector>() {
-        &s.get().inner
-    } else if let Ok(text) = css.cast::<PyString>() {
-        compiled = parse_recent(&text.to_cow()?)?;
-        &compiled
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "css: expected a str or an htmltok.Selector, not {}",
-            crate::type_name(css)
-        )));
-    };
-    let doc = tree.get().doc.view();
+    let mut compiled = None;
+    let selector = selector_arg(css, &mut compiled)?;
     if selector.pseudo_element().is_some() {
-        let values = py.detach(|| values(doc, below, selector, first));
-        if first {
-            return Ok(match values.first() {
-                Some(v) => PyString::new(py, v).into_any(),
-                None => py.None().into_bound(py),
-            });
-        }
-        return Ok(PyList::new(py, values)?.into_any());
+        let (old, new) = if first {
+            ("select_one", "get")
+        } else {
+            ("select", "getall")
+        };
+        let source = PyString::new(py, selector.source()).repr()?;
+        let message = format!(
+            "{owner}.{old}({source}) giving strings is deprecated: use {owner}.{new}({source}) \
+             (select() and select_one() give nodes, getall() and get() strings)"
+        );
+        let message = std::ffi::CString::new(message)
+            .map_err(|_| PyValueError::new_err("css: a selector may not hold a NUL character"))?;
+        crate::process::deprecated(py, &message)?;
+        return strings(py, tree, below, selector, first, None);
     }
+    let doc = tree.get().doc.view();
     let ids = py.detach(|| elements(doc, below, selector, first));
     let node = |id| Node {
         tree: tree.clone_ref(py),
@@ -152,6 +172,47 @@ pub(crate) fn select<'py>(
         });
     }
     Ok(PyList::new(py, ids.into_iter().map(node))?.into_any())
+}
+
+/// `getall` and `get` on `tree` (below node `below`, or the whole document): the strings
+/// `css` gives, in document order — with `::text` each matched element's own text nodes,
+/// with `::attr(name)` the attribute's value (elements without it skipped), without a
+/// pseudo-element each matched element's outer HTML (parsel's answers, and `extract`'s).
+/// `first`: only the first, else `default`.
+pub(crate) fn get<'py>(
+    py: Python<'py>,
+    tree: &Py<Tree>,
+    below: Option<NodeId>,
+    css: &Bound<'py, PyAny>,
+    first: bool,
+    default: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut compiled = None;
+    let selector = selector_arg(css, &mut compiled)?;
+    strings(py, tree, below, selector, first, default)
+}
+
+/// The strings of [`get`] for a compiled selector.
+fn strings<'py>(
+    py: Python<'py>,
+    tree: &Py<Tree>,
+    below: Option<NodeId>,
+    selector: &htmltok_select::Selector,
+    first: bool,
+    default: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let doc = tree.get().doc.view();
+    let values = py.detach(|| values(doc, below, selector, first));
+    if first {
+        return Ok(match values.first() {
+            Some(v) => PyString::new(py, v).into_any(),
+            None => match default {
+                Some(default) => default.clone(),
+                None => py.None().into_bound(py),
+            },
+        });
+    }
+    Ok(PyList::new(py, values)?.into_any())
 }
 
 /// The ids of the matching elements (the first alone with `first`).
@@ -174,8 +235,9 @@ fn elements(
     ids
 }
 
-/// The strings a `::text` / `::attr()` selector gives, in document order (the first
-/// alone with `first`: matches without one, an element lacking the attribute, skipped).
+/// The strings a selector gives ([`htmltok_select::Selector::values`]), in document
+/// order (the first alone with `first`: matches without one, an element lacking the
+/// attribute, skipped).
 fn values<'d>(
     doc: DocumentRef<'d>,
     below: Option<NodeId>,

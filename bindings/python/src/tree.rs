@@ -238,10 +238,10 @@ impl Tree {
     // Selectors (`select.rs` does the work).
 
     /// The elements matching `css` (a str or an `htmltok.Selector`) in document order, as
-    /// `Node` views; with `::text` / `::attr(name)` at the end, the strings. The GIL is
-    /// released while matching.
+    /// `Node` views. The GIL is released while matching. (A selector ending in `::text` /
+    /// `::attr(name)` gives the strings of `getall`, with a DeprecationWarning.)
     fn select<'py>(slf: &Bound<'py, Self>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(slf.py(), slf.as_unbound(), None, css, false)
+        crate::select::select(slf.py(), slf.as_unbound(), None, css, false, "Tree")
     }
 
     /// The first of `select(css)`, or None.
@@ -249,7 +249,24 @@ impl Tree {
         slf: &Bound<'py, Self>,
         css: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(slf.py(), slf.as_unbound(), None, css, true)
+        crate::select::select(slf.py(), slf.as_unbound(), None, css, true, "Tree")
+    }
+
+    /// The strings `css` gives, in document order (parsel's `getall`): with `::text` each
+    /// matched element's own text nodes, with `::attr(name)` the attribute's value
+    /// (elements without it skipped), without a pseudo-element each element's outer HTML.
+    fn getall<'py>(slf: &Bound<'py, Self>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::get(slf.py(), slf.as_unbound(), None, css, false, None)
+    }
+
+    /// The first of `getall(css)`, else `default` (parsel's `get`).
+    #[pyo3(signature = (css, default = None))]
+    fn get<'py>(
+        slf: &Bound<'py, Self>,
+        css: &Bound<'py, PyAny>,
+        default: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::get(slf.py(), slf.as_unbound(), None, css, true, default)
     }
 
     /// `htmltok.extract`'s columns on this tree: a dict of fields or an `htmltok.Fields`.
@@ -608,10 +625,11 @@ impl Node {
     // Selectors (`select.rs` does the work).
 
     /// The descendants matching `css` (a str or an `htmltok.Selector`; matched against
-    /// the whole tree, `:scope` being this node, as `querySelectorAll`), as `Node` views;
-    /// with `::text` / `::attr(name)` at the end, the strings.
+    /// the whole tree, `:scope` being this node, as `querySelectorAll`), as `Node` views.
+    /// (A selector ending in `::text` / `::attr(name)` gives the strings of `getall`,
+    /// with a DeprecationWarning.)
     fn select<'py>(&self, py: Python<'py>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(py, &self.tree, Some(self.id), css, false)
+        crate::select::select(py, &self.tree, Some(self.id), css, false, "Node")
     }
 
     /// The first of `select(css)`, or None.
@@ -620,7 +638,23 @@ impl Node {
         py: Python<'py>,
         css: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(py, &self.tree, Some(self.id), css, true)
+        crate::select::select(py, &self.tree, Some(self.id), css, true, "Node")
+    }
+
+    /// The strings `css` gives below this node, in document order (as `Tree.getall`).
+    fn getall<'py>(&self, py: Python<'py>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::get(py, &self.tree, Some(self.id), css, false, None)
+    }
+
+    /// The first of `getall(css)`, else `default`.
+    #[pyo3(signature = (css, default = None))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        css: &Bound<'py, PyAny>,
+        default: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::select::get(py, &self.tree, Some(self.id), css, true, default)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -13,12 +13,22 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any, List, NoReturn, Optional, Tuple, TypeVar
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 BUNDLED = ROOT / "corpus"
 SAMPLE_WARC = BUNDLED / "sample.warc.gz"
+
+
+T = TypeVar("T")
+
+
+def some(value: Optional[T]) -> T:
+    """`value`, asserted not None (for the type checker: a node's parent, a tree's body)."""
+    assert value is not None
+    return value
 
 
 def data_required() -> bool:
@@ -28,7 +38,7 @@ def data_required() -> bool:
     )
 
 
-def missing(what: str, why: str):
+def missing(what: str, why: str) -> NoReturn:
     """Skips (or, with CI/HTMLTOK_REQUIRE_DATA, fails) a test whose data is absent."""
     message = f"NOT RUN: {what}: {why}"
     if data_required():
@@ -36,17 +46,17 @@ def missing(what: str, why: str):
     pytest.skip(message)
 
 
-def shared_dir(name: str, env: str):
+def shared_dir(name: str, env: str) -> Path:
     if os.environ.get(env):
         return Path(os.environ[env])
     return ROOT.parent / "shared" / name
 
 
-def bundled_pages():
+def bundled_pages() -> List[Path]:
     return sorted(BUNDLED.glob("*.html"))
 
 
-def shared_corpus_sample(limit_bytes=600_000, step=8):
+def shared_corpus_sample(limit_bytes: int = 600_000, step: int = 8) -> List[Path]:
     """Every `step`-th page of the shared corpus's MANIFEST.tsv under `limit_bytes`, or a
     skip (failure under CI) when the corpus is absent."""
     corpus = shared_dir("corpus", "HTMLTOK_CORPUS")
@@ -62,7 +72,7 @@ def shared_corpus_sample(limit_bytes=600_000, step=8):
     return [p for p in paths[::step] if p.is_file()]
 
 
-def html5lib_dir():
+def html5lib_dir() -> Path:
     env = os.environ.get("HTML5LIB_TESTS")
     candidates = [Path(env)] if env else []
     candidates += [ROOT / "tests" / "html5lib-tests" / "tokenizer", ROOT.parent / "shared" / "html5lib-tests" / "tokenizer"]
@@ -72,7 +82,7 @@ def html5lib_dir():
     missing("the html5lib error-position cases", "no html5lib-tests checkout (set HTML5LIB_TESTS)")
 
 
-_CLI = None
+_CLI: Optional[Path] = None
 
 
 def cli_path() -> Path:
@@ -90,7 +100,7 @@ def cli_path() -> Path:
     return _CLI
 
 
-def cli(*args, check=True):
+def cli(*args: object, check: bool = True) -> Tuple[str, str, int]:
     """Runs the CLI; returns (stdout as str, stderr as str, exit status)."""
     proc = subprocess.run([str(cli_path()), *map(str, args)], capture_output=True)
     if check and proc.returncode != 0:
@@ -98,13 +108,13 @@ def cli(*args, check=True):
     return proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8", errors="replace"), proc.returncode
 
 
-def cli_json_lines(*args, check=True):
+def cli_json_lines(*args: object, check: bool = True) -> List[Any]:
     out, _, _ = cli(*args, check=check)
     return [json.loads(line) for line in out.splitlines() if line]
 
 
 @pytest.fixture(scope="session")
-def bundled():
+def bundled() -> List[Path]:
     pages = bundled_pages()
     assert pages, f"no bundled pages in {BUNDLED}"
     return pages

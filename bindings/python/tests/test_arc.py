@@ -4,11 +4,14 @@ per record; and the record fields about decoding and damage (payload_notes, raw_
 body_error, damage, warc_truncated) on ARC and WARC records."""
 
 import gzip
+from pathlib import Path
+from typing import Any, List, Tuple
 
 import pytest
 
 import htmltok
 from htmltok.warc import ArchiveIterator
+from conftest import some
 from warcs import _record, arc_record, http_response, write_arc
 
 PAGE = b"<!DOCTYPE html><title>Example Domain</title><p><a href=/more>More</a>"
@@ -17,7 +20,7 @@ PLAIN_AS_GZIP = b"<title>Stored inflated</title>"
 CORRUPT_GZIP = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + b"\xff\xfe\xfd" * 10
 
 
-def arc_records():
+def arc_records() -> List[bytes]:
     return [
         # An ordinary page.
         arc_record("http://example.com/", http_response(PAGE)),
@@ -38,14 +41,14 @@ def arc_records():
 
 
 @pytest.fixture(params=[False, True], ids=["arc", "arc.gz"])
-def arc(request, tmp_path):
+def arc(request: pytest.FixtureRequest, tmp_path: Path) -> Tuple[Path, List[int]]:
     gzipped = request.param
     path = tmp_path / ("crawl.arc.gz" if gzipped else "crawl.arc")
     offsets = write_arc(path, arc_records(), gzipped=gzipped)
     return path, offsets
 
 
-def test_archive_iterator_reads_arc_records(arc):
+def test_archive_iterator_reads_arc_records(arc: Tuple[Path, List[int]]) -> None:
     path, offsets = arc
     it = ArchiveIterator(path)
     recs = list(it)
@@ -83,7 +86,7 @@ def test_archive_iterator_reads_arc_records(arc):
         [(r.offset, r.content, r.payload_notes) for r in recs]
 
 
-def test_process_reads_arc_files(arc):
+def test_process_reads_arc_files(arc: Tuple[Path, List[int]]) -> None:
     path, offsets = arc
     pages = htmltok.process(path, threads=1)
     got = list(pages)
@@ -97,7 +100,8 @@ def test_process_reads_arc_files(arc):
         assert p["warc_record_id"] is None  # ARC records have no ID
         assert p["fetch_time"] == "2014-02-16T05:02:21Z"
         assert p["content_mime_type"] == "text/html"
-    assert got[0]["links"][0]["url"] == "http://example.com/more"
+    links: Any = got[0]["links"]
+    assert links[0]["url"] == "http://example.com/more"
     # The body that does not decode is a failure; robots.txt and the filedesc:// record
     # are not documents; the page stored inflated is a document read with a note.
     assert [(f, o) for f, o, _ in pages.errors] == [(str(path), offsets[3])]
@@ -110,7 +114,7 @@ def test_process_reads_arc_files(arc):
     assert pages.ignored == 2
 
 
-def test_damage_and_warc_truncated(tmp_path):
+def test_damage_and_warc_truncated(tmp_path: Path) -> None:
     # An ARC file cut off inside its last record: the record is read in part.
     records = arc_records()[:2]
     path = tmp_path / "cut.arc"
@@ -140,8 +144,8 @@ def test_damage_and_warc_truncated(tmp_path):
                               "WARC-IP-Address: 10.0.0.1"]))
     (rec,) = list(ArchiveIterator(warc))
     assert (rec.format, rec.warc_truncated, rec.ip_address, rec.damage) == ("warc", "length", "10.0.0.1", None)
-    assert rec.record_id.startswith("<urn:uuid:") and rec.raw_body is None
+    assert some(rec.record_id).startswith("<urn:uuid:") and rec.raw_body is None
     pages = htmltok.process(warc)
     (page,) = list(pages)
     assert page["warc_record_id"] == rec.record_id and page["fetch_time"] == rec.date
-    assert pages.counts["recovered"] == {"warc-truncated": 1}
+    assert some(pages.counts)["recovered"] == {"warc-truncated": 1}

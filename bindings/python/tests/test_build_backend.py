@@ -9,6 +9,8 @@ import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any, List, Optional
 
 import pytest
 
@@ -17,20 +19,21 @@ import htmltok
 BACKEND = Path(__file__).resolve().parents[1] / "build_backend" / "pgo_backend.py"
 
 
-def load_backend():
+def load_backend() -> Any:
     pytest.importorskip("maturin", reason="NOT RUN: maturin is not installed (the backend imports it)")
     spec = importlib.util.spec_from_file_location("pgo_backend", BACKEND)
-    module = importlib.util.module_from_spec(spec)
+    assert spec is not None and spec.loader is not None
+    module: ModuleType = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def test_pgo_flag_is_a_bool():
+def test_pgo_flag_is_a_bool() -> None:
     # `maturin develop` (the tests' build) is not the backend's PGO build.
     assert isinstance(htmltok.PGO, bool)
 
 
-def test_backend_passes_maturins_hooks_through():
+def test_backend_passes_maturins_hooks_through() -> None:
     backend = load_backend()
     import maturin
 
@@ -40,7 +43,7 @@ def test_backend_passes_maturins_hooks_through():
     assert backend.build_wheel is not maturin.build_wheel
 
 
-def test_unknown_choice_is_refused_before_building(monkeypatch, tmp_path):
+def test_unknown_choice_is_refused_before_building(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     backend = load_backend()
     monkeypatch.setenv("HTMLTOK_PGO", "yes please")
     with pytest.raises(ValueError, match="HTMLTOK_PGO"):
@@ -48,7 +51,7 @@ def test_unknown_choice_is_refused_before_building(monkeypatch, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_pgo_required_but_impossible_fails(monkeypatch, tmp_path):
+def test_pgo_required_but_impossible_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     backend = load_backend()
     monkeypatch.setenv("HTMLTOK_PGO", "1")
     monkeypatch.setattr(backend, "_why_not", lambda: "no llvm-profdata here")
@@ -56,14 +59,14 @@ def test_pgo_required_but_impossible_fails(monkeypatch, tmp_path):
         backend.build_wheel(str(tmp_path))
 
 
-def test_without_a_checkout_the_reason_is_the_training_data(monkeypatch, tmp_path):
+def test_without_a_checkout_the_reason_is_the_training_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # An sdist has the backend but not the repository's corpus/ to train on.
     backend = load_backend()
     monkeypatch.setattr(backend, "CORPUS", tmp_path / "corpus")
     assert "not an sdist" in backend._why_not()
 
 
-def test_llvm_profdata_found_is_rustcs_llvm():
+def test_llvm_profdata_found_is_rustcs_llvm() -> None:
     backend = load_backend()
     try:
         major = backend._rustc_llvm()[0]
@@ -78,17 +81,17 @@ def test_llvm_profdata_found_is_rustcs_llvm():
     assert f"LLVM version {major}." in version, (tool, version, sys.version)
 
 
-def test_auto_falls_back_to_the_plain_build_when_a_pgo_step_fails(monkeypatch, tmp_path):
+def test_auto_falls_back_to_the_plain_build_when_a_pgo_step_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     backend = load_backend()
     monkeypatch.setenv("HTMLTOK_PGO", "auto")
     monkeypatch.setattr(backend, "_why_not", lambda: None)
 
-    def failing_pgo(*args):
+    def failing_pgo(*args: object) -> None:
         raise subprocess.CalledProcessError(1, ["pgo_train.py"])
 
-    built = []
+    built: List[Optional[str]] = []
 
-    def plain(wheel_directory, config_settings=None, metadata_directory=None):
+    def plain(wheel_directory: str, config_settings: object = None, metadata_directory: object = None) -> str:
         import os
 
         built.append(os.environ.get("HTMLTOK_BUILT_WITH_PGO"))
@@ -104,13 +107,13 @@ def test_auto_falls_back_to_the_plain_build_when_a_pgo_step_fails(monkeypatch, t
         backend.build_wheel(str(tmp_path))
 
 
-def test_a_fallback_is_said_and_recorded_in_the_build(monkeypatch, tmp_path, capsys):
+def test_a_fallback_is_said_and_recorded_in_the_build(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     backend = load_backend()
     monkeypatch.setenv("HTMLTOK_PGO", "auto")
     monkeypatch.setattr(backend, "_why_not", lambda: "no llvm-profdata here")
-    built = []
+    built: List[Optional[str]] = []
 
-    def plain(wheel_directory, config_settings=None, metadata_directory=None):
+    def plain(wheel_directory: str, config_settings: object = None, metadata_directory: object = None) -> str:
         import os
 
         built.append(os.environ.get("HTMLTOK_PGO_FALLBACK"))
@@ -127,5 +130,5 @@ def test_a_fallback_is_said_and_recorded_in_the_build(monkeypatch, tmp_path, cap
     assert built[-1] == "HTMLTOK_PGO=0 asked for the plain build"
 
 
-def test_pgo_fallback_is_none_or_a_reason():
+def test_pgo_fallback_is_none_or_a_reason() -> None:
     assert htmltok.PGO_FALLBACK is None or (isinstance(htmltok.PGO_FALLBACK, str) and not htmltok.PGO)

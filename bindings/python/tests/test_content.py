@@ -5,11 +5,13 @@ main text equal to the Rust example program's on shared-corpus pages."""
 import json
 import subprocess
 import threading
+from pathlib import Path
+from typing import List
 
 import pytest
 
 import htmltok
-from conftest import ROOT, shared_corpus_sample
+from conftest import ROOT, shared_corpus_sample, some
 
 ARTICLE = (
     b"<html lang=en><head><title>Council keeps library</title>"
@@ -23,7 +25,7 @@ ARTICLE = (
 )
 
 
-def test_main_text_is_the_article():
+def test_main_text_is_the_article() -> None:
     tree = htmltok.parse(ARTICLE)
     text = tree.main_text()
     assert text == (
@@ -33,7 +35,7 @@ def test_main_text_is_the_article():
     assert "Home" not in text and "Copyright" not in text
 
 
-def test_article_fields():
+def test_article_fields() -> None:
     article = htmltok.parse(ARTICLE).article()
     assert article["text"] == htmltok.parse(ARTICLE).main_text()
     assert article["title"] == "Council keeps library"
@@ -46,7 +48,7 @@ def test_article_fields():
                      "confidence": empty["confidence"]}
 
 
-def test_article_kind_from_json_ld():
+def test_article_kind_from_json_ld() -> None:
     """The page's kind reads JSON-LD types (in @graph arrays too) and Open Graph."""
     product = (b"<script type=application/ld+json>{\"@graph\": [{\"@type\": \"WebSite\"}, "
                b"{\"@type\": [\"Product\"]}]}</script><h1>Kettle</h1><p>A kettle, 1.7 l.</p>")
@@ -55,7 +57,7 @@ def test_article_kind_from_json_ld():
     assert htmltok.parse(broken).article()["kind"] == htmltok.parse(ARTICLE).article()["kind"]
 
 
-def test_document_delegates():
+def test_document_delegates() -> None:
     doc = htmltok.Document(ARTICLE, url="https://example.org/a/b")
     assert doc.main_text() == doc.tree().main_text()
     assert doc.metadata() == doc.tree().metadata()
@@ -78,7 +80,7 @@ META = (
 )
 
 
-def test_metadata_fields():
+def test_metadata_fields() -> None:
     m = htmltok.parse(META).metadata(url="https://example.org/dir/page")
     assert m["base_url"] == "https://example.org/base/"
     assert m["canonical"] == {"raw": "c?x=1&y=2", "url": "https://example.org/base/c?x=1&y=2"}
@@ -102,16 +104,16 @@ def test_metadata_fields():
     assert META[links[0]["offset"]:].startswith(b"<a href=/ad")
 
 
-def test_metadata_url_default_and_errors():
+def test_metadata_url_default_and_errors() -> None:
     tree = htmltok.Document(META, url="https://example.org/dir/page").tree()
-    assert tree.metadata()["canonical"]["url"] == "https://example.org/base/c?x=1&y=2"
+    assert some(tree.metadata()["canonical"])["url"] == "https://example.org/base/c?x=1&y=2"
     # Without a URL a relative reference does not resolve.
     assert htmltok.parse(b"<link rel=canonical href=/c>").metadata()["canonical"] == {"raw": "/c", "url": None}
     with pytest.raises(ValueError, match="not an absolute URL"):
         tree.metadata(url="relative/path")
 
 
-def test_visible_text():
+def test_visible_text() -> None:
     page = (
         b"<h1>Title</h1><p>One<br>two</p><pre>  a\n   b</pre>"
         b"<table><tr><td>x<td>y<tr><td>z</table>"
@@ -128,13 +130,13 @@ def test_visible_text():
     assert "enable js" in tree.visible_text(noscript=True)
 
 
-def test_main_text_releases_the_gil():
+def test_main_text_releases_the_gil() -> None:
     page = b"<div><p>" + b"Words, more words and commas. " * 200_000 + b"</p></div>"
     tree = htmltok.parse(page)
-    ticks = []
+    ticks: List[int] = []
     stop = threading.Event()
 
-    def tick():
+    def tick() -> None:
         while not stop.is_set():
             ticks.append(1)
             stop.wait(0.001)
@@ -150,14 +152,14 @@ def test_main_text_releases_the_gil():
     assert during > 0
 
 
-def test_deep_page():
+def test_deep_page() -> None:
     page = b"<div>" * 1_000_000 + b"<p>deep, deep text</p>"
     tree = htmltok.parse(page)
     assert tree.main_text() == "deep, deep text"
     assert "deep, deep text" in tree.visible_text()
 
 
-def test_main_text_equals_the_rust_example_on_corpus_pages():
+def test_main_text_equals_the_rust_example_on_corpus_pages() -> None:
     """The same Rust code: Python's main text is the `main_text` example program's on
     UTF-8 pages of the shared corpus (the program reads bytes as UTF-8)."""
     pages = [p for p in shared_corpus_sample(step=12) if htmltok.Document(p.read_bytes()).encoding == "UTF-8"][:6]
@@ -179,7 +181,7 @@ def test_main_text_equals_the_rust_example_on_corpus_pages():
         assert expected["text"], page
 
 
-def test_process_main_text_column(tmp_path):
+def test_process_main_text_column(tmp_path: Path) -> None:
     """process(main_text=True) adds the page's main text (Tree.main_text()'s), its kind
     and confidence (Tree.article()'s); the Arrow batches the MAIN_TEXT_COLUMNS (strings
     and a float32); without it, none of them."""
@@ -194,14 +196,14 @@ def test_process_main_text_column(tmp_path):
     (plain,) = list(htmltok.process([str(page)]))
     assert not set(htmltok.MAIN_TEXT_COLUMNS) & set(plain)
     pytest.importorskip("pyarrow")
-    (batch,) = list(htmltok.process_arrow([str(page)], main_text=True))
+    (batch,) = list(htmltok.process([str(page)], output="pyarrow", main_text=True))
     assert batch.schema.names[-3:] == htmltok.MAIN_TEXT_COLUMNS
     assert batch.schema.field("main_text").type == "string"
     assert batch.schema.field("main_kind").type == "string"
     assert batch.schema.field("main_confidence").type == "float"
     for name in htmltok.MAIN_TEXT_COLUMNS:
-        assert batch.column(name).to_pylist() == [row[name]]
-    (batch,) = list(htmltok.process_arrow([str(page)]))
+        assert batch.column(name).to_pylist() == [dict(row)[name]]
+    (batch,) = list(htmltok.process([str(page)], output="pyarrow"))
     assert not set(htmltok.MAIN_TEXT_COLUMNS) & set(batch.schema.names)
     for name in htmltok.MAIN_TEXT_COLUMNS:
         with pytest.raises(ValueError, match="main-text columns"):
@@ -223,15 +225,15 @@ META_PAGE = (
 )
 
 
-def test_process_metadata_columns(tmp_path):
+def test_process_metadata_columns(tmp_path: Path) -> None:
     """process(metadata=True) adds the metadata columns (METADATA_COLUMNS), from the same
-    Rust metadata as Tree.metadata(), URLs resolved against `base`; process_arrow the
+    Rust metadata as Tree.metadata(), URLs resolved against `base`; the Arrow output the
     same values as typed columns; without it, none; a field may not take their names."""
     page = tmp_path / "meta.html"
     page.write_bytes(META_PAGE)
     base = "https://example.org/dir/page.html"
     (row,) = list(htmltok.process([str(page)], base=base, metadata=True))
-    got = {name: row[name] for name in htmltok.METADATA_COLUMNS}
+    got = {name: dict(row)[name] for name in htmltok.METADATA_COLUMNS}
     m = htmltok.parse(META_PAGE).metadata(base)
     robots = {k: v for k, v in m["robots"].items() if k != "present"}
     assert got == {
@@ -250,13 +252,13 @@ def test_process_metadata_columns(tmp_path):
                              "sponsored": True}],
     }
     assert robots["noindex"] and robots["max_snippet"] == 20 and robots["other"] == ["odd"]
-    assert got["canonical"] == m["canonical"]["url"]
+    assert m["canonical"] is not None and got["canonical"] == m["canonical"]["url"]
     (plain,) = list(htmltok.process([str(page)]))
     assert not set(htmltok.METADATA_COLUMNS) & set(plain)
     with pytest.raises(ValueError, match="metadata columns"):
         htmltok.process([str(page)], metadata=True, fields={"description": "p"})
     pytest.importorskip("pyarrow")
-    (batch,) = list(htmltok.process_arrow([str(page)], base=base, metadata=True, main_text=True))
+    (batch,) = list(htmltok.process([str(page)], output="pyarrow", base=base, metadata=True, main_text=True))
     names = batch.schema.names
     assert names[-len(htmltok.METADATA_COLUMNS):] == htmltok.METADATA_COLUMNS
     assert names[-len(htmltok.METADATA_COLUMNS) - 1] == "main_confidence"

@@ -8,6 +8,8 @@ CI/HTMLTOK_REQUIRE_DATA."""
 
 import json
 import multiprocessing
+from pathlib import Path
+from typing import Any, Dict, List, Literal, Optional
 
 import pytest
 
@@ -18,7 +20,7 @@ from warcs import write_warc
 CHARSETS = {"legacy-shift_jis.html": "Shift_JIS", "legacy-windows-1251.html": "windows-1251"}
 
 
-def need(module, what="the datatrove tests"):
+def need(module: str, what: str = "the datatrove tests") -> Any:
     try:
         return __import__(module)
     except ImportError as err:
@@ -26,14 +28,14 @@ def need(module, what="the datatrove tests"):
 
 
 @pytest.fixture(scope="module", autouse=True)
-def datatrove():
+def datatrove() -> Any:
     need("datatrove")
     need("orjson")
     return need("htmltok.datatrove")
 
 
 @pytest.fixture(scope="module")
-def warcs(tmp_path_factory):
+def warcs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder of two WARC files: the bundled pages (their charsets in the HTTP
     Content-Type) and the sample WARC (requests, metadata, a robots.txt, a redirect)."""
     folder = tmp_path_factory.mktemp("datatrove-warcs")
@@ -46,17 +48,17 @@ def warcs(tmp_path_factory):
     return folder
 
 
-def process_pages(folder, **options):
+def process_pages(folder: Path, **options: Any) -> Dict[Optional[str], Any]:
     """htmltok.process's pages of every WARC file in `folder`, by record ID."""
     pages = htmltok.process(sorted(folder.glob("*.warc.gz")), links=False, text=False, main_text=True, **options)
     return {page["warc_record_id"]: page for page in pages}
 
 
-def read_jsonl(folder):
+def read_jsonl(folder: Path) -> List[Any]:
     return [json.loads(line) for f in sorted(folder.rglob("*.jsonl")) for line in f.open(encoding="utf-8")]
 
 
-def run(pipeline, tmp_path, name, tasks=1):
+def run(pipeline: List[Any], tmp_path: Path, name: str, tasks: int = 1) -> Dict[str, Any]:
     from datatrove.executor import LocalPipelineExecutor
 
     LocalPipelineExecutor(pipeline=pipeline, tasks=tasks, workers=1, logging_dir=str(tmp_path / f"logs-{name}")).run()
@@ -64,13 +66,13 @@ def run(pipeline, tmp_path, name, tasks=1):
     return {step["name"]: step["stats"] for step in stats}
 
 
-def counts(step_stats):
+def counts(step_stats: Dict[str, Any]) -> Dict[str, Any]:
     """A step's stats as {name: total}."""
     return {name: value["total"] if isinstance(value, dict) else value for name, value in step_stats.items()}
 
 
 @pytest.mark.parametrize("format", ["text", "markdown"])
-def test_reader_pipeline_writes_the_main_text(warcs, tmp_path, format):
+def test_reader_pipeline_writes_the_main_text(warcs: Path, tmp_path: Path, format: Literal["text", "markdown"]) -> None:
     from datatrove.pipeline.writers import JsonlWriter
     from htmltok.datatrove import WarcReader
 
@@ -104,7 +106,7 @@ def test_reader_pipeline_writes_the_main_text(warcs, tmp_path, format):
     assert "dropped" not in reader
 
 
-def test_reader_metadata_limit_and_shards(warcs, tmp_path):
+def test_reader_metadata_limit_and_shards(warcs: Path, tmp_path: Path) -> None:
     from htmltok.datatrove import WarcReader
 
     docs = list(WarcReader(str(warcs), glob_pattern="*.warc.gz", metadata=True)())
@@ -113,7 +115,7 @@ def test_reader_metadata_limit_and_shards(warcs, tmp_path):
     page = next(p for p in htmltok.process(warcs / "pages.warc.gz", links=False, text=False, metadata=True)
                 if p["url"] == shop.metadata["url"])
     for name in htmltok.METADATA_COLUMNS:
-        assert shop.metadata[name] == page[name], name
+        assert shop.metadata[name] == dict(page)[name], name
     assert len(list(WarcReader(str(warcs), glob_pattern="*.warc.gz", limit=3)())) == 3
     # Two tasks share the two files; together they read every document once.
     shards = [list(WarcReader(str(warcs), glob_pattern="*.warc.gz")(rank=r, world_size=2)) for r in (0, 1)]
@@ -121,7 +123,7 @@ def test_reader_metadata_limit_and_shards(warcs, tmp_path):
     assert len({d.metadata["file_path"] for d in shards[0]}) == 1
 
 
-def test_reader_counts_what_it_cannot_read(tmp_path):
+def test_reader_counts_what_it_cannot_read(tmp_path: Path) -> None:
     from htmltok.datatrove import WarcReader
 
     raw = SAMPLE_WARC.read_bytes()
@@ -137,7 +139,7 @@ def test_reader_counts_what_it_cannot_read(tmp_path):
     assert stats["dropped"] == 1, "the page without main text"
 
 
-def test_reader_reads_other_file_systems(warcs):
+def test_reader_reads_other_file_systems(warcs: Path) -> None:
     """A file on a file system that is not local (here fsspec's memory://) is copied to a
     temporary file and read there; the documents are the local ones."""
     import fsspec
@@ -151,7 +153,7 @@ def test_reader_reads_other_file_systems(warcs):
     assert remote[0].metadata["file_path"].startswith("memory://")
 
 
-def test_extractor_replaces_html_in_process(warcs):
+def test_extractor_replaces_html_in_process(warcs: Path) -> None:
     from datatrove.data import Document
     from htmltok.datatrove import Htmltok
 
@@ -174,10 +176,10 @@ def test_extractor_replaces_html_in_process(warcs):
     assert md.extract(html, "https://example.org/t/") == "# Tides\n\nSee [six](https://example.org/t/six.html)"
     assert md.extract(html, "not a url") == "# Tides\n\nSee [six](six.html)"
     with pytest.raises(ValueError):
-        Htmltok(format="html")
+        Htmltok(format="html")  # type: ignore[arg-type]
 
 
-def test_extractor_pipeline_after_datatroves_reader(warcs, tmp_path):
+def test_extractor_pipeline_after_datatroves_reader(warcs: Path, tmp_path: Path) -> None:
     """datatrove's WarcReader -> Htmltok -> JsonlWriter: the main text of each record as
     htmltok reads it from the string datatrove decoded."""
     need("warcio", "the datatrove WarcReader pipeline test")

@@ -1,5 +1,8 @@
 """htmltok.Document against `htmltok links`, `htmltok text` and `htmltok stats`."""
 
+from pathlib import Path
+from typing import Any, Dict, List
+
 import pytest
 
 import htmltok
@@ -8,17 +11,17 @@ from conftest import cli_json_lines, shared_corpus_sample
 BASE = "https://example.org/dir/page.html"
 
 
-def cli_links(path, *options):
+def cli_links(path: Path, *options: str) -> List[Dict[str, Any]]:
     return [{k: v for k, v in line.items() if k != "document"}
             for line in cli_json_lines("links", "--json", "-j", "1", *options, path)]
 
 
-def cli_text(path):
+def cli_text(path: Path) -> Dict[str, Any]:
     (line,) = cli_json_lines("text", "-j", "1", path)
-    return line
+    return dict(line)
 
 
-def compare(path):
+def compare(path: Path) -> htmltok.Document:
     doc = htmltok.Document(path.read_bytes())
     assert doc.links() == cli_links(path), path
     assert doc.links(base=BASE) == cli_links(path, "--base", BASE), path
@@ -29,19 +32,19 @@ def compare(path):
     return doc
 
 
-def test_bundled_pages_equal_the_cli(bundled):
+def test_bundled_pages_equal_the_cli(bundled: List[Path]) -> None:
     links = 0
     for path in bundled:
         links += len(compare(path).links())
     assert links > 100
 
 
-def test_shared_corpus_sample_equals_the_cli():
+def test_shared_corpus_sample_equals_the_cli() -> None:
     for path in shared_corpus_sample(step=12):
         compare(path)
 
 
-def test_stats_equal_the_cli(bundled):
+def test_stats_equal_the_cli(bundled: List[Path]) -> None:
     for path in bundled:
         (want,) = cli_json_lines("stats", "--json", "--errors", "-j", "1", path)
         got = htmltok.Document(path.read_bytes()).stats(errors=True)
@@ -52,7 +55,7 @@ def test_stats_equal_the_cli(bundled):
     assert htmltok.Document(b"<p>").stats()["errors"] is None
 
 
-def test_encodings(bundled):
+def test_encodings(bundled: List[Path]) -> None:
     by_name = {p.name: p.read_bytes() for p in bundled}
     doc = htmltok.Document(by_name["legacy-shift_jis.html"])
     assert (doc.encoding, doc.encoding_rule) == ("Shift_JIS", "meta")
@@ -68,7 +71,7 @@ def test_encodings(bundled):
     assert tokens[0].attrs == [("title", "é")]
 
 
-def test_url_and_base():
+def test_url_and_base() -> None:
     html = b"<base href='sub/'><a href='x?q=\xe9'>x</a>"
     doc = htmltok.Document(html, http_charset="windows-1252", url="https://example.org/a/")
     assert [l["url"] for l in doc.links()] == ["https://example.org/a/sub/x?q=%E9"]
@@ -79,17 +82,17 @@ def test_url_and_base():
         htmltok.Document(b"").links(base="not a url")
 
 
-def test_bad_arguments(tmp_path):
+def test_bad_arguments(tmp_path: Path) -> None:
     for bad in ("<p>", 1, None):
         with pytest.raises(TypeError):
-            htmltok.Document(bad)
+            htmltok.Document(bad)  # type: ignore[arg-type]
     assert htmltok.Document(bytearray(b"<title>t</title>")).title == "t"
     assert htmltok.Document(memoryview(b"<title>t</title>")).title == "t"
     assert htmltok.Document(b"").title is None
     assert htmltok.Document(b"\xff\xfe\x00garbage\xff").text() is not None
 
 
-def test_links_elements_and_urls_options():
+def test_links_elements_and_urls_options() -> None:
     html = b"<a href=/x>x</a><img src=p.png><a href='https://e.org'>y</a><a href=data:,z>"
     doc = htmltok.Document(html, url="https://example.org/d/")
     every = doc.links()

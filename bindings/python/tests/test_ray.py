@@ -11,6 +11,7 @@ import pickle
 import sys
 import threading
 import time
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -20,10 +21,10 @@ from warcs import write_warc
 
 CHARSETS = {"legacy-shift_jis.html": "Shift_JIS", "legacy-windows-1251.html": "windows-1251"}
 FIELDS = {"h1": "h1::text", "hrefs": "a[href]::attr(href)"}
-TREE = dict(main_text=True, main_markdown=True, metadata=True)
+TREE: Dict[str, Any] = dict(main_text=True, main_markdown=True, metadata=True)
 
 
-def need(module, what):
+def need(module: str, what: str) -> Any:
     try:
         return __import__(module)
     except ImportError as err:
@@ -31,24 +32,24 @@ def need(module, what):
 
 
 @pytest.fixture(scope="module")
-def pa():
+def pa() -> Any:
     return need("pyarrow", "the htmltok.ray tests")
 
 
 @pytest.fixture(scope="module")
-def ray_extract(pa):
+def ray_extract(pa: Any) -> Any:
     import htmltok.ray
 
     return htmltok.ray.extract
 
 
-def bundled_rows():
+def bundled_rows() -> List[Tuple[str, bytes, Optional[str]]]:
     pages = sorted(BUNDLED.glob("*.html"))
     return [(f"https://corpus.example.org/{p.name}", p.read_bytes(), CHARSETS.get(p.name)) for p in pages]
 
 
 @pytest.fixture(scope="module")
-def batch(pa):
+def batch(pa: Any) -> Any:
     rows = bundled_rows()
     return pa.record_batch({
         "url": [u for u, _, _ in rows],
@@ -58,18 +59,18 @@ def batch(pa):
 
 
 @pytest.fixture(scope="module")
-def process_pages(tmp_path_factory, pa):
+def process_pages(tmp_path_factory: pytest.TempPathFactory, pa: Any) -> Tuple[Dict[str, Any], Any]:
     """The bundled pages as WARC records (their charset in the HTTP Content-Type), read by
-    process_arrow with every column: by URL."""
+    process(output="pyarrow") with every column: by URL."""
     folder = tmp_path_factory.mktemp("ray-warc")
     records = [(u, h, f"text/html; charset={c}" if c else "text/html") for u, h, c in bundled_rows()]
     write_warc(folder / "pages.warc.gz", records)
-    table = pa.Table.from_batches(list(htmltok.process_arrow(folder / "pages.warc.gz", links=True, text=True,
-                                                             fields=FIELDS, **TREE)))
+    table = pa.Table.from_batches(list(htmltok.process(folder / "pages.warc.gz", output="pyarrow", links=True,
+                                                       text=True, fields=FIELDS, **TREE)))
     return {row["url"]: row for row in table.to_pylist()}, table.schema
 
 
-def test_columns_equal_process_arrow(ray_extract, batch, process_pages, pa):
+def test_columns_equal_process(ray_extract: Any, batch: Any, process_pages: Any, pa: Any) -> None:
     pages, schema = process_pages
     out = ray_extract(batch, encoding=True, links=True, text=True, fields=FIELDS, **TREE)
     assert isinstance(out, pa.RecordBatch)
@@ -86,7 +87,7 @@ def test_columns_equal_process_arrow(ray_extract, batch, process_pages, pa):
         assert out.schema.field(name).type == schema.field(name).type, name
 
 
-def test_defaults_title_and_main_text(ray_extract, batch, process_pages):
+def test_defaults_title_and_main_text(ray_extract: Any, batch: Any, process_pages: Any) -> None:
     out = ray_extract(batch)
     assert out.schema.names == batch.schema.names + ["title", *htmltok.MAIN_TEXT_COLUMNS]
     for row in out.to_pylist():
@@ -95,7 +96,7 @@ def test_defaults_title_and_main_text(ray_extract, batch, process_pages):
             page["title"], page["main_text"], page["main_kind"], page["main_confidence"])
 
 
-def test_table_in_table_out_chunks_and_slices(ray_extract, batch, pa):
+def test_table_in_table_out_chunks_and_slices(ray_extract: Any, batch: Any, pa: Any) -> None:
     whole = ray_extract(batch).to_pylist()
     table = pa.Table.from_batches([batch.slice(0, 3), batch.slice(3, 2), batch.slice(5)])
     out = ray_extract(table)
@@ -108,7 +109,7 @@ def test_table_in_table_out_chunks_and_slices(ray_extract, batch, pa):
     assert ray_extract(meta).schema.metadata == {b"origin": b"test"}
 
 
-def test_string_column_is_utf8_already(ray_extract, pa):
+def test_string_column_is_utf8_already(ray_extract: Any, pa: Any) -> None:
     """A string column's rows are decoded text: the declared <meta charset> does not
     decode them again; the result equals that of the bytes with their charset."""
     page = (BUNDLED / "legacy-windows-1251.html").read_bytes()
@@ -122,7 +123,7 @@ def test_string_column_is_utf8_already(ray_extract, pa):
     assert got_str["title"] == got_bytes["title"]
 
 
-def test_charset_and_url_columns(ray_extract, pa):
+def test_charset_and_url_columns(ray_extract: Any, pa: Any) -> None:
     html = "<title>Caf\u00e9</title><p>Un caf\u00e9 <a href=menu.html>au menu</a>".encode("cp1252")
     batch = pa.record_batch({
         "html": [html, html],
@@ -139,7 +140,7 @@ def test_charset_and_url_columns(ray_extract, pa):
     assert other.column("links").to_pylist() == [r["links"] for r in rows]
 
 
-def test_rows_without_a_document(ray_extract, pa):
+def test_rows_without_a_document(ray_extract: Any, pa: Any) -> None:
     warc = (BUNDLED / "sample.warc.gz").read_bytes()
     batch = pa.record_batch({"html": pa.array([b"<title>ok</title><p>fine", None, warc,
                                                b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR", b""], pa.binary())})
@@ -158,7 +159,7 @@ def test_rows_without_a_document(ray_extract, pa):
     assert nulls.column("extract_error").to_pylist() == ["null-html", "null-html"]
 
 
-def test_bad_input(ray_extract, batch, pa):
+def test_bad_input(ray_extract: Any, batch: Any, pa: Any) -> None:
     with pytest.raises(ValueError, match="column 'title' already"):
         ray_extract(ray_extract(batch))
     with pytest.raises(ValueError, match="no column 'page'"):
@@ -179,7 +180,7 @@ def test_bad_input(ray_extract, batch, pa):
         ray_extract(batch, title=False, main_text=False)
 
 
-def test_the_native_function_takes_lists():
+def test_the_native_function_takes_lists() -> None:
     """extract_batch also takes a plain list of bytes, str and None."""
     from htmltok import _htmltok
 
@@ -189,7 +190,7 @@ def test_the_native_function_takes_lists():
     assert out.to_pydict() == {"title": ["a", "b", None], "extract_error": [None, None, "null-html"]}
 
 
-def test_pickles_and_partials(ray_extract, batch):
+def test_pickles_and_partials(ray_extract: Any, batch: Any) -> None:
     chosen = functools.partial(ray_extract, main_text=False, main_markdown=True)
     again = pickle.loads(pickle.dumps(chosen))
     assert again(batch).to_pylist() == chosen(batch).to_pylist()
@@ -197,13 +198,13 @@ def test_pickles_and_partials(ray_extract, batch):
     assert pickle.loads(pickle.dumps(ray_extract)) is ray_extract
 
 
-def test_the_gil_is_released(ray_extract, batch, pa):
+def test_the_gil_is_released(ray_extract: Any, batch: Any, pa: Any) -> None:
     """Another Python thread runs while a batch is extracted."""
     big = pa.concat_tables([pa.Table.from_batches([batch])] * 40)
     ticks = 0
     done = threading.Event()
 
-    def count():
+    def count() -> None:
         nonlocal ticks
         while not done.is_set():
             ticks += 1
@@ -223,7 +224,7 @@ def test_the_gil_is_released(ray_extract, batch, pa):
     assert during > 1000, f"the counting thread ran {during} times in {took:.2f} s"
 
 
-def test_ray_data_map_batches(ray_extract, batch, pa):
+def test_ray_data_map_batches(ray_extract: Any, batch: Any, pa: Any) -> None:
     ray = need("ray", "the Ray Data test")
     need("ray.data", "the Ray Data test")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
@@ -244,7 +245,7 @@ def test_ray_data_map_batches(ray_extract, batch, pa):
         ray.shutdown()
 
 
-def test_spark_map_in_arrow(ray_extract, batch, pa):
+def test_spark_map_in_arrow(ray_extract: Any, batch: Any, pa: Any) -> None:
     """The example of htmltok.spark's documentation: a DataFrame of HTML through
     mapInArrow with the same function."""
     need("pyspark", "the Spark mapInArrow test")
@@ -262,7 +263,7 @@ def test_spark_map_in_arrow(ray_extract, batch, pa):
         df = spark.createDataFrame(batch.to_pandas())
 
         # As htmltok.spark's documentation writes it.
-        def extract(batches):
+        def extract(batches: Iterator[Any]) -> Iterator[Any]:
             for batch in batches:
                 yield htmltok.ray.extract(batch)
 
@@ -280,7 +281,7 @@ def test_spark_map_in_arrow(ray_extract, batch, pa):
         spark.stop()
 
 
-def test_other_column_types(ray_extract, pa):
+def test_other_column_types(ray_extract: Any, pa: Any) -> None:
     """Dictionary-encoded and view columns, and a charset column of another string type."""
     html = [b"<title>a</title>", b"<title>b</title>", b"<title>a</title>"]
     want = ["a", "b", "a"]

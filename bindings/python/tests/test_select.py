@@ -1,11 +1,15 @@
-"""htmltok.extract and htmltok.Fields: named CSS selectors over the tree, one walk."""
+"""htmltok.extract and htmltok.Fields: named CSS selectors over the tree, one walk; and
+Tree/Node.select (nodes) and getall/get (strings)."""
 
 import threading
+from pathlib import Path
+from typing import Any, Dict, List, cast
 
 import pytest
 
 import htmltok
 import htmltok.spark
+from conftest import some
 
 PAGE = (
     b"<!DOCTYPE html><html lang=en><head><title> Tides </title>"
@@ -28,7 +32,7 @@ FIELDS = {
 }
 
 
-def test_extract_columns():
+def test_extract_columns() -> None:
     got = htmltok.extract(PAGE, FIELDS)
     assert list(got) == list(FIELDS)
     assert got["title"] == [" Tides "]
@@ -44,7 +48,7 @@ def test_extract_columns():
     assert got["bold"] == ["<b>water</b>"]
 
 
-def test_fields_compiled_once_and_str_input():
+def test_fields_compiled_once_and_str_input() -> None:
     fields = htmltok.Fields(FIELDS)
     assert fields.names == list(FIELDS)
     assert len(fields) == len(FIELDS)
@@ -53,27 +57,27 @@ def test_fields_compiled_once_and_str_input():
     assert htmltok.extract(bytearray(PAGE), fields)["title"] == [" Tides "]
 
 
-def test_decoding_like_document():
+def test_decoding_like_document() -> None:
     data = "<meta charset=windows-1251><title>Привет</title>".encode("windows-1251")
     assert htmltok.extract(data, {"t": "title::text"}) == {"t": ["Привет"]}
 
 
-def test_bad_selectors_raise_before_reading():
+def test_bad_selectors_raise_before_reading() -> None:
     with pytest.raises(ValueError, match=r"offset 2.*ends too soon"):
         htmltok.extract(b"", {"x": "a["})
     with pytest.raises(ValueError, match=r"field \"y\""):
         htmltok.Fields({"x": "a", "y": "a:nope"})
     with pytest.raises(TypeError, match="dict"):
-        htmltok.extract(PAGE, ["a"])
+        htmltok.extract(PAGE, ["a"])  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        htmltok.extract(PAGE, {"x": 1})
+        htmltok.extract(PAGE, {"x": 1})  # type: ignore[dict-item]
 
 
-def test_threads_share_fields():
+def test_threads_share_fields() -> None:
     fields = htmltok.Fields(FIELDS)
     results = []
 
-    def work():
+    def work() -> None:
         results.append(htmltok.extract(PAGE * 50, fields)["links"])
 
     threads = [threading.Thread(target=work) for _ in range(4)]
@@ -84,39 +88,41 @@ def test_threads_share_fields():
     assert results == [["/a"] * 50] * 4
 
 
-def test_process_and_arrow_give_the_same_field_columns(tmp_path):
+def test_process_and_arrow_give_the_same_field_columns(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_bytes(PAGE)
     (tmp_path / "b.html").write_bytes(b"<title>B</title><a href=/b1></a><a href=/b2></a>")
     fields = {"heading": "h1::text", "hrefs": "a[href]::attr(href)"}
-    pages = sorted(htmltok.process([str(tmp_path)], threads=1, fields=fields),
-                   key=lambda p: p["warc_filename"])
+    # The fields' keys are the caller's names: not in the Page TypedDict.
+    pages = sorted((cast(Dict[str, Any], p) for p in htmltok.process([str(tmp_path)], threads=1, fields=fields)),
+                   key=lambda p: str(p["warc_filename"]))
     assert [p["hrefs"] for p in pages] == [["/a"], ["/b1", "/b2"]]
     assert [p["heading"] for p in pages] == [["High "], []]
     for page in pages:
         data = open(page["warc_filename"], "rb").read()
         assert {k: page[k] for k in fields} == htmltok.extract(data, fields)
     pa = pytest.importorskip("pyarrow")
-    table = pa.Table.from_batches(list(htmltok.process_arrow([str(tmp_path)], threads=1,
-                                                             fields=htmltok.Fields(fields))))
+    table = pa.Table.from_batches(list(htmltok.process([str(tmp_path)], threads=1, output="pyarrow",
+                                                       fields=htmltok.Fields(fields))))
     assert table.column_names == htmltok.spark.COLUMNS + list(fields)
     rows = sorted(table.to_pylist(), key=lambda r: r["warc_filename"])
     assert [r["hrefs"] for r in rows] == [p["hrefs"] for p in pages]
     assert [r["heading"] for r in rows] == [p["heading"] for p in pages]
 
 
-def test_process_refuses_bad_fields_before_running(tmp_path):
+def test_process_refuses_bad_fields_before_running(tmp_path: Path) -> None:
     (tmp_path / "a.html").write_bytes(PAGE)
     with pytest.raises(ValueError, match="one of the page's columns"):
         htmltok.process([str(tmp_path)], fields={"title": "title::text"})
     with pytest.raises(ValueError, match="invalid selector"):
         htmltok.process([str(tmp_path)], fields={"x": "a[["})
-    # process_arrow needs pyarrow (an optional dependency) before it reads its arguments.
     pytest.importorskip("pyarrow")
     with pytest.raises(ValueError, match="invalid selector"):
-        htmltok.process_arrow([str(tmp_path)], fields={"x": "a[["})
+        htmltok.process([str(tmp_path)], output="pyarrow", fields={"x": "a[["})
+    with pytest.raises(ValueError, match="invalid selector"):
+        htmltok.ProcessOptions(fields={"x": "a[["})
 
 
-def test_spark_schema_has_the_fields():
+def test_spark_schema_has_the_fields() -> None:
     from htmltok import spark
 
     assert spark.schema({"h1": "h1::text"}) == spark.SCHEMA + ", `h1` array<string>"
@@ -139,15 +145,15 @@ SELECT_PAGE = (
 
 
 @pytest.fixture
-def tree():
+def tree() -> htmltok.Tree:
     return htmltok.parse(SELECT_PAGE)
 
 
-def names(nodes):
+def names(nodes: List[htmltok.Node]) -> List[Any]:
     return [n.name for n in nodes]
 
 
-def test_select_gives_nodes_in_document_order(tree):
+def test_select_gives_nodes_in_document_order(tree: htmltok.Tree) -> None:
     lis = tree.select("li")
     assert names(lis) == ["li", "li", "li"]
     assert [n.text() for n in lis] == ["one", "two bold tail", "three"]
@@ -159,11 +165,13 @@ def test_select_gives_nodes_in_document_order(tree):
     assert names(tree.select("ul, p, title")) == ["title", "ul", "p", "p"]
     assert tree.select("article") == []
     assert tree.select_one("article") is None
-    assert tree.select_one("li").text() == "one"
+    assert some(tree.select_one("li")).text() == "one"
 
 
-def test_select_features(tree):
-    hrefs = lambda css: [n.attr("href") for n in tree.select(css)]  # noqa: E731
+def test_select_features(tree: htmltok.Tree) -> None:
+    def hrefs(css: str) -> List[Any]:
+        return [n.attr("href") for n in tree.select(css)]
+
     assert hrefs("a[href]") == ["/a", "/c"]
     assert hrefs("p > a:not([href])") == [None]
     assert hrefs("a[rel~=ugc]") == ["/c"]
@@ -182,7 +190,7 @@ def test_select_features(tree):
     assert names(tree.select("b:only-child, title:empty")) == ["b"]
 
 
-def test_select_case_rules():
+def test_select_case_rules() -> None:
     t = htmltok.parse(SELECT_PAGE)
     # HTML element names and attribute names are case-insensitive...
     assert names(t.select("LI")) == ["li"] * 3
@@ -204,20 +212,20 @@ def test_select_case_rules():
     assert names(t.select("foreignObject > p")) == ["p"]
 
 
-def test_select_namespaces(tree):
+def test_select_namespaces(tree: htmltok.Tree) -> None:
     # The SVG a has xlink:href, not href.
     assert [n.namespace for n in tree.select("a")] == ["html"] * 3 + ["svg"]
     assert tree.select("svg a[href]") == []
 
 
-def test_template_contents_not_searched(tree):
+def test_template_contents_not_searched(tree: htmltok.Tree) -> None:
     assert "/in-template" not in [n.attr("href") for n in tree.select("a")]
-    contents = tree.select_one("template").template_contents
+    contents = some(some(tree.select_one("template")).template_contents)
     assert [n.attr("href") for n in contents.select("a")] == ["/in-template"]
 
 
-def test_select_on_nodes(tree):
-    div = tree.select_one("div")
+def test_select_on_nodes(tree: htmltok.Tree) -> None:
+    div = some(tree.select_one("div"))
     assert names(div.select("li")) == ["li"] * 3
     # Matched against the whole tree: 'body li' matches below the div too.
     assert names(div.select("body li")) == ["li"] * 3
@@ -227,47 +235,75 @@ def test_select_on_nodes(tree):
     assert div.select("div") == []
     li = div.select("li")[1]
     assert names(li.select("*")) == ["b"]
-    assert li.select_one("b").text() == "bold"
+    assert some(li.select_one("b")).text() == "bold"
     assert li.select_one("i") is None
     # A text node has no descendants.
-    assert tree.select_one("title").children[0].select("*") == []
+    assert some(tree.select_one("title")).children[0].select("*") == []
 
 
-def test_pseudo_elements_give_strings(tree):
+def test_getall_and_get_give_strings(tree: htmltok.Tree) -> None:
     # ::text: each matched element's own text nodes (parsel's answer).
-    assert tree.select("li::text") == ["one", "two ", " tail", "three"]
-    assert tree.select_one("li.x::text") == "two "
-    assert tree.select_one("h1::text") is None
+    assert tree.getall("li::text") == ["one", "two ", " tail", "three"]
+    assert tree.get("li.x::text") == "two "
+    assert tree.get("h1::text") is None
+    assert tree.get("h1::text", "none") == "none"
     # ::attr(name): the attribute's value, elements without it skipped.
-    assert tree.select("p a::attr(href)") == ["/a", "/c"]
-    assert tree.select_one("a::attr(rel)") == "nofollow ugc"
-    assert tree.select("li::attr(class)") == ["x"]
-    assert tree.select("a::attr(HREF)") == ["/a", "/c"]
-    div = tree.select_one("div")
-    assert div.select("ul > li:last-child::text") == ["three"]
+    assert tree.getall("p a::attr(href)") == ["/a", "/c"]
+    assert tree.get("a::attr(rel)") == "nofollow ugc"
+    assert tree.getall("li::attr(class)") == ["x"]
+    assert tree.getall("a::attr(HREF)") == ["/a", "/c"]
+    assert tree.get("a::attr(nope)", default="") == ""
+    div = some(tree.select_one("div"))
+    assert div.getall("ul > li:last-child::text") == ["three"]
+    assert div.get("li::text") == "one"
+    assert some(div.select_one("ul")).get("b::text") == "bold"
+    # Without a pseudo-element: each element's outer HTML (parsel's getall()).
+    assert tree.getall("li.x > b") == ["<b>bold</b>"]
+    assert tree.getall("li") == [n.html for n in tree.select("li")]
+    assert tree.get("li") == '<li>one</li>'
+    assert tree.get("article") is None and tree.getall("article") == []
     # The same strings as the one-walk extraction.
-    assert tree.extract({"t": "li::text"}) == {"t": tree.select("li::text")}
+    assert tree.extract({"t": "li::text", "b": "li b"}) == {"t": tree.getall("li::text"), "b": tree.getall("li b")}
 
 
-def test_compiled_selector_reused_across_trees(tree):
+def test_select_of_strings_is_deprecated(tree: htmltok.Tree) -> None:
+    """select()/select_one() with ::text or ::attr() give getall()/get()'s strings for
+    one more release, with a DeprecationWarning."""
+    with pytest.warns(DeprecationWarning, match=r"Tree\.select\('li::text'\).*getall"):
+        old: Any = tree.select("li::text")
+    assert old == tree.getall("li::text")
+    with pytest.warns(DeprecationWarning, match=r"Tree\.select_one.*get\(\)"):
+        old = tree.select_one("a::attr(href)")
+    assert old == tree.get("a::attr(href)") == "/a"
+    div = some(tree.select_one("div"))
+    with pytest.warns(DeprecationWarning, match=r"Node\.select"):
+        old = div.select(htmltok.Selector("li::text"))
+    assert old == div.getall("li::text")
+    with pytest.warns(DeprecationWarning, match=r"Node\.select_one"):
+        old = div.select_one("h1::text")
+    assert old is None
+
+
+def test_compiled_selector_reused_across_trees(tree: htmltok.Tree) -> None:
     sel = htmltok.Selector("a[href]::attr(href)")
     assert sel.source == "a[href]::attr(href)"
     assert sel.gives == "attr"
     assert repr(sel) == "Selector('a[href]::attr(href)')" or "a[href]" in repr(sel)
     other = htmltok.parse(b"<a href=/x></a><a href=/y></a>")
-    assert tree.select(sel) == ["/a", "/c"]
-    assert other.select(sel) == ["/x", "/y"]
-    assert tree.select(sel) == tree.select("a[href]::attr(href)")
+    assert tree.getall(sel) == ["/a", "/c"]
+    assert other.getall(sel) == ["/x", "/y"]
+    assert other.get(sel) == "/x"
+    assert tree.getall(sel) == tree.getall("a[href]::attr(href)")
     els = htmltok.Selector("li.x")
     assert els.gives == "elements"
     assert htmltok.Selector("p::text").gives == "text"
-    assert tree.select_one("div").select(els) == tree.select(els)
+    assert some(tree.select_one("div")).select(els) == tree.select(els)
     assert els.matches(tree.select("li")[1])
     assert not els.matches(tree.select("li")[0])
     assert not els.matches(tree.root)
 
 
-def test_str_selectors_kept_compiled_give_what_selector_gives(tree):
+def test_str_selectors_kept_compiled_give_what_selector_gives(tree: htmltok.Tree) -> None:
     # A str selector is compiled once and kept among the last few: more of them than it
     # keeps, given twice in turn, must each give what its compiled Selector gives.
     texts = [f"a[href]:nth-child({i} of a)::attr(href)" for i in range(1, 21)]
@@ -277,44 +313,49 @@ def test_str_selectors_kept_compiled_give_what_selector_gives(tree):
             sel = htmltok.Selector(text)
             if sel.gives == "elements":
                 assert [n.id for n in tree.select(text)] == [n.id for n in tree.select(sel)]
-            else:
-                assert tree.select(text) == tree.select(sel)
-    assert tree.select(texts[0]) == ["/a"]
+            assert tree.getall(text) == tree.getall(sel)
+    assert tree.getall(texts[0]) == ["/a"]
     with pytest.raises(ValueError):
         tree.select("a[")
     with pytest.raises(ValueError):
         tree.select("a[")
 
 
-def test_bad_selector_errors(tree):
+def test_bad_selector_errors(tree: htmltok.Tree) -> None:
     with pytest.raises(ValueError, match=r"offset 2: .*ends too soon"):
         tree.select("a[")
     with pytest.raises(ValueError, match=r"invalid selector"):
         htmltok.Selector("a:nope")
     with pytest.raises(ValueError, match=r"invalid selector"):
-        tree.select_one("div").select_one("p >")
+        some(tree.select_one("div")).select_one("p >")
+    with pytest.raises(ValueError, match=r"invalid selector"):
+        tree.getall("p >")
+    with pytest.raises(ValueError, match=r"invalid selector"):
+        some(tree.select_one("div")).get("p >")
     with pytest.raises(ValueError, match="same pseudo-element"):
         tree.select("a::text, a")
     with pytest.raises(TypeError, match="str or an htmltok.Selector"):
-        tree.select(3)
+        tree.select(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="str or an htmltok.Selector"):
+        tree.get(None)  # type: ignore[call-overload]
     # Deep nesting is refused, not recursed into.
     with pytest.raises(ValueError):
         htmltok.Selector(":is(" * 10000 + "a" + ")" * 10000)
 
 
-def test_tree_extract(tree):
+def test_tree_extract(tree: htmltok.Tree) -> None:
     fields = {"links": "a[href]::attr(href)", "lis": "li::text", "ul": "ul"}
     got = tree.extract(fields)
     assert got == htmltok.extract(SELECT_PAGE, fields)
     assert got == tree.extract(htmltok.Fields(fields))
-    assert got["links"] == tree.select("a[href]::attr(href)")
-    assert got["ul"] == [tree.select_one("ul").html]
+    assert got["links"] == tree.getall("a[href]::attr(href)")
+    assert got["ul"] == [some(tree.select_one("ul")).html] == tree.getall("ul")
 
 
-def test_select_deep_tree():
+def test_select_deep_tree() -> None:
     deep = b"<div>" * 100_000 + b"<a href=/deep>x</a>"
     t = htmltok.parse(deep)
-    assert t.select("div > a::attr(href)") == ["/deep"]
+    assert t.getall("div > a::attr(href)") == ["/deep"]
     assert len(t.select("div")) == 100_000
     assert t.select("section div") == []
     # Every div matches (or half matches) and is answered far up: linear top-down
@@ -322,7 +363,7 @@ def test_select_deep_tree():
     assert len(t.select("body div div")) == 99_999
     assert len(t.select("html body div")) == 100_000
     assert t.select("div > span div") == []
-    top = t.select_one("body > div")
+    top = some(t.select_one("body > div"))
     assert len(top.select("html body div div > a")) == 1
     assert htmltok.extract(deep, {"deep": "body div div > a::attr(href)"}) == {"deep": ["/deep"]}
 
@@ -345,7 +386,7 @@ CORPUS_FIELDS = {
 }
 
 
-def test_extract_is_select_per_field_on_the_corpus():
+def test_extract_is_select_per_field_on_the_corpus() -> None:
     """extract's one walk (elements offered only to the fields whose names fit) gives
     every field what selecting it alone gives, on every page of the shared corpus."""
     from conftest import shared_corpus_sample
@@ -357,14 +398,14 @@ def test_extract_is_select_per_field_on_the_corpus():
         tree = htmltok.parse(path.read_bytes())
         got = tree.extract(fields)
         for name, css in CORPUS_FIELDS.items():
-            want = tree.select(css)
-            if not css.endswith(")") and "::" not in css:
-                want = [n.html for n in want]
+            want = tree.getall(css)
+            if "::" not in css:
+                assert want == [n.html for n in tree.select(css)], (path.name, name)
             assert got[name] == want, (path.name, name)
 
 
 
-def test_repeated_and_colliding_values_are_the_node_path():
+def test_repeated_and_colliding_values_are_the_node_path() -> None:
     """`::attr()` strings are what the `Node` path and `extract` read, in order, with
     repeats, values of one length that differ only in a few bytes, short, empty and
     non-ASCII values (round ten tried sharing one `str` between equal values: the list
@@ -373,7 +414,7 @@ def test_repeated_and_colliding_values_are_the_node_path():
     values = colliding + ["#", "/", "", "é/ü", "/a"] * 3 + colliding[::-1] + ["x" * 9] * 2
     page = "".join(f'<a href="{v}">x</a>' for v in values).encode()
     tree = htmltok.parse(page)
-    got = tree.select("a[href]::attr(href)")
+    got = tree.getall("a[href]::attr(href)")
     assert got == values
     assert got == [n.attr("href") for n in tree.select("a[href]")]
     assert htmltok.extract(page, {"links": "a[href]::attr(href)"}) == {"links": values}

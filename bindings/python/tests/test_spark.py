@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional, Sequence, Tuple, cast
 
 import pytest
 
@@ -15,10 +16,13 @@ import htmltok
 from conftest import BUNDLED, ROOT, SAMPLE_WARC, cli, missing
 from warcs import write_warc
 
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
 SPARK_PY = ROOT / "bindings" / "python" / "python" / "htmltok" / "spark.py"
 
 
-def need(module):
+def need(module: str) -> Any:
     try:
         return __import__(module)
     except ImportError as err:
@@ -26,7 +30,7 @@ def need(module):
 
 
 @pytest.fixture(scope="module")
-def spark():
+def spark() -> Iterator["SparkSession"]:
     need("pyspark")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -41,7 +45,7 @@ def spark():
 
 
 @pytest.fixture(scope="module")
-def warcs(tmp_path_factory):
+def warcs(tmp_path_factory: pytest.TempPathFactory) -> List[Path]:
     """Two WARC files of the bundled pages, a truncated one and a garbage one."""
     folder = tmp_path_factory.mktemp("warcs")
     pages = sorted(BUNDLED.glob("*.html"))
@@ -58,22 +62,22 @@ def warcs(tmp_path_factory):
     return [folder / n for n in ("one.warc.gz", "two.warc.gz", "cut.warc.gz", "garbage.warc.gz")]
 
 
-def key(row):
+def key(row: Sequence[Any]) -> Tuple[Any, Any]:
     return (row[0], row[1])
 
 
-def process_rows(paths):
+def process_rows(paths: Iterable[Path]) -> Tuple[List[Tuple[Any, ...]], List[Tuple[str, Optional[int], str]]]:
     """What htmltok.process gives, as the job's rows (links: the URLs), sorted by
     (file, offset); and its failures."""
     pages = htmltok.process([str(p) for p in paths], threads=1)
     rows = [(p["warc_filename"], p["warc_record_offset"], p["warc_record_length"], p["warc_record_id"],
              p["url"], p["fetch_time"], p["fetch_status"], p["content_mime_type"],
-             p["encoding"], p["encoding_rule"], p["title"], [l["url"] for l in p["links"]], p["text"])
+             p["encoding"], p["encoding_rule"], p["title"], [l["url"] for l in cast(List[htmltok.Link], p["links"])], p["text"])
             for p in pages]
     return sorted(rows, key=key), pages.errors
 
 
-def process_counts(paths):
+def process_counts(paths: Iterable[Path]) -> Optional[htmltok.Counts]:
     """What one htmltok.process run over `paths` counts by reason."""
     pages = htmltok.process([str(p) for p in paths], links=False, text=False)
     for _ in pages:
@@ -81,12 +85,12 @@ def process_counts(paths):
     return pages.counts
 
 
-def spark_rows(rows):
+def spark_rows(rows: Iterable[Any]) -> List[Tuple[Any, ...]]:
     return sorted((tuple(r) for r in rows), key=key)
 
 
 @pytest.mark.parametrize("method", ["rows", "arrow"])
-def test_dataframe_equals_process(spark, warcs, method):
+def test_dataframe_equals_process(spark: "SparkSession", warcs: List[Path], method: str) -> None:
     if method == "arrow":
         need("pyarrow")
         need("pandas")
@@ -106,6 +110,7 @@ def test_dataframe_equals_process(spark, warcs, method):
     assert {f for f, _, _ in counters.reasons.value} == {str(warcs[3])}
     # The counts by reason add up over the tasks to those of one process() run.
     counts = process_counts(warcs)
+    assert counts is not None
     assert counters.by_reason == counts
     assert counters.ignored.value == sum(counts["skipped"].values())
     assert counters.recovered.value == sum(counts["recovered"].values())
@@ -116,7 +121,7 @@ def test_dataframe_equals_process(spark, warcs, method):
     assert (row.fetch_status, row.content_mime_type) == (200, "text/html")
 
 
-def test_options_and_missing_files(spark, warcs, tmp_path):
+def test_options_and_missing_files(spark: "SparkSession", warcs: List[Path], tmp_path: Path) -> None:
     from htmltok.spark import warc_dataframe
 
     df = warc_dataframe(spark, [str(warcs[0]), str(tmp_path / "gone.warc.gz")], links=False, text=False)
@@ -126,7 +131,7 @@ def test_options_and_missing_files(spark, warcs, tmp_path):
     assert df.htmltok_counters.reasons.value == [(str(tmp_path / "gone.warc.gz"), None, "no such file")]
 
 
-def read_parquet(path):
+def read_parquet(path: Path) -> List[Tuple[Any, ...]]:
     need("pyarrow")
     import pyarrow.parquet as pq
 
@@ -134,7 +139,7 @@ def read_parquet(path):
     return sorted((tuple(r[c] for c in table.column_names) for r in table.to_pylist()), key=key)
 
 
-def test_command_writes_parquet(warcs, tmp_path):
+def test_command_writes_parquet(warcs: List[Path], tmp_path: Path) -> None:
     need("pyspark")
     need("pyarrow")
     want, _ = process_rows(warcs)
@@ -147,7 +152,7 @@ def test_command_writes_parquet(warcs, tmp_path):
         # as spark-submit runs it: the module as a script file
         [sys.executable, SPARK_PY, "--master", "local[1]", "--output", tmp_path / "s.parquet", *warcs[:2]],
     ]
-    stderr = []
+    stderr: List[str] = []
     for run in runs:
         proc = subprocess.run([str(a) for a in run], capture_output=True, env=env, cwd=tmp_path)
         assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-3000:]
@@ -162,7 +167,7 @@ def test_command_writes_parquet(warcs, tmp_path):
     assert read_parquet(tmp_path / "s.parquet") == [r for r in want if r[0] in (str(warcs[0]), str(warcs[1]))]
 
 
-def test_spark_parquet_equals_the_cli_parquet(warcs, tmp_path):
+def test_spark_parquet_equals_the_cli_parquet(warcs: List[Path], tmp_path: Path) -> None:
     """`htmltok extract --format parquet` (one machine) writes the rows the Spark job
     writes."""
     need("pyspark")
@@ -179,7 +184,7 @@ def test_spark_parquet_equals_the_cli_parquet(warcs, tmp_path):
     assert spark_rows == cli_rows
 
 
-def test_expand_inputs_takes_warc_and_arc_files(tmp_path):
+def test_expand_inputs_takes_warc_and_arc_files(tmp_path: Path) -> None:
     from htmltok.spark import expand_inputs
 
     names = ["a.warc.gz", "b.arc", "c.ARC.GZ", "d.warc.zst", "notes.txt"]
@@ -189,7 +194,7 @@ def test_expand_inputs_takes_warc_and_arc_files(tmp_path):
 
 
 @pytest.mark.parametrize("method", ["rows", "arrow"])
-def test_fields_add_columns(spark, warcs, method):
+def test_fields_add_columns(spark: "SparkSession", warcs: List[Path], method: str) -> None:
     if method == "arrow":
         need("pyarrow")
         need("pandas")
@@ -199,7 +204,7 @@ def test_fields_add_columns(spark, warcs, method):
     df = warc_dataframe(spark, [str(p) for p in warcs[:2]], method=method, fields=fields)
     assert df.columns == COLUMNS + list(fields)
     got = sorted((r.warc_filename, r.warc_record_offset, r.heading, r.hrefs) for r in df.collect())
-    pages = htmltok.process([str(p) for p in warcs[:2]], threads=1, fields=fields)
+    pages = [dict(p) for p in htmltok.process([str(p) for p in warcs[:2]], threads=1, fields=fields)]
     want = sorted((p["warc_filename"], p["warc_record_offset"], p["heading"], p["hrefs"]) for p in pages)
     assert got == want and any(h for _, _, h, _ in got)
     with pytest.raises(ValueError, match="invalid selector"):
@@ -209,7 +214,7 @@ def test_fields_add_columns(spark, warcs, method):
 
 
 @pytest.mark.parametrize("method", ["rows", "arrow"])
-def test_main_text_and_metadata_add_columns(spark, warcs, method):
+def test_main_text_and_metadata_add_columns(spark: "SparkSession", warcs: List[Path], method: str) -> None:
     """main_text=True and metadata=True add the columns of process(main_text=True,
     metadata=True), with their values (structs and lists of structs as Rows)."""
     if method == "arrow":
@@ -227,7 +232,7 @@ def test_main_text_and_metadata_add_columns(spark, warcs, method):
         ", main_text string, main_kind string, main_confidence float")
     assert dict(df.dtypes)["main_confidence"] == "float"
 
-    def plain(value):
+    def plain(value: Any) -> Any:
         """A Row (struct) as a dict, recursively; lists item by item."""
         if hasattr(value, "asDict"):
             return {k: plain(v) for k, v in value.asDict().items()}
@@ -237,7 +242,7 @@ def test_main_text_and_metadata_add_columns(spark, warcs, method):
 
     got = sorted([r.warc_filename, r.warc_record_offset] + [plain(r[c]) for c in tree_columns]
                  for r in df.collect())
-    pages = htmltok.process([str(p) for p in warcs[:2]], threads=1, main_text=True, metadata=True)
+    pages = [dict(p) for p in htmltok.process([str(p) for p in warcs[:2]], threads=1, main_text=True, metadata=True)]
     want = sorted([p["warc_filename"], p["warc_record_offset"]] + [p[c] for c in tree_columns]
                   for p in pages)
     assert got == want

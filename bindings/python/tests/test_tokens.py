@@ -4,6 +4,8 @@ bad input."""
 import json
 import random
 import threading
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -14,12 +16,12 @@ FIELDS = ("type", "start", "end", "name", "attrs", "self_closing", "text", "data
           "public_id", "system_id", "force_quirks")
 
 
-def token_fields(tok):
+def token_fields(tok: htmltok.Token) -> Dict[str, Any]:
     """The token's fields as `htmltok tokens` prints them (attrs as lists)."""
-    d = {"type": tok.type, "start": tok.start, "end": tok.end}
+    d: Dict[str, Any] = {"type": tok.type, "start": tok.start, "end": tok.end}
     if tok.type in ("StartTag", "EndTag"):
         d["name"] = tok.name
-        d["attrs"] = [list(a) for a in tok.attrs]
+        d["attrs"] = [list(a) for a in tok.attrs or []]
         d["self_closing"] = tok.self_closing
     elif tok.type == "Text":
         d["text"] = tok.text
@@ -31,7 +33,7 @@ def token_fields(tok):
     return d
 
 
-def compare_with_cli(path, *cli_options, **options):
+def compare_with_cli(path: Path, *cli_options: str, **options: Any) -> int:
     data = path.read_bytes()
     expected = cli_json_lines("tokens", "--errors", *cli_options, path)
     want_tokens = [e for e in expected if e["type"] != "Error"]
@@ -47,12 +49,12 @@ def compare_with_cli(path, *cli_options, **options):
     return len(tokens)
 
 
-def test_bundled_pages_equal_the_cli(bundled):
+def test_bundled_pages_equal_the_cli(bundled: List[Path]) -> None:
     total = sum(compare_with_cli(path) for path in bundled)
     assert total > 1000
 
 
-def test_bundled_pages_with_options_equal_the_cli(bundled):
+def test_bundled_pages_with_options_equal_the_cli(bundled: List[Path]) -> None:
     for path in bundled[:3]:
         compare_with_cli(path, "--no-simulation", simulation=False)
         compare_with_cli(path, "--no-scripting", scripting=False)
@@ -60,14 +62,14 @@ def test_bundled_pages_with_options_equal_the_cli(bundled):
                          state="RCDATA state", last_start_tag="title")
 
 
-def test_shared_corpus_sample_equals_the_cli():
+def test_shared_corpus_sample_equals_the_cli() -> None:
     pages = shared_corpus_sample()
     assert len(pages) >= 10
     for path in pages:
         compare_with_cli(path)
 
 
-def test_errors_off_by_default():
+def test_errors_off_by_default() -> None:
     tokens = htmltok.tokenize(b"<a b b>")
     assert tokens.errors == []
 
@@ -80,12 +82,12 @@ def test_errors_off_by_default():
     (b"</>x", [("missing-end-tag-name", 2, 1, 3)]),
     (b"&#0;", [("null-character-reference", 4, 1, 5)]),
 ])
-def test_parse_error_positions(html, errors):
+def test_parse_error_positions(html: bytes, errors: List[Tuple[str, int, int, int]]) -> None:
     got = htmltok.tokenize(html, errors=True).errors
     assert got == errors
 
 
-def test_html5lib_error_positions():
+def test_html5lib_error_positions() -> None:
     """Codes, lines and columns of the html5lib tokenizer tests (simulation off, as they
     run), on the tests of test1-4.test."""
     directory = html5lib_dir()
@@ -104,7 +106,7 @@ def test_html5lib_error_positions():
     assert checked > 500
 
 
-def test_sequence_api():
+def test_sequence_api() -> None:
     tokens = htmltok.tokenize(b"<p class=x>Hi</p><!--c-->")
     assert len(tokens) == 4
     assert [t.type for t in tokens] == ["StartTag", "Text", "EndTag", "Comment"]
@@ -114,7 +116,7 @@ def test_sequence_api():
     with pytest.raises(IndexError):
         tokens[4]
     with pytest.raises(TypeError):
-        tokens["a"]
+        tokens["a"]  # type: ignore[call-overload]
     assert tokens[1].raw == b"Hi" and tokens.input == b"<p class=x>Hi</p><!--c-->"
     assert tokens[1].name is None and tokens[1].attrs is None and tokens[0].text is None
     assert tokens[1].text_kind == "data"
@@ -123,7 +125,7 @@ def test_sequence_api():
     assert tok.text == "x"
 
 
-def test_input_types():
+def test_input_types() -> None:
     html = b"<a href='x'>&amp;</a>"
     want = [t.to_dict() for t in htmltok.tokenize(html)]
     assert [t.to_dict() for t in htmltok.tokenize(bytearray(html))] == want
@@ -135,21 +137,21 @@ def test_input_types():
 
 
 @pytest.mark.parametrize("bad", ["<p>", 5, None, [1, 2], object()])
-def test_wrong_types_raise_type_error(bad):
+def test_wrong_types_raise_type_error(bad: object) -> None:
     with pytest.raises(TypeError):
-        htmltok.tokenize(bad)
+        htmltok.tokenize(bad)  # type: ignore[arg-type]
 
 
-def test_bad_options():
+def test_bad_options() -> None:
     with pytest.raises(ValueError):
-        htmltok.tokenize(b"", state="no such state")
+        htmltok.tokenize(b"", state="no such state")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        htmltok.tokenize(b"", errors="yes")
+        htmltok.tokenize(b"", errors="yes")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        htmltok.tokenize(b"", True)  # options are keywords
+        htmltok.tokenize(b"", True)  # type: ignore[call-arg] # options are keywords
 
 
-def test_any_bytes_tokenize():
+def test_any_bytes_tokenize() -> None:
     rng = random.Random(12)
     alphabet = b"<>/!-='\"&#;abcxyz \n\r\t\x00\xff\xc3\xa9[]?"
     for _ in range(300):
@@ -163,12 +165,12 @@ def test_any_bytes_tokenize():
     assert len(htmltok.tokenize(data, errors=True)) > 0
 
 
-def test_threads_tokenize_at_once(bundled):
+def test_threads_tokenize_at_once(bundled: List[Path]) -> None:
     pages = [p.read_bytes() for p in bundled]
     want = [[t.to_dict() for t in htmltok.tokenize(d, errors=True)] for d in pages]
-    results = {}
+    results: Dict[int, List[List[Dict[str, Any]]]] = {}
 
-    def work(n):
+    def work(n: int) -> None:
         results[n] = [[t.to_dict() for t in htmltok.tokenize(d, errors=True)] for d in pages]
 
     threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
@@ -179,7 +181,7 @@ def test_threads_tokenize_at_once(bundled):
     assert all(results[n] == want for n in range(4))
 
 
-def test_iteration_recycles_only_tokens_nobody_holds():
+def test_iteration_recycles_only_tokens_nobody_holds() -> None:
     toks = htmltok.tokenize(b"<p class=x>Hi</p><!--c--><br><b>x</b>")
     # Every token kept: all distinct objects, each still pointing at its own token.
     kept = list(toks)

@@ -4,11 +4,12 @@ expected trees of a few adoption-agency and foster-parenting cases, depth, and t
 import sys
 import threading
 import time
+from typing import Dict, List
 
 import pytest
 
 import htmltok
-from conftest import ROOT, missing
+from conftest import ROOT, missing, some
 
 PAGE = (
     b"<!DOCTYPE html><html lang=en><head><title> Tides \n of  March</title>"
@@ -18,18 +19,18 @@ PAGE = (
 )
 
 
-def find(tree, name):
+def find(tree: htmltok.Tree, name: str) -> htmltok.Node:
     return next(n for n in tree.root.descendants() if n.name == name)
 
 
-def test_document_accessors():
+def test_document_accessors() -> None:
     tree = htmltok.parse(PAGE)
     assert isinstance(tree, htmltok.Tree)
     assert tree.root.type == "document"
     assert tree.root.name is None and tree.root.parent is None
-    assert tree.document_element.name == "html"
-    assert tree.document_element.attrs == {"lang": "en"}
-    assert tree.head.name == "head" and tree.body.name == "body"
+    assert some(tree.document_element).name == "html"
+    assert some(tree.document_element).attrs == {"lang": "en"}
+    assert some(tree.head).name == "head" and some(tree.body).name == "body"
     assert tree.title == "Tides of March"
     assert tree.quirks_mode == "no-quirks"
     assert htmltok.parse(b"<p>x").quirks_mode == "quirks"
@@ -40,7 +41,7 @@ def test_document_accessors():
     assert tree.document.encoding == "UTF-8" and tree.document.encoding_rule == "meta"
 
 
-def test_nodes():
+def test_nodes() -> None:
     tree = htmltok.parse(PAGE)
     p = find(tree, "p")
     assert p.type == "element" and p.namespace == "html"
@@ -60,13 +61,13 @@ def test_nodes():
     svg = find(tree, "svg")
     assert svg.namespace == "svg" and svg.attrs == {"viewBox": "0 0 1 1"}
     assert svg.children[0].name == "foreignObject"
-    assert tree.body.next_sibling is None
+    assert some(tree.body).next_sibling is None
     assert tree.node(p.id) == p
     with pytest.raises(IndexError):
         tree.node(len(tree))
 
 
-def test_freed_nodes_let_go_of_their_tree():
+def test_freed_nodes_let_go_of_their_tree() -> None:
     # Freed `Node`s go to a free list (tree.rs) and come back as other nodes: a freed one
     # holds no reference to its tree, and a reused one is the new tree's node.
     tree = htmltok.parse(b"<a href=/x>x</a>" * 5000)  # more nodes than the list keeps
@@ -83,7 +84,7 @@ def test_freed_nodes_let_go_of_their_tree():
         ]
 
 
-def test_names_as_written_or_adjusted():
+def test_names_as_written_or_adjusted() -> None:
     tree = htmltok.parse(b"<DIV ID=a Data-X=1><my-el v=2></my-el><svg viewbox=v><a xlink:href=h></a></svg>")
     div = find(tree, "div")
     assert div.attrs == {"id": "a", "data-x": "1"}
@@ -104,7 +105,7 @@ def test_names_as_written_or_adjusted():
     assert repr(div) == "<htmltok.Node element 'div'>"
 
 
-def test_xmlns_is_named_xmlns():
+def test_xmlns_is_named_xmlns() -> None:
     # 13.2.6.3 "adjust foreign attributes": on an SVG or MathML element `xmlns` is in the
     # XMLNS namespace with no prefix, so its qualified name is `xmlns` (not `xmlns:xmlns`);
     # `xmlns:xlink` has the prefix `xmlns`.
@@ -137,21 +138,21 @@ def test_xmlns_is_named_xmlns():
     assert [n.name for n in tree.select("p[xmlns]")] == ["p"]
 
 
-def test_spans_are_offsets_in_the_decoded_page():
+def test_spans_are_offsets_in_the_decoded_page() -> None:
     tree = htmltok.parse(PAGE)
     html = tree.document.html_bytes
     p = find(tree, "p")
     start, end = p.span
     assert html[start:end] == b"<p class='x y' id=first>"
-    start, end = p.end_span
+    start, end = some(p.end_span)
     assert html[start:end] == b"</p>"
     text = p.children[0]
     assert html[slice(*text.span)] == b"Hello "
-    assert tree.body.parent.span == tree.document_element.span
+    assert some(some(tree.body).parent).span == some(tree.document_element).span
     assert tree.root.span == (0, len(html))
     # An implied element has an empty span.
     implied = htmltok.parse(b"<p>x")
-    assert implied.body.span[0] == implied.body.span[1]
+    assert some(implied.body).span[0] == some(implied.body).span[1]
     # Decoded from windows-1252: offsets are into the UTF-8 page.
     tree = htmltok.parse(b"<p>caf\xe9</p><b>x</b>", http_charset="windows-1252")
     html = tree.document.html_bytes
@@ -159,7 +160,7 @@ def test_spans_are_offsets_in_the_decoded_page():
     assert html[slice(*b.span)] == b"<b>" and html.startswith("<p>café".encode())
 
 
-def test_serialization():
+def test_serialization() -> None:
     tree = htmltok.parse(b"<p class=x>Hello <b>world</p><template><i>t</i></template>")
     p = find(tree, "p")
     assert p.html == '<p class="x">Hello <b>world</b></p>'
@@ -167,12 +168,12 @@ def test_serialization():
     assert tree.html.startswith("<html><head>")
     template = find(tree, "template")
     assert template.children == []
-    contents = template.template_contents
+    contents = some(template.template_contents)
     assert contents.type == "fragment" and contents.children[0].name == "i"
     assert tree.to_test_format().splitlines()[:2] == ["| <html>", "|   <head>"]
 
 
-def test_str_and_encodings():
+def test_str_and_encodings() -> None:
     tree = htmltok.parse("<p>Grüße</p>")
     assert tree.document.encoding == "UTF-8" and tree.document.encoding_rule == "transport"
     assert find(tree, "p").text() == "Grüße"
@@ -181,12 +182,12 @@ def test_str_and_encodings():
     tree = htmltok.parse(b"<title>caf\xe9</title>", url="https://example.org/")
     assert tree.title == "café" and tree.document.encoding == "windows-1252"
     assert tree.document.url == "https://example.org/"
-    assert htmltok.parse(bytearray(b"<b>x")).body.text() == "x"
+    assert some(htmltok.parse(bytearray(b"<b>x")).body).text() == "x"
     with pytest.raises(TypeError):
-        htmltok.parse(42)
+        htmltok.parse(42)  # type: ignore[arg-type]
 
 
-def test_str_is_parsed_in_place():
+def test_str_is_parsed_in_place() -> None:
     # A str's UTF-8 is read where CPython keeps it (no copy): the tree, spans, html_text
     # and html_bytes are those of the same page given as UTF-8 bytes.
     for page in ["<p class=x>plain &amp; ascii", "<p>Grüße, 世界 &eacute;<b>\U0001F600</b>"]:
@@ -202,35 +203,35 @@ def test_str_is_parsed_in_place():
         htmltok.extract("<p>\ud800", {"p": "p"})
 
 
-def test_document_tree_is_parse():
+def test_document_tree_is_parse() -> None:
     doc = htmltok.Document(PAGE)
     tree = doc.tree()
     assert tree.document is doc
     assert tree.to_test_format() == htmltok.parse(PAGE).to_test_format()
 
 
-def test_scripting_flag():
+def test_scripting_flag() -> None:
     page = b"<body><noscript><p>x</p></noscript>"
     assert find(htmltok.parse(page), "noscript").children[0].name == "p"
     on = find(htmltok.parse(page, scripting=True), "noscript").children[0]
     assert on.type == "text" and on.text() == "<p>x</p>"
 
 
-def test_fragment():
+def test_fragment() -> None:
     tree = htmltok.parse_fragment(b"<td>a</td><td>b", "tr")
-    root = tree.fragment_root
+    root = some(tree.fragment_root)
     assert [c.name for c in root.children] == ["td", "td"]
     assert tree.to_test_format() == '| <td>\n|   "a"\n| <td>\n|   "b"'
     assert tree.html == "<td>a</td><td>b</td>"
     svg = htmltok.parse_fragment(b"<path/><foreignobject/>", "svg svg")
-    assert [(c.namespace, c.name) for c in svg.fragment_root.children] == [
+    assert [(c.namespace, c.name) for c in some(svg.fragment_root).children] == [
         ("svg", "path"),
         ("svg", "foreignObject"),
     ]
     assert htmltok.Document(b"<td>a").tree(context="tr").to_test_format() == '| <td>\n|   "a"'
 
 
-def html5lib_cases():
+def html5lib_cases() -> Dict[str, str]:
     path = ROOT.parent / "shared" / "html5lib-tests" / "tree-construction" / "tests1.dat"
     if not path.is_file():
         missing("the html5lib tree-construction cases", f"no {path}")
@@ -252,31 +253,31 @@ def html5lib_cases():
         "<a><table><td><a><table></table><a></tr><a></table><b>X</b>C<a>Y",  # both
     ],
 )
-def test_html5lib_expected_trees(data):
+def test_html5lib_expected_trees(data: str) -> None:
     cases = html5lib_cases()
     assert data in cases
     assert htmltok.parse(data.encode()).to_test_format() == cases[data]
 
 
-def test_deep_nesting_is_iterative():
+def test_deep_nesting_is_iterative() -> None:
     depth = 100_000
     tree = htmltok.parse(b"<div>" * depth + b"x")
     n = sum(1 for _ in tree.root.descendants())
     assert n == depth + 4  # html, head, body, the divs, the text
-    deepest = [n for n in tree.body.descendants()][-1]
+    deepest = [n for n in some(tree.body).descendants()][-1]
     assert deepest.type == "text" and deepest.text() == "x"
     assert tree.root.text() == "x"
     # (The test format indents two spaces a level: quadratic in size, so not here.)
-    assert tree.body.html.count("<div>") == depth
+    assert some(tree.body).html.count("<div>") == depth
     del tree  # dropping is iterative too
 
 
-def test_gil_released_while_parsing():
+def test_gil_released_while_parsing() -> None:
     page = b"<div><p class=a>some <b>text</b> &amp; more</p>" * 100_000
-    ticks = []
+    ticks: List[float] = []
     done = threading.Event()
 
-    def tick():
+    def tick() -> None:
         while not done.is_set():
             ticks.append(time.perf_counter())
             time.sleep(0.001)
@@ -298,7 +299,7 @@ def test_gil_released_while_parsing():
 LONG_SCRIPT = b"<script>var s = '" + b"x" * 2000 + b"';</script>"
 
 
-def test_parse_decides_the_late_meta_with_the_tree():
+def test_parse_decides_the_late_meta_with_the_tree() -> None:
     # A late declaration naming another encoding than the detector's guess: decoded and
     # parsed again, the tree is the second parse's ("Привет" in KOI8-R).
     page = b"<head><title>\xf0\xd2\xc9\xd7\xc5\xd4</title>" + LONG_SCRIPT + b"<meta charset=koi8-r><p>\xf0\xd2\xc9\xd7\xc5\xd4"

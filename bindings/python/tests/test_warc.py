@@ -6,41 +6,45 @@ import io
 import re
 import struct
 import zlib
+from pathlib import Path
+from typing import BinaryIO, List, Tuple, Union
 
 import pytest
 
 import htmltok
-from htmltok.warc import ArchiveError, ArchiveIterator
-from conftest import SAMPLE_WARC, cli, cli_json_lines
+from htmltok.warc import ArchiveError, ArchiveIterator, WarcRecord
+from conftest import SAMPLE_WARC, cli, cli_json_lines, some
+
+_Source = Union[str, Path, BinaryIO]
 
 
-def cli_records(path):
+def cli_records(path: Path) -> List[Tuple[int, str]]:
     """(offset, url) of every response/resource record, as the CLI's batch reads them."""
     lines = cli_json_lines("text", "--all-records", "-j", "1", path, check=False)
     return [(int(line["document"].rsplit("@", 1)[1]), line["url"]) for line in lines]
 
 
-def cli_errors(path):
+def cli_errors(path: Path) -> List[int]:
     """The offsets of the damage the CLI reports on standard error."""
     _, err, _ = cli("text", "--all-records", "-j", "1", path, check=False)
     # A record may be named twice (cut off, and its body's coding cut off too).
     return sorted({int(m) for m in re.findall(r": offset (\d+): ", err)})
 
 
-def records(source):
+def records(source: _Source) -> Tuple[ArchiveIterator, List[WarcRecord]]:
     it = ArchiveIterator(source)
     recs = list(it)
     return it, recs
 
 
-def test_sample_equals_the_rust_reader():
+def test_sample_equals_the_rust_reader() -> None:
     it, recs = records(SAMPLE_WARC)
     assert [(r.offset, r.url) for r in recs] == cli_records(SAMPLE_WARC)
     assert it.errors == []
     assert len(recs) >= 8
     for r in recs:
         assert r.type in ("response", "resource")
-        assert isinstance(r.content, bytes) and r.length > 0
+        assert isinstance(r.content, bytes) and some(r.length) > 0
         assert all(isinstance(n, str) and isinstance(v, str) for n, v in r.http_headers)
         if r.content_type:
             assert r.header("content-type") == r.content_type
@@ -50,11 +54,11 @@ def test_sample_equals_the_rust_reader():
     # Common Crawl's offsets: seek there and gunzip one member to get the record back.
     raw = SAMPLE_WARC.read_bytes()
     for r in recs:
-        member = gzip.decompress(raw[r.offset:r.offset + r.length])
+        member = gzip.decompress(raw[r.offset:r.offset + some(r.length)])
         assert member.startswith(b"WARC/1.")
 
 
-def test_file_objects_and_pathlike():
+def test_file_objects_and_pathlike() -> None:
     _, want = records(str(SAMPLE_WARC))
     key = [(r.offset, r.url, r.content) for r in want]
     with open(SAMPLE_WARC, "rb") as f:
@@ -72,7 +76,7 @@ def test_file_objects_and_pathlike():
     assert [r.url for r in recs] == [r.url for r in want]
 
 
-def test_truncated_file(tmp_path):
+def test_truncated_file(tmp_path: Path) -> None:
     raw = SAMPLE_WARC.read_bytes()
     _, full = records(SAMPLE_WARC)
     cut_record = full[5]
@@ -80,7 +84,7 @@ def test_truncated_file(tmp_path):
     # header, HTTP head and the start of its body) is read as a file cut there, so the
     # record is read in part, and noted (the CLI's note names its offset).
     path = tmp_path / "cut.warc.gz"
-    path.write_bytes(raw[:cut_record.offset + cut_record.length // 2])
+    path.write_bytes(raw[:cut_record.offset + some(cut_record.length) // 2])
     it, recs = records(path)
     assert [(r.offset, r.url) for r in recs] == [(r.offset, r.url) for r in full[:6]]
     assert [(r.offset, r.url) for r in recs] == cli_records(path)
@@ -95,7 +99,7 @@ def test_truncated_file(tmp_path):
     assert it.errors[0][0] == str(path) and it.errors[0][2]
 
 
-def test_garbage_inserted(tmp_path):
+def test_garbage_inserted(tmp_path: Path) -> None:
     raw = SAMPLE_WARC.read_bytes()
     _, full = records(SAMPLE_WARC)
     at = full[3].offset
@@ -118,20 +122,20 @@ def test_garbage_inserted(tmp_path):
     assert [offset for _, offset, _ in it.errors] == cli_errors(path2) == [member.offset]
 
 
-def test_bad_sources(tmp_path):
+def test_bad_sources(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         ArchiveIterator(tmp_path / "missing.warc.gz")
     with pytest.raises(FileNotFoundError):
         ArchiveIterator(str(tmp_path / "missing.warc"))
     for bad in (5, None, b"WARC/1.1"):
         with pytest.raises(TypeError):
-            ArchiveIterator(bad)
+            ArchiveIterator(bad)  # type: ignore[arg-type]
     # A text-mode file: the TypeError its first read gives, at once.
     text = tmp_path / "text.warc"
     text.write_text("WARC/1.1\r\n")
     with open(text, "r") as f:
         with pytest.raises(TypeError, match="binary mode"):
-            ArchiveIterator(f)
+            ArchiveIterator(f)  # type: ignore[arg-type]
     # Not an archive by its first bytes (text, an executable, an HTML page): ArchiveError,
     # a ValueError, at once, whatever the name; an empty file is an archive of no records.
     junk = tmp_path / "junk.warc"
@@ -149,7 +153,7 @@ def test_bad_sources(tmp_path):
     assert list(it) == [] and it.errors == []
 
 
-def test_strict_raises_at_the_first_damage(tmp_path):
+def test_strict_raises_at_the_first_damage(tmp_path: Path) -> None:
     raw = SAMPLE_WARC.read_bytes()
     _, full = records(SAMPLE_WARC)
     # Garbage between two records: listed by default, raised with strict=True.
@@ -167,7 +171,7 @@ def test_strict_raises_at_the_first_damage(tmp_path):
     assert strict.errors == lenient.errors
 
 
-def test_threads_read_the_same_records(tmp_path):
+def test_threads_read_the_same_records(tmp_path: Path) -> None:
     # Over two parts (1 MiB each) so that the parallel reader really splits the file; with
     # garbage and a cut member in the middle, reported the same way.
     raw = SAMPLE_WARC.read_bytes()
@@ -189,7 +193,7 @@ def test_threads_read_the_same_records(tmp_path):
         ArchiveIterator(tmp_path / "missing.warc.gz", threads=2)
 
 
-def gzip_members(raw):
+def gzip_members(raw: bytes) -> List[bytes]:
     """The decompressed members of a `.warc.gz`, one per record."""
     members = []
     while raw:
@@ -199,7 +203,7 @@ def gzip_members(raw):
     return members
 
 
-def write_recompressed(path, head, frames):
+def write_recompressed(path: Path, head: bytes, frames: List[bytes]) -> List[int]:
     """Writes `head` then `frames` to `path`; returns each frame's offset."""
     path.write_bytes(head + b"".join(frames))
     offsets, at = [], len(head)
@@ -209,7 +213,7 @@ def write_recompressed(path, head, frames):
     return offsets
 
 
-def check_reads_as_the_sample(path, offsets):
+def check_reads_as_the_sample(path: Path, offsets: List[int]) -> None:
     """The records of `path` (the sample's, recompressed) read as the sample's, with 1 and
     2 threads, at frame offsets the CLI agrees with, and give `process()` the same pages."""
     _, want = records(SAMPLE_WARC)
@@ -224,7 +228,7 @@ def check_reads_as_the_sample(path, offsets):
     assert len(pages) == 7
 
 
-def test_warc_zst_reads_as_the_warc_gz(tmp_path):
+def test_warc_zst_reads_as_the_warc_gz(tmp_path: Path) -> None:
     # The sample's records recompressed one zstd frame per record (the IIPC proposal's
     # .warc.zst), with and without a dictionary in the skippable frame at the start.
     zstandard = pytest.importorskip("zstandard", reason="the zstandard package writes the .warc.zst")
@@ -241,7 +245,7 @@ def test_warc_zst_reads_as_the_warc_gz(tmp_path):
         check_reads_as_the_sample(path, offsets)
 
 
-def test_warc_lz4_reads_as_the_warc_gz(tmp_path):
+def test_warc_lz4_reads_as_the_warc_gz(tmp_path: Path) -> None:
     # The sample's records recompressed one LZ4 frame per record (as FastWARC reads
     # them), with linked blocks (python-lz4's default) and independent ones, and a frame
     # cut short at the end.
@@ -266,6 +270,6 @@ def test_warc_lz4_reads_as_the_warc_gz(tmp_path):
         assert it.errors == []
 
 
-def records_with(source, threads):
+def records_with(source: _Source, threads: int) -> Tuple[ArchiveIterator, List[WarcRecord]]:
     it = ArchiveIterator(source, threads=threads)
     return it, list(it)

@@ -22,12 +22,13 @@ The tree (WHATWG tree construction; nodes are views over an arena)::
     for node in tree.root.descendants():
         node.name, node.attrs, node.span  # span: offsets into tree.document.html_bytes
 
-CSS selectors on the tree (elements as Node views; parsel's ``::text`` and
-``::attr(name)`` give strings)::
+CSS selectors on the tree: ``select`` gives nodes, ``getall`` / ``get`` strings (parsel's
+``::text`` and ``::attr(name)``; an element's outer HTML without them)::
 
     tree.select("article a[href]")        # [Node, ...] in document order
-    tree.select("a[href]::attr(href)")    # ["/a", "/b"]
-    tree.select_one("title::text")        # the first, or None
+    tree.select_one("article")            # the first Node, or None
+    tree.getall("a[href]::attr(href)")    # ["/a", "/b"]
+    tree.get("title::text")               # the first string, or None (or a default)
     node.select(":scope > li")            # below a node
     links = htmltok.Selector("a[href]")   # compiled once, for any number of trees
 
@@ -48,8 +49,12 @@ Many files, folders and WARC files at once, on every core (the GIL released)::
         page["warc_filename"], page["warc_record_offset"], page["url"], page["links"]
 
     # The same as Arrow record batches built in Rust (no Python object per page):
-    for batch in htmltok.process_arrow(["crawl.warc.gz"]):   # needs pyarrow
+    for batch in htmltok.process(["crawl.warc.gz"], output="pyarrow"):   # needs pyarrow
         batch.num_rows, batch.column("url")
+
+    # Options as keywords (above) or as one object, kept and reused:
+    options = htmltok.ProcessOptions(main_text=True, links=False, threads=4)
+    htmltok.process(paths, options, output="ipc")   # Arrow IPC bytes per batch
 
 Contents:
 
@@ -59,15 +64,17 @@ Contents:
   ``tokenize()``, ``title``, ``encoding``, ``encoding_rule``
 - ``parse(data, *, scripting, http_charset, url)`` -> ``Tree`` of ``Node`` views;
   ``parse_fragment(data, context)``; ``Document.tree()``
-- ``Tree.select(css)`` / ``select_one``, ``Node.select(css)`` / ``select_one``;
-  ``Selector(css)``
+- ``Tree.select(css)`` / ``select_one`` (nodes), ``Tree.getall(css)`` / ``get`` (strings),
+  the same on ``Node``; ``Selector(css)``
 - ``extract(data, fields, *, http_charset)`` -> ``dict[str, list[str]]``; ``Fields(dict)``;
   ``Tree.extract(fields)``
 - ``warc.ArchiveIterator(path_or_file)`` -> ``warc.WarcRecord``
-- ``process(paths, links=True, text=True, threads=0)`` -> ``Pages`` of dicts
-- ``process_arrow(...)`` -> ``pyarrow.RecordBatch`` iterator; ``process_batches(...)`` -> the
-  same batches as ``ArrowBatch`` objects of the Arrow PyCapsule interface (for polars,
-  DuckDB, ...); ``process_ipc(...)`` -> as Arrow IPC stream ``bytes`` (no Arrow library)
+- ``process(inputs, options=None, *, output="dicts", **keywords)`` -> ``Pages``: of dicts
+  (``output="dicts"``), of record batches as Arrow IPC stream ``bytes`` (``"ipc"``, no
+  Arrow library needed), as ``ArrowBatch`` objects of the Arrow PyCapsule interface
+  (``"capsules"``: for polars, DuckDB, ...) or as ``pyarrow.RecordBatch`` objects
+  (``"pyarrow"``); ``ProcessOptions(...)``, the options as one immutable object. (The
+  older ``process_ipc``, ``process_batches`` and ``process_arrow`` still work, deprecated.)
 - ``htmltok.ray.extract(batch, ...)``: a ``pyarrow`` batch with a column ``html`` in, the
   same batch with the extraction columns added (``title``, ``main_text``, ...) out: for
   Ray Data's ``map_batches`` and Spark's ``mapInArrow``
@@ -77,110 +84,148 @@ Contents:
 Every call that does real work releases the GIL, so threads run in parallel.
 """
 
+import warnings
+from typing import TYPE_CHECKING, Any, Union
+
 from ._htmltok import (
+    COLUMNS,
     MAIN_TEXT_COLUMNS,
     METADATA_COLUMNS,
+    PGO,
+    PGO_FALLBACK,
+    ArrowBatch,
     Document,
     Fields,
-    Selector,
     Node,
     NodeIterator,
     Pages,
+    ProcessOptions,
+    Selector,
     Token,
     TokenIterator,
     Tokens,
     Tree,
-    PGO,
-    PGO_FALLBACK,
     __version__,
     extract,
     parse,
     parse_fragment,
     process,
-    process_batches,
-    process_ipc,
     tokenize,
+)
+from ._types import (
+    Alternate,
+    Article,
+    Counts,
+    EncodingCounts,
+    Href,
+    Link,
+    Metadata,
+    NodeType,
+    Output,
+    Page,
+    PageKind,
+    ParseErrorTuple,
+    QualifiedLink,
+    Refresh,
+    Robots,
+    State,
+    Stats,
+    TokenCounts,
+    TokenType,
 )
 from . import warc
 
+if TYPE_CHECKING:
+    import os as _os
+    from collections.abc import Iterable as _Iterable
 
-class ArrowBatches:
-    """The iterator ``process_arrow`` returns: ``pyarrow.RecordBatch`` objects taken over
-    without a copy (the Arrow C data interface) from the batches of a ``process_batches``
-    run. ``errors``, ``documents``, ``ignored``, ``counts`` and ``close()`` are those of the
-    run (see ``Pages``)."""
+    import pyarrow as _pyarrow
 
-    def __init__(self, pages, pyarrow):
-        self._pages = pages
-        self._pa = pyarrow
+    _Path = Union[str, "_os.PathLike[str]"]
 
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        return self._pa.record_batch(next(self._pages))
-
-    @property
-    def errors(self):
-        return self._pages.errors
-
-    @property
-    def documents(self):
-        return self._pages.documents
-
-    @property
-    def ignored(self):
-        return self._pages.ignored
-
-    @property
-    def counts(self):
-        return self._pages.counts
-
-    def close(self):
-        self._pages.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *args):
-        self._pages.close()
+#: Deprecated: ``process(..., output="pyarrow")`` returns a ``Pages`` iterator.
+ArrowBatches = Pages
 
 
-def process_arrow(paths, links=True, text=True, threads=0, **options):
-    """Like ``process``, but yields ``pyarrow.RecordBatch`` objects of up to
-    ``batch_rows`` pages (default 1024; fewer when their strings reach ``batch_bytes``,
-    default 4 MiB) with the columns of ``htmltok.spark.SCHEMA``:
-    built and encoded in Rust with the GIL released, read by pyarrow without a copy.
-    Needs pyarrow 14 or later. Keyword options: those of ``process_ipc`` (``base``, ``data_urls``, ``all_files``,
-    ``all_records``, ``batch_rows``, ``batch_bytes``, ``fields``, ``main_text``,
-    ``main_markdown``, ``metadata``: with ``main_text=True`` the ``MAIN_TEXT_COLUMNS``
-    follow (``main_text`` and ``main_kind`` strings, ``main_confidence`` a float32);
-    with ``main_markdown=True`` the ``main_markdown`` string column; with ``metadata=True`` the ``METADATA_COLUMNS`` follow, typed: strings,
-    structs and lists of structs). Needs pyarrow."""
-    try:
-        import pyarrow
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError("htmltok.process_arrow needs pyarrow (pip install pyarrow); "
-                          "htmltok.process_ipc gives the same batches as Arrow IPC bytes") from err
-    return ArrowBatches(process_batches(paths, links, text, threads, **options), pyarrow)
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"htmltok.{old} is deprecated: use htmltok.{new}", DeprecationWarning, stacklevel=3)
+
+
+def process_ipc(
+    paths: "Union[_Path, _Iterable[_Path]]",
+    links: bool = True,
+    text: bool = True,
+    threads: int = 0,
+    **options: Any,
+) -> "Pages[bytes]":
+    """Deprecated: ``process(paths, output="ipc", ...)``."""
+    _deprecated("process_ipc(paths, ...)", 'process(paths, output="ipc", ...)')
+    return process(paths, output="ipc", links=links, text=text, threads=threads, **options)
+
+
+def process_batches(
+    paths: "Union[_Path, _Iterable[_Path]]",
+    links: bool = True,
+    text: bool = True,
+    threads: int = 0,
+    **options: Any,
+) -> "Pages[ArrowBatch]":
+    """Deprecated: ``process(paths, output="capsules", ...)``."""
+    _deprecated("process_batches(paths, ...)", 'process(paths, output="capsules", ...)')
+    return process(paths, output="capsules", links=links, text=text, threads=threads, **options)
+
+
+def process_arrow(
+    paths: "Union[_Path, _Iterable[_Path]]",
+    links: bool = True,
+    text: bool = True,
+    threads: int = 0,
+    **options: Any,
+) -> "Pages[_pyarrow.RecordBatch]":
+    """Deprecated: ``process(paths, output="pyarrow", ...)``."""
+    _deprecated("process_arrow(paths, ...)", 'process(paths, output="pyarrow", ...)')
+    return process(paths, output="pyarrow", links=links, text=text, threads=threads, **options)
+
 
 __all__ = [
+    "COLUMNS",
     "MAIN_TEXT_COLUMNS",
     "METADATA_COLUMNS",
+    "PGO",
+    "PGO_FALLBACK",
+    "Alternate",
+    "Article",
+    "ArrowBatch",
+    "ArrowBatches",
+    "Counts",
     "Document",
+    "EncodingCounts",
     "Fields",
-    "Selector",
+    "Href",
+    "Link",
+    "Metadata",
     "Node",
     "NodeIterator",
+    "NodeType",
+    "Output",
+    "Page",
+    "PageKind",
     "Pages",
+    "ParseErrorTuple",
+    "ProcessOptions",
+    "QualifiedLink",
+    "Refresh",
+    "Robots",
+    "Selector",
+    "State",
+    "Stats",
     "Token",
+    "TokenCounts",
     "TokenIterator",
+    "TokenType",
     "Tokens",
     "Tree",
     "__version__",
-    "PGO",
-    "PGO_FALLBACK",
-    "ArrowBatches",
     "extract",
     "parse",
     "parse_fragment",

@@ -1,6 +1,6 @@
 """Type stubs of htmltok.datatrove."""
 
-from typing import Callable, Literal, Optional, Tuple
+from typing import Any, Callable, Dict, Literal, Optional, Tuple
 
 from datatrove.data import DocumentsPipeline
 from datatrove.io import DataFileLike, DataFolderLike
@@ -47,10 +47,10 @@ class WarcReader(BaseDiskReader):
         skip: int = 0,
         file_progress: bool = False,
         doc_progress: bool = False,
-        adapter: Optional[Callable] = None,
+        adapter: Optional[Callable[..., Any]] = None,
         text_key: str = "text",
         id_key: str = "id",
-        default_metadata: Optional[dict] = None,
+        default_metadata: Optional[Dict[str, Any]] = None,
         recursive: bool = True,
         glob_pattern: Optional[str] = None,
         shuffle_files: bool = False,

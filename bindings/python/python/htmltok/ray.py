@@ -22,7 +22,7 @@ UTF-8 already), its tree built, its main text (and Markdown, metadata, ...) read
 whole batch in Rust with the GIL released. The function is a plain module function, so
 it pickles (by reference), and so does a ``functools.partial`` of it.
 
-The columns added, in order (the names and types of ``process_arrow``):
+The columns added, in order (the names and types of ``process``'s Arrow outputs):
 
 - ``title`` (string; ``title=False`` leaves it out);
 - ``encoding``, ``encoding_rule`` (strings) with ``encoding=True``;

@@ -1,7 +1,7 @@
 """htmltok on Spark: WARC files to a DataFrame (and Parquet), one row per HTML record.
 
 ``warc_dataframe(spark, paths)`` distributes WARC paths over Spark partitions; each
-task runs ``htmltok.process_arrow`` on its paths (Rust threads, the GIL released) and
+task runs ``htmltok.process(..., output="pyarrow")`` on its paths (Rust threads, the GIL released) and
 hands the pages to Spark as Arrow record batches built in Rust (``mapInArrow``: no Python
 object per page; ``method="rows"`` goes through ``htmltok.process`` dicts and
 ``RDD.mapPartitions`` instead, for executors without pyarrow, and measured slower)::
@@ -100,7 +100,7 @@ __all__ = [
     "main",
 ]
 
-#: The column names, in order: those of ``htmltok.process_arrow`` and of ``htmltok extract
+#: The column names, in order: those of ``htmltok.process``'s Arrow outputs and of ``htmltok extract
 #: --format parquet`` (one definition, in the Rust crate).
 COLUMNS = list(_COLUMNS)
 
@@ -259,7 +259,7 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
            arrow: bool = False, fields: Optional[Dict[str, str]] = None,
            main_text: bool = False, metadata: bool = False, main_markdown: bool = False):
     """The pages of `paths` (dicts of `htmltok.process`, or with `arrow` the
-    `pyarrow.RecordBatch` objects of `htmltok.process_arrow`), counting what fails."""
+    `pyarrow.RecordBatch` objects of `htmltok.process(..., output="pyarrow")`), counting what fails."""
     import htmltok
 
     reasons: List = []
@@ -281,14 +281,14 @@ def _pages(paths: Sequence[str], links: bool, text: bool, threads: int, counters
     counts = None
     try:
         if readable:
+            options = htmltok.ProcessOptions(links=links, text=text, threads=threads, link_urls=True,
+                                             fields=fields, main_text=main_text, metadata=metadata,
+                                             main_markdown=main_markdown)
+            pages: htmltok.Pages[Any]
             if arrow:
-                pages = htmltok.process_arrow(readable, links=links, text=text, threads=threads,
-                                              fields=fields, main_text=main_text, metadata=metadata,
-                                              main_markdown=main_markdown)
+                pages = htmltok.process(readable, options, output="pyarrow")
             else:
-                pages = htmltok.process(readable, links=links, text=text, threads=threads, link_urls=True,
-                                        fields=fields, main_text=main_text, metadata=metadata,
-                                        main_markdown=main_markdown)
+                pages = htmltok.process(readable, options)
             with pages:
                 try:
                     yield from pages
@@ -366,7 +366,7 @@ def warc_dataframe(
     reading its paths with ``htmltok.process`` on `threads` Rust threads (default: the
     executor's cores when there are fewer partitions than cores, else
     ``spark.task.cpus``). `method` is ``"arrow"`` (the default: ``mapInArrow`` of the
-    Arrow record batches ``htmltok.process_arrow`` builds in Rust; needs pyarrow and
+    Arrow record batches ``htmltok.process(..., output="pyarrow")`` builds in Rust; needs pyarrow and
     pandas on the executors) or ``"rows"`` (``RDD.mapPartitions`` of tuples made from
     ``htmltok.process`` dicts; slower, see README).
 
