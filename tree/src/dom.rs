@@ -351,6 +351,23 @@ pub(crate) enum LazyKind {
     Verbatim,
 }
 
+/// A run of characters for 13.2.6.1 "insert a character" ([`Dom::insert_characters`]),
+/// in the form the tree builder holds it.
+pub(crate) enum Characters<'t, 'c> {
+    /// Decoded text; `exact` when it is the input's bytes at `span`.
+    Decoded {
+        text: &'t mut Cow<'c, str>,
+        span: Span,
+        exact: bool,
+    },
+    /// Not decoded: the input's bytes at `span`, which decode as the tokenizer's text of
+    /// `kind` (and decoding may change them).
+    Raw { span: Span, kind: TextKind },
+    /// Not decoded: the input's bytes at `span`, decoded when read as the rule of `kind`
+    /// inserts them.
+    Lazy { span: Span, kind: LazyKind },
+}
+
 /// The text of a lazy text's bytes ([`Str::lazy`]) of `kind`.
 fn decode_lazy(input: &[u8], span: Span, kind: LazyKind) -> Cow<'_, str> {
     match kind {
@@ -1260,27 +1277,38 @@ impl Dom {
         }
     }
 
-    /// [`Dom::insert_text_of`] for a text not known to be the input's bytes at its span
-    /// (the unit tests).
-    #[cfg(test)]
-    pub(crate) fn insert_text(
+    /// 13.2.6.1 "insert a character" (a run of them) at a place (`parent`, before `before`
+    /// or at the end): merged into the text node just before the place if there is one,
+    /// else a new text node. The one entry for text of every form ([`Characters`]); how the
+    /// string is kept is decided here: a span of the input when the text is exactly its
+    /// bytes, a raw or lazy span decoded when read, else a copy.
+    #[inline(always)]
+    pub(crate) fn insert_characters(
         &mut self,
         input: &[u8],
         parent: NodeId,
         before: NodeId,
-        text: &mut Cow<'_, str>,
-        span: Span,
+        characters: Characters<'_, '_>,
     ) {
-        self.insert_text_of(input, parent, before, text, span, false);
+        match characters {
+            Characters::Decoded { text, span, exact } => {
+                self.insert_text_of(input, parent, before, text, span, exact)
+            }
+            Characters::Raw { span, kind } => {
+                self.insert_raw_text(input, parent, before, span, kind)
+            }
+            Characters::Lazy { span, kind } => {
+                self.insert_lazy_text(input, parent, before, span, kind)
+            }
+        }
     }
 
-    /// Adds text at a place (`parent`, before `before` or at the end): merges into the
-    /// text node just before that place if there is one. When `exact` (the builder's
+    /// [`Dom::insert_characters`] for decoded text. When `exact` (the builder's
     /// `TextTok::exact`), the text is the input's bytes at `span`, and a new node's
     /// string is then the span itself, not found again from the text's address
     /// (`Str::of_input`: its three compares and the `Cow`'s test).
     #[inline(always)]
-    pub(crate) fn insert_text_of(
+    fn insert_text_of(
         &mut self,
         input: &[u8],
         parent: NodeId,
@@ -1326,7 +1354,7 @@ impl Dom {
     /// text node keeps them undecoded ([`Owned::Raw`]), decoded when read. Text that
     /// merges into the node before it, and a span past 2 GiB, are decoded now.
     #[inline]
-    pub(crate) fn insert_raw_text(
+    fn insert_raw_text(
         &mut self,
         input: &[u8],
         parent: NodeId,
@@ -1354,7 +1382,7 @@ impl Dom {
     /// stored as its span ([`Str::lazy`]): decoded when read. Text that merges into the
     /// node before it, and a span past 2 GiB, are decoded now.
     #[inline(always)]
-    pub(crate) fn insert_lazy_text(
+    fn insert_lazy_text(
         &mut self,
         input: &[u8],
         parent: NodeId,
@@ -1664,19 +1692,25 @@ mod tests {
             .collect();
         assert_eq!(names, ["div", "i"]);
         let s = std::str::from_utf8(input).unwrap();
-        dom.insert_text(
+        dom.insert_characters(
             input,
             a,
             NONE,
-            &mut Cow::Borrowed(&s[0..1]),
-            Span::new(0, 1),
+            Characters::Decoded {
+                text: &mut Cow::Borrowed(&s[0..1]),
+                span: Span::new(0, 1),
+                exact: false,
+            },
         );
-        dom.insert_text(
+        dom.insert_characters(
             input,
             a,
             NONE,
-            &mut Cow::Borrowed(&s[5..6]),
-            Span::new(5, 6),
+            Characters::Decoded {
+                text: &mut Cow::Borrowed(&s[5..6]),
+                span: Span::new(5, 6),
+                exact: false,
+            },
         );
         let doc = crate::DocumentRef::new(input, &dom);
         let t = doc.node(a).last_child().unwrap();
@@ -1745,35 +1779,86 @@ mod tests {
         let (p, q) = (new(&mut dom), new(&mut dom));
         let owned = |s: &str| Cow::Owned(s.to_owned());
         let at = Span::new(0, 1);
-        dom.insert_text(input, p, NONE, &mut owned("x"), at);
-        dom.insert_text(input, p, NONE, &mut owned("y"), at);
+        dom.insert_characters(
+            input,
+            p,
+            NONE,
+            Characters::Decoded {
+                text: &mut owned("x"),
+                span: at,
+                exact: false,
+            },
+        );
+        dom.insert_characters(
+            input,
+            p,
+            NONE,
+            Characters::Decoded {
+                text: &mut owned("y"),
+                span: at,
+                exact: false,
+            },
+        );
         assert!(
             matches!(dom.owned[..], [Owned::Buf { .. }]),
             "appended in place"
         );
-        dom.insert_text(input, q, NONE, &mut owned("z"), at);
+        dom.insert_characters(
+            input,
+            q,
+            NONE,
+            Characters::Decoded {
+                text: &mut owned("z"),
+                span: at,
+                exact: false,
+            },
+        );
         for piece in ["1", "2", "3"] {
-            dom.insert_text(input, p, NONE, &mut owned(piece), at);
+            dom.insert_characters(
+                input,
+                p,
+                NONE,
+                Characters::Decoded {
+                    text: &mut owned(piece),
+                    span: at,
+                    exact: false,
+                },
+            );
         }
         assert!(matches!(dom.owned[0], Owned::Heap(_)), "moved out once");
         // A span of the input merged with owned text.
         let s = std::str::from_utf8(input).unwrap();
-        dom.insert_text(
+        dom.insert_characters(
             input,
             q,
             NONE,
-            &mut Cow::Borrowed(&s[1..2]),
-            Span::new(1, 2),
+            Characters::Decoded {
+                text: &mut Cow::Borrowed(&s[1..2]),
+                span: Span::new(1, 2),
+                exact: false,
+            },
         );
         let r = new(&mut dom);
-        dom.insert_text(
+        dom.insert_characters(
             input,
             r,
             NONE,
-            &mut Cow::Borrowed(&s[0..1]),
-            Span::new(0, 1),
+            Characters::Decoded {
+                text: &mut Cow::Borrowed(&s[0..1]),
+                span: Span::new(0, 1),
+                exact: false,
+            },
         );
-        dom.insert_text(input, r, NONE, &mut owned("!"), at);
+        dom.insert_characters(
+            input,
+            r,
+            NONE,
+            Characters::Decoded {
+                text: &mut owned("!"),
+                span: at,
+                exact: false,
+            },
+        );
         let doc = crate::DocumentRef::new(input, &dom);
         let texts: Vec<_> = [p, q, r].map(|e| doc.node(e).text()).into();
         assert_eq!(texts, ["xy123", "zb", "a!"]);
@@ -1786,22 +1871,37 @@ mod tests {
         let mut dom = Dom::new(input.len());
         let p = dom.new_element(Name::html(Tag::P), None, false, Span::default());
         dom.append(0, p);
-        dom.insert_text(
+        dom.insert_characters(
             input,
             p,
             NONE,
-            &mut Cow::Borrowed(&s[1..3]),
-            Span::new(1, 3),
+            Characters::Decoded {
+                text: &mut Cow::Borrowed(&s[1..3]),
+                span: Span::new(1, 3),
+                exact: false,
+            },
         );
-        dom.insert_text(
+        dom.insert_characters(
             input,
             p,
             NONE,
-            &mut Cow::Borrowed(&s[3..5]),
-            Span::new(3, 5),
+            Characters::Decoded {
+                text: &mut Cow::Borrowed(&s[3..5]),
+                span: Span::new(3, 5),
+                exact: false,
+            },
         );
         assert!(dom.owned.is_empty(), "nothing copied");
-        dom.insert_text(input, p, NONE, &mut Cow::Owned("!".into()), Span::new(5, 6));
+        dom.insert_characters(
+            input,
+            p,
+            NONE,
+            Characters::Decoded {
+                text: &mut Cow::Owned("!".into()),
+                span: Span::new(5, 6),
+                exact: false,
+            },
+        );
         let doc = crate::DocumentRef::new(input, &dom);
         assert_eq!(doc.node(p).text(), "bcde!");
     }

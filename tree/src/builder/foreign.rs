@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{Step, TagTok, TextTok, Tok, TreeBuilder};
+use super::{Step, TagTok, Tok, TreeBuilder};
 use crate::dom::NodeId;
 use crate::names::{AttrNs, Name, Ns, Tag, adjust_foreign_attribute, adjust_svg_attribute};
 
@@ -94,18 +94,11 @@ impl<'a> TreeBuilder<'a> {
                 if text.text.bytes().any(|c| c != 0 && !super::token::is_ws(c)) {
                     self.set_frameset_not_ok();
                 }
-                let text = if text.has_nul() {
-                    TextTok {
-                        text: Cow::Owned(text.text.replace('\0', "\u{FFFD}")),
-                        span: text.span,
-                        exact: false,
-                        // (`Mark` alone is `Tag::Mark` here.)
-                        mark: super::Mark::Plain,
-                    }
-                } else {
-                    text.clone()
-                };
-                self.insert_text(text);
+                if text.has_nul() {
+                    text.text = Cow::Owned(text.text.replace('\0', "\u{FFFD}"));
+                    text.exact = false;
+                }
+                self.insert_characters(text.characters());
                 Step::Done
             }
             Tok::Comment(data, span) => {

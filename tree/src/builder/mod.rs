@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use htmltok::{Span, State, Tokenizer};
 
-use crate::dom::{Dom, NONE, NodeData, NodeId};
+use crate::dom::{Characters, Dom, NONE, NodeData, NodeId};
 use crate::formatting::{ActiveFormatting, Entry};
 use crate::names::{AttrNs, Name, Ns, Tag};
 use crate::stack::{OpenElements, Scope};
@@ -69,7 +69,7 @@ pub(crate) mod sink {
     /// (`in_body_lazy_text`).
     pub(crate) const LAZY_TEXT: u8 = 4;
     /// The mode is "text" and no leading newline is to be skipped: a RAWTEXT or script data
-    /// run is inserted as its span (`text_mode_lazy_text`).
+    /// run is inserted as its span (`Characters::Lazy`, as 13.2.6.4.8 "text" inserts it).
     pub(crate) const TEXT_MODE: u8 = 8;
 }
 
@@ -576,44 +576,19 @@ impl<'a> TreeBuilder<'a> {
         id
     }
 
-    /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place. Takes the
-    /// text by value: decoded text (an owned `String`) moves into the node, not copied.
-    pub(crate) fn insert_text(&mut self, mut text: TextTok<'a>) {
-        self.insert_text_mut(&mut text);
-    }
-
-    /// [`Self::insert_text`] on a token in place, for the text of the token being
-    /// processed: its text is read where it lies and only an owned `String` is moved out.
-    /// Moving the whole token out instead (read back in wider pieces just after it is
-    /// written in narrower ones) would stall store forwarding once per text.
-    pub(crate) fn insert_text_mut(&mut self, text: &mut TextTok<'a>) {
+    /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place: the one
+    /// entry for text in every form the rules hold it ([`Characters`]: decoded, raw or
+    /// lazy); the document decides how to store it ([`Dom::insert_characters`]).
+    #[inline(always)]
+    pub(crate) fn insert_characters(&mut self, characters: Characters<'_, 'a>) {
         let (parent, before) = self.insertion_place(None);
         // Text is never a child of the document, node 0 (the only `NodeData::Document`):
         // compared by id, the parent's node is not read.
         if parent == 0 {
             return;
         }
-        self.doc.insert_text_of(
-            self.input,
-            parent,
-            before,
-            &mut text.text,
-            text.span,
-            text.exact,
-        );
-    }
-
-    /// 13.2.6.1 "insert a character" for a raw text (`Mark::Raw`: its span of the input,
-    /// which decodes as text of `kind`), inserted undecoded: the document decodes it when
-    /// it is read.
-    pub(crate) fn insert_raw_text(&mut self, span: Span, kind: htmltok::TextKind) {
-        let (parent, before) = self.insertion_place(None);
-        // Text is never a child of the document, node 0 (see `insert_text_mut`).
-        if parent == 0 {
-            return;
-        }
         self.doc
-            .insert_raw_text(self.input, parent, before, span, kind);
+            .insert_characters(self.input, parent, before, characters);
     }
 
     /// 13.2.6.1 "insert a comment", at the appropriate place or as the last child of

@@ -13,7 +13,7 @@ use htmltok::{Span, State, TextKind};
 use super::quirks::quirks_mode;
 use super::token::{DoctypeTok, Mark, is_ws};
 use super::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
-use crate::dom::{DoctypeData, LazyKind, NONE, NodeId};
+use crate::dom::{Characters, DoctypeData, LazyKind, NONE, NodeId};
 use crate::names::{AttrNs, InBodyStart, Name, Ns, Tag};
 use crate::stack::Scope;
 
@@ -40,12 +40,12 @@ impl<'a> TreeBuilder<'a> {
         // inserted where it lies, not split into two new pieces first.
         if text.is_all_ws() {
             if !text.text.is_empty() {
-                self.insert_text_mut(text);
+                self.insert_characters(text.characters());
             }
             return true;
         }
-        if let Some(ws) = text.split_leading_ws() {
-            self.insert_text(ws);
+        if let Some(mut ws) = text.split_leading_ws() {
+            self.insert_characters(ws.characters());
         }
         text.text.is_empty()
     }
@@ -398,10 +398,10 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// [`Self::body_text`] on the token in place: its text is taken, the rest is not
-    /// moved (see [`TreeBuilder::insert_text_mut`]).
+    /// moved (see [`TextTok::characters`]).
     ///
     /// The NUL case out of line: with its loop inlined here, this function would save
-    /// and restore registers for every text, only to tail-call `insert_text_mut` on the
+    /// and restore registers for every text, only to tail-call `insert_characters` on the
     /// common path.
     fn body_text_mut(&mut self, text: &mut TextTok<'a>) {
         if text.mark != Mark::Plain {
@@ -438,7 +438,7 @@ impl<'a> TreeBuilder<'a> {
         if self.frameset_ok {
             self.clear_frameset_ok_unless_ws(text);
         }
-        self.insert_text_mut(text);
+        self.insert_characters(text.characters());
     }
 
     /// "Set the frameset-ok flag to not ok" for text that is not all whitespace: out of
@@ -482,27 +482,10 @@ impl<'a> TreeBuilder<'a> {
     #[inline(never)]
     fn in_body_lazy_text_general(&mut self, span: Span) {
         self.reconstruct_active_formatting();
-        let (parent, before) = self.insertion_place(None);
-        // Text is never a child of the document, node 0 (see `insert_text_mut`).
-        if parent == 0 {
-            return;
-        }
-        self.doc
-            .insert_lazy_text(self.input, parent, before, span, LazyKind::Data);
-    }
-
-    /// 13.2.6.4.8 "text" for a run of the RAWTEXT or script data state's text (`style`,
-    /// `script`, `xmp`, `iframe`, `noembed`, `noframes`, `noscript` with scripting):
-    /// "insert the token's character" for each, which reads nothing of them; stored as
-    /// its span, decoded when read (`Dom::insert_lazy_text`).
-    pub(crate) fn text_mode_lazy_text(&mut self, span: Span) {
-        let (parent, before) = self.insertion_place(None);
-        // Text is never a child of the document, node 0 (see `insert_text_mut`).
-        if parent == 0 {
-            return;
-        }
-        self.doc
-            .insert_lazy_text(self.input, parent, before, span, LazyKind::Verbatim);
+        self.insert_characters(Characters::Lazy {
+            span,
+            kind: LazyKind::Data,
+        });
     }
 
     /// The "in body" rules for characters, for a raw text (`Mark::Raw`: decoding may
@@ -512,7 +495,7 @@ impl<'a> TreeBuilder<'a> {
     fn in_body_raw_text(&mut self, span: Span, kind: TextKind) {
         debug_assert!(!self.frameset_ok);
         self.reconstruct_active_formatting();
-        self.insert_raw_text(span, kind);
+        self.insert_characters(Characters::Raw { span, kind });
     }
 
     /// The "in body" rules for characters. Called by the tokenizer's sink (`Drive`) for
@@ -1032,8 +1015,11 @@ impl<'a> TreeBuilder<'a> {
                 // A raw text (script, style, title: see `Mark::Raw`) is inserted as it
                 // is: this rule reads nothing of it.
                 match text.mark {
-                    Mark::Raw(kind) => self.insert_raw_text(text.span, kind),
-                    _ => self.insert_text_mut(text),
+                    Mark::Raw(kind) => self.insert_characters(Characters::Raw {
+                        span: text.span,
+                        kind,
+                    }),
+                    _ => self.insert_characters(text.characters()),
                 }
                 Done
             }
@@ -1179,11 +1165,10 @@ impl<'a> TreeBuilder<'a> {
             }
             self.foster_parenting = false;
         } else {
-            // Inserted where they lie (`insert_text_mut`), then dropped together: moved
-            // out one by one (`insert_text` by value), each piece would be copied and
-            // dropped.
+            // Inserted where they lie (`TextTok::characters`), then dropped together:
+            // moved out one by one, each piece would be copied and dropped.
             for piece in pending.iter_mut() {
-                self.insert_text_mut(piece);
+                self.insert_characters(piece.characters());
             }
             pending.clear();
         }
@@ -1310,7 +1295,7 @@ impl<'a> TreeBuilder<'a> {
             let ws = at + bytes[at..].iter().take_while(|&&c| !is_ws(c)).count();
             at = ws + bytes[ws..].iter().take_while(|&&c| is_ws(c)).count();
             if at > ws {
-                self.insert_text(text.slice(ws, at));
+                self.insert_characters(text.slice(ws, at).characters());
             }
         }
     }
@@ -1610,8 +1595,8 @@ impl<'a> TreeBuilder<'a> {
         match tok {
             Tok::Text(text) => {
                 // Only the whitespace characters are inserted; the others are ignored.
-                if let Some(ws) = text.whitespace_only() {
-                    self.insert_text(ws);
+                if let Some(mut ws) = text.whitespace_only() {
+                    self.insert_characters(ws.characters());
                 }
                 Done
             }
@@ -1657,8 +1642,8 @@ impl<'a> TreeBuilder<'a> {
         match tok {
             Tok::Text(text) => {
                 // Only the whitespace characters are inserted; the others are ignored.
-                if let Some(ws) = text.whitespace_only() {
-                    self.insert_text(ws);
+                if let Some(mut ws) = text.whitespace_only() {
+                    self.insert_characters(ws.characters());
                 }
                 Done
             }

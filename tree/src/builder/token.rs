@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use htmltok::{Span, TextForm, TextKind, Token, TokenSink};
 
 use super::{Step, TreeBuilder, sink};
-use crate::dom::{AttrRec, Dom};
+use crate::dom::{AttrRec, Characters, Dom, LazyKind};
 use crate::names::{InBodyStart, Tag};
 
 /// A start or end tag. Its attributes are not in it but at the end of the document's
@@ -76,6 +76,21 @@ pub(crate) struct TextTok<'a> {
     pub(crate) mark: Mark,
 }
 
+impl<'a> TextTok<'a> {
+    /// The token's text as decoded characters to insert, read where it lies: only an
+    /// owned `String` moves into the document. (Moving the whole token out instead,
+    /// read back in wider pieces just after it is written in narrower ones, would stall
+    /// store forwarding once per text.)
+    #[inline(always)]
+    pub(crate) fn characters(&mut self) -> Characters<'_, 'a> {
+        Characters::Decoded {
+            text: &mut self.text,
+            span: self.span,
+            exact: self.exact,
+        }
+    }
+}
+
 /// [`TextTok::mark`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mark {
@@ -88,7 +103,7 @@ pub(crate) enum Mark {
     /// as text of the tokenizer state the kind names, and decoding may change them (an
     /// `&`, a CR, a NUL it replaces); no U+0000 once decoded. Two rules take it as it
     /// is, needing nothing of the text, and insert it undecoded for the document to
-    /// decode when it is read (`Dom::insert_raw_text`): "in body" (and "in cell")
+    /// decode when it is read (`Characters::Raw`): "in body" (and "in cell")
     /// characters run by the tokenizer's sink (`Drive`) when frameset-ok is "not ok",
     /// and the "text" mode's. Everything else decodes it first ([`TextTok::decode_raw`]:
     /// the loop does, before the dispatcher; the rules that read text assert it).
@@ -458,7 +473,10 @@ impl<'a, const SIMULATED: bool> TokenSink<'a> for Drive<'_, 'a, SIMULATED> {
                 && matches!(t.kind(), TextKind::ScriptData | TextKind::Rawtext)
                 && span.start < span.end
             {
-                b.text_mode_lazy_text(span);
+                b.insert_characters(Characters::Lazy {
+                    span,
+                    kind: LazyKind::Verbatim,
+                });
                 return None;
             }
         }
