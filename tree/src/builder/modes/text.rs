@@ -1,0 +1,40 @@
+//! 13.2.6.4.8 The "text" insertion mode.
+
+use crate::builder::token::Mark;
+use crate::builder::{Step, Tok, TreeBuilder};
+use crate::dom::Characters;
+
+use Step::{Done, Reprocess};
+
+impl<'a> TreeBuilder<'a> {
+    // 13.2.6.4.8 The "text" insertion mode
+    pub(in crate::builder) fn text(&mut self, tok: &mut Tok<'a>) -> Step {
+        match tok {
+            Tok::Text(text) => {
+                // A raw text (script, style, title: see `Mark::Raw`) is inserted as it
+                // is: this rule reads nothing of it.
+                match text.mark {
+                    Mark::Raw(kind) => self.insert_characters(Characters::Raw {
+                        span: text.span,
+                        kind,
+                    }),
+                    _ => self.insert_characters(text.characters()),
+                }
+                Done
+            }
+            Tok::Eof => {
+                self.open.pop();
+                self.set_mode(self.original_mode);
+                Reprocess
+            }
+            Tok::Tag(tag) if tag.end => {
+                if let Some((id, _)) = self.open.pop() {
+                    self.doc.element_mut(id).set_end(tag.span);
+                }
+                self.set_mode(self.original_mode);
+                Done
+            }
+            _ => Done,
+        }
+    }
+}
