@@ -7,9 +7,10 @@ use std::borrow::Cow;
 
 use htmltok::{Span, TextForm, TextKind, Token, TokenSink};
 
+use super::modes::InBodyStart;
 use super::{Step, TreeBuilder, sink};
 use crate::dom::{AttrRec, Characters, Dom, LazyKind};
-use crate::names::{InBodyStart, Tag};
+use crate::names::Tag;
 
 /// A start or end tag. Its attributes are not in it but at the end of the document's
 /// attribute list (`Dom::tag_attrs`), which holds the current token's (a tag the parser
@@ -642,8 +643,9 @@ mod tests {
     /// tokenizer's state.
     #[test]
     fn dispatcher_start_tags() {
+        use crate::builder::modes::InBodyStart;
         use crate::builder::modes::uses_in_head_rules;
-        use crate::names::{ALL_TAGS, InBodyStart};
+        use crate::names::ALL_TAGS;
         for &tag in ALL_TAGS {
             use Tag::*;
             let switches = matches!(

@@ -7,7 +7,7 @@ use htmltok::{Span, State, TextKind};
 use crate::builder::token::Mark;
 use crate::builder::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{Characters, LazyKind, NONE};
-use crate::names::{InBodyStart, Name, Ns, Tag};
+use crate::names::{ALL_TAGS, Name, Ns, Tag};
 use crate::stack::Scope;
 
 use super::uses_in_head_rules;
@@ -631,5 +631,188 @@ impl<'a> TreeBuilder<'a> {
                 return;
             }
         }
+    }
+}
+
+/// Whether the "in body" rules for an end tag `tag`, met when the current node is the
+/// HTML element `tag`, do nothing but pop it and record the end tag (see
+/// `TreeBuilder::in_body_end_of_current`): every tag but those whose rules do more (`body`,
+/// `html`, `form`, `template`, `br`; the marker-pushing `applet`, `marquee`, `object`; the
+/// formatting elements, whose list entry the adoption agency algorithm removes) and
+/// [`Tag::Unknown`] (compared by text). A table indexed by the tag's id, so that the
+/// check is one load (a `match` on the set cost the parse loop more than it saved).
+static END_POPS_CURRENT_ONLY: [bool; 256] = {
+    use Tag::*;
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        table[tag as usize] = !(matches!(
+            tag,
+            Body | Html | Form | Template | Br | Applet | Marquee | Object
+        ) || Name::html(tag).is_formatting());
+        i += 1;
+    }
+    table
+};
+
+/// How the "in body" rules (13.2.6.4.7) begin for a start tag, by the tag's id
+/// ([`IN_BODY_START`]): one load tells the tokenizer's sink (`Drive`) whether the tag is
+/// its to run, and `TreeBuilder::in_body_tag` which rule runs without the start tag rules'
+/// frame and match (on the dense spec pages, `<code>`, `<span>`, `<var>`, `<dfn>`: most
+/// start tags). (A flag per question, as three tables and two `matches!`, cost the sink
+/// about a dozen instructions a start tag.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum InBodyStart {
+    /// None of the rules below: the start tag rules decide.
+    Rules,
+    /// The tags "in body" processes "using the rules for the in head insertion mode"
+    /// (`uses_in_head_rules`), and those whose rules switch the tokenizer's state
+    /// (13.2.6.2, and `plaintext`, `textarea`): the sink leaves them to the dispatcher, so
+    /// that the parse loop reads the state to switch to only after a token the dispatcher
+    /// ran.
+    Dispatcher,
+    /// "If the stack of open elements has a p element in button scope, close a p element;
+    /// insert an HTML element for the token" and nothing else (`div`, `p`, `ul`,
+    /// `section`, …: 13.2.6.4.7's first group of that shape).
+    ClosesPThenInserts,
+    /// "Any other start tag": "reconstruct the active formatting elements, if any; insert
+    /// an HTML element for the token" (`span`, `var`, `dfn`, custom names, …). Only tags
+    /// with no rule of their own in 13.2.6.4.7 (nor in the "in head" rules it defers to).
+    Ordinary,
+    /// "A start tag whose tag name is one of: b, big, code, em, font, i, s, small, strike,
+    /// strong, tt, u": reconstruct, insert, "push onto the list of active formatting
+    /// elements that element".
+    Formatting,
+    /// `a`: its formatting rule, after the step that closes an `a` still open after the
+    /// last marker.
+    A,
+    /// `li`, `dd`, `dt`: close an open list item of the kind (unless a special element
+    /// other than `address`, `div`, `p` comes first), close a `p` in button scope,
+    /// insert (on Wikipedia pages, `<li>` is most of the start tags left to the start
+    /// tag rules).
+    ListItem,
+}
+
+/// [`InBodyStart`] by the tag's id, as [`END_POPS_CURRENT_ONLY`]. [`Tag::Unknown`] (a
+/// name not interned) is "any other start tag".
+static IN_BODY_START: [InBodyStart; 256] = {
+    use Tag::*;
+    let mut table = [InBodyStart::Rules; 256];
+    table[Unknown as usize] = InBodyStart::Ordinary;
+    table[A as usize] = InBodyStart::A;
+    table[Li as usize] = InBodyStart::ListItem;
+    table[Dd as usize] = InBodyStart::ListItem;
+    table[Dt as usize] = InBodyStart::ListItem;
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        if matches!(
+            tag,
+            Base | Basefont
+                | Bgsound
+                | Link
+                | Meta
+                | Noframes
+                | Script
+                | Style
+                | Template
+                | Title
+                | Iframe
+                | Noembed
+                | Noscript
+                | Plaintext
+                | Textarea
+                | Xmp
+        ) {
+            table[tag as usize] = InBodyStart::Dispatcher;
+        }
+        if matches!(
+            tag,
+            Address
+                | Article
+                | Aside
+                | Blockquote
+                | Center
+                | Details
+                | Dialog
+                | Dir
+                | Div
+                | Dl
+                | Fieldset
+                | Figcaption
+                | Figure
+                | Footer
+                | Header
+                | Hgroup
+                | Main
+                | Menu
+                | Nav
+                | Ol
+                | P
+                | Search
+                | Section
+                | Summary
+                | Ul
+        ) {
+            table[tag as usize] = InBodyStart::ClosesPThenInserts;
+        }
+        if matches!(
+            tag,
+            Abbr | Audio
+                | Bdi
+                | Bdo
+                | Canvas
+                | Cite
+                | Data
+                | Datalist
+                | Del
+                | Dfn
+                | Ins
+                | Kbd
+                | Label
+                | Legend
+                | Map
+                | Mark
+                | Meter
+                | Output
+                | Picture
+                | Progress
+                | Q
+                | Ruby
+                | Samp
+                | Slot
+                | Span
+                | Sub
+                | Sup
+                | Time
+                | Var
+                | Video
+        ) {
+            table[tag as usize] = InBodyStart::Ordinary;
+        }
+        if matches!(
+            tag,
+            B | Big | Code | Em | Font | I | S | Small | Strike | Strong | Tt | U
+        ) {
+            table[tag as usize] = InBodyStart::Formatting;
+        }
+        i += 1;
+    }
+    table
+};
+
+impl Tag {
+    /// See [`IN_BODY_START`].
+    #[inline(always)]
+    pub(crate) fn in_body_start(self) -> InBodyStart {
+        IN_BODY_START[self as usize]
+    }
+
+    /// See [`END_POPS_CURRENT_ONLY`]. (A tag's id is below 256, as the stack's per-tag
+    /// counts also assume.)
+    #[inline(always)]
+    pub(crate) fn end_pops_current_only(self) -> bool {
+        END_POPS_CURRENT_ONLY[self as usize]
     }
 }

@@ -4,7 +4,7 @@
 use crate::builder::token::is_ws;
 use crate::builder::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
 use crate::dom::{NONE, NodeId};
-use crate::names::{Name, Ns, Tag};
+use crate::names::{ALL_TAGS, Name, Ns, Tag};
 use crate::stack::Scope;
 
 use Step::{Done, Reprocess};
@@ -478,5 +478,35 @@ impl<'a> TreeBuilder<'a> {
             }
         }
         self.in_body(tok)
+    }
+}
+
+/// The tags that 13.2.6.4.15 "in cell" does not simply process "using the rules for the
+/// in body insertion mode", start or end: `caption`, `col`, `colgroup`, `tbody`, `td`,
+/// `tfoot`, `th`, `thead`, `tr`, and as end tags `body`, `html`, `table`. (A start tag
+/// `body`, `html` or `table` goes to "in body" too, but is rare: it is left to the
+/// dispatcher, which gives it the same rules.) So the tokenizer's sink runs every other
+/// tag of a table cell with the "in body" rules itself; a table indexed by the tag's id,
+/// as `in_body`'s tables.
+static IN_CELL_OWN: [bool; 256] = {
+    use Tag::*;
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ALL_TAGS.len() {
+        let tag = ALL_TAGS[i];
+        table[tag as usize] = matches!(
+            tag,
+            Body | Caption | Col | Colgroup | Html | Table | Tbody | Td | Tfoot | Th | Thead | Tr
+        );
+        i += 1;
+    }
+    table
+};
+
+impl Tag {
+    /// See [`IN_CELL_OWN`].
+    #[inline(always)]
+    pub(crate) fn in_cell_own(self) -> bool {
+        IN_CELL_OWN[self as usize]
     }
 }

@@ -14,6 +14,8 @@ mod in_table;
 mod in_template;
 mod text;
 
+pub(crate) use in_body::InBodyStart;
+
 use super::{TagTok, TextTok, Tok, TreeBuilder};
 use crate::names::Tag;
 
