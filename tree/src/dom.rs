@@ -41,6 +41,7 @@
 //! uses loops over the links.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use std::sync::OnceLock;
 
@@ -540,12 +541,16 @@ pub(crate) struct Dom {
     in_tree_order: bool,
 }
 
+thread_local! {
+    /// The arena vectors of the last document dropped on this thread (see `spare`).
+    static SPARE_NODES: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
+    static SPARE_ATTRS: Cell<Vec<AttrRec>> = const { Cell::new(Vec::new()) };
+}
+
 impl Drop for Dom {
     fn drop(&mut self) {
-        spare::give(
-            std::mem::take(&mut self.nodes),
-            std::mem::take(&mut self.attrs),
-        );
+        spare::keep(&SPARE_NODES, std::mem::take(&mut self.nodes));
+        spare::keep(&SPARE_ATTRS, std::mem::take(&mut self.attrs));
     }
 }
 
@@ -559,8 +564,8 @@ impl Dom {
             // `shrink_to_fit`), so that a dropped document's vectors fit the next parse on
             // the thread, which reuses them (`spare`); shrunk, they would fit only sparser
             // pages.
-            nodes: spare::nodes(input_len / 12 + 8),
-            attrs: spare::attrs(input_len / 24 + 8),
+            nodes: spare::take(&SPARE_NODES, input_len / 12 + 8),
+            attrs: spare::take(&SPARE_ATTRS, input_len / 24 + 8),
             tag_attrs_start: 0,
             names: Vec::new(),
             owned: Vec::new(),

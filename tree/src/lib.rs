@@ -50,14 +50,14 @@ use std::borrow::Cow;
 
 use htmltok::{State, Tokenizer};
 
-pub use document::{Document, DocumentRef, DocumentView, OwnedDocument};
+pub use document::{Document, DocumentView, OwnedDocument};
 pub use dom::{
     CommentData, DoctypeData, ElementData, Node, NodeData, NodeId, QuirksMode, TextData,
     strip_and_collapse_ascii_whitespace,
 };
 pub use htmltok::Span;
 pub use names::{AttrNs, Name, Ns, Tag};
-pub use node::{AttrRef, Children, Descendants, Elements, NodeKind, NodeRef};
+pub use node::{AttrRef, Children, Descendants, DocumentRef, Elements, NodeKind, NodeRef};
 
 use builder::{Mode, Options, TagTok, TreeBuilder};
 use dom::Dom;

@@ -1,15 +1,185 @@
-//! Handles on a parsed document's nodes and attributes: [`NodeRef`] (a document view and a
-//! node id, cheap to copy), [`AttrRef`], and the iterators over children and descendants.
-//! The same handles serve a borrowing [`crate::Document`] and an
-//! [`crate::OwnedDocument`]: both lend a [`DocumentRef`], the arena and its input.
+//! The views of a parsed document: [`DocumentRef`] (its arena and input, and the reads
+//! written once for every form of document), the handles on its nodes and attributes
+//! ([`NodeRef`]: a document view and a node id, cheap to copy; [`AttrRef`]), and the
+//! iterators over children and descendants. The same views serve a borrowing
+//! [`crate::Document`] and an [`crate::OwnedDocument`]: both lend a [`DocumentRef`].
 
 use std::borrow::Cow;
 
 use htmltok::Span;
 
-use crate::document::DocumentRef;
-use crate::dom::{AttrRec, DoctypeData, NONE, Node, NodeData, NodeId};
+use crate::dom::{
+    AttrRec, DoctypeData, Dom, NONE, Node, NodeData, NodeId, QuirksMode,
+    strip_and_collapse_ascii_whitespace,
+};
 use crate::names::{AttrNs, Name, Ns, Tag};
+
+/// A view of a parsed document: its arena and its input. Cheap to copy; what
+/// [`NodeRef::document`] gives.
+#[derive(Clone, Copy)]
+pub struct DocumentRef<'d> {
+    input: &'d [u8],
+    dom: &'d Dom,
+}
+
+impl std::fmt::Debug for DocumentRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DocumentRef({} nodes, {} bytes)",
+            self.dom.nodes.len(),
+            self.input.len()
+        )
+    }
+}
+
+impl<'d> DocumentRef<'d> {
+    pub(crate) fn new(input: &'d [u8], dom: &'d Dom) -> DocumentRef<'d> {
+        DocumentRef { input, dom }
+    }
+
+    /// The same document (the same arena).
+    pub(crate) fn same(&self, other: &DocumentRef<'_>) -> bool {
+        std::ptr::eq(self.dom, other.dom)
+    }
+
+    pub(crate) fn dom(&self) -> &'d Dom {
+        self.dom
+    }
+
+    /// The document's input.
+    pub fn input(&self) -> &'d [u8] {
+        self.input
+    }
+
+    /// A handle on node `id` (panics when there is no such node: ids come from this
+    /// document's handles, or are below [`Self::node_count`]).
+    pub fn node(&self, id: NodeId) -> NodeRef<'d> {
+        assert!((id as usize) < self.dom.nodes.len(), "no node {id}");
+        NodeRef::new(*self, id)
+    }
+
+    /// The document node (for a fragment parse: the document that holds the `html` element
+    /// whose children are the fragment; see [`Self::fragment_root`]).
+    pub fn root(&self) -> NodeRef<'d> {
+        self.node(0)
+    }
+
+    /// For a fragment parse, the element whose children are the parsed fragment.
+    pub fn fragment_root(&self) -> Option<NodeRef<'d>> {
+        self.dom.fragment_root.map(|id| self.node(id))
+    }
+
+    /// The quirks mode the DOCTYPE set.
+    pub fn quirks_mode(&self) -> QuirksMode {
+        self.dom.quirks
+    }
+
+    /// The bytes the document holds beside its input (see [`crate::Document::heap_bytes`]).
+    pub fn heap_bytes(&self) -> usize {
+        self.dom.heap_bytes()
+    }
+
+    /// The number of nodes in the arena.
+    pub fn node_count(&self) -> usize {
+        self.dom.nodes.len()
+    }
+
+    /// Whether the arena's order is tree order: node 0 is the document and ids
+    /// `1..node_count()` are its descendants in tree order (what `root().descendants()`
+    /// gives), so every node of the arena is in the document. True for most pages: the tree builder appended each node as
+    /// it was created, at the end of the tree; false once it did anything else (foster
+    /// parenting, the adoption agency algorithm's moves, a `template`, a fragment parse's
+    /// context element, ...).
+    pub fn in_tree_order(&self) -> bool {
+        self.dom.in_tree_order()
+    }
+
+    /// The document's elements in tree order by a scan of the arena, when its order is
+    /// tree order ([`Self::in_tree_order`]); else None (walk `root().descendants()`).
+    /// The scan reads the nodes in memory order and skips the others with one
+    /// comparison, where the walk follows the links (and visits every text node).
+    pub fn elements_in_tree_order(&self) -> Option<Elements<'d>> {
+        self.dom
+            .in_tree_order()
+            .then(|| Elements::new(*self, &self.dom.nodes))
+    }
+
+    /// The `<html>` element (the document element), if any.
+    pub fn document_element(&self) -> Option<NodeRef<'d>> {
+        self.root().children().find(|n| n.is_element())
+    }
+
+    /// The `head` element: the first `head` child of the document element.
+    pub fn head(&self) -> Option<NodeRef<'d>> {
+        self.document_element()?
+            .children()
+            .find(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Head)))
+    }
+
+    /// The body element: the first `body` or `frameset` child of the document element.
+    pub fn body(&self) -> Option<NodeRef<'d>> {
+        self.document_element()?.children().find(|n| {
+            n.element_name()
+                .is_some_and(|e| e.is_html(Tag::Body) || e.is_html(Tag::Frameset))
+        })
+    }
+
+    /// The `href` of the first HTML `base` element with an `href` attribute in tree order
+    /// (see [`crate::Document::base_href`]).
+    pub fn base_href(&self) -> Option<Cow<'d, str>> {
+        let is_base = |n: &NodeRef<'d>| n.element_name().is_some_and(|e| e.is_html(Tag::Base));
+        // The arena's scan when it is in tree order: a page without `base` is read
+        // whole, and the scan skips its text nodes.
+        match self.elements_in_tree_order() {
+            Some(elements) => elements.filter(is_base).find_map(|n| n.attr("href")),
+            None => self
+                .root()
+                .descendants()
+                .filter(is_base)
+                .find_map(|n| n.attr("href")),
+        }
+    }
+
+    /// The `meta` elements whose `charset` or `http-equiv` attribute the tree builder's
+    /// "in head" `meta` rule read, in document order: the elements of 13.2.6.4.4, "A start
+    /// tag whose tag name is "meta"", that have a `charset` attribute or an `http-equiv`
+    /// attribute. The rule also runs from "in body", "after head", "in head noscript",
+    /// "in template" and from foreign content (a `meta` breaks out of it), through "using
+    /// the rules for in head"; a `meta` in a mode that ignores it, such as "in frameset",
+    /// is not an element and is not here. On them the rule says: "If the element has a
+    /// charset attribute, and getting an encoding from its value results in an encoding,
+    /// and the confidence is currently tentative, then change the encoding to the
+    /// resulting encoding. Otherwise, if the element has an http-equiv attribute whose
+    /// value is an ASCII case-insensitive match for the string "Content-Type", and the
+    /// element has a content attribute, and applying the algorithm for extracting a
+    /// character encoding from a meta element to that attribute's value returns an
+    /// encoding, and the confidence is currently tentative, then change the encoding to
+    /// the extracted encoding."
+    ///
+    /// The tree knows no encodings: a caller that decoded the input with a tentative
+    /// encoding walks these to find the first that names one (`htmltok_crawl::encoding::
+    /// decode_and_parse` does). Empty for a fragment parse (no encoding applies).
+    ///
+    /// ```
+    /// let doc = htmltok_tree::parse(b"<meta name=x><meta charset=gbk><frameset><meta charset=big5>");
+    /// let charsets: Vec<_> = doc.encoding_metas().map(|m| m.attr("charset").unwrap()).collect();
+    /// assert_eq!(charsets, ["gbk"]); // "in frameset" ignores a meta start tag
+    /// ```
+    pub fn encoding_metas(&self) -> impl ExactSizeIterator<Item = NodeRef<'d>> + use<'d> {
+        let doc = *self;
+        self.dom.encoding_metas.iter().map(move |&id| doc.node(id))
+    }
+
+    /// `document.title` (see [`crate::Document::title`]).
+    pub fn title(&self) -> Option<String> {
+        let title = self
+            .root()
+            .descendants()
+            .find(|n| n.element_name().is_some_and(|e| e.is_html(Tag::Title)))?;
+        Some(strip_and_collapse_ascii_whitespace(&title.text()))
+    }
+}
 
 /// A node handle: a document and an index. Cheap to copy.
 #[derive(Clone, Copy)]

@@ -9,9 +9,9 @@
 //! (an option's children are complete when it is popped). Selects with `multiple` have
 //! no enabled selectedcontent.
 
-use crate::document::DocumentRef;
 use crate::dom::{Dom, NONE, NodeData, NodeId};
 use crate::names::Tag;
+use crate::node::DocumentRef;
 
 pub(crate) fn update_selectedcontent(doc: &mut Dom, input: &[u8]) {
     if !doc.has_selectedcontent {

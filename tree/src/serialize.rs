@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
-use crate::document::DocumentRef;
 use crate::dom::{Dom, NONE, NodeData, NodeId};
 use crate::names::{Ns, Tag};
+use crate::node::DocumentRef;
 use crate::node::NodeRef;
 
 impl DocumentRef<'_> {

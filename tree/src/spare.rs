@@ -17,8 +17,11 @@
 
 use std::cell::Cell;
 use std::mem::size_of;
+use std::thread::LocalKey;
 
-use crate::dom::{AttrRec, Node};
+/// A thread's kept vector of `T`, declared by the module that owns the vectors
+/// (`thread_local!`): the arena's in `dom.rs`, the stack's membership bits in `stack.rs`.
+pub(crate) type Slot<T> = &'static LocalKey<Cell<Vec<T>>>;
 
 /// A kept vector is reused for a reservation of `n` only if its capacity is below
 /// `MAX_SLACK * n`.
@@ -27,51 +30,30 @@ const MAX_SLACK: usize = 4;
 /// Vectors larger than this (in bytes of capacity) are freed, not kept.
 const MAX_KEPT_BYTES: usize = 64 << 20;
 
-thread_local! {
-    static NODES: Cell<Vec<Node>> = const { Cell::new(Vec::new()) };
-    static ATTRS: Cell<Vec<AttrRec>> = const { Cell::new(Vec::new()) };
-    static MEMBER: Cell<Vec<bool>> = const { Cell::new(Vec::new()) };
-}
-
-/// An empty vector with room for `n` nodes: the kept one if it fits, else a new one.
-pub(crate) fn nodes(n: usize) -> Vec<Node> {
-    take(&NODES, n)
-}
-
-/// An empty vector with room for `n` attribute records.
-pub(crate) fn attrs(n: usize) -> Vec<AttrRec> {
-    take(&ATTRS, n)
-}
-
-/// Keeps a dropped document's vectors for the next parse on this thread.
-pub(crate) fn give(nodes: Vec<Node>, attrs: Vec<AttrRec>) {
-    keep(&NODES, nodes);
-    keep(&ATTRS, attrs);
-}
-
 /// The stack of open elements' membership bits (`OpenElements::member`, a bit per node
 /// id) that the last parse on this thread left, every bit clear. The stack grows them as
 /// the arena grows (by half again, each growth a `realloc` and the new part zeroed, a
 /// cost worth sparing on large pages); reused, only a page larger than every earlier one
 /// grows them.
-pub(crate) fn member() -> Vec<bool> {
-    MEMBER.try_with(Cell::take).unwrap_or_default()
+pub(crate) fn take_bits(slot: Slot<bool>) -> Vec<bool> {
+    slot.try_with(Cell::take).unwrap_or_default()
 }
 
 /// Keeps the membership bits of a finished parse, every bit clear, for the next one
 /// (the longer of the two kept; over [`MAX_KEPT_BYTES`], freed).
-pub(crate) fn give_member(v: Vec<bool>) {
+pub(crate) fn keep_bits(slot: Slot<bool>, v: Vec<bool>) {
     debug_assert!(!v.contains(&true), "every membership bit is clear");
     if v.len() > MAX_KEPT_BYTES {
         return;
     }
-    let _ = MEMBER.try_with(|s| {
+    let _ = slot.try_with(|s| {
         let kept = s.take();
         s.set(if kept.len() > v.len() { kept } else { v });
     });
 }
 
-fn take<T>(slot: &'static std::thread::LocalKey<Cell<Vec<T>>>, n: usize) -> Vec<T> {
+/// An empty vector with room for `n`: the one kept in `slot` if it fits, else a new one.
+pub(crate) fn take<T>(slot: Slot<T>, n: usize) -> Vec<T> {
     // `try_with`: a document dropped while the thread's locals are being destroyed
     // simply does not keep its vectors.
     let kept = slot.try_with(Cell::take).unwrap_or_default();
@@ -85,7 +67,8 @@ fn take<T>(slot: &'static std::thread::LocalKey<Cell<Vec<T>>>, n: usize) -> Vec<
     Vec::with_capacity(n)
 }
 
-fn keep<T>(slot: &'static std::thread::LocalKey<Cell<Vec<T>>>, mut v: Vec<T>) {
+/// Keeps a dropped document's vector, emptied, for the next parse on this thread.
+pub(crate) fn keep<T>(slot: Slot<T>, mut v: Vec<T>) {
     if v.capacity() == 0 || v.capacity().saturating_mul(size_of::<T>()) > MAX_KEPT_BYTES {
         return;
     }
@@ -143,10 +126,10 @@ mod tests {
             s.spawn(|| {
                 // Left open at the end: `html`, `body`, the `div`s and the `b`.
                 let doc = crate::parse(b"<div><div><p>x</p><b>y");
-                let bits = super::member();
+                let bits = super::take_bits(&crate::stack::SPARE_MEMBER);
                 assert!(!bits.is_empty());
                 assert!(!bits.contains(&true));
-                super::give_member(bits);
+                super::keep_bits(&crate::stack::SPARE_MEMBER, bits);
                 let again = crate::parse(b"<div><div><p>x</p><b>y");
                 assert_eq!(again.to_test_format(), doc.to_test_format());
             })

@@ -36,6 +36,12 @@ impl Scope {
     }
 }
 
+thread_local! {
+    /// The membership bits the last parse on this thread left (see `spare`).
+    pub(crate) static SPARE_MEMBER: std::cell::Cell<Vec<bool>> =
+        const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// The stack of open elements.
 #[derive(Debug)]
 pub(crate) struct OpenElements {
@@ -79,8 +85,8 @@ impl OpenElements {
         OpenElements {
             items: Vec::new(),
             counts: Box::new([0; 256]),
-            // Every bit clear; the last parse's length kept (see `spare::member`).
-            member: crate::spare::member(),
+            // Every bit clear; the last parse's length kept (see `spare::take_bits`).
+            member: crate::spare::take_bits(&SPARE_MEMBER),
             foreign: 0,
         }
     }
@@ -351,7 +357,7 @@ impl OpenElements {
 
     /// At the end of a parse: clears the bits of the elements still open (a bit is set
     /// exactly while its element is on the stack) and lends the bits to the next parse on
-    /// this thread (`spare::member`). Called by the tree builder's loop once it has
+    /// this thread (`spare::keep_bits`). Called by the tree builder's loop once it has
     /// finished, not from a `Drop`: drop glue on the stack makes the compiler lay the
     /// loop out less well.
     #[inline(never)]
@@ -359,7 +365,7 @@ impl OpenElements {
         for &(id, _) in &self.items {
             self.member[id as usize] = false;
         }
-        crate::spare::give_member(std::mem::take(&mut self.member));
+        crate::spare::keep_bits(&SPARE_MEMBER, std::mem::take(&mut self.member));
     }
 
     /// Truncates the stack to its first `len` entries.
