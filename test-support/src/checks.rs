@@ -2,8 +2,8 @@
 //! (`tests/properties.rs`, `tests/regressions.rs`, `tests/hostile.rs`,
 //! `benches/tests/differential.rs`, `cli/tests/writers.rs`), so that the fuzzers and
 //! `cargo test` hold htmltok to the same contracts. It depends on htmltok alone. Its
-//! companions: [`crate::peers`] (html5gum, for the differential checks) and
-//! [`crate::writers`] (the CLI's JSON writers).
+//! companions: `peers` (html5gum, for the differential checks) and `writers` (the
+//! CLI's JSON writers), each behind its feature.
 //!
 //! Every check returns `Err(message)` on a violation (the tests report it; the fuzz
 //! targets panic with it); a panic inside htmltok propagates as it is.
