@@ -10,7 +10,6 @@ use std::borrow::Cow;
 
 use crate::charref;
 use crate::span::Span;
-use crate::token::TextForm;
 
 /// Where a slice of the input came from; it decides which transforms apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +133,18 @@ pub(crate) fn decode_str_span_nul<'a>(
             None => decode_span_nul(bytes, span, context),
         },
     }
+}
+
+/// What [`crate::Text::text_or_raw`] gave: decoded text, or the raw text, not decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextForm {
+    /// The decoded text; it holds no U+0000.
+    Decoded,
+    /// The decoded text; it may hold U+0000 (its kind keeps NUL, and a raw NUL is there).
+    DecodedMayHaveNul,
+    /// The raw text, valid UTF-8 but not decoded: decoding may change it
+    /// ([`crate::TextKind::decode`]). It holds no U+0000 once decoded.
+    Raw,
 }
 
 /// [`decode_span_nul`] (over `input_str` when it is the whole input as a `&str`, as

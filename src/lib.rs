@@ -68,6 +68,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+mod attrs;
 mod charref;
 mod decode;
 pub mod elements;
@@ -81,14 +82,16 @@ mod stream;
 mod tape;
 mod token;
 
+pub use attrs::AttrRecord;
+pub use decode::TextForm;
 pub use error::{ErrorCode, ParseError, Position, PositionTracker, position};
 pub use machine::{Builder, TokenSink, Tokenizer};
 pub use scan::Scanner;
 pub use span::Span;
 pub use state::State;
 pub use stream::{ReadTokenizer, StreamTokenizer};
-pub use tape::{AttrRecord, DoctypeRecord, Tape, TapeError, TokenRecord};
-pub use token::{Attribute, Comment, Doctype, Tag, Text, TextForm, TextKind, Token};
+pub use tape::{DoctypeRecord, Tape, TapeError, TokenRecord};
+pub use token::{Attribute, Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// Decodes the bytes of an attribute value at `span` in `input` exactly as
 /// [`Attribute::value`] does (character references with the attribute value rule, NUL as

@@ -21,10 +21,10 @@
 
 use std::fmt;
 
+use crate::attrs::{AttrList, AttrRecord, AttrSpans};
 use crate::error::ParseError;
-use crate::machine::Builder;
 use crate::span::Span;
-use crate::token::{AttrList, AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
+use crate::token::{Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// One token of a [`Tape`]: `#[repr(C)]`, 28 bytes, no padding.
 #[repr(C)]
@@ -98,59 +98,6 @@ impl TokenRecord {
     }
 }
 
-/// One attribute of a tag on a [`Tape`]: `#[repr(C)]`, 24 bytes, no padding. Its raw
-/// bytes run from `name_start` to `raw_end`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "bytemuck", derive(bytemuck::Pod, bytemuck::Zeroable))]
-pub struct AttrRecord {
-    /// The name: `name_start..name_end`.
-    pub name_start: u32,
-    /// See `name_start`.
-    pub name_end: u32,
-    /// The value, quotes excluded (0..0 when there is no `=`; see `flags`).
-    pub value_start: u32,
-    /// See `value_start`.
-    pub value_end: u32,
-    /// One past the attribute's last byte (the closing quote included).
-    pub raw_end: u32,
-    /// [`AttrRecord::HAS_VALUE`], [`AttrRecord::PLAIN_NAME`].
-    pub flags: u32,
-}
-
-impl AttrRecord {
-    /// `flags` bit: the attribute has a value (an `=`).
-    pub const HAS_VALUE: u32 = 1;
-    /// `flags` bit: the name is ASCII without NUL (it compares without decoding).
-    pub const PLAIN_NAME: u32 = 2;
-
-    fn new(a: &AttrSpans<'_>) -> AttrRecord {
-        let value = a.value().unwrap_or(Span::EMPTY);
-        AttrRecord {
-            name_start: a.name.start as u32,
-            name_end: a.name.end as u32,
-            value_start: value.start as u32,
-            value_end: value.end as u32,
-            raw_end: a.raw_end as u32,
-            flags: u32::from(a.has_value) * Self::HAS_VALUE
-                + u32::from(a.plain_name) * Self::PLAIN_NAME,
-        }
-    }
-
-    /// The spans the tokenizer had (the raw span starts with the name).
-    pub(crate) fn spans<'a>(&self) -> AttrSpans<'a> {
-        let name = Span::new(self.name_start as usize, self.name_end as usize);
-        AttrSpans {
-            name,
-            value_span: Span::new(self.value_start as usize, self.value_end as usize),
-            raw_end: self.raw_end as usize,
-            has_value: self.flags & Self::HAS_VALUE != 0,
-            plain_name: self.flags & Self::PLAIN_NAME != 0,
-            lower_name: None,
-        }
-    }
-}
-
 /// The optional fields of a DOCTYPE on a [`Tape`]: `#[repr(C)]`, 28 bytes, no padding.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -183,7 +130,7 @@ impl DoctypeRecord {
 }
 
 /// A document's tokens (and parse errors, when on), held without borrowing the input.
-/// Build it with [`Builder::tape`] or [`Tape::new`], read it with [`Tape::get`] or
+/// Build it with [`crate::Builder::tape`] or [`Tape::new`], read it with [`Tape::get`] or
 /// [`Tape::iter`], passing the same input.
 ///
 /// ```
@@ -204,7 +151,8 @@ pub struct Tape {
     input_len: usize,
 }
 
-/// Why a tape cannot be made ([`Builder::try_tape`]) or taken back ([`Tape::from_parts`]).
+/// Why a tape cannot be made ([`crate::Builder::try_tape`]) or taken back
+/// ([`Tape::from_parts`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TapeError {
     /// The input is 4 GiB or longer: a tape's offsets are 32-bit.
@@ -243,67 +191,6 @@ impl std::error::Error for TapeError {}
 
 /// The longest input a tape can describe: its offsets are `u32`.
 pub(crate) const MAX_INPUT: usize = u32::MAX as usize;
-
-impl Builder {
-    /// Tokenizes the whole of `input` into a [`Tape`] with these options.
-    ///
-    /// # Panics
-    ///
-    /// When `input` is 4 GiB or longer ([`Builder::try_tape`] returns an error instead).
-    pub fn tape(self, input: &[u8]) -> Tape {
-        match self.try_tape(input) {
-            Ok(tape) => tape,
-            Err(err) => panic!("{err}"),
-        }
-    }
-
-    /// Tokenizes the whole of `input` into a [`Tape`], or says why it cannot: an input of
-    /// 4 GiB or more ([`TapeError::TooLarge`]) does not fit 32-bit offsets.
-    pub fn try_tape(self, input: &[u8]) -> Result<Tape, TapeError> {
-        let mut tape = Tape::default();
-        self.tape_into(input, &mut tape)?;
-        tape.records.shrink_to_fit();
-        tape.attrs.shrink_to_fit();
-        Ok(tape)
-    }
-
-    /// Tokenizes the whole of `input` into `tape`, replacing what it held and reusing its
-    /// memory: a batch that tokenizes many documents one after the other into one tape
-    /// allocates (and faults in) its records once, not per document.
-    ///
-    /// ```
-    /// use htmltok::{Tape, Tokenizer};
-    ///
-    /// let mut tape = Tape::default();
-    /// for page in [&b"<p>one"[..], b"<p>two</p>"] {
-    ///     Tokenizer::builder().tape_into(page, &mut tape)?;
-    ///     println!("{} tokens", tape.len());
-    /// }
-    /// assert_eq!(tape.len(), 3);
-    /// # Ok::<(), htmltok::TapeError>(())
-    /// ```
-    ///
-    /// On an error (an input of 4 GiB or more) the tape is left empty.
-    pub fn tape_into(self, input: &[u8], tape: &mut Tape) -> Result<(), TapeError> {
-        tape.reset(0);
-        if input.len() > MAX_INPUT {
-            return Err(TapeError::TooLarge { len: input.len() });
-        }
-        tape.input_len = input.len();
-        // Pages average 40 to 50 bytes per token and 60 to 100 per attribute; reserving
-        // for a little more than that saves the vectors' doublings (each a copy of
-        // everything so far); `try_tape` gives the rest back.
-        tape.records.reserve(input.len() / 32 + 16);
-        tape.attrs.reserve(input.len() / 48 + 16);
-        let mut tok = self.build(input);
-        // Offsets below 2^32 (checked above) and indexes below the number of tokens or
-        // attributes (each at least one byte of input) fit the records' `u32`s. Each
-        // token goes from the tokenizer's fields to its record, with no `Token` between.
-        while tok.next_into_tape(tape) {}
-        tape.errors = tok.take_errors();
-        Ok(())
-    }
-}
 
 /// A record of `kind` with its two spans (offsets below 2^32: checked by the caller).
 #[inline(always)]
@@ -354,7 +241,7 @@ impl Tape {
     /// Appends one token's record: one `match` fills it (kind, spans, flags). The token's
     /// offsets are below 2^32, and so are the counts of tokens and attributes (each at
     /// least one byte of input): the tape's input is shorter than 4 GiB (checked by
-    /// [`Builder::try_tape`]; the stream tokenizer's runs are capped to that).
+    /// [`crate::Builder::try_tape`]; the stream tokenizer's runs are capped to that).
     #[inline]
     pub(crate) fn push(&mut self, token: &Token<'_, '_>) {
         match *token {
@@ -445,6 +332,33 @@ impl Tape {
             .push(record(TokenRecord::DOCTYPE, raw, raw).with(extra, 0, flags));
     }
 
+    /// Makes room for the tokens of an input of `len` bytes (below 2^32) on an empty
+    /// tape: the start of [`crate::Builder::tape_into`]. (This and the next two are
+    /// `#[inline]`: as calls they cost that builder's loop an instruction a state.)
+    #[inline]
+    pub(crate) fn start(&mut self, len: usize) {
+        debug_assert!(self.records.is_empty() && self.attrs.is_empty());
+        self.input_len = len;
+        // Pages average 40 to 50 bytes per token and 60 to 100 per attribute; reserving
+        // for a little more than that saves the vectors' doublings (each a copy of
+        // everything so far); `shrink_to_fit` gives the rest back.
+        self.records.reserve(len / 32 + 16);
+        self.attrs.reserve(len / 48 + 16);
+    }
+
+    /// Gives back the room [`Tape::start`] reserved past the records.
+    #[inline]
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.records.shrink_to_fit();
+        self.attrs.shrink_to_fit();
+    }
+
+    /// Sets the parse errors of the tape's input.
+    #[inline]
+    pub(crate) fn set_errors(&mut self, errors: Vec<ParseError>) {
+        self.errors = errors;
+    }
+
     /// Forgets every token (keeping the allocations), for a new input of length `len`.
     pub(crate) fn reset(&mut self, len: usize) {
         self.records.clear();
@@ -476,15 +390,6 @@ impl Tape {
             return None;
         }
         self.get_unchecked_len(input, index)
-    }
-
-    /// Tokenizes `input` with the default options (simulation on, parse errors off).
-    ///
-    /// # Panics
-    ///
-    /// When `input` is 4 GiB or longer (see [`Builder::try_tape`]).
-    pub fn new(input: &[u8]) -> Tape {
-        Builder::default().tape(input)
     }
 
     /// A tape from its arrays, as [`Tape::records`], [`Tape::attr_records`] and
@@ -668,7 +573,7 @@ impl Tape {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{State, Tokenizer};
+    use crate::{Builder, State, Tokenizer};
 
     /// Token kind, span and every decoded string, to compare two token streams.
     fn describe(token: &Token<'_, '_>) -> String {

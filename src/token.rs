@@ -16,9 +16,9 @@
 
 use std::borrow::Cow;
 
-use crate::decode::{Context, decode_span, unchanged_span};
+use crate::attrs::{AttrList, AttrSpans};
+use crate::decode::{Context, TextForm, decode_span, unchanged_span};
 use crate::span::Span;
-use crate::tape::AttrRecord;
 
 /// One token, borrowing the input (`'a`) and, for tags, the tokenizer's attribute buffer
 /// (`'t`, valid until the next call to [`crate::Tokenizer::next_token`]).
@@ -125,18 +125,6 @@ impl TextKind {
             TextKind::Cdata => Context::Cdata,
         }
     }
-}
-
-/// What [`Text::text_or_raw`] gave: decoded text, or the raw text, not decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TextForm {
-    /// The decoded text; it holds no U+0000.
-    Decoded,
-    /// The decoded text; it may hold U+0000 (its kind keeps NUL, and a raw NUL is there).
-    DecodedMayHaveNul,
-    /// The raw text, valid UTF-8 but not decoded: decoding may change it ([`TextKind::decode`]).
-    /// It holds no U+0000 once decoded.
-    Raw,
 }
 
 /// A run of character tokens.
@@ -315,66 +303,6 @@ impl<'a> Doctype<'a> {
     /// The byte range of [`Doctype::raw`].
     pub fn span(&self) -> Span {
         self.raw
-    }
-}
-
-/// The spans of one attribute, as the tokenizer stores them (the buffer of a tag's
-/// attributes is reused from tag to tag).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct AttrSpans<'a> {
-    pub(crate) name: Span,
-    /// The value's bytes (between the quotes when quoted), when `has_value`; see
-    /// [`Self::value`]. A span and a flag rather than an `Option` (whose tag takes 8
-    /// bytes), to keep the record at 64 bytes.
-    pub(crate) value_span: Span,
-    /// The end of the attribute's raw bytes, which run from the name's first byte to the
-    /// value's last (closing quote included). Only the end is stored: an attribute's raw
-    /// span starts with its name, and the 8 bytes saved keep the record at 64 bytes with
-    /// `lower_name` in it (a larger record cost a loop that copies it more stores).
-    pub(crate) raw_end: usize,
-    /// The attribute has a value (an `=`).
-    pub(crate) has_value: bool,
-    /// The name is ASCII without NUL, so it compares with `eq_ignore_ascii_case`.
-    pub(crate) plain_name: bool,
-    /// The name as it decodes, when the attribute name state read it in one search and
-    /// saw it to be ASCII without upper-case letters (so decoding leaves it as it is),
-    /// for [`Attribute::name_if_unchanged`] without a second pass over it. Only for a sink
-    /// that asks (`TokenSink::DECODES_NAMES`); None when not known.
-    pub(crate) lower_name: Option<&'a str>,
-}
-
-impl AttrSpans<'_> {
-    /// The value's bytes (between the quotes when quoted); None when there is no `=`.
-    #[inline(always)]
-    pub(crate) fn value(&self) -> Option<Span> {
-        self.has_value.then_some(self.value_span)
-    }
-}
-
-/// Where a tag's attributes are: the tokenizer's own spans (from
-/// [`crate::Tokenizer::next_token`]), or a [`crate::Tape`]'s compact records.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum AttrList<'a, 't> {
-    Spans(&'t [AttrSpans<'a>]),
-    Tape(&'t [AttrRecord]),
-}
-
-impl<'a> AttrList<'a, '_> {
-    #[inline]
-    pub(crate) fn len(self) -> usize {
-        match self {
-            AttrList::Spans(spans) => spans.len(),
-            AttrList::Tape(records) => records.len(),
-        }
-    }
-
-    /// Attribute `i`, which is below [`Self::len`].
-    #[inline]
-    fn get(self, i: usize) -> AttrSpans<'a> {
-        match self {
-            AttrList::Spans(spans) => spans[i],
-            AttrList::Tape(records) => records[i].spans(),
-        }
     }
 }
 

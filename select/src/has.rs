@@ -25,8 +25,6 @@
 //! Without a cache (`Selector::matches` on one
 //! element) the anchor's reach is walked as above.
 
-use std::cell::RefCell;
-
 use htmltok_tree::NodeRef;
 use selectors::matching::{self, CompoundSelectorMatchingResult, MatchingContext};
 use selectors::parser::{Combinator, Component, Selector};
@@ -34,15 +32,8 @@ use selectors::{Element as _, OpaqueElement, SelectorList};
 
 use crate::css::Impl;
 use crate::element::Element;
+use crate::memo::HasCache;
 use crate::topdown;
-
-/// For one walk of a document: for each relative selector of a `:has()` met (by its
-/// address), which nodes of the document's tree it matches as their anchor (None: not in
-/// the tree, such as template contents), by node id.
-#[derive(Default)]
-pub struct HasCache {
-    answers: RefCell<Vec<(usize, Vec<Option<bool>>)>>,
-}
 
 /// Whether `anchor` matches the relative selector `sel`, from `cache` (filled for the
 /// whole document tree the first time); None when the anchor is outside that tree or the

@@ -20,8 +20,8 @@
 //! Matching is Servo's `selectors` crate (what scraper and Firefox's Stylo use): Selectors
 //! Level 3 in full, and of Level 4 `:is`, `:where`, `:not` and `:nth-child(An+B of S)`
 //! with selector lists, `:has`, and the `i` / `s` attribute flags. The case rules are an
-//! HTML document's: see the `element` module. Nothing recurses per level of the tree
-//! (`:has` is matched with loops, see the `has` module); the selector itself may nest
+//! HTML document's: see the `selectors_element` module. Nothing recurses per level of the
+//! tree (`:has` is matched with loops, see the `has` module); the selector itself may nest
 //! [`MAX_NESTING`] levels of brackets. Selectors (`body div p`, `ul > li a[href]`, `h2 +
 //! p`, `a ~ b > c`, `span:not(div span)`, `div p:has(b)`) are matched top down as the
 //! walk goes, a state per open element and per level of siblings, in time linear in the
@@ -37,6 +37,7 @@ mod flat;
 mod has;
 mod memo;
 mod scan;
+mod selectors_element;
 mod topdown;
 
 use std::borrow::Cow;

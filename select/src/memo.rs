@@ -1,14 +1,14 @@
 //! What one walk of a document remembers while it matches: the `:has()` answers
-//! (`has.rs`), and the two states elements inherit from their ancestors that pseudo-classes
-//! ask of — the language (`:lang()`) and being inside a disabled `fieldset` (`:disabled`,
-//! `:enabled`).
+//! ([`HasCache`], filled and read by `has.rs`), and the two states elements inherit from
+//! their ancestors that pseudo-classes ask of — the language (`:lang()`) and being inside
+//! a disabled `fieldset` (`:disabled`, `:enabled`).
 //!
 //! Asked per element without a memo, each of those walks up to the root: on a deep tree
 //! (100,000 nested `fieldset`s or `div`s) that is quadratic. Here the walk up stops at the
 //! first ancestor already answered, and every element passed on the way is answered too,
 //! so each element is looked at a bounded number of times over the whole walk, whatever
 //! the shape. The walks hand the memo to `selectors` as the matching context's extra data
-//! ([`crate::css::Impl`]'s `ExtraMatchingData`); matching without one (a lone
+//! (the `ExtraMatchingData` of `Impl` in `css.rs`); matching without one (a lone
 //! `Selector::matches` on an element) walks up as before.
 
 use std::cell::RefCell;
@@ -16,7 +16,6 @@ use std::cell::RefCell;
 use htmltok_tree::{AttrNs, NodeRef, Tag};
 
 use crate::element::Element;
-use crate::has::HasCache;
 
 /// The memo of one walk of one document, by node id (sized on first use).
 #[derive(Default)]
@@ -28,6 +27,14 @@ pub struct WalkMemo {
     /// For each element: 0 not yet known; 1 not inside a disabled `fieldset` (as
     /// [`inside_disabled_fieldset`] defines it); 2 inside one.
     fieldset: RefCell<Vec<u8>>,
+}
+
+/// For one walk of a document: for each relative selector of a `:has()` met (by its
+/// address), which nodes of the document's tree it matches as their anchor (None: not in
+/// the tree, such as template contents), by node id.
+#[derive(Default)]
+pub struct HasCache {
+    pub(crate) answers: RefCell<Vec<(usize, Vec<Option<bool>>)>>,
 }
 
 /// The element whose `xml:lang` or `lang` gives `el`'s language (HTML § 3.2.6.2: the

@@ -41,21 +41,8 @@ impl Tokenizer<'_> {
     /// 13.2.5.41 Bogus comment state.
     #[inline(never)]
     pub(super) fn bogus_comment_state(&mut self) -> Flow {
-        loop {
-            let rest = &self.input[self.pos..];
-            self.pos += if self.errors_on {
-                self.scanner.find_byte2(rest, b'>', 0)
-            } else {
-                self.scanner.find_byte(rest, b'>')
-            };
-            match self.peek() {
-                Some(0) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
-                _ => return self.emit_current_comment(0), // `>` or EOF
-            }
-        }
+        self.skip_until(b'>');
+        self.emit_current_comment(0) // `>` or EOF
     }
 
     /// 13.2.5.42 Markup declaration open state. The `<!` has been consumed.

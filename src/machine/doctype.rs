@@ -312,20 +312,7 @@ impl Tokenizer<'_> {
     /// 13.2.5.68 Bogus DOCTYPE state.
     #[inline(never)]
     pub(super) fn bogus_doctype_state(&mut self) -> Flow {
-        loop {
-            let rest = &self.input[self.pos..];
-            self.pos += if self.errors_on {
-                self.scanner.find_byte2(rest, b'>', 0)
-            } else {
-                self.scanner.find_byte(rest, b'>')
-            };
-            match self.peek() {
-                Some(0) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
-                _ => return self.emit_current_doctype(), // `>` or EOF: no error, no force-quirks
-            }
-        }
+        self.skip_until(b'>');
+        self.emit_current_doctype() // `>` or EOF: no error, no force-quirks
     }
 }

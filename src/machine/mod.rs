@@ -34,6 +34,9 @@
 //! `emit_current_doctype`, `emit_eof`). The tag loop keeps its position and state in
 //! locals and has its own `switch_to` and `reconsume_in` over them.
 //!
+//! Beside them, `into_tape` writes each token's records to a [`crate::Tape`] straight from
+//! the tokenizer's fields (and holds the builder's `tape` methods).
+//!
 //! Bytes, not characters: every byte that the states name is ASCII, so a non-ASCII byte
 //! (valid UTF-8 or not) is always "anything else" and the machine can run on bytes. CR is
 //! handled as the LF that newline normalisation (13.2.3.5) would have made of it: it is
@@ -42,6 +45,7 @@
 mod cdata;
 mod comment;
 mod doctype;
+mod into_tape;
 mod script;
 mod tag;
 mod text;
@@ -52,13 +56,13 @@ mod tests;
 use std::collections::HashMap;
 use std::hash::RandomState;
 
+use crate::attrs::{AttrList, AttrSpans};
 use crate::error::{ErrorCode, ParseError};
 use crate::feedback::{FramesetTracker, HtmlStartTag, Outcome, Simulator, html_start_tag_kind_at};
 use crate::scan::Scanner;
 use crate::span::Span;
 use crate::state::State;
-use crate::tape::Tape;
-use crate::token::{AttrList, AttrSpans, Comment, Doctype, Tag, Text, TextKind, Token};
+use crate::token::{Comment, Doctype, Tag, Text, TextKind, Token};
 
 /// Every state of 13.2.5, named as the spec names it. The character reference states
 /// (13.2.5.72–80) run as one function, [`crate::charref::resolve`], and are not listed.
@@ -857,49 +861,6 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// Runs to the next token and appends its records to `tape` straight from the
-    /// tokenizer's fields (the tape's builder: the same token [`Self::next_token`] would
-    /// give, with no `Token` in between). False at the end of the input.
-    #[inline(always)]
-    pub(crate) fn next_into_tape(&mut self, tape: &mut Tape) -> bool {
-        if !self.run(false, true, true) {
-            return false;
-        }
-        let p = &self.pending;
-        match p.what {
-            PendingKind::Run => tape.push_text(
-                Span::new(p.raw_start, p.raw_end),
-                Span::new(p.raw_start, p.raw_end),
-                p.text_kind,
-            ),
-            PendingKind::Text => tape.push_text(
-                Span::new(p.raw_start, p.raw_end),
-                Span::new(p.inner_start, p.inner_end),
-                p.text_kind,
-            ),
-            PendingKind::Tag => tape.push_tag(
-                self.tag.is_end,
-                Span::new(self.tag.start, self.tag.end),
-                self.tag.name(),
-                self.tag.self_closing,
-                &self.attrs,
-            ),
-            PendingKind::Comment => tape.push_comment(
-                Span::new(p.raw_start, p.raw_end),
-                Span::new(p.inner_start, p.inner_end),
-            ),
-            PendingKind::Doctype => {
-                let d = &self.doctype;
-                tape.push_doctype(
-                    Span::new(d.start, d.end),
-                    [d.name, d.public_id, d.system_id],
-                    d.force_quirks,
-                );
-            }
-        }
-        true
-    }
-
     /// The token in `pending`, built straight from its stored kind and spans.
     #[inline(always)]
     fn token(&self) -> Token<'a, '_> {
@@ -1094,6 +1055,29 @@ impl<'a> Tokenizer<'a> {
     #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.input.get(self.pos).copied()
+    }
+
+    /// Skips to the next `stop` byte, not consumed, or to the end of the input: the
+    /// U+0000 and "anything else" branches of 13.2.5.3 RAWTEXT and 13.2.5.4 script data
+    /// states (`stop` `<`) and of 13.2.5.41 bogus comment and 13.2.5.68 bogus DOCTYPE
+    /// states (`stop` `>`), which are the same here: each character is consumed (a NUL
+    /// with an unexpected-null-character parse error) and none needs more (text and a
+    /// comment's data are one span, decoded when read; a bogus DOCTYPE ignores them).
+    #[inline(always)]
+    fn skip_until(&mut self, stop: u8) {
+        loop {
+            let rest = &self.input[self.pos..];
+            self.pos += if self.errors_on {
+                self.scanner.find_byte2(rest, stop, 0)
+            } else {
+                self.scanner.find_byte(rest, stop)
+            };
+            if self.peek() != Some(0) {
+                return;
+            }
+            self.error(ErrorCode::UnexpectedNullCharacter);
+            self.pos += 1;
+        }
     }
 
     /// True when the input at the current position starts with `word`, ASCII

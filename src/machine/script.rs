@@ -45,9 +45,13 @@ impl Tokenizer<'_> {
         self.emit_eof()
     }
 
-    /// 13.2.5.20 Script data escaped state.
-    #[inline(never)]
-    pub(super) fn script_data_escaped_state(&mut self) -> Flow {
+    /// The U+0000 and "anything else" branches of 13.2.5.20 script data escaped state and
+    /// 13.2.5.27 script data double escaped state, which are the same: every character
+    /// up to the next `-` or `<` is emitted as it is (a NUL with an
+    /// unexpected-null-character parse error), so it is skipped. Returns that `-` or `<`,
+    /// not consumed; None at the end of the input.
+    #[inline(always)]
+    fn skip_escaped_script_text(&mut self) -> Option<u8> {
         loop {
             let rest = &self.input[self.pos..];
             self.pos += if self.errors_on {
@@ -56,19 +60,43 @@ impl Tokenizer<'_> {
                 self.scanner.find_byte2(rest, b'-', b'<')
             };
             match self.peek() {
-                Some(b'-') => {
-                    return self.switch_to(S::ScriptDataEscapedDash);
-                }
-                Some(b'<') => {
-                    self.markup_start = self.pos;
-                    return self.switch_to(S::ScriptDataEscapedLessThanSign);
-                }
-                Some(_) => {
+                Some(0) => {
                     self.error(ErrorCode::UnexpectedNullCharacter);
                     self.pos += 1;
                 }
-                None => return self.eof_in_script_comment_like_text(),
+                next => return next,
             }
+        }
+    }
+
+    /// The U+0000, EOF and "anything else" branches of the script data escaped dash and
+    /// dash dash states (13.2.5.21–22) and of the double escaped dash and dash dash states
+    /// (13.2.5.28–29), which are the same: the character is text again, of `text` (the
+    /// escaped or double escaped state), a NUL with an unexpected-null-character parse
+    /// error; EOF ends the script.
+    #[inline(always)]
+    fn back_to_script_text(&mut self, text: S) -> Flow {
+        match self.peek() {
+            Some(0) => {
+                self.error(ErrorCode::UnexpectedNullCharacter);
+                self.switch_to(text)
+            }
+            None => self.eof_in_script_comment_like_text(),
+            Some(_) => self.switch_to(text),
+        }
+    }
+
+    /// 13.2.5.20 Script data escaped state.
+    #[inline(never)]
+    pub(super) fn script_data_escaped_state(&mut self) -> Flow {
+        match self.skip_escaped_script_text() {
+            Some(b'-') => self.switch_to(S::ScriptDataEscapedDash),
+            Some(_) => {
+                // `<`.
+                self.markup_start = self.pos;
+                self.switch_to(S::ScriptDataEscapedLessThanSign)
+            }
+            None => self.eof_in_script_comment_like_text(),
         }
     }
 
@@ -81,12 +109,7 @@ impl Tokenizer<'_> {
                 self.markup_start = self.pos;
                 self.switch_to(S::ScriptDataEscapedLessThanSign)
             }
-            Some(0) => {
-                self.error(ErrorCode::UnexpectedNullCharacter);
-                self.switch_to(S::ScriptDataEscaped)
-            }
-            None => self.eof_in_script_comment_like_text(),
-            Some(_) => self.switch_to(S::ScriptDataEscaped),
+            _ => self.back_to_script_text(S::ScriptDataEscaped),
         }
     }
 
@@ -100,12 +123,7 @@ impl Tokenizer<'_> {
                 self.switch_to(S::ScriptDataEscapedLessThanSign)
             }
             Some(b'>') => self.switch_to(S::ScriptData),
-            Some(0) => {
-                self.error(ErrorCode::UnexpectedNullCharacter);
-                self.switch_to(S::ScriptDataEscaped)
-            }
-            None => self.eof_in_script_comment_like_text(),
-            Some(_) => self.switch_to(S::ScriptDataEscaped),
+            _ => self.back_to_script_text(S::ScriptDataEscaped),
         }
     }
 
@@ -156,26 +174,10 @@ impl Tokenizer<'_> {
     /// 13.2.5.27 Script data double escaped state.
     #[inline(never)]
     pub(super) fn script_data_double_escaped_state(&mut self) -> Flow {
-        loop {
-            let rest = &self.input[self.pos..];
-            self.pos += if self.errors_on {
-                self.scanner.find_byte3(rest, b'-', b'<', 0)
-            } else {
-                self.scanner.find_byte2(rest, b'-', b'<')
-            };
-            match self.peek() {
-                Some(b'-') => {
-                    return self.switch_to(S::ScriptDataDoubleEscapedDash);
-                }
-                Some(b'<') => {
-                    return self.switch_to(S::ScriptDataDoubleEscapedLessThanSign);
-                }
-                Some(_) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
-                None => return self.eof_in_script_comment_like_text(),
-            }
+        match self.skip_escaped_script_text() {
+            Some(b'-') => self.switch_to(S::ScriptDataDoubleEscapedDash),
+            Some(_) => self.switch_to(S::ScriptDataDoubleEscapedLessThanSign), // `<`
+            None => self.eof_in_script_comment_like_text(),
         }
     }
 
@@ -185,12 +187,7 @@ impl Tokenizer<'_> {
         match self.peek() {
             Some(b'-') => self.switch_to(S::ScriptDataDoubleEscapedDashDash),
             Some(b'<') => self.switch_to(S::ScriptDataDoubleEscapedLessThanSign),
-            Some(0) => {
-                self.error(ErrorCode::UnexpectedNullCharacter);
-                self.switch_to(S::ScriptDataDoubleEscaped)
-            }
-            None => self.eof_in_script_comment_like_text(),
-            Some(_) => self.switch_to(S::ScriptDataDoubleEscaped),
+            _ => self.back_to_script_text(S::ScriptDataDoubleEscaped),
         }
     }
 
@@ -201,12 +198,7 @@ impl Tokenizer<'_> {
             Some(b'-') => self.consume_and_stay(),
             Some(b'<') => self.switch_to(S::ScriptDataDoubleEscapedLessThanSign),
             Some(b'>') => self.switch_to(S::ScriptData),
-            Some(0) => {
-                self.error(ErrorCode::UnexpectedNullCharacter);
-                self.switch_to(S::ScriptDataDoubleEscaped)
-            }
-            None => self.eof_in_script_comment_like_text(),
-            Some(_) => self.switch_to(S::ScriptDataDoubleEscaped),
+            _ => self.back_to_script_text(S::ScriptDataDoubleEscaped),
         }
     }
 

@@ -4,11 +4,11 @@
 use std::hash::{BuildHasher, Hasher};
 
 use super::{Flow, S, Tokenizer, is_whitespace};
+use crate::attrs::AttrSpans;
 use crate::decode::{Context, decode, same_name};
 use crate::error::ErrorCode;
 use crate::scan::class;
 use crate::span::Span;
-use crate::token::AttrSpans;
 
 /// Above this many attributes the full duplicate check uses the hash index (`attr_index`)
 /// instead of a linear scan.

@@ -158,25 +158,12 @@ impl Tokenizer<'_> {
     /// RAWTEXT and script data read the same way: text up to `<`, NUL an error.
     fn verbatim_text_state(&mut self, less_than_sign_state: S) -> Flow {
         self.open_text(self.pos);
-        loop {
-            let rest = &self.input[self.pos..];
-            self.pos += if self.errors_on {
-                self.scanner.find_byte2(rest, b'<', 0)
-            } else {
-                self.scanner.find_byte(rest, b'<')
-            };
-            match self.peek() {
-                Some(b'<') => {
-                    self.markup_start = self.pos;
-                    return self.switch_to(less_than_sign_state);
-                }
-                Some(_) => {
-                    self.error(ErrorCode::UnexpectedNullCharacter);
-                    self.pos += 1;
-                }
-                None => return self.emit_eof(),
-            }
+        self.skip_until(b'<');
+        if self.peek().is_none() {
+            return self.emit_eof();
         }
+        self.markup_start = self.pos;
+        self.switch_to(less_than_sign_state)
     }
 
     /// 13.2.5.5 PLAINTEXT state.
