@@ -371,6 +371,42 @@ impl Corpus {
         progress.bar.finish_and_clear();
         Ok(Finished { result, elapsed })
     }
+
+    /// Runs `lines` over every document in parallel ([`Corpus::run`]) and writes what it
+    /// gives for each to standard output, one document's lines at a time; then ends the
+    /// run with the summary line, which counts the rows as `noun`
+    /// ([`Finished::exit_code`]). `lines` gives a document's lines (each ending in its
+    /// newline) and how many rows they are.
+    pub fn print_lines<M>(
+        &self,
+        tokenizer: Builder,
+        tree: Option<htmltok_tree::Parser>,
+        noun: (&str, &str),
+        lines: M,
+    ) -> Result<ExitCode, Failure>
+    where
+        M: Fn(Document<'_>) -> (String, u64) + Sync,
+    {
+        let out = SharedOut::new();
+        let finished = self.run(
+            tokenizer,
+            tree,
+            out.stop_flag(),
+            |document| {
+                let (lines, rows) = lines(document);
+                out.write(lines.as_bytes());
+                rows
+            },
+            |a, b| a + b,
+            || 0,
+        )?;
+        out.finish()?;
+        Ok(finished.exit_code(Some(Written {
+            rows: finished.result.value,
+            noun,
+            to: None,
+        })))
+    }
 }
 
 /// The progress line on standard error (hidden unless it is a terminal).

@@ -9,7 +9,7 @@ use url::Url;
 use crate::json;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut, Written};
+use super::args::Corpus;
 
 const ABOUT: &str = "Print every outgoing link of each document (TSV or JSON lines)";
 
@@ -68,12 +68,8 @@ fn parse_base(value: &str) -> Result<Url, String> {
 
 /// Runs `htmltok links`.
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
-    let out = SharedOut::new();
-    let finished = args.corpus.run(
-        Tokenizer::builder(),
-        None,
-        out.stop_flag(),
-        |document| {
+    args.corpus
+        .print_lines(Tokenizer::builder(), None, ("link", "links"), |document| {
             let links = extract::document_links(&document, args.base.as_ref());
             let label = document.label();
             let mut lines = String::new();
@@ -106,18 +102,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                     lines.push('\n');
                 }
             }
-            out.write(lines.as_bytes());
-            rows
-        },
-        |a, b| a + b,
-        || 0,
-    )?;
-    out.finish()?;
-    Ok(finished.exit_code(Some(Written {
-        rows: finished.result.value,
-        noun: ("link", "links"),
-        to: None,
-    })))
+            (lines, rows)
+        })
 }
 
 /// Appends `field` with backslash, tab, CR and LF escaped.

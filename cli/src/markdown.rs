@@ -10,7 +10,7 @@ use url::Url;
 use crate::json;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut, Written};
+use super::args::Corpus;
 
 const ABOUT: &str =
     "Print each document as GitHub-flavoured Markdown (the whole page or its main content)";
@@ -75,13 +75,12 @@ pub(crate) fn options(
 
 /// Runs `htmltok markdown`.
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
-    let out = SharedOut::new();
-    let finished = args.corpus.run(
+    args.corpus.print_lines(
         Tokenizer::builder(),
         // The tree is parsed as each page is decoded, the late `<meta>` then decided by
         // the tree builder.
         Some(Parser::new()),
-        out.stop_flag(),
+        ("document", "documents"),
         |document| {
             let options = options(document.url(), !args.no_links, !args.no_images);
             let (title, markdown) = document.with_tree(|doc| {
@@ -95,8 +94,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             if args.raw {
                 let mut text = markdown;
                 text.push_str("\n\n");
-                out.write(text.as_bytes());
-                return 1;
+                return (text, 1);
             }
             let mut line = String::with_capacity(markdown.len() + 256);
             line.push_str("{\"document\":");
@@ -105,16 +103,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             json::write_member(&mut line, "title", title.as_deref());
             json::write_member(&mut line, "markdown", Some(&markdown));
             line.push_str("}\n");
-            out.write(line.as_bytes());
-            1
+            (line, 1)
         },
-        |a, b| a + b,
-        || 0,
-    )?;
-    out.finish()?;
-    Ok(finished.exit_code(Some(Written {
-        rows: finished.result.value,
-        noun: ("document", "documents"),
-        to: None,
-    })))
+    )
 }

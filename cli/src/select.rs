@@ -10,7 +10,7 @@ use htmltok_tree::Parser;
 use crate::json;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut, Written};
+use super::args::Corpus;
 
 const ABOUT: &str = "Print the elements a CSS selector matches in each document (JSON lines)";
 
@@ -59,12 +59,11 @@ fn parse_selector(css: &str) -> Result<Selector, String> {
 
 /// Runs `htmltok select`.
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
-    let out = SharedOut::new();
-    let finished = args.corpus.run(
+    args.corpus.print_lines(
         Tokenizer::builder(),
         // Parsed as each page is decoded: the late `<meta>` decided by the tree builder.
         Some(Parser::new()),
-        out.stop_flag(),
+        ("match", "matches"),
         |document| {
             let label = document.label();
             let mut lines = String::new();
@@ -92,16 +91,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                     }
                 }
             });
-            out.write(lines.as_bytes());
-            rows
+            (lines, rows)
         },
-        |a, b| a + b,
-        || 0,
-    )?;
-    out.finish()?;
-    Ok(finished.exit_code(Some(Written {
-        rows: finished.result.value,
-        noun: ("match", "matches"),
-        to: None,
-    })))
+    )
 }

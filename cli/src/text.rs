@@ -10,7 +10,7 @@ use htmltok_tree::Parser;
 use crate::json;
 
 use super::Failure;
-use super::args::{Corpus, SharedOut, Written};
+use super::args::Corpus;
 
 const ABOUT: &str = "Print the visible text of each document as a JSON line";
 
@@ -80,13 +80,12 @@ pub struct Args {
 
 /// Runs `htmltok text`.
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
-    let out = SharedOut::new();
-    let finished = args.corpus.run(
+    args.corpus.print_lines(
         Tokenizer::builder(),
         // --main and --visible read the tree: parsed as each page is decoded, the late
         // `<meta>` then decided by the tree builder.
         (args.main || args.visible).then(Parser::new),
-        out.stop_flag(),
+        ("row", "rows"),
         |document| {
             // (title, text, and for --main the byline, date, kind and confidence)
             // The batch's tree (asked for with --main and --visible), else one parsed here
@@ -132,16 +131,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             }
             json::write_member(&mut line, "text", Some(&text));
             line.push_str("}\n");
-            out.write(line.as_bytes());
-            1
+            (line, 1)
         },
-        |a, b| a + b,
-        || 0,
-    )?;
-    out.finish()?;
-    Ok(finished.exit_code(Some(Written {
-        rows: finished.result.value,
-        noun: ("row", "rows"),
-        to: None,
-    })))
+    )
 }

@@ -143,7 +143,7 @@ pub(crate) fn is_space_byte(b: u8) -> bool {
 /// the lowest byte the test flags is the first under 0x21 (a borrow can only flag bytes
 /// after it), so only such bytes are looked at one by one: this scan is the hottest loop
 /// of laying out text.
-pub(crate) fn next_space(bytes: &[u8], from: usize) -> usize {
+fn next_space(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     let mut i = from;
@@ -166,6 +166,34 @@ pub(crate) fn next_space(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// The end of the run of ASCII whitespace at `from`: the index of the first byte at or
+/// after `from` that is not whitespace, or the length.
+#[inline]
+pub(crate) fn spaces_end(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < bytes.len() && is_space_byte(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the stretch of words at `from` (a byte that is not whitespace) in which
+/// one space separates each word from the next: the index of the first whitespace that
+/// is not a single space before more text, or the length. Whitespace collapsed, such a
+/// stretch is laid out as it is, in one copy (most text is such stretches).
+#[inline]
+pub(crate) fn words_end(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    loop {
+        i = next_space(bytes, i);
+        if i + 1 < bytes.len() && bytes[i] == b' ' && !is_space_byte(bytes[i + 1]) {
+            i += 1;
+        } else {
+            return i;
+        }
+    }
 }
 
 /// The text being laid out: pending line breaks and spaces are written only when more
@@ -257,23 +285,14 @@ impl Writer {
         let mut i = 0;
         while i < bytes.len() {
             if is_space_byte(bytes[i]) {
-                while i < bytes.len() && is_space_byte(bytes[i]) {
-                    i += 1;
-                }
+                i = spaces_end(bytes, i);
                 if !self.out.is_empty() && !self.out.ends_with(b"\n") {
                     self.space = true;
                 }
                 continue;
             }
             let start = i;
-            loop {
-                i = next_space(bytes, i);
-                if i + 1 < bytes.len() && bytes[i] == b' ' && !is_space_byte(bytes[i + 1]) {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
+            i = words_end(bytes, i);
             self.flush();
             self.out.extend_from_slice(&bytes[start..i]);
         }

@@ -54,6 +54,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
+use super::reader::RecordOptions;
 use super::*;
 
 /// Whether `head`, a file's first bytes (at least [`GZIP_PEEK`] of them, or all), begin a
@@ -159,10 +160,8 @@ pub struct ParallelReader {
     warc: bool,
     threads: usize,
     part: u64,
-    resources: bool,
-    every_record: bool,
-    max_record_len: u64,
-    pool: Option<Arc<BufferPool>>,
+    /// The settings each part's [`Reader`] is made with.
+    records: RecordOptions,
     state: State,
 }
 
@@ -196,10 +195,7 @@ impl ParallelReader {
             warc: starts_warc_file(head),
             threads,
             part: DEFAULT_PART,
-            resources: true,
-            every_record: false,
-            max_record_len: DEFAULT_MAX_RECORD,
-            pool: None,
+            records: RecordOptions::default(),
             state: State::NotStarted,
         }
     }
@@ -218,19 +214,19 @@ impl ParallelReader {
 
     /// Whether to yield `resource` records too (the default), as [`Reader::resources`].
     pub fn resources(mut self, yes: bool) -> Self {
-        self.resources = yes;
+        self.records.resources = yes;
         self
     }
 
     /// Whether to yield the records of every type, as [`Reader::every_record`].
     pub fn every_record(mut self, yes: bool) -> Self {
-        self.every_record = yes;
+        self.records.every_record = yes;
         self
     }
 
     /// The largest `Content-Length` accepted, as [`Reader::max_record_len`].
     pub fn max_record_len(mut self, bytes: u64) -> Self {
-        self.max_record_len = bytes;
+        self.records.max_record_len = bytes;
         self
     }
 
@@ -238,7 +234,7 @@ impl ParallelReader {
     /// a consumer on another thread that gives them back saves the page faults of a new
     /// allocation per record.
     pub fn buffer_pool(mut self, pool: Arc<BufferPool>) -> Self {
-        self.pool = Some(pool);
+        self.records.pool = Some(pool);
         self
     }
 
@@ -304,10 +300,7 @@ impl ParallelReader {
             },
             zstd_contexts: Contexts::default(),
             cuts: Cuts::new(self.len, self.part),
-            resources: self.resources,
-            every_record: self.every_record,
-            max_record_len: self.max_record_len,
-            pool: self.pool.clone(),
+            records: self.records.clone(),
             chain: Mutex::new(Chain {
                 decided: 0,
                 next: Some(0),
@@ -319,11 +312,7 @@ impl ParallelReader {
 
     fn start(&mut self) -> io::Result<()> {
         if !self.is_split() {
-            let mut reader = Reader::new(self.input.open_at(0)?)
-                .resources(self.resources)
-                .every_record(self.every_record)
-                .max_record_len(self.max_record_len);
-            reader.pool = self.pool.clone();
+            let reader = Reader::with_options(self.input.open_at(0)?, self.records.clone());
             self.state = State::Sequential(Box::new(reader));
             return Ok(());
         }
@@ -434,10 +423,7 @@ struct Plan {
     /// for reading parts: a new one costs an allocation and the dictionary's loading.
     zstd_contexts: Contexts,
     cuts: Cuts,
-    resources: bool,
-    every_record: bool,
-    max_record_len: u64,
-    pool: Option<Arc<BufferPool>>,
+    records: RecordOptions,
     chain: Mutex<Chain>,
     changed: Condvar,
 }
@@ -686,11 +672,7 @@ impl Plan {
                 };
             }
         };
-        let mut reader = Reader::new(inner)
-            .resources(self.resources)
-            .every_record(self.every_record)
-            .max_record_len(self.max_record_len);
-        reader.pool = self.pool.clone();
+        let mut reader = Reader::with_options(inner, self.records.clone());
         if fresh {
             reader.stream.limit = limit;
             reader.stream.starts = Some(Vec::new());

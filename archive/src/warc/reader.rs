@@ -8,16 +8,38 @@ use super::*;
 /// `Result<Record, Error>`; see the [module documentation](super) for offsets and damage.
 pub struct Reader<R: Read> {
     pub(super) stream: Stream<R>,
-    pub(super) resources: bool,
-    pub(super) every_record: bool,
-    pub(super) max_record_len: u64,
+    /// Which records are yielded, and how their bodies are read.
+    pub(super) options: RecordOptions,
     /// Errors to hand out before reading on (found while resuming after damage).
     pub(super) pending: std::collections::VecDeque<Error>,
     /// The ARC version the file's `filedesc://` record names (None: not known, or WARC).
     pub(super) arc_version: Option<arc::Version>,
     pub(super) done: bool,
-    /// Where record bodies are taken from (see [`Reader::buffer_pool`]).
+}
+
+/// The settings of a [`Reader`] that a [`ParallelReader`] takes too and hands to the
+/// reader of each part (see the setters of [`Reader`]).
+#[derive(Clone)]
+pub(super) struct RecordOptions {
+    /// Yield `resource` records too ([`Reader::resources`]).
+    pub(super) resources: bool,
+    /// Yield the records of every type ([`Reader::every_record`]).
+    pub(super) every_record: bool,
+    /// The largest `Content-Length` accepted ([`Reader::max_record_len`]).
+    pub(super) max_record_len: u64,
+    /// Where record bodies are taken from ([`Reader::buffer_pool`]).
     pub(super) pool: Option<std::sync::Arc<BufferPool>>,
+}
+
+impl Default for RecordOptions {
+    fn default() -> Self {
+        RecordOptions {
+            resources: true,
+            every_record: false,
+            max_record_len: DEFAULT_MAX_RECORD,
+            pool: None,
+        }
+    }
 }
 
 /// What reading one record gave.
@@ -37,28 +59,30 @@ pub fn open(path: &Path) -> io::Result<Reader<Box<dyn Read + Send>>> {
 impl<R: Read> Reader<R> {
     /// A reader of `input`: a WARC or ARC file, plain or compressed.
     pub fn new(input: R) -> Self {
+        Reader::with_options(input, RecordOptions::default())
+    }
+
+    /// A reader of `input` with these settings.
+    pub(super) fn with_options(input: R, options: RecordOptions) -> Self {
         Reader {
             stream: Stream::new(input),
-            resources: true,
-            every_record: false,
-            max_record_len: DEFAULT_MAX_RECORD,
+            options,
             pending: std::collections::VecDeque::new(),
             arc_version: None,
             done: false,
-            pool: None,
         }
     }
 
     /// Reads record bodies into buffers taken from `pool` (the consumer gives them back
     /// with [`BufferPool::give`] when done), instead of a new allocation per record.
     pub fn buffer_pool(mut self, pool: std::sync::Arc<BufferPool>) -> Self {
-        self.pool = Some(pool);
+        self.options.pool = Some(pool);
         self
     }
 
     /// Whether to yield `resource` records too (the default) or only `response` records.
     pub fn resources(mut self, yes: bool) -> Self {
-        self.resources = yes;
+        self.options.resources = yes;
         self
     }
 
@@ -67,14 +91,14 @@ impl<R: Read> Reader<R> {
     /// its block (an empty [`Record::body`]), so that a consumer can count them; off by
     /// default.
     pub fn every_record(mut self, yes: bool) -> Self {
-        self.every_record = yes;
+        self.options.every_record = yes;
         self
     }
 
     /// The largest `Content-Length` accepted (default 1 GiB); a larger one is an
     /// [`ErrorKind::ContentLength`] error. It also caps a decoded `Content-Encoding`.
     pub fn max_record_len(mut self, bytes: u64) -> Self {
-        self.max_record_len = bytes;
+        self.options.max_record_len = bytes;
         self
     }
 
@@ -162,7 +186,7 @@ impl<R: Read> Reader<R> {
         let is_response = header.warc_type.eq_ignore_ascii_case("response");
         let is_resource = header.warc_type.eq_ignore_ascii_case("resource");
         let is_filedesc = header.format == Format::Arc && header.warc_type == "warcinfo";
-        let wanted = is_response || (self.resources && is_resource);
+        let wanted = is_response || (self.options.resources && is_resource);
         let keep = wanted || is_filedesc;
 
         // The block, then its end (CR LF CR LF in a WARC, LF in an ARC).
@@ -225,7 +249,7 @@ impl<R: Read> Reader<R> {
             Some(Damage::CutOff { .. } | Damage::WrongLength { .. })
         );
         if !wanted {
-            if self.every_record {
+            if self.options.every_record {
                 let mut record = header.into_record(offset, length);
                 record.damage = damage;
                 return Ok(self.damaged(Next::Record(Box::new(record)), offset, resync));
@@ -272,7 +296,7 @@ impl<R: Read> Reader<R> {
                 None
             };
             if let Some(truncation) = truncation {
-                if let Some(pool) = &self.pool {
+                if let Some(pool) = &self.options.pool {
                     pool.give(block);
                 }
                 return Err(Error::new(offset, ErrorKind::Truncated(truncation)));
@@ -289,7 +313,12 @@ impl<R: Read> Reader<R> {
                 }
                 let transfer = http.header("Transfer-Encoding");
                 let content = http.header("Content-Encoding");
-                match crate::http::decode_body(&block, transfer, content, self.max_record_len) {
+                match crate::http::decode_body(
+                    &block,
+                    transfer,
+                    content,
+                    self.options.max_record_len,
+                ) {
                     Ok(decoded) => {
                         record.payload_notes = decoded.notes;
                         match decoded.body {
@@ -358,8 +387,10 @@ impl<R: Read> Reader<R> {
         input_ended: bool,
     ) -> Result<(), Error> {
         let given = block.len();
-        let limit = MAX_READ_ON
-            .min(usize::try_from(self.max_record_len.saturating_sub(length)).unwrap_or(usize::MAX));
+        let limit = MAX_READ_ON.min(
+            usize::try_from(self.options.max_record_len.saturating_sub(length))
+                .unwrap_or(usize::MAX),
+        );
         if self.stream.is_compressed() && self.stream.first_in_member {
             // The member is the record: reading resumes at the next member.
             if !read_on && !input_ended {
@@ -570,12 +601,12 @@ impl<R: Read> Reader<R> {
     /// A record's length field, checked against the limit.
     fn length(&self, value: &str, offset: u64) -> Result<u64, Error> {
         match value.parse::<u64>() {
-            Ok(length) if length <= self.max_record_len => Ok(length),
+            Ok(length) if length <= self.options.max_record_len => Ok(length),
             Ok(length) => Err(Error::new(
                 offset,
                 ErrorKind::ContentLength(ContentLengthError::OverLimit {
                     length,
-                    limit: self.max_record_len,
+                    limit: self.options.max_record_len,
                 }),
             )),
             Err(_) => Err(Error::new(
@@ -649,7 +680,7 @@ impl<R: Read> Reader<R> {
         let mut block = Vec::new();
         if keep {
             let capacity = left.min(16 << 20) as usize;
-            match &self.pool {
+            match &self.options.pool {
                 Some(pool) => block = pool.take(capacity),
                 None => block.reserve(capacity),
             }

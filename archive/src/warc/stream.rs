@@ -702,8 +702,14 @@ pub(super) struct Stream<R: Read> {
 
 impl<R: Read> Stream<R> {
     pub(super) fn new(inner: R) -> Self {
+        Stream::of(Source::Unknown(Raw::new(inner)))
+    }
+
+    /// A stream over `source` with nothing read yet: its first unit at offset 0, no
+    /// limit, no starts noted.
+    fn of(source: Source<R>) -> Self {
         Stream {
-            source: Source::Unknown(Raw::new(inner)),
+            source,
             member_start: 0,
             member_done: true,
             first_in_member: true,
@@ -730,29 +736,17 @@ impl<R: Read> Stream<R> {
     pub(super) fn part(inner: R, codec: Option<Codec>, offset: u64, limit: u64) -> Self {
         let mut raw = Raw::new(inner);
         raw.pos = offset;
+        let source = if codec.is_some() {
+            Source::Between(raw)
+        } else {
+            Source::Plain(raw)
+        };
         Stream {
-            source: if codec.is_some() {
-                Source::Between(raw)
-            } else {
-                Source::Plain(raw)
-            },
             member_start: offset,
-            member_done: true,
-            first_in_member: true,
-            out: Vec::new(),
-            out_at: 0,
-            out_end: 0,
-            front: Vec::new(),
-            produced: 0,
-            cut: None,
-            failed: None,
             limit,
-            landed: None,
             starts: Some(Vec::new()),
             codec: codec.unwrap_or(Codec::Gzip),
-            dictionary: None,
-            zstd_context: None,
-            format: None,
+            ..Stream::of(source)
         }
     }
 

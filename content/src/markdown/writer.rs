@@ -11,7 +11,7 @@
 //! it costs no more than writing.
 
 use super::escape::{self, is_word};
-use crate::visible::{finish_text, is_space_byte, next_space};
+use crate::visible::{finish_text, is_space_byte, spaces_end, words_end};
 
 /// The deepest nesting of block quotes and list items written as such.
 const MAX_CONTAINERS: usize = 32;
@@ -451,21 +451,12 @@ impl Markdown {
         let mut i = 0;
         while i < bytes.len() {
             if is_space_byte(bytes[i]) {
-                while i < bytes.len() && is_space_byte(bytes[i]) {
-                    i += 1;
-                }
+                i = spaces_end(bytes, i);
                 self.space = true;
                 continue;
             }
             let start = i;
-            loop {
-                i = next_space(bytes, i);
-                if i + 1 < bytes.len() && bytes[i] == b' ' && !is_space_byte(bytes[i + 1]) {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
+            i = words_end(bytes, i);
             let mut stretch = &bytes[start..i];
             // Whitespace beyond ASCII (a no-break space) that begins a span's text goes
             // before its opening marker, which could not open before it.
