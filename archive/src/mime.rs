@@ -1,15 +1,29 @@
 //! Fetch's "extract a MIME type" and the MIME Sniffing standard's "parse a MIME type",
-//! as far as the `charset` parameter of an HTTP `Content-Type` header needs them. Shared by
-//! `htmltok_crawl::encoding::charset_from_content_type` and the WARC reader (a record's charset).
+//! as far as the `charset` parameter of an HTTP `Content-Type` header needs them: the WARC
+//! reader's record charset, and the transport charset of `htmltok_crawl::encoding`.
 //! Also the pieces of MIME Sniffing the rest of the crate shares: a type's essence as
 //! compared, the resource header's length, and the binary data test.
 
 use std::borrow::Cow;
 
-/// The `charset` parameter of an HTTP `Content-Type` header value, as written (quoted
-/// strings unescaped, which is the only case that copies); None when there is no usable
-/// `charset` parameter. See `htmltok_crawl::encoding::charset_from_content_type` for the
-/// algorithm.
+/// The `charset` parameter of an HTTP `Content-Type` header value:
+/// `text/html; charset="Shift_JIS"` gives `Shift_JIS`.
+///
+/// This is Fetch's "extract a MIME type" over the header's comma-separated values with the
+/// MIME Sniffing standard's "parse a MIME type" (values that do not parse, and `*/*`, are
+/// skipped; a later value with a different essence resets the charset; a later value with
+/// the same essence and no charset keeps the earlier one), then its `charset` parameter.
+/// The result is the label as written (quoted strings unescaped, which is the only case
+/// that copies), for an encoding's label lookup. None when there is no usable `charset`
+/// parameter.
+///
+/// ```
+/// use htmltok_archive::mime::charset_from_content_type as charset;
+/// assert_eq!(charset("text/html; charset=ISO-8859-1").as_deref(), Some("ISO-8859-1"));
+/// assert_eq!(charset("text/html;charset=\"utf-8\"; q=1").as_deref(), Some("utf-8"));
+/// assert_eq!(charset("text/html").as_deref(), None);
+/// assert_eq!(charset("text/plain; charset=gbk, text/html").as_deref(), None);
+/// ```
 pub fn charset_from_content_type(value: &str) -> Option<Cow<'_, str>> {
     let mut charset: Option<Cow<'_, str>> = None;
     let mut essence: Option<(&str, &str)> = None;

@@ -890,28 +890,10 @@ fn get_an_xml_encoding(input: &[u8]) -> Option<&'static Encoding> {
 // HTTP: the charset of a Content-Type header
 // ---------------------------------------------------------------------------------------
 
-/// The `charset` parameter of an HTTP `Content-Type` header value, to pass to [`sniff`] or
-/// [`decode`] as the transport charset: `text/html; charset="Shift_JIS"` gives
-/// `Shift_JIS`.
-///
-/// This is Fetch's "extract a MIME type" over the header's comma-separated values with the
-/// MIME Sniffing standard's "parse a MIME type" (values that do not parse, and `*/*`, are
-/// skipped; a later value with a different essence resets the charset; a later value with
-/// the same essence and no charset keeps the earlier one), then its `charset` parameter.
-/// The result is the label as written (quoted strings unescaped, which is the only case
-/// that copies); resolve it with [`Encoding::for_label`], which [`sniff`] does. None when
-/// there is no usable `charset` parameter.
-///
-/// ```
-/// use htmltok_crawl::encoding::charset_from_content_type as charset;
-/// assert_eq!(charset("text/html; charset=ISO-8859-1").as_deref(), Some("ISO-8859-1"));
-/// assert_eq!(charset("text/html;charset=\"utf-8\"; q=1").as_deref(), Some("utf-8"));
-/// assert_eq!(charset("text/html").as_deref(), None);
-/// assert_eq!(charset("text/plain; charset=gbk, text/html").as_deref(), None);
-/// ```
-pub fn charset_from_content_type(value: &str) -> Option<Cow<'_, str>> {
-    crate::mime::charset_from_content_type(value)
-}
+/// The `charset` parameter of an HTTP `Content-Type` header value, the transport charset
+/// to pass to [`sniff`] or [`decode`] (resolve it with [`Encoding::for_label`], which
+/// [`sniff`] does): the archive crate's, which the WARC reader uses for a record's charset.
+pub use htmltok_archive::mime::charset_from_content_type;
 
 #[cfg(test)]
 mod tests {
