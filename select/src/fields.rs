@@ -28,11 +28,13 @@ use htmltok_tree::{Document, DocumentRef};
 use selectors::context::SelectorCaches;
 
 use crate::ancestors::Ancestors;
+use crate::error::SelectError;
 use crate::flat::Flat;
 use crate::memo::WalkMemo;
 use crate::scan::Nodes;
+use crate::selector::Selector;
+use crate::subject::{Subject, quirks};
 use crate::topdown::{Plan, Walk};
-use crate::{SelectError, Selector, Subject, quirks};
 
 /// One named selector.
 #[derive(Clone, Debug)]
@@ -79,7 +81,7 @@ impl ByName {
         let any: Vec<usize> = (0..fields.len())
             .filter(|&i| keep(i) && fields[i].selector.names.is_none())
             .collect();
-        let index = |pick: fn(&crate::TypeName) -> &str| {
+        let index = |pick: fn(&crate::subject::TypeName) -> &str| {
             let mut names: Vec<&str> = fields
                 .iter()
                 .enumerate()

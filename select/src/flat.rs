@@ -28,8 +28,8 @@ use selectors::context::QuirksMode;
 use selectors::parser::{Combinator, Component};
 
 use crate::css::{Impl, PseudoElement};
+use crate::subject::{Subject, TypeName};
 use crate::topdown::{is_simple, matches_simple};
-use crate::{Subject, TypeName};
 
 /// One selector of a flat list: its owner (a field's index; 0 for a lone selector), the
 /// type it names, and its other simple selectors.

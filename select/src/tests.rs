@@ -1,6 +1,9 @@
 //! Unit tests: each selector feature, the case rules, quirks, foreign content, `:has`,
 //! pseudo-elements, fields and errors.
 
+use htmltok_tree::NodeRef;
+use selectors::context::SelectorCaches;
+
 use super::*;
 
 /// The elements under `root` (document order) that `sel` matches asked one by one

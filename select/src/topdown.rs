@@ -67,7 +67,7 @@ use selectors::{Element as _, SelectorList};
 use crate::css::{Ident, Impl};
 use crate::element::Element;
 use crate::memo::WalkMemo;
-use crate::{Subject, TypeName};
+use crate::subject::{Subject, TypeName};
 
 /// How a compound is joined to the one before it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -970,7 +970,7 @@ pub(crate) fn compound_for_tree(
     let plan = Plan::of(layout);
     let memo = WalkMemo::default();
     let mut caches = SelectorCaches::default();
-    let quirks = crate::quirks(root.document());
+    let quirks = crate::subject::quirks(root.document());
     let mut walk = Walk::new(&plan, quirks, None, &memo, &mut caches);
     let mut answers = vec![false; root.document().node_count()];
     for node in root.descendants() {

@@ -2,7 +2,7 @@
 //! `<math>` up (13.2.6.5), and where the document is with respect to `<frameset>`.
 
 use super::names::*;
-use super::{HtmlStartTag, html_start_tag_kind};
+use super::start_tag::{HtmlStartTag, html_start_tag_kind};
 use crate::state::State;
 
 /// An element's namespace.

@@ -2,7 +2,9 @@
 
 use super::names::*;
 use super::simulator::*;
+use super::start_tag::html_start_tag_kind;
 use super::*;
+use crate::state::State;
 
 fn none(_: &[u8]) -> Option<String> {
     None

@@ -1,7 +1,11 @@
 //! The file's bytes as stored: position, push-back and the bytes kept for rewinding
 //! after damage, and the search for the next record start (`WARC/` version line) in them.
 
-use super::*;
+use std::io::{self, BufRead, BufReader, Read};
+
+use super::arc;
+use super::limits::*;
+use super::record::*;
 
 /// The file's bytes as stored, counting the position, with bytes pushed back in front of
 /// the rest and the bytes consumed since a mark kept (up to [`MAX_REWIND`]) so that

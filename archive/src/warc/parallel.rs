@@ -48,14 +48,21 @@
 //! [`Parts`]: each thread holds the records of the part it read.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{Seek, SeekFrom};
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use super::reader::RecordOptions;
-use super::*;
+use super::detect::first_container;
+use super::input::is_version_line;
+use super::limits::*;
+use super::pool::BufferPool;
+use super::reader::{Reader, RecordOptions};
+use super::record::*;
+use super::stream::*;
 
 /// Whether `head`, a file's first bytes (at least [`GZIP_PEEK`] of them, or all), begin a
 /// WARC record after line ends, plain or in a gzip member; a zstd or LZ4 file (always

@@ -1,7 +1,17 @@
 //! The sequential reader: records, one after the other, and where reading resumes after
 //! damage.
 
-use super::*;
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use super::arc;
+use super::input::{Pull, is_version_line};
+use super::limits::*;
+use super::pool::BufferPool;
+use super::record::*;
+use super::stream::*;
 
 /// Reads the `response` and `resource` records of a `.warc`, `.warc.gz`, `.warc.zst`,
 /// `.warc.lz4`, `.arc` or `.arc.gz` (told apart by the first bytes). An iterator of

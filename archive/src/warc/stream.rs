@@ -2,7 +2,14 @@
 //! one unit per gzip member, a `.warc.zst` one per zstd frame, a `.warc.lz4` one per LZ4
 //! frame; the codecs and how a candidate unit is judged after damage.
 
-use super::*;
+use std::io::{self, BufRead, Read};
+
+use flate2::bufread::GzDecoder;
+
+use super::arc;
+use super::input::*;
+use super::limits::*;
+use super::record::*;
 
 /// How the units of a compressed WARC are compressed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

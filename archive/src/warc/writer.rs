@@ -1,6 +1,10 @@
 //! Writing WARC files: plain, or one gzip member, zstd frame or LZ4 frame per record.
 
-use super::*;
+use std::io::{self, Write};
+
+use super::limits::*;
+use flate2::Compression;
+use flate2::write::GzEncoder;
 
 /// A zstd compressor that ends each frame with a checksum of its content (libzstd's
 /// default leaves it out; the `zstd` tool puts it in): damage inside a frame is then
@@ -14,7 +18,7 @@ pub(super) fn checksummed(
 
 /// Writes WARC/1.1 records, plain or one gzip member per record (as Common Crawl does),
 /// one zstd frame per record (`.warc.zst`) or one LZ4 frame per record (`.warc.lz4`).
-/// Every write returns the record's offset, the same one [`Reader`] reports.
+/// Every write returns the record's offset, the same one [`Reader`](super::Reader) reports.
 pub struct Writer<W: Write> {
     pub(super) out: W,
     pub(super) gzip: bool,

@@ -6,7 +6,7 @@
 //! gets a tentative encoding (the prescan, else the detector, else the default), decodes
 //! with it and parses; then it walks the `meta` elements the tree builder's "in head"
 //! `meta` rule read ([`htmltok_tree::Document::encoding_metas`]) with the rule's steps
-//! ([`super::meta_declares`], shared with the token path), and the first that gives an
+//! ([`super::sniff::meta_declares`], shared with the token path), and the first that gives an
 //! encoding decides: the same one confirms the tentative encoding, another one makes the
 //! page be decoded and parsed again (the spec's reparse, confidence certain). The rules
 //! are [`sniff`](super::sniff)'s with its meanings: a declaring `<meta>` after a prescan
@@ -30,10 +30,10 @@ use std::borrow::Cow;
 
 use htmltok_tree::{DocumentView, OwnedDocument, Parser};
 
-use super::{
-    Decoded, Encoding, Rule, decode_as, detect_and_decode, may_declare, meta_declares, prescan,
-};
-use encoding_rs::{UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+
+use super::prescan::prescan;
+use super::sniff::{Decoded, Rule, decode_as, detect_and_decode, may_declare, meta_declares};
 
 /// A page decoded and parsed by [`decode_and_parse`]: the tree (over the decoded UTF-8, as
 /// `I`) and how its encoding was decided.
