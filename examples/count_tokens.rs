@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use htmltok::{Token, Tokenizer};
+use htmltok_test_support::checks::decoded_len;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -92,24 +93,5 @@ fn kind_of(token: &Token<'_, '_>) -> usize {
         Token::EndTag(_) => 2,
         Token::Comment(_) => 3,
         Token::Text(_) => 4,
-    }
-}
-
-/// Decodes every string of a token; returns their total length.
-fn decoded_len(token: &Token<'_, '_>) -> usize {
-    match token {
-        Token::Doctype(d) => {
-            d.name().map_or(0, |s| s.len())
-                + d.public_id().map_or(0, |s| s.len())
-                + d.system_id().map_or(0, |s| s.len())
-        }
-        Token::StartTag(t) | Token::EndTag(t) => {
-            t.name().len()
-                + t.attrs()
-                    .map(|a| a.name().len() + a.value().len())
-                    .sum::<usize>()
-        }
-        Token::Comment(c) => c.data().len(),
-        Token::Text(t) => t.text().len(),
     }
 }

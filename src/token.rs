@@ -57,6 +57,19 @@ impl<'a> Token<'a, '_> {
             Token::Text(t) => t.raw,
         }
     }
+
+    /// The kind's name as html5lib's tests write it: `"Doctype"`, `"StartTag"`,
+    /// `"EndTag"`, `"Comment"` or `"Text"` (html5lib's `"Character"`, by the name htmltok
+    /// gives the token).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Token::Doctype(_) => "Doctype",
+            Token::StartTag(_) => "StartTag",
+            Token::EndTag(_) => "EndTag",
+            Token::Comment(_) => "Comment",
+            Token::Text(_) => "Text",
+        }
+    }
 }
 
 /// Which tokenizer state a run of text came from; it decides how the text decodes.

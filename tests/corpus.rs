@@ -45,14 +45,7 @@ fn manifest(dir: &Path) -> Vec<(String, Option<u64>)> {
 
 /// Kind and span of a token: what must not change when errors are turned on.
 fn summary(token: &Token<'_, '_>) -> (&'static str, Span) {
-    let kind = match token {
-        Token::Doctype(_) => "Doctype",
-        Token::StartTag(_) => "StartTag",
-        Token::EndTag(_) => "EndTag",
-        Token::Comment(_) => "Comment",
-        Token::Text(_) => "Text",
-    };
-    (kind, token.span())
+    (token.kind_name(), token.span())
 }
 
 /// `bytes`, escaped and shortened for a message.

@@ -20,7 +20,7 @@ use htmltok_test_support::checks;
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use htmltok::{Scanner, Token, Tokenizer};
+use htmltok::{Scanner, Tokenizer};
 
 const MB: usize = 1 << 20;
 
@@ -142,26 +142,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// Decodes every string of a token; returns their total length (so nothing is optimised
-/// away).
-fn touch(token: &Token<'_, '_>) -> usize {
-    match token {
-        Token::Doctype(d) => {
-            d.name().map_or(0, |s| s.len())
-                + d.public_id().map_or(0, |s| s.len())
-                + d.system_id().map_or(0, |s| s.len())
-        }
-        Token::StartTag(t) | Token::EndTag(t) => {
-            t.name().len()
-                + t.attrs()
-                    .map(|a| a.name().len() + a.value().len())
-                    .sum::<usize>()
-        }
-        Token::Comment(c) => c.data().len(),
-        Token::Text(t) => t.text().len(),
-    }
-}
-
 struct Figures {
     time: Duration,
     tokens: usize,
@@ -186,7 +166,7 @@ fn tokenize(input: &[u8], errors: bool) -> Figures {
                 let mut decoded = 0;
                 while let Some(token) = tok.next_token() {
                     tokens += 1;
-                    decoded += touch(&token);
+                    decoded += checks::decoded_len(&token);
                 }
                 let errors = tok.errors().len();
                 let time = started.elapsed();

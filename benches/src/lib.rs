@@ -173,6 +173,18 @@ pub struct Stats {
     pub checksum: u64,
 }
 
+impl Stats {
+    /// Counts a start tag (`start`) or an end tag.
+    #[inline(always)]
+    fn tag(&mut self, start: bool) {
+        if start {
+            self.start_tags += 1;
+        } else {
+            self.end_tags += 1;
+        }
+    }
+}
+
 impl std::ops::AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
         self.doctypes += o.doctypes;
@@ -297,11 +309,7 @@ fn htmltok_walk_spans(tok: &mut Tokenizer<'_>, s: &mut Stats) {
     while let Some(token) = tok.next_token() {
         match token {
             Token::StartTag(tag) | Token::EndTag(tag) => {
-                if matches!(token, Token::StartTag(_)) {
-                    s.start_tags += 1;
-                } else {
-                    s.end_tags += 1;
-                }
+                s.tag(matches!(token, Token::StartTag(_)));
                 s.checksum += tag.name_span().len() as u64;
                 for attr in tag.attrs() {
                     s.attrs += 1;
@@ -370,11 +378,7 @@ fn tape_stats(tape: &Tape) -> Stats {
     for r in tape.records() {
         match r.kind {
             TokenRecord::START_TAG | TokenRecord::END_TAG => {
-                if r.kind == TokenRecord::START_TAG {
-                    s.start_tags += 1;
-                } else {
-                    s.end_tags += 1;
-                }
+                s.tag(r.kind == TokenRecord::START_TAG);
                 s.checksum += len(r.main_start, r.main_end);
                 let first = r.extra as usize;
                 for a in &attrs[first..first + r.count as usize] {
@@ -412,11 +416,7 @@ pub fn htmltok_decode_all(input: &[u8]) -> Stats {
     while let Some(token) = tok.next_token() {
         match token {
             Token::StartTag(tag) | Token::EndTag(tag) => {
-                if matches!(token, Token::StartTag(_)) {
-                    s.start_tags += 1;
-                } else {
-                    s.end_tags += 1;
-                }
+                s.tag(matches!(token, Token::StartTag(_)));
                 s.checksum += tag.name().len() as u64;
                 for attr in tag.attrs() {
                     s.attrs += 1;

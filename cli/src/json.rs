@@ -87,13 +87,7 @@ pub fn write_token(out: &mut String, token: &Token<'_, '_>) {
 pub fn write_token_at(out: &mut String, token: &Token<'_, '_>, base: usize) {
     let span = token.span();
     let span = htmltok::Span::new(span.start + base, span.end + base);
-    let kind = match token {
-        Token::Doctype(_) => "Doctype",
-        Token::StartTag(_) => "StartTag",
-        Token::EndTag(_) => "EndTag",
-        Token::Comment(_) => "Comment",
-        Token::Text(_) => "Text",
-    };
+    let kind = token.kind_name();
     let _ = write!(
         out,
         "{{\"type\":\"{kind}\",\"start\":{},\"end\":{}",

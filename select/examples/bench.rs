@@ -16,35 +16,7 @@
 use std::time::Instant;
 
 use htmltok_select::{Fields, Select as _, Selector};
-
-/// The ten fields.
-pub const TEN_FIELDS: [(&str, &str); 10] = [
-    ("title", "title::text"),
-    ("description", "meta[name=description]::attr(content)"),
-    ("canonical", "link[rel=canonical]::attr(href)"),
-    ("robots", "meta[name=robots]::attr(content)"),
-    ("og_title", "meta[property=\"og:title\"]::attr(content)"),
-    ("h1", "h1::text"),
-    ("links", "a[href]::attr(href)"),
-    ("images", "img[src]::attr(src)"),
-    ("lang", "html[lang]::attr(lang)"),
-    ("hreflang", "link[rel=alternate][hreflang]::attr(href)"),
-];
-
-fn pages(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            pages(&path, out);
-        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-            out.push(std::fs::read(&path).unwrap());
-        }
-    }
-}
+use htmltok_test_support::data::{TEN_FIELDS, html_files};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -56,8 +28,10 @@ fn main() {
         || concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").to_owned(),
         Clone::clone,
     );
-    let mut docs = Vec::new();
-    pages(std::path::Path::new(&corpus), &mut docs);
+    let docs: Vec<Vec<u8>> = html_files(std::path::Path::new(&corpus))
+        .iter()
+        .map(|path| std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+        .collect();
     let bytes: usize = docs.iter().map(Vec::len).sum();
     let href = Selector::parse("a[href]").unwrap();
     let href_values = Selector::parse("a[href]::attr(href)").unwrap();

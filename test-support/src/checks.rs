@@ -1065,3 +1065,23 @@ mod arbitrary {
         }
     }
 }
+
+/// Decodes every string of a token; returns their total length (so that a timing loop
+/// touches every string and nothing is optimised away).
+pub fn decoded_len(token: &Token<'_, '_>) -> usize {
+    match token {
+        Token::Doctype(d) => {
+            d.name().map_or(0, |s| s.len())
+                + d.public_id().map_or(0, |s| s.len())
+                + d.system_id().map_or(0, |s| s.len())
+        }
+        Token::StartTag(t) | Token::EndTag(t) => {
+            t.name().len()
+                + t.attrs()
+                    .map(|a| a.name().len() + a.value().len())
+                    .sum::<usize>()
+        }
+        Token::Comment(c) => c.data().len(),
+        Token::Text(t) => t.text().len(),
+    }
+}

@@ -231,3 +231,41 @@ impl Manifest {
             .collect()
     }
 }
+
+/// The `.html` and `.htm` files below `dir`, in sorted path order, folders walked
+/// depth first (an unreadable folder gives nothing): the pages the benchmark tools read.
+pub fn html_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out
+}
+
+/// The ten fields a crawler's page record takes (title, description, canonical URL,
+/// robots, Open Graph title, `h1`, links, images, language, alternates), as
+/// `htmltok_select::Fields` selectors: what the select benchmarks and tests extract.
+pub const TEN_FIELDS: [(&str, &str); 10] = [
+    ("title", "title::text"),
+    ("description", "meta[name=description]::attr(content)"),
+    ("canonical", "link[rel=canonical]::attr(href)"),
+    ("robots", "meta[name=robots]::attr(content)"),
+    ("og_title", "meta[property=\"og:title\"]::attr(content)"),
+    ("h1", "h1::text"),
+    ("links", "a[href]::attr(href)"),
+    ("images", "img[src]::attr(src)"),
+    ("lang", "html[lang]::attr(lang)"),
+    ("hreflang", "link[rel=alternate][hreflang]::attr(href)"),
+];

@@ -12,23 +12,10 @@
 //! the input (`Document::heap_bytes`: the nodes and records the documents have), and on
 //! Linux the resident memory and address space that keeping every tree at once adds.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            html_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-            out.push(path);
-        }
-    }
-}
+use htmltok_test_support::data::html_files;
 
 fn tokenize_all(input: &[u8]) -> usize {
     let mut tok = htmltok::Tokenizer::builder().simulation(false).build(input);
@@ -76,8 +63,7 @@ fn main() {
     let only_tree = only.as_deref() == Some("tree") || as_str;
     let only_tokens = only.as_deref() == Some("tokens");
     let only_spans = only.as_deref() == Some("spans");
-    let mut files = Vec::new();
-    html_files(Path::new(&dir), &mut files);
+    let files = html_files(Path::new(&dir));
     let docs: Vec<Vec<u8>> = files
         .iter()
         .map(|p| std::fs::read(p).expect("read"))

@@ -28,20 +28,6 @@ const TEN: [(&str, &str, Option<&str>); 10] = [
     ("hreflang", "link[rel=alternate][hreflang]", Some("href")),
 ];
 
-fn pages(dir: &std::path::Path, out: &mut Vec<String>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            pages(&path, out);
-        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-            out.push(String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned());
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,8 +36,10 @@ fn main() {
     let corpus = args.get(2).cloned().unwrap_or_else(|| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/../../../../shared/corpus").to_owned()
     });
-    let mut docs = Vec::new();
-    pages(std::path::Path::new(&corpus), &mut docs);
+    let docs: Vec<String> = htmltok_test_support::data::html_files(std::path::Path::new(&corpus))
+        .iter()
+        .map(|path| String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned())
+        .collect();
     let bytes: usize = docs.iter().map(String::len).sum();
 
     let ours_href = htmltok_select::Selector::parse("a[href]").unwrap();
