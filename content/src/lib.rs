@@ -20,15 +20,11 @@ pub mod base;
 pub mod main_text;
 pub mod markdown;
 pub mod metadata;
+mod tree;
 pub mod visible;
 mod walk;
 
 pub use base::document_base_url;
 pub use main_text::{MainText, main_text};
 pub use metadata::{Metadata, metadata};
-
-/// A parsed document the functions here read: `&Document` (`htmltok_tree::parse`),
-/// `&OwnedDocument` (`parse_owned`, a tree that owns its input, as the Python package's
-/// `Tree` holds it) or a `DocumentRef` view: the tree crate's [`htmltok_tree::DocumentView`], under the
-/// name this crate's signatures have used.
-pub use htmltok_tree::DocumentView as Tree;
+pub use tree::Tree;

@@ -6,9 +6,9 @@
 use htmltok_tree::{DocumentRef, Name, NodeRef, Tag, strip_and_collapse_ascii_whitespace};
 use serde_json::{Map, Value};
 
-use super::Reads;
+use super::cues;
 use super::jsonld::{self, JsonLd};
-use super::kind;
+use super::reads::Reads;
 
 /// The fields found.
 #[derive(Default)]
@@ -263,7 +263,7 @@ fn from_body(doc: &DocumentRef<'_>, f: &mut Fields, reads: &mut Reads) {
             || itemprop().is_some_and(|p| p.eq_ignore_ascii_case("author"));
         // Each of the class words holds a word of the author cue.
         let weak = classed.is_none()
-            && names.cues & kind::cues::AUTHOR != 0
+            && names.cues & cues::AUTHOR != 0
             && node.attr("class").is_some_and(|c| {
                 c.split_ascii_whitespace().any(|c| {
                     let c = c.to_ascii_lowercase();

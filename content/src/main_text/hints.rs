@@ -11,7 +11,7 @@ use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
 use htmltok_tree::{AttrNs, Name, NodeRef, Tag};
 
-use super::kind;
+use super::cues;
 use crate::visible;
 
 /// What a `class` or `id` word suggests.
@@ -168,7 +168,7 @@ impl WordBits {
 /// the byte below).
 const CUES_SHIFT: u32 = 8;
 
-/// The hints' words and the page kind's cues ([`kind::WORDS`]), in one automaton.
+/// The hints' words and the page kind's cues ([`cues::WORDS`]), in one automaton.
 static MATCHER: LazyLock<WordBits> = LazyLock::new(|| WordBits::new(all_words()));
 
 /// The words of [`MATCHER`] and their bits.
@@ -176,10 +176,10 @@ fn all_words() -> impl Iterator<Item = (&'static str, u64)> {
     let hints = WORDS
         .iter()
         .map(|&(word, hint)| (word, u64::from(Words::of_hint(hint))));
-    let cues = kind::WORDS
+    let kind_cues = cues::WORDS
         .iter()
-        .map(|&(word, cues)| (word, u64::from(cues) << CUES_SHIFT));
-    hints.chain(cues)
+        .map(|&(word, bits)| (word, u64::from(bits) << CUES_SHIFT));
+    hints.chain(kind_cues)
 }
 
 /// What an element's `class` and `id` say.
@@ -204,7 +204,7 @@ pub(crate) struct Names {
     /// The `class` value hashed ([`class_hash`]; the empty value's hash when there is
     /// none): a sibling's shape is its name and this.
     pub(crate) class_hash: u64,
-    /// The page kind's cues in the `class` and `id` (bits of `kind::cues`).
+    /// The page kind's cues in the `class` and `id` (bits of [`cues`]).
     pub(crate) cues: u32,
     /// The element has an `itemtype` attribute.
     pub(crate) itemtype: bool,

@@ -30,9 +30,10 @@
 
 use htmltok_tree::{DocumentRef, NodeData, NodeRef, Ns, Tag};
 
-use super::Reads;
+use super::cues;
 use super::hints;
 use super::jsonld::{self, JsonLd};
+use super::reads::Reads;
 use crate::walk;
 
 /// What sort of page a page is, in the seven kinds of the multitype benchmark
@@ -252,90 +253,6 @@ fn meta_of(schema_type: &str) -> u16 {
         _ => 0,
     }
 }
-
-/// The class/id cues (bits of a `u32`): each a group of words with one meaning.
-pub(crate) mod cues {
-    pub(crate) const AUTHOR: u32 = 1;
-    pub(super) const BLOG: u32 = 1 << 1;
-    pub(super) const THREAD: u32 = 1 << 2;
-    pub(super) const AVATAR: u32 = 1 << 3;
-    pub(super) const USER: u32 = 1 << 4;
-    pub(super) const CART: u32 = 1 << 5;
-    pub(super) const QUANTITY: u32 = 1 << 6;
-    pub(super) const VARIANT: u32 = 1 << 7;
-    pub(super) const GALLERY: u32 = 1 << 8;
-    pub(super) const FILTER: u32 = 1 << 9;
-    pub(super) const SORT: u32 = 1 << 10;
-    pub(super) const EXCERPT: u32 = 1 << 11;
-    pub(super) const RESULTS: u32 = 1 << 12;
-    pub(super) const DOCS: u32 = 1 << 13;
-    pub(super) const TOC: u32 = 1 << 14;
-    pub(super) const HIGHLIGHT: u32 = 1 << 15;
-    pub(super) const HERO: u32 = 1 << 16;
-    pub(super) const TESTIMONIAL: u32 = 1 << 17;
-    pub(super) const PRICING: u32 = 1 << 18;
-    pub(super) const SOLUTION: u32 = 1 << 19;
-    pub(super) const FEATURE: u32 = 1 << 20;
-    pub(super) const FAQ: u32 = 1 << 21;
-    pub(super) const CTA: u32 = 1 << 22;
-    /// A price shown (marks a card, not the page).
-    pub(super) const PRICE: u32 = 1 << 23;
-    /// A post, comment or message (marks a card, not the page).
-    pub(super) const POST: u32 = 1 << 24;
-}
-
-/// The words of the cues, matched anywhere in a `class` or `id` value, ASCII
-/// case-insensitively (by the hints' automaton, which reads each element's names once:
-/// [`super::hints::NameCache`]).
-pub(crate) const WORDS: &[(&str, u32)] = &[
-    ("author", cues::AUTHOR),
-    ("byline", cues::AUTHOR),
-    ("blog", cues::BLOG),
-    ("entry", cues::BLOG),
-    ("article", cues::BLOG),
-    ("reply", cues::THREAD | cues::POST),
-    ("thread", cues::THREAD | cues::POST),
-    ("forum", cues::THREAD | cues::POST),
-    ("avatar", cues::AVATAR),
-    ("vote", cues::AVATAR | cues::POST),
-    ("user", cues::USER),
-    ("comment", cues::POST),
-    ("post", cues::POST),
-    ("message", cues::POST),
-    ("topic", cues::POST),
-    ("answer", cues::POST),
-    ("cart", cues::CART),
-    ("quantity", cues::QUANTITY),
-    ("qty", cues::QUANTITY),
-    ("swatch", cues::VARIANT),
-    ("variant", cues::VARIANT),
-    ("sku", cues::VARIANT),
-    ("gallery", cues::GALLERY),
-    ("buy", cues::GALLERY),
-    ("filter", cues::FILTER),
-    ("facet", cues::FILTER),
-    ("sort", cues::SORT),
-    ("excerpt", cues::EXCERPT),
-    ("teaser", cues::EXCERPT),
-    ("result", cues::RESULTS),
-    ("pagination", cues::RESULTS),
-    ("doc", cues::DOCS),
-    ("syntax", cues::DOCS),
-    ("toc", cues::TOC),
-    ("highlight", cues::HIGHLIGHT),
-    ("language-", cues::HIGHLIGHT),
-    ("hljs", cues::HIGHLIGHT),
-    ("hero", cues::HERO),
-    ("testimonial", cues::TESTIMONIAL),
-    ("pricing", cues::PRICING),
-    ("plan", cues::PRICING),
-    ("solution", cues::SOLUTION),
-    ("benefit", cues::SOLUTION),
-    ("feature", cues::FEATURE),
-    ("faq", cues::FAQ),
-    ("cta", cues::CTA),
-    ("price", cues::PRICE),
-];
 
 /// What the rules read of a page.
 #[derive(Default, Debug)]

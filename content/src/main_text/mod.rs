@@ -43,7 +43,7 @@
 //!    steps run again less strictly — keeping unlikely-named blocks, then without class
 //!    weights, then without the clean-up — and the longest result is kept (Readability's
 //!    retries: pages with short articles or unusual markup).
-//! 6. **Blocks** (`units`, `model`): Readability keeps one container, but a listing's
+//! 6. **Blocks** (`units`, `features`, `model`): Readability keeps one container, but a listing's
 //!    40 cards, a thread's posts or a service page's six sections are many. Every block
 //!    of text on the page (a block-level element's own text) is described by its length,
 //!    links, punctuation, tag, what it sits inside (navigation, a footer, an element named
@@ -69,17 +69,27 @@
 //! thread keeps the emptied buffers of the last page it read for the next one (`spare`),
 //! none kept over 4 MB: a few MB for a page of the corpus, freed with the thread.
 
+mod block_counts;
 mod blocks;
+mod cues;
+mod feature_layout;
+mod features;
 mod fields;
 mod hints;
 mod jsonld;
 mod kind;
 mod model;
+mod node_set;
 mod output;
+mod page_title;
+mod pass;
+mod reads;
 mod select;
 mod spare;
 mod structured;
+mod text_counts;
 mod units;
+mod walk_records;
 
 use std::cell::OnceCell;
 
@@ -87,20 +97,10 @@ use htmltok_tree::DocumentRef;
 
 use crate::Tree;
 use crate::visible::{self, Sink, Writer};
+use pass::{PASSES, Pass};
+use reads::Reads;
 
 pub use kind::PageKind;
-
-/// How strict a pass is (the first is the strictest; Readability relaxes the same three
-/// things, in this order, when a pass finds too little text).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Pass {
-    /// Drop elements whose `class`/`id` say unlikely (comments, menus, …) and `header`s.
-    strip_unlikely: bool,
-    /// Count `class`/`id` words for and against a container.
-    weigh_classes: bool,
-    /// Drop link lists, image galleries and forms inside the article (see `output`).
-    clean: bool,
-}
 
 /// What [`main_text`] can be asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,30 +144,6 @@ pub struct MainText {
     pub confidence: f32,
 }
 
-/// The passes, strictest first (see the module's doc, step 5).
-const PASSES: [Pass; 4] = [
-    Pass {
-        strip_unlikely: true,
-        weigh_classes: true,
-        clean: true,
-    },
-    Pass {
-        strip_unlikely: false,
-        weigh_classes: true,
-        clean: true,
-    },
-    Pass {
-        strip_unlikely: false,
-        weigh_classes: false,
-        clean: true,
-    },
-    Pass {
-        strip_unlikely: false,
-        weigh_classes: false,
-        clean: false,
-    },
-];
-
 /// The main text of the document (see the module's doc for the method).
 ///
 /// ```
@@ -208,7 +184,7 @@ fn main_text_as(
     let ld = jsonld::JsonLd::read(view);
     let mut reads = Reads::new(view, true);
     let fields = fields::fields_with(view, &ld, &mut reads);
-    let title = output::PageTitle::known(fields.title.as_deref());
+    let title = page_title::PageTitle::known(fields.title.as_deref());
     let extracted = extract(view, options, &title, true, format, &mut reads);
     let markdown = extracted
         .markdown
@@ -256,7 +232,7 @@ fn text_as(view: &DocumentRef<'_>, options: &Options, format: Format<'_>) -> Str
     let ld = || ld.get_or_init(|| jsonld::JsonLd::read(view));
     let read = || fields::title(view, ld);
     let mut reads = Reads::new(view, false);
-    let title = output::PageTitle::new(&read);
+    let title = page_title::PageTitle::new(&read);
     let extracted = extract(view, options, &title, false, format, &mut reads);
     match extracted.markdown {
         Some(md) => with_structured_markdown(md, &extracted.text, ld()),
@@ -304,42 +280,6 @@ struct Extracted {
     confidence: f32,
 }
 
-/// What the walks of one page read of its nodes — an element's `class`, `id`, `role`
-/// and hiding attributes, a text's counts — each read once and kept for the page's other
-/// walks (Readability's passes, the block walk, the page's kind); and the buffers the
-/// walks fill, the thread's from its last page ([`spare`]).
-pub(crate) struct Reads {
-    pub(crate) names: hints::NameCache,
-    pub(crate) texts: blocks::TextCache,
-    pub(crate) spare: spare::Spare,
-}
-
-impl Reads {
-    /// `cache_texts`: whether more than one walk counts the texts (the block walk and
-    /// the page's kind do; the block walk alone counts each text once).
-    pub(crate) fn new(doc: &DocumentRef<'_>, cache_texts: bool) -> Reads {
-        let mut spare = spare::Spare::take();
-        let n = doc.node_count();
-        Reads {
-            names: hints::NameCache::new(std::mem::take(&mut spare.names), n),
-            texts: blocks::TextCache::new(
-                std::mem::take(&mut spare.tallies),
-                if cache_texts { n } else { 0 },
-            ),
-            spare,
-        }
-    }
-}
-
-impl Drop for Reads {
-    fn drop(&mut self) {
-        let mut spare = std::mem::take(&mut self.spare);
-        spare.names = self.names.take_buffer();
-        spare.tallies = self.texts.take_buffer();
-        spare.keep();
-    }
-}
-
 /// The text with each no-break space (U+00A0) a space.
 fn plain_spaces(text: String) -> String {
     if text.contains('\u{a0}') {
@@ -363,7 +303,7 @@ impl Passes {
         doc: &DocumentRef<'_>,
         walk: &units::Units,
         options: &Options,
-        title: &output::PageTitle<'_>,
+        title: &page_title::PageTitle<'_>,
         show_hidden: bool,
         reads: &mut Reads,
     ) -> Passes {
@@ -415,10 +355,10 @@ impl Passes {
     }
 
     /// Readability's view of the page, for the block walk.
-    fn readability(&self) -> Option<units::Readability<'_>> {
+    fn readability(&self) -> Option<features::Readability<'_>> {
         self.best
             .as_ref()
-            .map(|(b, s, _, _, left_out)| units::Readability {
+            .map(|(b, s, _, _, left_out)| features::Readability {
                 blocks: &self.walks[*b],
                 selection: &self.selections[*s],
                 left_out,
@@ -429,7 +369,7 @@ impl Passes {
     fn lay_out<W: Sink>(
         &self,
         doc: &DocumentRef<'_>,
-        title: &output::PageTitle<'_>,
+        title: &page_title::PageTitle<'_>,
         w: W,
     ) -> String {
         self.best
@@ -446,8 +386,8 @@ impl Passes {
     }
 }
 
-/// Below this many characters (as [`blocks::measure`] counts them), a page's main text
-/// is looked for again with the elements hidden by their attributes read too.
+/// Below this many characters (as [`text_counts::measure`] counts them), a page's main
+/// text is looked for again with the elements hidden by their attributes read too.
 const HIDDEN_RETRY_BELOW: u32 = 200;
 /// The least text that retry must find to be kept instead.
 const HIDDEN_RETRY_FINDS: u32 = 1000;
@@ -463,17 +403,17 @@ const HIDDEN_RETRY_FINDS: u32 = 1000;
 fn extract(
     doc: &DocumentRef<'_>,
     options: &Options,
-    title: &output::PageTitle<'_>,
+    title: &page_title::PageTitle<'_>,
     confidence: bool,
     format: Format<'_>,
     reads: &mut Reads,
 ) -> Extracted {
     let visible = extract_with(doc, options, title, confidence, false, format, reads);
-    if blocks::at_least(&visible.text, HIDDEN_RETRY_BELOW) {
+    if text_counts::at_least(&visible.text, HIDDEN_RETRY_BELOW) {
         return visible;
     }
     let all = extract_with(doc, options, title, confidence, true, format, reads);
-    if blocks::at_least(&all.text, HIDDEN_RETRY_FINDS) {
+    if text_counts::at_least(&all.text, HIDDEN_RETRY_FINDS) {
         all
     } else {
         visible
@@ -484,7 +424,7 @@ fn extract(
 fn extract_with(
     doc: &DocumentRef<'_>,
     options: &Options,
-    title: &output::PageTitle<'_>,
+    title: &page_title::PageTitle<'_>,
     confidence: bool,
     show_hidden: bool,
     format: Format<'_>,
@@ -535,12 +475,12 @@ pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, V
     let view = doc.view();
     let ld = OnceCell::new();
     let read = || fields::title(&view, || ld.get_or_init(|| jsonld::JsonLd::read(&view)));
-    let title = output::PageTitle::new(&read);
+    let title = page_title::PageTitle::new(&read);
     let mut reads = Reads::new(&view, false);
     let mut walk = units::Units::walk(&view, true, false, &mut reads);
     let passes = Passes::run(&view, &walk, &Options::default(), &title, false, &mut reads);
     let Some(readability) = passes.readability() else {
-        return (units::feature_names(), Vec::new());
+        return (feature_layout::feature_names(), Vec::new());
     };
     walk.read_readability(&view, &readability);
     let features = walk.features(&title, true, Vec::new());
@@ -550,5 +490,5 @@ pub fn block_features<D: Tree + ?Sized>(doc: &D) -> (Vec<String>, Vec<(String, V
         .zip(features)
         .map(|(unit, f)| (unit.text.clone(), f.to_vec()))
         .collect();
-    (units::feature_names(), blocks)
+    (feature_layout::feature_names(), blocks)
 }

@@ -4,9 +4,10 @@
 //! that a person would keep it as the page's main content. Compiled in, each tree a
 //! function of nested comparisons: no file to load, the same answer on every machine.
 
-use super::output::PageTitle;
+use super::feature_layout::FEATURES;
+use super::page_title::PageTitle;
 use super::spare::Spare;
-use super::units::{FEATURES, Units};
+use super::units::Units;
 
 include!("model_trees.rs");
 
@@ -75,7 +76,7 @@ mod tests {
         assert_eq!(FEATURE_NAMES.len(), FEATURES);
         assert_eq!(
             FEATURE_NAMES.map(String::from).to_vec(),
-            super::super::units::feature_names()
+            super::super::feature_layout::feature_names()
         );
     }
 }

@@ -3,12 +3,13 @@
 //! subtrees the walk dropped, headings that are negatively named or repeat the page
 //! title, and (in the stricter passes) the link lists, galleries and forms inside it.
 
-use std::cell::OnceCell;
-
 use htmltok_tree::{DocumentRef, NodeRef, Tag};
 
-use super::Pass;
-use super::blocks::{Block, Blocks, REMOVED};
+use super::block_counts::{Block, REMOVED};
+use super::blocks::Blocks;
+use super::node_set::NodeSet;
+use super::page_title::{PageTitle, normalize};
+use super::pass::Pass;
 use super::select::{MIN_PARAGRAPH, Selection};
 use crate::visible::{self, Sink};
 use crate::walk;
@@ -46,18 +47,6 @@ fn clean_out(tag: Tag, b: &Blocks, sel: &Selection, weigh_classes: bool, id: usi
         || (!list && block.chars < MIN_PARAGRAPH && (block.images == 0 || block.images > 2))
         || (weight < 25.0 && density > 0.2)
         || (weight >= 25.0 && density > 0.5)
-}
-
-/// Lowercased, whitespace collapsed.
-pub(crate) fn normalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.extend(word.chars().flat_map(char::to_lowercase));
-    }
-    out
 }
 
 /// Whether a heading restates the page title (the article body does not repeat its
@@ -204,56 +193,5 @@ impl Output<'_> {
     }
 }
 
-/// The elements an output leaves out, by node id (a bit each).
-pub(crate) struct LeftOut(Vec<u64>);
-
-impl LeftOut {
-    fn new(nodes: usize) -> LeftOut {
-        LeftOut(vec![0; nodes.div_ceil(64)])
-    }
-
-    fn insert(&mut self, id: u32) {
-        if let Some(word) = self.0.get_mut(id as usize / 64) {
-            *word |= 1 << (id % 64);
-        }
-    }
-
-    pub(crate) fn contains(&self, id: u32) -> bool {
-        self.0
-            .get(id as usize / 64)
-            .is_some_and(|word| word & (1 << (id % 64)) != 0)
-    }
-}
-
-/// The page title as headings are compared with it (lowercased, whitespace collapsed),
-/// read when a heading first needs it: a page without a `title` in its head has the
-/// whole document walked for one (`document.title`), costly on a large page, though the
-/// text alone ([`super::text`]) needs the title only for a small `h1`/`h2` in the
-/// article.
-pub(crate) struct PageTitle<'a> {
-    normalized: OnceCell<String>,
-    read: &'a dyn Fn() -> Option<String>,
-}
-
-impl<'a> PageTitle<'a> {
-    /// The title `read` gives, read when first asked for.
-    pub(crate) fn new(read: &'a dyn Fn() -> Option<String>) -> PageTitle<'a> {
-        PageTitle {
-            normalized: OnceCell::new(),
-            read,
-        }
-    }
-
-    /// A title already read.
-    pub(crate) fn known(title: Option<&str>) -> PageTitle<'a> {
-        PageTitle {
-            normalized: OnceCell::from(title.map(normalize).unwrap_or_default()),
-            read: &|| None,
-        }
-    }
-
-    pub(crate) fn get(&self) -> &str {
-        self.normalized
-            .get_or_init(|| (self.read)().as_deref().map(normalize).unwrap_or_default())
-    }
-}
+/// The elements an output leaves out, by node id.
+pub(crate) type LeftOut = NodeSet;

@@ -7,7 +7,8 @@
 
 use htmltok_tree::{DocumentRef, Tag};
 
-use super::blocks::{BLOCK, Blocks, HAS_BLOCK_CHILD, REMOVED};
+use super::block_counts::{BLOCK, HAS_BLOCK_CHILD, REMOVED};
+use super::blocks::Blocks;
 use super::hints;
 
 /// The shortest text that counts as a paragraph (weighted characters, whitespace not

@@ -8,9 +8,11 @@
 
 use std::cell::RefCell;
 
-use super::blocks::{Block, Tally};
+use super::block_counts::Block;
+use super::feature_layout::FEATURES;
 use super::hints::Read;
-use super::units::{Element, FEATURES, Text};
+use super::text_counts::Tally;
+use super::walk_records::{Element, Text};
 
 /// The most bytes of one buffer a thread keeps between pages (the buffers of a page of a
 /// hundred thousand nodes go back to the system; those of the pages before it stay).

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use super::blocks::measure;
 use super::jsonld::{JsonLd, types};
+use super::text_counts::measure;
 use crate::visible;
 
 /// What the structured data changes of a page's main text.
