@@ -27,6 +27,8 @@ def strip_comments(text):
     text = re.sub(r"//[^\n]*", "", text)
     # String literals can hold `::` (format strings); blank them.
     text = re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    # `pub(in crate::a)` names where an item is visible, not what it uses.
+    text = re.sub(r"\bpub\(in [^)]*\)", "pub", text)
     return flatten_inline_modules(text)
 
 

@@ -90,7 +90,7 @@ macro_rules! forward_reads {
 
         /// The quirks mode the DOCTYPE set.
         pub fn quirks_mode(&self) -> QuirksMode {
-            self.dom.quirks
+            self.view().quirks_mode()
         }
 
         /// The bytes the document holds beside its input: its nodes and attribute records
@@ -98,13 +98,13 @@ macro_rules! forward_reads {
         /// address space the parse did not write), the uninterned names and the text that
         /// decoding changed.
         pub fn heap_bytes(&self) -> usize {
-            self.dom.heap_bytes()
+            self.view().heap_bytes()
         }
 
         /// The number of nodes in the arena (including template contents and nodes the
         /// parser detached, such as a `<body>` replaced by a `<frameset>`).
         pub fn node_count(&self) -> usize {
-            self.dom.nodes.len()
+            self.view().node_count()
         }
 
         /// The `<html>` element (the document element), if any.
@@ -114,7 +114,7 @@ macro_rules! forward_reads {
 
         /// Whether the arena's order is tree order (see [`DocumentRef::in_tree_order`]).
         pub fn in_tree_order(&self) -> bool {
-            self.dom.in_tree_order()
+            self.view().in_tree_order()
         }
 
         /// The `head` element: the first `head` child of the document element.

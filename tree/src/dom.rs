@@ -968,6 +968,8 @@ impl Dom {
                 return self.check_tree_order_of(last, id);
             }
         }
+        // The order's common cases answered as `appends_in_tree_order` answers them.
+        debug_assert!(!self.in_tree_order || self.appends_in_tree_order(parent, last, id));
         id
     }
 
@@ -1447,6 +1449,8 @@ impl Dom {
                 return self.check_tree_order(last, id);
             }
         }
+        // The order's common cases answered as `appends_in_tree_order` answers them.
+        debug_assert!(!self.in_tree_order || self.appends_in_tree_order(parent, last, id));
         true
     }
 
@@ -1667,6 +1671,23 @@ pub fn strip_and_collapse_ascii_whitespace(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Inserts `text` (decoded, not exact: `span` is where it came from) as the last child
+    /// of `parent`, or appended to its last text.
+    fn insert_text(
+        dom: &mut Dom,
+        input: &[u8],
+        parent: NodeId,
+        mut text: Cow<'_, str>,
+        span: Span,
+    ) {
+        let characters = Characters::Decoded {
+            text: &mut text,
+            span,
+            exact: false,
+        };
+        dom.insert_characters(input, parent, NONE, characters);
+    }
+
     #[test]
     fn node_size() {
         assert_eq!(std::mem::size_of::<Node>(), 56);
@@ -1697,26 +1718,8 @@ mod tests {
             .collect();
         assert_eq!(names, ["div", "i"]);
         let s = std::str::from_utf8(input).unwrap();
-        dom.insert_characters(
-            input,
-            a,
-            NONE,
-            Characters::Decoded {
-                text: &mut Cow::Borrowed(&s[0..1]),
-                span: Span::new(0, 1),
-                exact: false,
-            },
-        );
-        dom.insert_characters(
-            input,
-            a,
-            NONE,
-            Characters::Decoded {
-                text: &mut Cow::Borrowed(&s[5..6]),
-                span: Span::new(5, 6),
-                exact: false,
-            },
-        );
+        insert_text(&mut dom, input, a, Cow::Borrowed(&s[0..1]), Span::new(0, 1));
+        insert_text(&mut dom, input, a, Cow::Borrowed(&s[5..6]), Span::new(5, 6));
         let doc = crate::DocumentRef::new(input, &dom);
         let t = doc.node(a).last_child().unwrap();
         assert_eq!(t.text(), "xy");
@@ -1784,86 +1787,23 @@ mod tests {
         let (p, q) = (new(&mut dom), new(&mut dom));
         let owned = |s: &str| Cow::Owned(s.to_owned());
         let at = Span::new(0, 1);
-        dom.insert_characters(
-            input,
-            p,
-            NONE,
-            Characters::Decoded {
-                text: &mut owned("x"),
-                span: at,
-                exact: false,
-            },
-        );
-        dom.insert_characters(
-            input,
-            p,
-            NONE,
-            Characters::Decoded {
-                text: &mut owned("y"),
-                span: at,
-                exact: false,
-            },
-        );
+        insert_text(&mut dom, input, p, owned("x"), at);
+        insert_text(&mut dom, input, p, owned("y"), at);
         assert!(
             matches!(dom.owned[..], [Owned::Buf { .. }]),
             "appended in place"
         );
-        dom.insert_characters(
-            input,
-            q,
-            NONE,
-            Characters::Decoded {
-                text: &mut owned("z"),
-                span: at,
-                exact: false,
-            },
-        );
+        insert_text(&mut dom, input, q, owned("z"), at);
         for piece in ["1", "2", "3"] {
-            dom.insert_characters(
-                input,
-                p,
-                NONE,
-                Characters::Decoded {
-                    text: &mut owned(piece),
-                    span: at,
-                    exact: false,
-                },
-            );
+            insert_text(&mut dom, input, p, owned(piece), at);
         }
         assert!(matches!(dom.owned[0], Owned::Heap(_)), "moved out once");
         // A span of the input merged with owned text.
         let s = std::str::from_utf8(input).unwrap();
-        dom.insert_characters(
-            input,
-            q,
-            NONE,
-            Characters::Decoded {
-                text: &mut Cow::Borrowed(&s[1..2]),
-                span: Span::new(1, 2),
-                exact: false,
-            },
-        );
+        insert_text(&mut dom, input, q, Cow::Borrowed(&s[1..2]), Span::new(1, 2));
         let r = new(&mut dom);
-        dom.insert_characters(
-            input,
-            r,
-            NONE,
-            Characters::Decoded {
-                text: &mut Cow::Borrowed(&s[0..1]),
-                span: Span::new(0, 1),
-                exact: false,
-            },
-        );
-        dom.insert_characters(
-            input,
-            r,
-            NONE,
-            Characters::Decoded {
-                text: &mut owned("!"),
-                span: at,
-                exact: false,
-            },
-        );
+        insert_text(&mut dom, input, r, Cow::Borrowed(&s[0..1]), Span::new(0, 1));
+        insert_text(&mut dom, input, r, owned("!"), at);
         let doc = crate::DocumentRef::new(input, &dom);
         let texts: Vec<_> = [p, q, r].map(|e| doc.node(e).text()).into();
         assert_eq!(texts, ["xy123", "zb", "a!"]);
@@ -1876,37 +1816,10 @@ mod tests {
         let mut dom = Dom::new(input.len());
         let p = dom.new_element(Name::html(Tag::P), None, false, Span::default());
         dom.append(0, p);
-        dom.insert_characters(
-            input,
-            p,
-            NONE,
-            Characters::Decoded {
-                text: &mut Cow::Borrowed(&s[1..3]),
-                span: Span::new(1, 3),
-                exact: false,
-            },
-        );
-        dom.insert_characters(
-            input,
-            p,
-            NONE,
-            Characters::Decoded {
-                text: &mut Cow::Borrowed(&s[3..5]),
-                span: Span::new(3, 5),
-                exact: false,
-            },
-        );
+        insert_text(&mut dom, input, p, Cow::Borrowed(&s[1..3]), Span::new(1, 3));
+        insert_text(&mut dom, input, p, Cow::Borrowed(&s[3..5]), Span::new(3, 5));
         assert!(dom.owned.is_empty(), "nothing copied");
-        dom.insert_characters(
-            input,
-            p,
-            NONE,
-            Characters::Decoded {
-                text: &mut Cow::Owned("!".into()),
-                span: Span::new(5, 6),
-                exact: false,
-            },
-        );
+        insert_text(&mut dom, input, p, Cow::Owned("!".into()), Span::new(5, 6));
         let doc = crate::DocumentRef::new(input, &dom);
         assert_eq!(doc.node(p).text(), "bcde!");
     }

@@ -189,6 +189,16 @@ impl ActiveFormatting {
         {
             let t = &mut l.by_tag[formatting_index(name.tag)];
             if *t < 3 {
+                // The clause's scan would find fewer than three entries of the name.
+                debug_assert!(
+                    self.entries
+                        .iter()
+                        .rev()
+                        .take_while(|e| **e != Entry::Marker)
+                        .filter(|e| matches!(e, Entry::Element(_, n) if *n == name))
+                        .count()
+                        < 3
+                );
                 *t += 1;
                 l.len += 1;
                 self.entries.push(Entry::Element(id, name));
@@ -299,7 +309,10 @@ impl ActiveFormatting {
     #[inline(always)]
     pub(crate) fn find_after_last_marker(&self, tag: Tag) -> Option<(usize, NodeId)> {
         match self.levels.last() {
-            Some(level) if level.by_tag[formatting_index(tag)] == 0 => None,
+            Some(level) if level.by_tag[formatting_index(tag)] == 0 => {
+                debug_assert_eq!(self.scan_after_last_marker(tag), None);
+                None
+            }
             _ => self.scan_after_last_marker(tag),
         }
     }
@@ -408,13 +421,20 @@ impl ActiveFormatting {
 mod tests {
     use super::*;
 
-    #[test]
-    fn noahs_ark() {
+    /// A list with five `b` elements (ids 0 to 4) pushed with the same attribute hash,
+    /// whose attributes the clause's comparison finds the same when `same_attrs`.
+    fn five_b(same_attrs: bool) -> (ActiveFormatting, Name) {
         let mut list = ActiveFormatting::default();
         let b = Name::html(Tag::B);
         for id in 0..5 {
-            list.push(id, b, |_| 7, |_| true);
+            list.push(id, b, |_| 7, |_| same_attrs);
         }
+        (list, b)
+    }
+
+    #[test]
+    fn noahs_ark() {
+        let (mut list, b) = five_b(true);
         assert_eq!(list.len(), 3);
         assert_eq!(list.get(0), Entry::Element(2, b));
         list.push_marker();
@@ -430,11 +450,7 @@ mod tests {
 
     #[test]
     fn same_hash_different_attributes() {
-        let mut list = ActiveFormatting::default();
-        let b = Name::html(Tag::B);
-        for id in 0..5 {
-            list.push(id, b, |_| 7, |_| false);
-        }
+        let (list, _) = five_b(false);
         assert_eq!(list.len(), 5, "a hash match alone removes nothing");
     }
 

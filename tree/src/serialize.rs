@@ -1,5 +1,5 @@
 //! Serialization, iterative (an explicit stack, never recursion): the html5lib
-//! tree-construction test format ([`Document::to_test_format`]) and 13.3's HTML fragment
+//! tree-construction test format ([`Document::to_test_format`](crate::Document::to_test_format)) and 13.3's HTML fragment
 //! serialization algorithm ([`NodeRef::outer_html`], [`NodeRef::inner_html`]).
 
 use std::fmt::Write as _;

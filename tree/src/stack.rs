@@ -308,6 +308,14 @@ impl OpenElements {
         }
     }
 
+    /// Whether "generate implied end tags" (except for HTML elements `except`) would pop
+    /// the current node: for the debug assertions of the shortcuts that pop the current
+    /// node where a rule generates implied end tags first.
+    pub(crate) fn implies_end_of_current(&self, except: Option<Tag>) -> bool {
+        self.current_name()
+            .is_some_and(|name| implied_end(name) && !except.is_some_and(|t| name.is_html(t)))
+    }
+
     /// 13.2.6.3 "generate all implied end tags thoroughly".
     pub(crate) fn generate_implied_end_tags_thoroughly(&mut self) {
         while self.current_name().is_some_and(implied_end_thorough) {

@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::{Step, TagTok, Tok, TreeBuilder};
+use super::state::{Step, TreeBuilder};
+use super::token::{TagTok, Tok};
 use crate::dom::NodeId;
 use crate::names::{AttrNs, Name, Ns, Tag, adjust_foreign_attribute, adjust_svg_attribute};
 
@@ -15,6 +16,7 @@ impl<'a> TreeBuilder<'a> {
         // fragment context (the stack's count, one load, as for
         // `adjusted_current_is_foreign`) the adjusted current node is an HTML element;
         // finding it first read the context and the stack's last entry.
+        debug_assert!(self.open.has_foreign() || !self.is_foreign_token_general(tok));
         self.open.has_foreign() && self.is_foreign_token_general(tok)
     }
 
@@ -87,7 +89,7 @@ impl<'a> TreeBuilder<'a> {
         match tok {
             Tok::Text(text) => {
                 debug_assert!(
-                    !matches!(text.mark, super::Mark::Raw(_)),
+                    !matches!(text.mark, super::token::Mark::Raw(_)),
                     "decoded before the dispatcher"
                 );
                 // U+0000 becomes U+FFFD without clearing frameset-ok.

@@ -5,11 +5,9 @@
 
 use std::borrow::Cow;
 
-use htmltok::{Span, TextForm, TextKind, Token, TokenSink};
+use htmltok::{Span, TextForm, TextKind, Token};
 
-use super::modes::InBodyStart;
-use super::{Step, TreeBuilder, sink};
-use crate::dom::{AttrRec, Characters, Dom, LazyKind};
+use crate::dom::{AttrRec, Characters, Dom};
 use crate::names::Tag;
 
 /// A start or end tag. Its attributes are not in it but at the end of the document's
@@ -24,7 +22,7 @@ pub(crate) struct TagTok<'a> {
     /// The lowercase name when it is not interned (`tag` is [`Tag::Unknown`]); empty
     /// otherwise, the name then being the tag's own ([`Self::name`]): storing the
     /// interned tag's static text in every token cost an out-of-line `Tag::as_str` and
-    /// three stores per tag. The one field that may own memory: [`Drive`] drops it
+    /// three stores per tag. The one field that may own memory: [`Drive`](super::drive::Drive) drops it
     /// alone and forgets a finished token, so a new owned field must be dropped there too.
     pub(crate) other_name: Cow<'a, str>,
     pub(crate) self_closing: bool,
@@ -65,7 +63,7 @@ impl<'a> TagTok<'a> {
 /// A run of character tokens.
 #[derive(Clone, Debug)]
 pub(crate) struct TextTok<'a> {
-    /// The one field that may own memory: [`Drive`] drops it alone and forgets a finished
+    /// The one field that may own memory: [`Drive`](super::drive::Drive) drops it alone and forgets a finished
     /// token, so a new owned field must be dropped there too.
     pub(crate) text: Cow<'a, str>,
     pub(crate) span: Span,
@@ -190,7 +188,9 @@ impl<'a> TextTok<'a> {
     }
 
     /// For a raw text ([`Mark::Raw`]): skips a leading newline as
-    /// [`Self::skip_leading_newline`] does on the decoded text, from the raw bytes: LF,
+    /// [`Self::skip_leading_newline`] does on the decoded text (13.2.6.4.7's "if the next
+    /// token is a U+000A LINE FEED (LF) character token, then ignore that token" after
+    /// `pre`, `listing` and `textarea`), from the raw bytes: LF,
     /// CR LF or CR (each decodes to one LF; the rest decodes as it did). False, nothing
     /// done, when the text starts with `&`, a character reference that may decode to LF:
     /// the caller decodes it first.
@@ -205,6 +205,14 @@ impl<'a> TextTok<'a> {
             Some(b'\r') => 1,
             _ => 0,
         };
+        // The same as skipping it on the decoded text.
+        debug_assert!(match self.mark {
+            Mark::Raw(kind) => {
+                let decoded = kind.decode_str(&self.text);
+                kind.decode_str(&self.text[n..]) == decoded.strip_prefix('\n').unwrap_or(&decoded)
+            }
+            _ => false,
+        });
         if n > 0 {
             self.text = match &self.text {
                 Cow::Borrowed(s) => Cow::Borrowed(&s[n..]),
@@ -237,6 +245,7 @@ impl<'a> TextTok<'a> {
                     if raw.starts_with("\r\n")
                         && !raw[2..].bytes().any(|c| matches!(c, b'\r' | b'&' | 0)) =>
                 {
+                    debug_assert_eq!(kind.decode_str(raw), &raw[1..]);
                     Cow::Borrowed(&raw[1..])
                 }
                 Cow::Borrowed(raw) => kind.decode_str(raw),
@@ -347,9 +356,11 @@ impl<'a> Tok<'a> {
                         // it is written, a store forwarding stall per attribute.
                         // Unchanged, the name is its span.
                         match a.name_if_unchanged() {
-                            Some(_) if AttrRec::spans_fit(input) => doc
-                                .attrs
-                                .push(AttrRec::named_by_span(a.name_span(), a.value_span())),
+                            Some(unchanged) if AttrRec::spans_fit(input) => {
+                                debug_assert_eq!(a.name(), unchanged);
+                                doc.attrs
+                                    .push(AttrRec::named_by_span(a.name_span(), a.value_span()));
+                            }
                             _ => {
                                 let name = doc.store(input, a.name());
                                 doc.attrs
@@ -365,11 +376,18 @@ impl<'a> Tok<'a> {
                 let name = t.name_span();
                 let tag = Tag::from_raw_name(input, name.start, name.len());
                 if tag != Tag::Unknown {
+                    debug_assert_eq!(Tag::from_name(&t.name()), tag);
                     return tag_tok(&t, end, tag, Cow::Borrowed(""));
                 }
                 match t.name_if_unchanged() {
                     // Its raw bytes, which are not an interned name.
-                    Some(name) => tag_tok(&t, end, Tag::Unknown, Cow::Borrowed(name)),
+                    Some(name) => {
+                        debug_assert_eq!(
+                            (Tag::from_name(name), t.name()),
+                            (Tag::Unknown, name.into())
+                        );
+                        tag_tok(&t, end, Tag::Unknown, Cow::Borrowed(name))
+                    }
                     None => decoded_tag(t, end),
                 }
             }
@@ -402,156 +420,6 @@ impl<'a> Tok<'a> {
     }
 }
 
-/// The tokenizer's [`TokenSink`] for the tree builder: given to
-/// `Tokenizer::next_token_into`, the conversion ([`Tok::from_token`]) is inlined once per
-/// kind of token, each copy knowing its kind (`next_token` merges the kinds into one
-/// `Token` that `from_token` would take apart again).
-///
-/// In the common case (the insertion mode is "in body" or "in cell", the adjusted current
-/// node is an HTML element, no leading newline to skip) the sink also runs the
-/// dispatcher's first step for text and for the tags "in body" keeps to itself (in "in
-/// cell" but for the table tags that mode handles itself, [`Tag::in_cell_own`]:
-/// 13.2.6.4.15 processes every other token "using the rules for the in body insertion
-/// mode"), in the copy that knows the token's kind: the same calls
-/// `TreeBuilder::dispatch` makes there (13.2.6: the adjusted current node is in the HTML
-/// namespace, so "process the token according to the rules given in the section
-/// corresponding to the current insertion mode"), without writing
-/// the token out and matching it again in the loop and in the dispatcher; comments, and
-/// "in cell"'s own table tags, it gives to those modes' rule functions
-/// ([`cell_or_comment`]). `None`:
-/// handled; a token it hands back goes to the dispatcher (for a "reprocess the token"
-/// too, `<image>` or `</html>`, which the dispatcher then continues as after any step).
-/// `SIMULATED`: the tokenizer simulates tree construction itself (see
-/// `TreeBuilder::run_simulated`); false for every parse but the simulator's test.
-pub(crate) struct Drive<'r, 'a, const SIMULATED: bool> {
-    pub(crate) builder: &'r mut TreeBuilder<'a>,
-    /// The builder's [`TreeBuilder::sink`] bits before this token, or none when the
-    /// adjusted current node is foreign.
-    pub(crate) sink: u8,
-}
-
-impl<'a, const SIMULATED: bool> TokenSink<'a> for Drive<'_, 'a, SIMULATED> {
-    type Output = Option<Tok<'a>>;
-
-    /// Every attribute name is decoded (`from_token`, `name_if_unchanged`): the attribute
-    /// name state tells a lowercase ASCII name, which then needs no second pass.
-    const DECODES_NAMES: bool = true;
-
-    /// The tree builds its tokenizers with errors off (`Parser` in `lib.rs`): the data
-    /// state and the tag states are compiled without their error checks.
-    const PARSE_ERRORS: bool = false;
-
-    /// The builder switches the tokenizer's state itself (`TreeBuilder::run`), and its
-    /// tokenizers are built with the simulation off: emitting a tag need not test for a
-    /// simulator (but in the simulator's test, `TreeBuilder::run_simulated`).
-    const SIMULATION: bool = SIMULATED;
-
-    #[inline(always)]
-    fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
-        let b = &mut *self.builder;
-        let bits = self.sink;
-        // "In body" characters once frameset-ok is "not ok" (a page's first words set
-        // it): nothing of the text decides what the rule does with it but whether it has
-        // a character other than U+0000, which its first byte answers unless that is a
-        // NUL. The text is stored as its span, unread (`Dom::insert_lazy_text`); the
-        // decoding (and the search for what it must change) runs when the text is first
-        // read, if ever.
-        //
-        // The "text" mode (script, style) inserts every character of a RAWTEXT or script
-        // data run: stored as its span too. (Its RCDATA runs, `title` and `textarea`, are
-        // decoded now: a title is read by most callers, and alone.)
-        if let Token::Text(t) = &token {
-            let span = t.text_span();
-            if bits & sink::LAZY_TEXT != 0
-                && t.kind() == TextKind::Data
-                && b.input.get(span.start).is_some_and(|&c| c != 0)
-                && span.start < span.end
-            {
-                b.in_body_lazy_text(span);
-                return None;
-            }
-            if bits & sink::TEXT_MODE != 0
-                && matches!(t.kind(), TextKind::ScriptData | TextKind::Rawtext)
-                && span.start < span.end
-            {
-                b.insert_characters(Characters::Lazy {
-                    span,
-                    kind: LazyKind::Verbatim,
-                });
-                return None;
-            }
-        }
-        let mut tok = Tok::from_token(token, b.input, b.input_str, &mut b.doc);
-        // "In body" or "in cell".
-        if bits & sink::IN_BODY != 0 {
-            match &mut tok {
-                // An empty text is no token (the loop skips it). "In cell" processes
-                // characters "using the rules for the in body insertion mode".
-                Tok::Text(text) if !text.text.is_empty() => {
-                    // "Reprocess the token": the loop's dispatcher goes on.
-                    if b.in_body_characters(text) != Step::Done {
-                        return Some(tok);
-                    }
-                    drop(std::mem::take(&mut text.text));
-                }
-                // "In cell" also hands "in body" every tag but its table tags. Left to the
-                // dispatcher: the tags of `uses_in_head_rules` and those that switch the
-                // tokenizer (for a start tag, one load: `InBodyStart::Dispatcher`).
-                Tok::Tag(tag)
-                    if (bits & sink::IN_CELL == 0 || !tag.tag.in_cell_own())
-                        && if tag.end {
-                            tag.tag != Tag::Template
-                        } else {
-                            tag.tag.in_body_start() != InBodyStart::Dispatcher
-                        } =>
-                {
-                    if b.in_body_tag(tag) != Step::Done {
-                        return Some(tok);
-                    }
-                    // Only a name that is not interned may own memory (the steps never
-                    // give an interned tag a name of its own): one compare of the tag,
-                    // where dropping the `Cow` tested its capacity word (four).
-                    if tag.tag == Tag::Unknown {
-                        drop(std::mem::take(&mut tag.other_name));
-                    } else {
-                        debug_assert!(matches!(tag.other_name, Cow::Borrowed("")));
-                    }
-                }
-                _ => return cell_or_comment(b, bits, tok),
-            }
-            // The token is finished, and what it owned (its one string) was dropped in its
-            // arm, as the kind it is: dropped whole here, the `Tok`'s kind would be read
-            // back from memory (the steps are calls) and branched on through a jump table.
-            std::mem::forget(tok);
-            return None;
-        }
-        Some(tok)
-    }
-
-    #[inline(always)]
-    fn end(&mut self) -> Option<Tok<'a>> {
-        Some(Tok::Eof)
-    }
-}
-
-/// The sink's steps for the tokens of "in body" and "in cell" that the common paths above
-/// leave: a comment ("insert a comment", by `in_body`), and in "in cell" its own table
-/// tags (`</td>`, `<td>`, `<tr>`: by `in_cell`), none of whose rules switch the tokenizer.
-/// Handed to the loop's dispatcher: the rest, and a token to reprocess.
-#[inline(always)]
-fn cell_or_comment<'a>(b: &mut TreeBuilder<'a>, bits: u8, mut tok: Tok<'a>) -> Option<Tok<'a>> {
-    let step = match &tok {
-        Tok::Comment(..) => b.in_body(&mut tok),
-        Tok::Tag(tag) if bits & sink::IN_CELL != 0 && tag.tag.in_cell_own() => b.in_cell(&mut tok),
-        _ => return Some(tok),
-    };
-    if step != Step::Done {
-        return Some(tok);
-    }
-    debug_assert!(b.switch_to.is_none(), "a step the loop does not look after");
-    None
-}
-
 /// A tag token whose name decoding changes (upper case, NUL, non-ASCII). The tag comes
 /// by value: given a reference, the loop would write every token to the stack for this
 /// cold call.
@@ -563,6 +431,7 @@ fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
     // which would make a new `String` per tag. A name it does not find is not interned
     // in any spelling, so the decoded name is the element's own.
     let tag = known_in_lower_case(t.raw_name());
+    debug_assert_eq!(tag, Tag::from_name(&t.name()));
     let other_name = if tag == Tag::Unknown {
         t.name()
     } else {
@@ -635,28 +504,6 @@ mod tests {
             b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
         ] {
             assert_eq!(known_in_lower_case(raw), Tag::Unknown);
-        }
-    }
-
-    /// The start tags the sink leaves to the dispatcher (`InBodyStart::Dispatcher`) are
-    /// those "in body" gives the "in head" rules and those whose rules switch the
-    /// tokenizer's state.
-    #[test]
-    fn dispatcher_start_tags() {
-        use crate::builder::modes::InBodyStart;
-        use crate::builder::modes::uses_in_head_rules;
-        use crate::names::ALL_TAGS;
-        for &tag in ALL_TAGS {
-            use Tag::*;
-            let switches = matches!(
-                tag,
-                Iframe | Noembed | Noscript | Plaintext | Textarea | Xmp
-            );
-            assert_eq!(
-                tag.in_body_start() == InBodyStart::Dispatcher,
-                uses_in_head_rules(&super::TagTok::implied(tag, 0)) || switches,
-                "{tag:?}"
-            );
         }
     }
 

@@ -1,7 +1,8 @@
 //! 13.2.6.4.19–13.2.6.4.23: the insertion modes after the body: "after body", "in
 //! frameset", "after frameset", "after after body", "after after frameset".
 
-use crate::builder::{Mode, Step, Tok, TreeBuilder};
+use crate::builder::state::{Mode, Step, TreeBuilder};
+use crate::builder::token::Tok;
 use crate::names::Tag;
 
 use Step::{Done, Reprocess};
@@ -11,17 +12,13 @@ impl<'a> TreeBuilder<'a> {
     pub(in crate::builder) fn after_body(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => {
-                if let Some(ws) = text.split_leading_ws() {
-                    self.body_text(ws);
-                }
-                if text.text.is_empty() {
+                if self.leading_ws_in_body(text) {
                     return Done;
                 }
             }
             Tok::Comment(data, span) => {
                 let html = self.open.get(0).0;
-                self.insert_comment(data.clone(), *span, Some(html));
-                return Done;
+                return self.comment_rule(data.clone(), *span, Some(html));
             }
             Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Html => return self.in_body(tok),
@@ -33,10 +30,7 @@ impl<'a> TreeBuilder<'a> {
                 }
                 return Done;
             }
-            Tok::Eof => {
-                self.done = true;
-                return Done;
-            }
+            Tok::Eof => return self.stop_parsing(),
             _ => {}
         }
         self.set_mode(Mode::InBody);
@@ -46,17 +40,8 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.20 The "in frameset" insertion mode
     pub(in crate::builder) fn in_frameset(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Text(text) => {
-                // Only the whitespace characters are inserted; the others are ignored.
-                if let Some(mut ws) = text.whitespace_only() {
-                    self.insert_characters(ws.characters());
-                }
-                Done
-            }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
-                Done
-            }
+            Tok::Text(text) => self.insert_whitespace_only(text),
+            Tok::Comment(data, span) => self.comment_rule(data.clone(), *span, None),
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Tag::Html => self.in_body(tok),
                 Tag::Frameset => {
@@ -82,10 +67,7 @@ impl<'a> TreeBuilder<'a> {
                 }
                 Done
             }
-            Tok::Eof => {
-                self.done = true;
-                Done
-            }
+            Tok::Eof => self.stop_parsing(),
             _ => Done,
         }
     }
@@ -93,17 +75,8 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.21 The "after frameset" insertion mode
     pub(in crate::builder) fn after_frameset(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Text(text) => {
-                // Only the whitespace characters are inserted; the others are ignored.
-                if let Some(mut ws) = text.whitespace_only() {
-                    self.insert_characters(ws.characters());
-                }
-                Done
-            }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
-                Done
-            }
+            Tok::Text(text) => self.insert_whitespace_only(text),
+            Tok::Comment(data, span) => self.comment_rule(data.clone(), *span, None),
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Html => self.in_body(tok),
             Tok::Tag(tag) if tag.end && tag.tag == Tag::Html => {
                 let html = self.open.get(0).0;
@@ -112,10 +85,7 @@ impl<'a> TreeBuilder<'a> {
                 Done
             }
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Noframes => self.in_head(tok),
-            Tok::Eof => {
-                self.done = true;
-                Done
-            }
+            Tok::Eof => self.stop_parsing(),
             _ => Done,
         }
     }
@@ -123,24 +93,15 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.22 The "after after body" insertion mode
     pub(in crate::builder) fn after_after_body(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, Some(0));
-                return Done;
-            }
+            Tok::Comment(data, span) => return self.comment_rule(data.clone(), *span, Some(0)),
             Tok::Doctype(_) => return self.in_body(tok),
             Tok::Text(text) => {
-                if let Some(ws) = text.split_leading_ws() {
-                    self.body_text(ws);
-                }
-                if text.text.is_empty() {
+                if self.leading_ws_in_body(text) {
                     return Done;
                 }
             }
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Html => return self.in_body(tok),
-            Tok::Eof => {
-                self.done = true;
-                return Done;
-            }
+            Tok::Eof => return self.stop_parsing(),
             _ => {}
         }
         self.set_mode(Mode::InBody);
@@ -150,10 +111,7 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.23 The "after after frameset" insertion mode
     pub(in crate::builder) fn after_after_frameset(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, Some(0));
-                Done
-            }
+            Tok::Comment(data, span) => self.comment_rule(data.clone(), *span, Some(0)),
             Tok::Doctype(_) => self.in_body(tok),
             Tok::Text(text) => {
                 if let Some(ws) = text.whitespace_only() {
@@ -163,10 +121,7 @@ impl<'a> TreeBuilder<'a> {
             }
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Html => self.in_body(tok),
             Tok::Tag(tag) if !tag.end && tag.tag == Tag::Noframes => self.in_head(tok),
-            Tok::Eof => {
-                self.done = true;
-                Done
-            }
+            Tok::Eof => self.stop_parsing(),
             _ => Done,
         }
     }

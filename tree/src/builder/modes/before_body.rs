@@ -6,11 +6,12 @@ use std::borrow::Cow;
 use htmltok::State;
 
 use crate::builder::quirks::quirks_mode;
-use crate::builder::token::DoctypeTok;
-use crate::builder::{Mode, Step, TagTok, Tok, TreeBuilder};
+use crate::builder::state::{Mode, Step, TreeBuilder};
+use crate::builder::token::{DoctypeTok, TagTok, Tok};
 use crate::dom::DoctypeData;
 use crate::names::{AttrNs, Ns, Tag};
 
+use super::Whitespace;
 use Step::{Done, Reprocess};
 
 impl<'a> TreeBuilder<'a> {
@@ -22,10 +23,7 @@ impl<'a> TreeBuilder<'a> {
                     return Done;
                 }
             }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, Some(0));
-                return Done;
-            }
+            Tok::Comment(data, span) => return self.comment_rule(data.clone(), *span, Some(0)),
             Tok::Doctype(doctype) => {
                 let DoctypeTok {
                     name,
@@ -62,62 +60,47 @@ impl<'a> TreeBuilder<'a> {
     pub(in crate::builder) fn before_html(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Doctype(_) => return Done,
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, Some(0));
-                return Done;
-            }
+            Tok::Comment(data, span) => return self.comment_rule(data.clone(), *span, Some(0)),
             Tok::Text(text) => {
                 if Self::drop_leading_ws(text) {
                     return Done;
                 }
             }
             Tok::Tag(tag) if tag.is_start(Tag::Html) => {
-                let (id, name) = self.create_element(tag, Ns::Html);
-                self.doc.append(0, id);
-                self.open.push(id, name);
-                self.set_mode(Mode::BeforeHead);
+                self.insert_document_element(tag);
                 return Done;
             }
-            Tok::Tag(tag)
-                if tag.end && !matches!(tag.tag, Tag::Head | Tag::Body | Tag::Html | Tag::Br) =>
-            {
-                return Done;
-            }
+            Tok::Tag(tag) if is_other_end_tag_before_head(tag) => return Done,
             _ => {}
         }
         let at = self.implied_at(tok);
-        let mut t = TagTok::implied(Tag::Html, at);
-        let (id, name) = self.create_element(&mut t, Ns::Html);
+        self.insert_document_element(&mut TagTok::implied(Tag::Html, at));
+        Reprocess
+    }
+
+    /// "Before html"'s steps for an `html` element, of the start tag or implied: "create
+    /// an element for the token in the HTML namespace, with the Document as the intended
+    /// parent. Append it to the Document object. Put this element in the stack of open
+    /// elements. … Switch the insertion mode to "before head"."
+    fn insert_document_element(&mut self, tag: &mut TagTok<'a>) {
+        let (id, name) = self.create_element(tag, Ns::Html);
         self.doc.append(0, id);
         self.open.push(id, name);
         self.set_mode(Mode::BeforeHead);
-        Reprocess
     }
 
     // 13.2.6.4.3 The "before head" insertion mode
     pub(in crate::builder) fn before_head(&mut self, tok: &mut Tok<'a>) -> Step {
+        if let Some(step) = self.whitespace_comment_doctype_html(tok, Whitespace::Ignore) {
+            return step;
+        }
         match tok {
-            Tok::Text(text) => {
-                if Self::drop_leading_ws(text) {
-                    return Done;
-                }
-            }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
-                return Done;
-            }
-            Tok::Doctype(_) => return Done,
-            Tok::Tag(tag) if tag.is_start(Tag::Html) => return self.in_body(tok),
             Tok::Tag(tag) if tag.is_start(Tag::Head) => {
                 self.head = self.insert_html_element(tag);
                 self.set_mode(Mode::InHead);
                 return Done;
             }
-            Tok::Tag(tag)
-                if tag.end && !matches!(tag.tag, Tag::Head | Tag::Body | Tag::Html | Tag::Br) =>
-            {
-                return Done;
-            }
+            Tok::Tag(tag) if is_other_end_tag_before_head(tag) => return Done,
             _ => {}
         }
         let at = self.implied_at(tok);
@@ -128,19 +111,11 @@ impl<'a> TreeBuilder<'a> {
 
     // 13.2.6.4.4 The "in head" insertion mode
     pub(in crate::builder) fn in_head(&mut self, tok: &mut Tok<'a>) -> Step {
+        if let Some(step) = self.whitespace_comment_doctype_html(tok, Whitespace::Insert) {
+            return step;
+        }
         match tok {
-            Tok::Text(text) => {
-                if self.insert_leading_ws(text) {
-                    return Done;
-                }
-            }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
-                return Done;
-            }
-            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
-                Tag::Html => return self.in_body(tok),
                 Tag::Base | Tag::Basefont | Tag::Bgsound | Tag::Link => {
                     self.insert_void(tag);
                     return Done;
@@ -203,7 +178,7 @@ impl<'a> TreeBuilder<'a> {
                 }
                 _ => return Done,
             },
-            Tok::Eof => {}
+            _ => {}
         }
         self.open.pop();
         self.set_mode(Mode::AfterHead);
@@ -287,19 +262,11 @@ impl<'a> TreeBuilder<'a> {
 
     // 13.2.6.4.6 The "after head" insertion mode
     pub(in crate::builder) fn after_head(&mut self, tok: &mut Tok<'a>) -> Step {
+        if let Some(step) = self.whitespace_comment_doctype_html(tok, Whitespace::Insert) {
+            return step;
+        }
         match tok {
-            Tok::Text(text) => {
-                if self.insert_leading_ws(text) {
-                    return Done;
-                }
-            }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
-                return Done;
-            }
-            Tok::Doctype(_) => return Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
-                Tag::Html => return self.in_body(tok),
                 Tag::Body => {
                     self.insert_html_element(tag);
                     self.set_frameset_not_ok();
@@ -343,4 +310,11 @@ impl<'a> TreeBuilder<'a> {
         self.set_mode(Mode::InBody);
         Reprocess
     }
+}
+
+/// "Any other end tag" of "before html" (13.2.6.4.2) and "before head" (13.2.6.4.3),
+/// which ignore it: not `head`, `body`, `html` or `br`, which both "act as described in
+/// the "anything else" entry".
+fn is_other_end_tag_before_head(tag: &TagTok<'_>) -> bool {
+    tag.end && !matches!(tag.tag, Tag::Head | Tag::Body | Tag::Html | Tag::Br)
 }

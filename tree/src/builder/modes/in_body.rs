@@ -1,16 +1,14 @@
 //! 13.2.6.4.7 The "in body" insertion mode: every rule of it, in the standard's order
 //! (characters, then start tags, then end tags), with the shortcuts the tokenizer's sink
-//! takes (`super::super::token`) named where they lead.
+//! takes (`super::super::drive`) named where they lead.
 
 use htmltok::{Span, State, TextKind};
 
-use crate::builder::token::Mark;
-use crate::builder::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
-use crate::dom::{Characters, LazyKind, NONE};
+use crate::builder::state::{Mode, Step, TreeBuilder};
+use crate::builder::token::{Mark, TagTok, TextTok, Tok};
+use crate::dom::{Characters, LazyKind, NONE, NodeId};
 use crate::names::{ALL_TAGS, Name, Ns, Tag};
 use crate::stack::Scope;
-
-use super::uses_in_head_rules;
 
 use Step::{Done, Reprocess};
 
@@ -75,12 +73,15 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    /// The "in body" rules for a run of the data state's text whose first character is
-    /// not U+0000, while frameset-ok is "not ok": "reconstruct the active formatting
-    /// elements" and "insert the character" for each character but U+0000 ("ignore the
-    /// token"). The first character does the reconstruction, which then has nothing left
-    /// to do for the others; the text is stored as its span (`Dom::insert_lazy_text`),
-    /// its U+0000 dropped when it is decoded.
+    /// Shortcut of 13.2.6.4.7 "in body", "any other character token" and "a character
+    /// token that is U+0000", taken by the tokenizer's sink (`Drive`) without the
+    /// dispatcher for a run of the data state's text whose first character is not U+0000,
+    /// while frameset-ok is "not ok": "reconstruct the active formatting elements" and
+    /// "insert the character" for each character but U+0000 ("ignore the token"); setting
+    /// frameset-ok to "not ok" again changes nothing, and nothing else of the text decides
+    /// what the rules do. The first character does the reconstruction, which then has
+    /// nothing left to do for the others; the text is stored as its span
+    /// (`Dom::insert_lazy_text`), its U+0000 dropped when it is decoded.
     ///
     /// The common case is a leaf: nothing to reconstruct, and no `template` open, so that
     /// 13.2.6.1's "appropriate place for inserting a node" is after the current node's
@@ -90,8 +91,18 @@ impl<'a> TreeBuilder<'a> {
     /// calls to come back from on its path, the function would save and restore
     /// registers for every text.
     pub(crate) fn in_body_lazy_text(&mut self, span: Span) {
+        debug_assert_eq!(self.dispatched_mode(None), Mode::InBody);
         debug_assert!(!self.frameset_ok);
         debug_assert!(!self.foster_parenting);
+        // The leaf's place is the appropriate place for inserting a node.
+        debug_assert!(
+            self.formatting_to_reconstruct()
+                || self.open.contains_tag(Tag::Template)
+                || self
+                    .open
+                    .current()
+                    .is_none_or(|(parent, _)| self.insertion_place(None) == (parent, NONE))
+        );
         match self.open.current() {
             // With no `template` on the stack the current node is not one: the stack's
             // count, one load, where the current node's name takes two, and two tests.
@@ -113,25 +124,31 @@ impl<'a> TreeBuilder<'a> {
         });
     }
 
-    /// The "in body" rules for characters, for a raw text (`Mark::Raw`: decoding may
-    /// change it, and it keeps no U+0000) while frameset-ok is "not ok": the active
+    /// Shortcut of 13.2.6.4.7 "in body", "any other character token", for a raw text
+    /// (`Mark::Raw`: decoding may change it) while frameset-ok is "not ok": the active
     /// formatting elements reconstructed and the text inserted undecoded, as its span of
-    /// the input and its kind (the document decodes it when it is read).
+    /// the input and its kind (the document decodes it when it is read), without the
+    /// decoding the rules' U+0000 test would take: a raw text decodes to none
+    /// (`Mark::Raw`).
     fn in_body_raw_text(&mut self, span: Span, kind: TextKind) {
         debug_assert!(!self.frameset_ok);
+        debug_assert!(!kind.decode(self.input, span).contains('\0'));
         self.reconstruct_active_formatting();
         self.insert_characters(Characters::Raw { span, kind });
     }
 
     /// The "in body" rules for characters. Called by the tokenizer's sink (`Drive`) for
-    /// text (the most common token), without `in_body`'s large frame.
+    /// text (the most common token), without `in_body`'s large frame (the sink asserts
+    /// that the dispatcher would run "in body"'s rules).
     #[inline]
     pub(in crate::builder) fn in_body_characters(&mut self, text: &mut TextTok<'a>) -> Step {
         self.body_text_mut(text);
         Done
     }
 
-    /// The "in body" rules for an end tag of the current node's name (`</p>`, `</div>`,
+    /// Shortcut of 13.2.6.4.7 "in body"'s end tag rules ("an end tag whose tag name is one
+    /// of: "address", "article", …", "li", "dd", "dt", "p", "h1" to "h6", "any other end
+    /// tag") for an end tag of the current node's name (`</p>`, `</div>`,
     /// `</li>`, `</span>`: most end tags of a page), when each rule that can meet it then
     /// pops just that element and records its end tag: the element is in every scope
     /// (it is the current node), "generate implied end tags" stops at it (it is the
@@ -157,6 +174,16 @@ impl<'a> TreeBuilder<'a> {
         }
         match self.open.current() {
             Some((id, name)) if name.is_html(tag.tag) => {
+                debug_assert!(!uses_in_head_rules(tag) && tag.tag != Tag::Unknown);
+                // "Generate implied end tags" stops at the element: the rules that run it
+                // for a special element but `li`, `dd`, `dt`, `p` except no name.
+                debug_assert!(
+                    !self.open.implies_end_of_current(
+                        (!name.is_special()
+                            || matches!(tag.tag, Tag::Li | Tag::Dd | Tag::Dt | Tag::P))
+                        .then_some(tag.tag)
+                    )
+                );
                 self.open.pop_current(id, name);
                 self.doc.element_mut(id).set_end(tag.span);
                 true
@@ -169,17 +196,13 @@ impl<'a> TreeBuilder<'a> {
     pub(crate) fn in_body(&mut self, tok: &mut Tok<'a>) -> Step {
         match tok {
             Tok::Text(text) => self.in_body_characters(text),
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
-                Done
-            }
+            Tok::Comment(data, span) => self.comment_rule(data.clone(), *span, None),
             Tok::Doctype(_) => Done,
             Tok::Eof => {
                 if !self.template_modes.is_empty() {
                     return self.in_template(tok);
                 }
-                self.done = true;
-                Done
+                self.stop_parsing()
             }
             Tok::Tag(tag) if uses_in_head_rules(tag) => self.in_head(tok),
             Tok::Tag(tag) => self.in_body_tag(tag),
@@ -190,13 +213,17 @@ impl<'a> TreeBuilder<'a> {
     /// and end tags (those of the current node's name first, on the short path of
     /// [`Self::in_body_end_of_current`]). Inlined into `in_body` and into the tokenizer's
     /// sink (`Drive`), which calls it for most tags of a page without `in_body`'s frame.
+    /// The common start tags' rules ([`Tag::in_body_start`]) are run here, not in
+    /// [`Self::in_body_start_tag`]'s match.
     #[inline(always)]
     pub(in crate::builder) fn in_body_tag(&mut self, tag: &mut TagTok<'a>) -> Step {
+        debug_assert!(!uses_in_head_rules(tag), "for the in head rules");
         if !tag.end {
             match tag.tag.in_body_start() {
                 InBodyStart::ClosesPThenInserts => {
-                    // `in_body_start_tag`'s rule for these tags (`<div>`, `<p>`, …),
-                    // without its frame and match.
+                    // 13.2.6.4.7's rule for these tags (`<div>`, `<p>`, …): "if the stack
+                    // of open elements has a p element in button scope, close a p
+                    // element; insert an HTML element for the token".
                     self.close_p_in_button_scope();
                     self.insert_html_element(tag);
                 }
@@ -278,6 +305,7 @@ impl<'a> TreeBuilder<'a> {
             // element, then jump to the step labeled done": the list itself (`ul`, `ol`,
             // `dl`, special) is the common current node, answered without the call.
             if name.ns == Ns::Html && matches!(name.tag, Ul | Ol | Dl) {
+                debug_assert!(name.is_special());
                 break;
             }
             if name.is_special() && !(name.ns == Ns::Html && matches!(name.tag, Address | Div | P))
@@ -617,7 +645,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// "Any other end tag" in body.
-    pub(in crate::builder) fn any_other_end_tag(&mut self, tag: &TagTok<'a>) {
+    fn any_other_end_tag(&mut self, tag: &TagTok<'a>) {
         for i in (0..self.open.len()).rev() {
             let (id, name) = self.open.get(i);
             if name.ns == Ns::Html && self.same_name(id, name, tag) {
@@ -631,6 +659,59 @@ impl<'a> TreeBuilder<'a> {
                 return;
             }
         }
+    }
+
+    /// "Close a p element".
+    fn close_p(&mut self, end: Option<Span>) {
+        self.open.generate_implied_end_tags(Some(Tag::P));
+        if let Some(p) = self.open.pop_until(Tag::P)
+            && let Some(span) = end
+        {
+            self.doc.element_mut(p).set_end(span);
+        }
+    }
+
+    /// "If the stack of open elements has a p element in button scope, then close a p
+    /// element."
+    ///
+    /// The common answer (no HTML `p` open at all: the stack's count) inlined into the
+    /// callers, the scope walk out of line: most block start tags (`<div>`, `<p>`, `<ul>`,
+    /// …) ask it, and out of line it would be a call each.
+    #[inline(always)]
+    fn close_p_in_button_scope(&mut self) {
+        debug_assert!(
+            self.open.contains_tag(Tag::P) || !self.open.has_in_scope(Tag::P, Scope::Button)
+        );
+        if self.open.contains_tag(Tag::P) {
+            self.close_p_if_in_button_scope();
+        }
+    }
+
+    #[inline(never)]
+    fn close_p_if_in_button_scope(&mut self) {
+        if self.open.has_in_scope(Tag::P, Scope::Button) {
+            self.close_p(None);
+        }
+    }
+
+    /// Adds missing attributes to an element (a second `<html>` or `<body>`).
+    fn add_missing_attrs(&mut self, id: NodeId, tag: &mut TagTok<'a>) {
+        if tag.has_attrs {
+            self.doc.add_missing_attrs(self.input, id);
+        }
+    }
+}
+
+/// The tags "in body" processes "using the rules for the in head insertion mode".
+pub(super) fn uses_in_head_rules(tag: &TagTok<'_>) -> bool {
+    use Tag::*;
+    if tag.end {
+        tag.tag == Template
+    } else {
+        matches!(
+            tag.tag,
+            Base | Basefont | Bgsound | Link | Meta | Noframes | Script | Style | Template | Title
+        )
     }
 }
 
@@ -697,109 +778,78 @@ pub(crate) enum InBodyStart {
 /// [`InBodyStart`] by the tag's id, as [`END_POPS_CURRENT_ONLY`]. [`Tag::Unknown`] (a
 /// name not interned) is "any other start tag".
 static IN_BODY_START: [InBodyStart; 256] = {
-    use Tag::*;
-    let mut table = [InBodyStart::Rules; 256];
-    table[Unknown as usize] = InBodyStart::Ordinary;
-    table[A as usize] = InBodyStart::A;
-    table[Li as usize] = InBodyStart::ListItem;
-    table[Dd as usize] = InBodyStart::ListItem;
-    table[Dt as usize] = InBodyStart::ListItem;
+    use InBodyStart::*;
+    let mut table = [Rules; 256];
+    table[Tag::Unknown as usize] = Ordinary;
+    table[Tag::A as usize] = A;
+    table = with_rule(table, LIST_ITEM_START_TAGS, ListItem);
+    table = with_rule(table, IN_HEAD_START_TAGS, Dispatcher);
+    table = with_rule(table, SWITCHING_START_TAGS, Dispatcher);
+    table = with_rule(table, CLOSES_P_THEN_INSERTS_START_TAGS, ClosesPThenInserts);
+    table = with_rule(table, ORDINARY_START_TAGS, Ordinary);
+    with_rule(table, FORMATTING_START_TAGS, Formatting)
+};
+
+/// `table` with `rule` for each of `tags`.
+const fn with_rule(
+    mut table: [InBodyStart; 256],
+    tags: &[Tag],
+    rule: InBodyStart,
+) -> [InBodyStart; 256] {
     let mut i = 0;
-    while i < ALL_TAGS.len() {
-        let tag = ALL_TAGS[i];
-        if matches!(
-            tag,
-            Base | Basefont
-                | Bgsound
-                | Link
-                | Meta
-                | Noframes
-                | Script
-                | Style
-                | Template
-                | Title
-                | Iframe
-                | Noembed
-                | Noscript
-                | Plaintext
-                | Textarea
-                | Xmp
-        ) {
-            table[tag as usize] = InBodyStart::Dispatcher;
-        }
-        if matches!(
-            tag,
-            Address
-                | Article
-                | Aside
-                | Blockquote
-                | Center
-                | Details
-                | Dialog
-                | Dir
-                | Div
-                | Dl
-                | Fieldset
-                | Figcaption
-                | Figure
-                | Footer
-                | Header
-                | Hgroup
-                | Main
-                | Menu
-                | Nav
-                | Ol
-                | P
-                | Search
-                | Section
-                | Summary
-                | Ul
-        ) {
-            table[tag as usize] = InBodyStart::ClosesPThenInserts;
-        }
-        if matches!(
-            tag,
-            Abbr | Audio
-                | Bdi
-                | Bdo
-                | Canvas
-                | Cite
-                | Data
-                | Datalist
-                | Del
-                | Dfn
-                | Ins
-                | Kbd
-                | Label
-                | Legend
-                | Map
-                | Mark
-                | Meter
-                | Output
-                | Picture
-                | Progress
-                | Q
-                | Ruby
-                | Samp
-                | Slot
-                | Span
-                | Sub
-                | Sup
-                | Time
-                | Var
-                | Video
-        ) {
-            table[tag as usize] = InBodyStart::Ordinary;
-        }
-        if matches!(
-            tag,
-            B | Big | Code | Em | Font | I | S | Small | Strike | Strong | Tt | U
-        ) {
-            table[tag as usize] = InBodyStart::Formatting;
-        }
+    while i < tags.len() {
+        table[tags[i] as usize] = rule;
         i += 1;
     }
     table
+}
+
+/// "A start tag whose tag name is "li"" and "… one of: "dd", "dt"" ([`InBodyStart::ListItem`]).
+const LIST_ITEM_START_TAGS: &[Tag] = &[Tag::Li, Tag::Dd, Tag::Dt];
+
+/// The start tags "in body" processes "using the rules for the in head insertion mode"
+/// ([`uses_in_head_rules`]).
+const IN_HEAD_START_TAGS: &[Tag] = {
+    use Tag::*;
+    &[
+        Base, Basefont, Bgsound, Link, Meta, Noframes, Script, Style, Template, Title,
+    ]
+};
+
+/// The start tags whose "in body" rules switch the tokenizer's state (13.2.6.2, and
+/// `plaintext`, `textarea`).
+const SWITCHING_START_TAGS: &[Tag] = {
+    use Tag::*;
+    &[Iframe, Noembed, Noscript, Plaintext, Textarea, Xmp]
+};
+
+/// 13.2.6.4.7's "a start tag whose tag name is one of: "address", "article", … "ul"":
+/// close a `p` in button scope, insert ([`InBodyStart::ClosesPThenInserts`]).
+const CLOSES_P_THEN_INSERTS_START_TAGS: &[Tag] = {
+    use Tag::*;
+    &[
+        Address, Article, Aside, Blockquote, Center, Details, Dialog, Dir, Div, Dl, Fieldset,
+        Figcaption, Figure, Footer, Header, Hgroup, Main, Menu, Nav, Ol, P, Search, Section,
+        Summary, Ul,
+    ]
+};
+
+/// Interned tags with no rule of their own in 13.2.6.4.7 (nor in the "in head" rules it
+/// defers to): "any other start tag" ([`InBodyStart::Ordinary`]).
+const ORDINARY_START_TAGS: &[Tag] = {
+    use Tag::*;
+    &[
+        Abbr, Audio, Bdi, Bdo, Canvas, Cite, Data, Datalist, Del, Dfn, Ins, Kbd, Label, Legend,
+        Map, Mark, Meter, Output, Picture, Progress, Q, Ruby, Samp, Slot, Span, Sub, Sup, Time,
+        Var, Video,
+    ]
+};
+
+/// "A start tag whose tag name is one of: "b", "big", "code", "em", "font", "i", "s",
+/// "small", "strike", "strong", "tt", "u"" ([`InBodyStart::Formatting`]).
+const FORMATTING_START_TAGS: &[Tag] = {
+    use Tag::*;
+    &[B, Big, Code, Em, Font, I, S, Small, Strike, Strong, Tt, U]
 };
 
 impl Tag {
@@ -814,5 +864,30 @@ impl Tag {
     #[inline(always)]
     pub(crate) fn end_pops_current_only(self) -> bool {
         END_POPS_CURRENT_ONLY[self as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ALL_TAGS, InBodyStart, TagTok, uses_in_head_rules};
+    use crate::names::Tag;
+
+    /// The start tags the sink leaves to the dispatcher (`InBodyStart::Dispatcher`) are
+    /// those "in body" gives the "in head" rules and those whose rules switch the
+    /// tokenizer's state.
+    #[test]
+    fn dispatcher_start_tags() {
+        for &tag in ALL_TAGS {
+            use Tag::*;
+            let switches = matches!(
+                tag,
+                Iframe | Noembed | Noscript | Plaintext | Textarea | Xmp
+            );
+            assert_eq!(
+                tag.in_body_start() == InBodyStart::Dispatcher,
+                uses_in_head_rules(&TagTok::implied(tag, 0)) || switches,
+                "{tag:?}"
+            );
+        }
     }
 }

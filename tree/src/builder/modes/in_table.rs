@@ -1,12 +1,13 @@
 //! 13.2.6.4.9–13.2.6.4.15: the table modes: "in table", "in table text", "in caption",
 //! "in column group", "in table body", "in row", "in cell".
 
-use crate::builder::token::is_ws;
-use crate::builder::{Mode, Step, TagTok, TextTok, Tok, TreeBuilder};
+use crate::builder::state::{Mode, Step, TreeBuilder};
+use crate::builder::token::{TagTok, TextTok, Tok, is_ws};
 use crate::dom::{NONE, NodeId};
 use crate::names::{ALL_TAGS, Name, Ns, Tag};
 use crate::stack::Scope;
 
+use super::Whitespace;
 use Step::{Done, Reprocess};
 
 impl<'a> TreeBuilder<'a> {
@@ -27,13 +28,12 @@ impl<'a> TreeBuilder<'a> {
                 // text" appends a character token to the pending list. Done here, not by
                 // another trip through the dispatcher: the whitespace between table tags
                 // (`<tr>\n<td>`) is common.
+                debug_assert!(!self.adjusted_current_is_foreign());
+                debug_assert_eq!(self.dispatched_mode(None), Mode::InTableText);
                 self.pending_table_text_push(text);
                 Done
             }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
-                Done
-            }
+            Tok::Comment(data, span) => self.comment_rule(data.clone(), *span, None),
             Tok::Doctype(_) => Done,
             Tok::Tag(tag) if !tag.end => match tag.tag {
                 Caption => {
@@ -207,22 +207,14 @@ impl<'a> TreeBuilder<'a> {
     // 13.2.6.4.12 The "in column group" insertion mode
     pub(in crate::builder) fn in_column_group(&mut self, tok: &mut Tok<'a>) -> Step {
         use Tag::*;
+        if let Some(step) = self.whitespace_comment_doctype_html(tok, Whitespace::Insert) {
+            return step;
+        }
         match tok {
-            Tok::Text(text) => {
-                if self.insert_leading_ws(text) {
-                    return Done;
-                }
-                if !self.open.current_is(Colgroup) {
-                    self.column_group_ignored_text(text);
-                    return Done;
-                }
-            }
-            Tok::Comment(data, span) => {
-                self.insert_comment(data.clone(), *span, None);
+            Tok::Text(text) if !self.open.current_is(Colgroup) => {
+                self.column_group_ignored_text(text);
                 return Done;
             }
-            Tok::Doctype(_) => return Done,
-            Tok::Tag(tag) if !tag.end && tag.tag == Html => return self.in_body(tok),
             Tok::Tag(tag) if !tag.end && tag.tag == Col => {
                 self.insert_void(tag);
                 return Done;
@@ -347,31 +339,36 @@ impl<'a> TreeBuilder<'a> {
                     {
                         return self.close_current_row(id, name, tag);
                     }
-                    if !self.open.has_in_scope(Tr, Scope::Table) {
-                        return Done;
-                    }
-                    self.open.clear_back_to_table_row_context();
-                    self.open.pop();
-                    self.set_mode(Mode::InTableBody);
-                    return Reprocess;
+                    return self.close_row_then_reprocess();
                 }
                 (true, Tbody | Tfoot | Thead) => {
                     if !self.open.has_in_scope(tag.tag, Scope::Table) {
                         return Done;
                     }
-                    if !self.open.has_in_scope(Tr, Scope::Table) {
-                        return Done;
-                    }
-                    self.open.clear_back_to_table_row_context();
-                    self.open.pop();
-                    self.set_mode(Mode::InTableBody);
-                    return Reprocess;
+                    return self.close_row_then_reprocess();
                 }
                 (true, Body | Caption | Col | Colgroup | Html | Td | Th) => return Done,
                 _ => {}
             }
         }
         self.in_table(tok)
+    }
+
+    /// The steps "in row" (13.2.6.4.14) words the same for the start tags `caption`, `col`,
+    /// `colgroup`, `tbody`, `tfoot`, `thead`, `tr` and the end tag `table`, and last for
+    /// the end tags `tbody`, `tfoot`, `thead`: "If the stack of open elements does not have
+    /// a tr element in table scope, … ignore the token. Otherwise: clear the stack back to
+    /// a table row context. Pop the current node (which will be a tr element) from the
+    /// stack of open elements. Switch the insertion mode to "in table body". Reprocess the
+    /// token."
+    fn close_row_then_reprocess(&mut self) -> Step {
+        if !self.open.has_in_scope(Tag::Tr, Scope::Table) {
+            return Done;
+        }
+        self.open.clear_back_to_table_row_context();
+        self.open.pop();
+        self.set_mode(Mode::InTableBody);
+        Reprocess
     }
 
     /// "In row"'s rule for the tags that end the row (`tr`, the table sections, `caption`,
@@ -383,6 +380,7 @@ impl<'a> TreeBuilder<'a> {
     #[inline(always)]
     fn close_current_row(&mut self, id: NodeId, name: Name, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
+        debug_assert!(self.open.has_in_scope(Tr, Scope::Table));
         self.open.pop_current(id, name);
         self.set_mode(Mode::InTableBody);
         if !tag.end
@@ -392,6 +390,8 @@ impl<'a> TreeBuilder<'a> {
                 .current_name()
                 .is_some_and(|n| n.ns == Ns::Html && matches!(n.tag, Tbody | Thead | Tfoot))
         {
+            debug_assert!(!self.adjusted_current_is_foreign());
+            debug_assert_eq!(self.dispatched_mode(Some(tag)), Mode::InTableBody);
             self.insert_html_element(tag);
             self.set_mode(Mode::InRow);
             return Step::Done;
@@ -420,6 +420,8 @@ impl<'a> TreeBuilder<'a> {
                     if let Some((id, name)) = self.open.current()
                         && name.is_html(tag.tag)
                     {
+                        debug_assert!(self.open.has_in_scope(tag.tag, Scope::Table));
+                        debug_assert!(!self.open.implies_end_of_current(None));
                         self.open.pop_current(id, name);
                         self.doc.element_mut(id).set_end(tag.span);
                         self.active.clear_to_last_marker();
@@ -443,6 +445,8 @@ impl<'a> TreeBuilder<'a> {
                         // rules), a `<td>` or `<th>` (`<td>x<td>`) takes "in row"'s cell
                         // rule, run here without the dispatcher's second step.
                         if matches!(tag.tag, Td | Th) && self.open.current_is(Tr) {
+                            debug_assert!(!self.adjusted_current_is_foreign());
+                            debug_assert_eq!(self.dispatched_mode(Some(tag)), Mode::InRow);
                             self.in_row_cell_start(tag);
                             return Done;
                         }
@@ -453,6 +457,8 @@ impl<'a> TreeBuilder<'a> {
                             && let Some((id, name)) = self.open.current()
                             && name.is_html(Tr)
                         {
+                            debug_assert!(!self.adjusted_current_is_foreign());
+                            debug_assert_eq!(self.dispatched_mode(Some(tag)), Mode::InRow);
                             return self.close_current_row(id, name, tag);
                         }
                         return Reprocess;
@@ -478,6 +484,34 @@ impl<'a> TreeBuilder<'a> {
             }
         }
         self.in_body(tok)
+    }
+
+    /// "Close the cell" (13.2.6.4.15) when the current node is the cell (an HTML `td` or
+    /// `th`): no implied end tag is generated above it (it is the current node and not in
+    /// that list), and the popping ends with it. False (nothing done) otherwise. Inlined into
+    /// "in cell"'s start tag rule: `<td>x<td>` (a cell left open, common in dense
+    /// tables) would otherwise take the scope walk and [`Self::close_cell`]'s calls.
+    #[inline(always)]
+    fn close_current_cell(&mut self) -> bool {
+        match self.open.current() {
+            Some((id, name)) if name.is_html(Tag::Td) || name.is_html(Tag::Th) => {
+                debug_assert!(!self.open.implies_end_of_current(None));
+                self.open.pop_current(id, name);
+                self.active.clear_to_last_marker();
+                self.set_mode(Mode::InRow);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// "Close the cell" (13.2.6.4.15).
+    fn close_cell(&mut self) {
+        self.open.generate_implied_end_tags(None);
+        self.open
+            .pop_until_matching(|n| n.ns == Ns::Html && matches!(n.tag, Tag::Td | Tag::Th));
+        self.active.clear_to_last_marker();
+        self.set_mode(Mode::InRow);
     }
 }
 

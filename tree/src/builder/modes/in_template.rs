@@ -1,7 +1,8 @@
 //! 13.2.6.4.16–13.2.6.4.18: "in select" and "in select in table" (gone from the
 //! standard: "in body" parses a select's content), and "in template".
 
-use crate::builder::{Mode, Step, Tok, TreeBuilder};
+use crate::builder::state::{Mode, Step, TreeBuilder};
+use crate::builder::token::Tok;
 use crate::names::Tag;
 
 use Step::{Done, Reprocess};
@@ -40,8 +41,7 @@ impl<'a> TreeBuilder<'a> {
             }
             Tok::Eof => {
                 if !self.has_template() {
-                    self.done = true;
-                    return Done;
+                    return self.stop_parsing();
                 }
                 self.open.pop_until(Template);
                 self.active.clear_to_last_marker();

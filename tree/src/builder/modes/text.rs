@@ -1,8 +1,10 @@
 //! 13.2.6.4.8 The "text" insertion mode.
 
-use crate::builder::token::Mark;
-use crate::builder::{Step, Tok, TreeBuilder};
-use crate::dom::Characters;
+use htmltok::Span;
+
+use crate::builder::state::{Mode, Step, TreeBuilder};
+use crate::builder::token::{Mark, Tok};
+use crate::dom::{Characters, LazyKind};
 
 use Step::{Done, Reprocess};
 
@@ -36,5 +38,18 @@ impl<'a> TreeBuilder<'a> {
             }
             _ => Done,
         }
+    }
+
+    /// Shortcut of 13.2.6.4.8 "text", a character token ("insert the token's character"),
+    /// for a run of RAWTEXT or script data (`style`, `script`), taken by the tokenizer's
+    /// sink (`Drive`) without the dispatcher: the run is inserted as its span
+    /// (`Characters::Lazy`), decoded when read, as this rule inserts every character.
+    #[inline(always)]
+    pub(crate) fn text_lazy_characters(&mut self, span: Span) {
+        debug_assert_eq!(self.dispatched_mode(None), Mode::Text);
+        self.insert_characters(Characters::Lazy {
+            span,
+            kind: LazyKind::Verbatim,
+        });
     }
 }
