@@ -15,7 +15,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use super::{Args, create, fields, page, tree_columns};
+use super::command::{Args, create, fields, page, tree_columns};
 use crate::Failure;
 use crate::args::Written;
 
