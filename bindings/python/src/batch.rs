@@ -4,7 +4,7 @@
 //! Each row goes through the same Rust code as `process()`: a [`batch::Source::Bytes`]
 //! with the row's charset (the transport charset of the encoding decision) and URL, read
 //! by [`batch::map_reduce`] (decoded as a browser decodes, the tree parsed as it is
-//! decoded when a column needs it), one [`Page`] per row ([`crate::process::page`]),
+//! decoded when a column needs it), one [`Page`] per row ([`crate::want::page`]),
 //! written by [`PageColumns`](htmltok_crawl::extract::columns::PageColumns). The whole
 //! batch runs with the GIL released. `htmltok.ray` (Python) adds the columns to the
 //! caller's batch.
@@ -13,14 +13,16 @@ use std::sync::Arc;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use htmltok_crawl::batch::{self, Source};
-use htmltok_crawl::extract::{Page, TreeColumns};
+use htmltok_crawl::extract::Page;
 use htmltok_crawl::sniff::{InputKind, sniff};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 
-use crate::document::{LinkForm, parse_base};
-use crate::process::{ArrowBatch, Want, compile_fields, page};
+use crate::args::{absolute_url, input_bytes, type_name};
+use crate::arrow::ArrowBatch;
+use crate::links::LinkForm;
+use crate::want::{Want, page};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract_batch, m)?)?;
@@ -117,7 +119,7 @@ impl<'py> Html<'py> {
         let iter = html.try_iter().map_err(|_| {
             PyTypeError::new_err(format!(
                 "extract_batch: html must be a list of bytes, str or None, not {}",
-                crate::type_name(html)
+                type_name(html)
             ))
         })?;
         let mut items = Vec::new();
@@ -128,10 +130,10 @@ impl<'py> Html<'py> {
             } else if item.is_instance_of::<PyString>() {
                 items.push(Some((item, true)));
             } else {
-                let bytes = crate::input_bytes(&item).map_err(|_| {
+                let bytes = input_bytes(&item).map_err(|_| {
                     PyTypeError::new_err(format!(
                         "extract_batch: each html value must be bytes, str or None, not {}",
-                        crate::type_name(&item)
+                        type_name(&item)
                     ))
                 })?;
                 items.push(Some((bytes.into_any(), decoded)));
@@ -367,17 +369,7 @@ fn extract_batch(
     errors: bool,
     threads: usize,
 ) -> PyResult<ArrowBatch> {
-    let tree = TreeColumns {
-        main_text,
-        main_markdown,
-        metadata,
-    };
-    let want = Want {
-        links,
-        text,
-        fields: compile_fields(fields, tree)?,
-        tree,
-    };
+    let want = Want::new(links, text, fields, main_text, main_markdown, metadata)?;
     let names = column_names(&want, title, encoding);
     if names.is_empty() && !errors {
         return Err(PyValueError::new_err(
@@ -389,7 +381,7 @@ fn extract_batch(
             "extract_batch: field name {ERROR_COLUMN:?} is the errors column: choose another"
         )));
     }
-    let base = parse_base(base)?;
+    let base = absolute_url("base", base)?;
     let html = Html::of(html, decoded)?;
     let rows = html.rows()?;
     let charsets = per_row("charsets", charsets, rows.len())?;

@@ -14,10 +14,8 @@ use htmltok_tree::OwnedDocument;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use pyo3::exceptions::PyValueError;
-use url::Url;
-
-use crate::document::Html;
+use crate::args::absolute_url;
+use crate::html::Html;
 
 /// The main text (paragraphs set apart by a blank line) and the fields read beside it.
 pub(crate) fn main_text(py: Python<'_>, doc: &OwnedDocument<Html>) -> MainText {
@@ -43,17 +41,8 @@ pub(crate) fn markdown_options(
         links,
         images,
         noscript,
-        url: absolute_url(url.or(default_url))?,
+        url: absolute_url("url", url.or(default_url))?,
     })
-}
-
-/// A URL argument parsed; a ValueError when it is not an absolute URL.
-fn absolute_url(url: Option<&str>) -> PyResult<Option<Url>> {
-    url.map(|u| {
-        Url::parse(u)
-            .map_err(|err| PyValueError::new_err(format!("url {u:?}: not an absolute URL: {err}")))
-    })
-    .transpose()
 }
 
 /// The whole visible page as Markdown (`Tree.markdown()`).
@@ -104,7 +93,7 @@ pub(crate) fn metadata<'py>(
     url: Option<&str>,
     default_url: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let url = absolute_url(url.or(default_url))?;
+    let url = absolute_url("url", url.or(default_url))?;
     let m = py.detach(|| htmltok_content::metadata(doc, url.as_ref()));
     metadata_dict(py, &m)
 }

@@ -6,16 +6,14 @@
 //! keywords are handed to `ProcessOptions` itself, so that the names, defaults and checks
 //! cannot drift between outputs.
 
-use std::sync::Arc;
-
-use htmltok_crawl::extract::TreeColumns;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use url::Url;
 
-use crate::document::{LinkForm, parse_base};
-use crate::process::{Want, compile_fields};
+use crate::args::absolute_url;
+use crate::links::LinkForm;
+use crate::want::Want;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ProcessOptions>()?;
@@ -92,8 +90,8 @@ pub(crate) struct ProcessOptions {
     batch_bytes: usize,
     /// `base`, parsed.
     base_url: Option<Url>,
-    /// `fields`, compiled (empty: none).
-    compiled: Arc<htmltok_select::Fields>,
+    /// `links`, `text`, `fields` (compiled) and the tree's columns, as a run reads them.
+    want: Want,
 }
 
 /// A count argument, ValueError when negative (rather than pyo3's OverflowError).
@@ -128,13 +126,8 @@ impl ProcessOptions {
         batch_rows: i64,
         batch_bytes: i64,
     ) -> PyResult<ProcessOptions> {
-        let tree = TreeColumns {
-            main_text,
-            main_markdown,
-            metadata,
-        };
         let fields = fields.filter(|f| !f.is_none());
-        let compiled = compile_fields(fields, tree)?;
+        let want = Want::new(links, text, fields, main_text, main_markdown, metadata)?;
         // A dict is copied: changing the caller's afterwards changes nothing here.
         let fields = match fields {
             Some(f) if f.is_instance_of::<PyDict>() => {
@@ -147,7 +140,7 @@ impl ProcessOptions {
             links,
             text,
             threads: count("threads", threads, 0)?,
-            base_url: parse_base(base.as_deref())?,
+            base_url: absolute_url("base", base.as_deref())?,
             base,
             data_urls,
             link_urls,
@@ -159,7 +152,7 @@ impl ProcessOptions {
             metadata,
             batch_rows: count("batch_rows", batch_rows, 1)?,
             batch_bytes: count("batch_bytes", batch_bytes, 0)?,
-            compiled,
+            want,
         })
     }
 
@@ -273,16 +266,7 @@ impl ProcessOptions {
     /// outputs' `links` column is the URLs).
     pub(crate) fn run(&self, arrow: bool) -> RunOptions {
         RunOptions {
-            want: Want {
-                links: self.links,
-                text: self.text,
-                fields: Arc::clone(&self.compiled),
-                tree: TreeColumns {
-                    main_text: self.main_text,
-                    main_markdown: self.main_markdown,
-                    metadata: self.metadata,
-                },
-            },
+            want: self.want.clone(),
             threads: self.threads,
             all_files: self.all_files,
             all_records: self.all_records,

@@ -16,19 +16,22 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use arrow_array::{Array, RecordBatch, StructArray};
-use htmltok_crawl::batch::{self, Document};
+use arrow_array::RecordBatch;
+use htmltok_crawl::batch;
+use htmltok_crawl::extract::Page;
 use htmltok_crawl::extract::columns::PageColumns;
-use htmltok_crawl::extract::{Page, TreeColumns};
 use pyo3::exceptions::{PyImportError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyCapsule, PyDict, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyString, PyTuple};
 use url::Url;
 
-use crate::document::{LinkForm, links_list};
+use crate::args::{path_arg, type_name};
+use crate::arrow::ArrowBatch;
+use crate::links::{LinkForm, links_list};
 use crate::options::{ProcessOptions, RunOptions, check_names};
-use crate::path_arg;
+use crate::want::{Want, page};
+use crate::warn::deprecated;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(process, m)?)?;
@@ -71,74 +74,6 @@ struct Counts {
     failures: BTreeMap<&'static str, u64>,
     /// Files a folder walk left out (`BatchResult::passed_over`).
     passed_over: BTreeMap<&'static str, u64>,
-}
-
-/// What to extract (also `extract_batch`'s, in `batch.rs`).
-#[derive(Clone)]
-pub(crate) struct Want {
-    pub(crate) links: bool,
-    pub(crate) text: bool,
-    /// The `fields` argument, compiled (empty: none).
-    pub(crate) fields: Arc<htmltok_select::Fields>,
-    /// The `main_text`, `main_markdown` and `metadata` arguments: the columns read from
-    /// the tree
-    /// (opt-in: building the tree costs about three times the tokenizer's pass).
-    pub(crate) tree: TreeColumns,
-}
-
-impl Want {
-    /// The field names, for the columns and the dicts.
-    pub(crate) fn field_names(&self) -> Vec<&str> {
-        self.fields
-            .fields()
-            .iter()
-            .map(|f| f.name.as_str())
-            .collect()
-    }
-
-    /// Empty columns for the pages (the page's and the fields').
-    pub(crate) fn columns(&self) -> PageColumns {
-        PageColumns::with(&self.field_names(), self.tree)
-    }
-
-    /// The parser of the batch's trees: one is parsed for the fields and the tree's
-    /// columns, as the page is decoded, so that the tree builder decides the encoding's
-    /// late `<meta>` (`batch::Options::tree`); None when nothing reads a tree.
-    pub(crate) fn parser(&self) -> Option<htmltok_tree::Parser> {
-        (!self.fields.is_empty() || self.tree.any()).then(htmltok_tree::Parser::new)
-    }
-}
-
-/// Compiles the `fields` argument (a dict of names to selectors, or a `Fields`), refusing
-/// names of the page's columns and of the tree's columns asked for; ValueError for a
-/// selector that does not parse.
-pub(crate) fn compile_fields(
-    fields: Option<&Bound<'_, PyAny>>,
-    tree: TreeColumns,
-) -> PyResult<Arc<htmltok_select::Fields>> {
-    let Some(fields) = fields.filter(|f| !f.is_none()) else {
-        return Ok(Arc::default());
-    };
-    let compiled = match fields.cast::<crate::select::Fields>() {
-        Ok(f) => f.get().inner.clone(),
-        Err(_) => crate::select::compile(fields)?,
-    };
-    htmltok_crawl::extract::check_column_names(&compiled, tree).map_err(PyValueError::new_err)?;
-    Ok(Arc::new(compiled))
-}
-
-/// The page of one document: [`Page::of`] when links are wanted, else
-/// [`Page::without_links`] (no link resolution). The title is always there.
-pub(crate) fn page(document: &Document<'_>, want: &Want, base: Option<&Url>) -> Page {
-    let mut page = if want.links {
-        Page::of(document, base)
-    } else {
-        Page::without_links(document)
-    };
-    if !want.text {
-        page.text = String::new();
-    }
-    page.with_tree_columns(document, base, &want.fields, want.tree)
 }
 
 /// An encoding's name as an interned `str` for the usual ones.
@@ -325,7 +260,7 @@ fn process<'py>(
             options.cast::<ProcessOptions>().cloned().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "process(): options must be an htmltok.ProcessOptions or None, not {}",
-                    crate::type_name(&options)
+                    type_name(&options)
                 ))
             })?
         }
@@ -409,53 +344,6 @@ fn legacy_positional<'py>(
     Ok(None)
 }
 
-/// A DeprecationWarning pointing at the caller.
-pub(crate) fn deprecated(py: Python<'_>, message: &std::ffi::CStr) -> PyResult<()> {
-    PyErr::warn(
-        py,
-        &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
-        message,
-        1,
-    )
-}
-
-/// One record batch of `process(..., output="capsules")`, for any Arrow library to take
-/// over through the Arrow PyCapsule interface (`pyarrow.record_batch(batch)`,
-/// `polars.DataFrame(batch)`); the columns are those of `htmltok.spark.SCHEMA`.
-#[pyclass(frozen, module = "htmltok", name = "ArrowBatch")]
-pub(crate) struct ArrowBatch {
-    pub(crate) batch: RecordBatch,
-}
-
-#[pymethods]
-impl ArrowBatch {
-    /// How many pages (rows) the batch holds.
-    #[getter]
-    fn num_rows(&self) -> usize {
-        self.batch.num_rows()
-    }
-
-    /// The Arrow PyCapsule interface: the batch as a struct array, in two capsules
-    /// (`arrow_schema`, `arrow_array`) of the Arrow C data interface. Each call exports
-    /// the same columns again (they are shared, not copied). A `requested_schema` is not
-    /// needed: the batch has one schema, which the consumer gets as it is.
-    #[pyo3(signature = (requested_schema = None))]
-    fn __arrow_c_array__<'py>(
-        &self,
-        py: Python<'py>,
-        requested_schema: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)> {
-        let _ = requested_schema;
-        let data = StructArray::from(self.batch.clone()).into_data();
-        let (array, schema) = arrow_array::ffi::to_ffi(&data).map_err(|err| {
-            PyValueError::new_err(format!("cannot export an Arrow record batch: {err}"))
-        })?;
-        let schema = PyCapsule::new_with_value(py, schema, c"arrow_schema")?;
-        let array = PyCapsule::new_with_value(py, array, c"arrow_array")?;
-        Ok((schema, array))
-    }
-}
-
 /// What a `Pages` iterator yields.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Output {
@@ -494,7 +382,7 @@ fn start(
             let iter = inputs.try_iter().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "process: expected a path or an iterable of paths, not {}",
-                    crate::type_name(inputs)
+                    type_name(inputs)
                 ))
             })?;
             iter.map(|p| path_arg(&p?, "process"))

@@ -2,15 +2,13 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use htmltok::{
-    Builder, PositionTracker, State, Tape, TextKind, Token as RustToken, TokenRecord, Tokenizer,
-};
+use htmltok::{PositionTracker, State, Tape, TextKind, Token as RustToken, TokenRecord, Tokenizer};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString};
 
-use crate::input_bytes;
+use crate::args::{input_bytes, type_name};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -18,50 +16,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Token>()?;
     m.add_class::<TokenIterator>()?;
     Ok(())
-}
-
-/// The tokenizer options, named like the Rust builder's methods.
-pub(crate) fn builder(
-    errors: bool,
-    simulation: bool,
-    scripting: bool,
-    state: Option<&str>,
-    last_start_tag: Option<&str>,
-) -> PyResult<Builder> {
-    let mut builder = Tokenizer::builder()
-        .errors(errors)
-        .simulation(simulation)
-        .scripting(scripting);
-    if let Some(name) = state {
-        let state = State::from_html5lib_name(name).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown state {name:?}: expected one of 'Data state', 'PLAINTEXT state', \
-                 'RCDATA state', 'RAWTEXT state', 'Script data state', 'CDATA section state'"
-            ))
-        })?;
-        builder = builder.state(state);
-    }
-    if let Some(name) = last_start_tag {
-        builder = builder.last_start_tag(name);
-    }
-    Ok(builder)
-}
-
-/// Tokenizes `input` (held by `bytes`) into a `Tokens`, the GIL released meanwhile.
-pub(crate) fn tokens_of(
-    py: Python<'_>,
-    bytes: Bound<'_, PyBytes>,
-    builder: Builder,
-) -> PyResult<Tokens> {
-    let input = bytes.as_bytes();
-    // A tape's offsets are 32-bit: a `bytes` of 4 GiB or more is a ValueError.
-    let tape = py
-        .detach(|| builder.try_tape(input))
-        .map_err(|err| PyValueError::new_err(err.to_string()))?;
-    Ok(Tokens {
-        input: bytes.unbind(),
-        tape,
-    })
 }
 
 /// Tokenize an HTML document with the WHATWG tokenizer and return its tokens as a
@@ -95,7 +49,7 @@ pub(crate) fn tokens_of(
 /// ['StartTag', 'Text', 'EndTag']
 #[pyfunction]
 #[pyo3(signature = (data, *, errors = false, simulation = true, scripting = true, state = None, last_start_tag = None))]
-fn tokenize(
+pub(crate) fn tokenize(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     errors: bool,
@@ -105,8 +59,31 @@ fn tokenize(
     last_start_tag: Option<&str>,
 ) -> PyResult<Tokens> {
     let bytes = input_bytes(data)?;
-    let builder = builder(errors, simulation, scripting, state, last_start_tag)?;
-    tokens_of(py, bytes, builder)
+    let mut builder = Tokenizer::builder()
+        .errors(errors)
+        .simulation(simulation)
+        .scripting(scripting);
+    if let Some(name) = state {
+        let state = State::from_html5lib_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown state {name:?}: expected one of 'Data state', 'PLAINTEXT state', \
+                 'RCDATA state', 'RAWTEXT state', 'Script data state', 'CDATA section state'"
+            ))
+        })?;
+        builder = builder.state(state);
+    }
+    if let Some(name) = last_start_tag {
+        builder = builder.last_start_tag(name);
+    }
+    let input = bytes.as_bytes();
+    // A tape's offsets are 32-bit: a `bytes` of 4 GiB or more is a ValueError.
+    let tape = py
+        .detach(|| builder.try_tape(input))
+        .map_err(|err| PyValueError::new_err(err.to_string()))?;
+    Ok(Tokens {
+        input: bytes.unbind(),
+        tape,
+    })
 }
 
 /// The tokens of one document: a read-only sequence of `Token` (len, indexing, negative
@@ -151,7 +128,7 @@ impl Tokens {
         let Ok(i) = index.extract::<isize>() else {
             return Err(PyTypeError::new_err(format!(
                 "Tokens indices must be integers or slices, not {}",
-                crate::type_name(index)
+                type_name(index)
             )));
         };
         let at = if i < 0 { i + len as isize } else { i };
@@ -314,16 +291,6 @@ impl Token {
     }
 }
 
-fn kind_name(token: &RustToken<'_, '_>) -> &'static str {
-    match token {
-        RustToken::Doctype(_) => "Doctype",
-        RustToken::StartTag(_) => "StartTag",
-        RustToken::EndTag(_) => "EndTag",
-        RustToken::Comment(_) => "Comment",
-        RustToken::Text(_) => "Text",
-    }
-}
-
 #[pymethods]
 impl Token {
     /// 'StartTag', 'EndTag', 'Text', 'Comment' or 'Doctype'.
@@ -477,7 +444,7 @@ impl Token {
         let dict = PyDict::new(py);
         self.with(py, |t| -> PyResult<()> {
             let span = t.span();
-            dict.set_item("type", kind_name(t))?;
+            dict.set_item("type", t.kind_name())?;
             dict.set_item("start", span.start)?;
             dict.set_item("end", span.end)?;
             match t {
@@ -505,7 +472,7 @@ impl Token {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        let (kind, span) = self.with(py, |t| (kind_name(t), t.span()));
+        let (kind, span) = self.with(py, |t| (t.kind_name(), t.span()));
         let detail = match kind {
             "StartTag" | "EndTag" | "Doctype" => {
                 format!(" {:?}", self.name(py).unwrap_or_default())

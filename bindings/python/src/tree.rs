@@ -14,14 +14,17 @@ use std::sync::Arc;
 
 use htmltok_crawl::encoding;
 use htmltok_tree::{
-    AttrRef, FragmentContext, NodeKind, NodeRef, Ns, OwnedDocument, Parser, QuirksMode,
+    AttrRef, FragmentContext, NodeId, NodeKind, NodeRef, Ns, OwnedDocument, Parser, QuirksMode,
 };
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
-use crate::document::{Document, Html};
+use crate::args::input_bytes;
+use crate::document::Document;
+use crate::html::Html;
+use crate::select::Selection;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tree>()?;
@@ -137,6 +140,35 @@ fn node(py: Python<'_>, tree: &Py<Tree>, n: Option<NodeRef<'_>>) -> Option<Node>
     })
 }
 
+/// `select` and `select_one` on `tree` (below node `below`, or the whole document), as
+/// [`crate::select::select`] finds them: the elements as `Node` views; `first`: only the
+/// first (a `Node` or None) instead of a list.
+fn select_nodes<'py>(
+    py: Python<'py>,
+    tree: &Py<Tree>,
+    below: Option<NodeId>,
+    css: &Bound<'py, PyAny>,
+    first: bool,
+    owner: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let doc = tree.get().doc.view();
+    let ids = match crate::select::select(py, doc, below, css, first, owner)? {
+        Selection::Elements(ids) => ids,
+        Selection::Strings(strings) => return Ok(strings),
+    };
+    let node = |id| Node {
+        tree: tree.clone_ref(py),
+        id,
+    };
+    if first {
+        return Ok(match ids.first() {
+            Some(&id) => Bound::new(py, node(id))?.into_any(),
+            None => py.None().into_bound(py),
+        });
+    }
+    Ok(PyList::new(py, ids.into_iter().map(node))?.into_any())
+}
+
 fn quirks_str(q: QuirksMode) -> &'static str {
     match q {
         QuirksMode::NoQuirks => "no-quirks",
@@ -235,13 +267,13 @@ impl Tree {
         py.detach(|| doc.outer_html())
     }
 
-    // Selectors (`select.rs` does the work).
+    // Selectors (`select/` matches; `select_nodes` makes the `Node` views).
 
     /// The elements matching `css` (a str or an `htmltok.Selector`) in document order, as
     /// `Node` views. The GIL is released while matching. (A selector ending in `::text` /
     /// `::attr(name)` gives the strings of `getall`, with a DeprecationWarning.)
     fn select<'py>(slf: &Bound<'py, Self>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(slf.py(), slf.as_unbound(), None, css, false, "Tree")
+        select_nodes(slf.py(), slf.as_unbound(), None, css, false, "Tree")
     }
 
     /// The first of `select(css)`, or None.
@@ -249,14 +281,14 @@ impl Tree {
         slf: &Bound<'py, Self>,
         css: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(slf.py(), slf.as_unbound(), None, css, true, "Tree")
+        select_nodes(slf.py(), slf.as_unbound(), None, css, true, "Tree")
     }
 
     /// The strings `css` gives, in document order (parsel's `getall`): with `::text` each
     /// matched element's own text nodes, with `::attr(name)` the attribute's value
     /// (elements without it skipped), without a pseudo-element each element's outer HTML.
     fn getall<'py>(slf: &Bound<'py, Self>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::get(slf.py(), slf.as_unbound(), None, css, false, None)
+        crate::select::get(slf.py(), slf.get().doc.view(), None, css, false, None)
     }
 
     /// The first of `getall(css)`, else `default` (parsel's `get`).
@@ -266,7 +298,7 @@ impl Tree {
         css: &Bound<'py, PyAny>,
         default: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::get(slf.py(), slf.as_unbound(), None, css, true, default)
+        crate::select::get(slf.py(), slf.get().doc.view(), None, css, true, default)
     }
 
     /// `htmltok.extract`'s columns on this tree: a dict of fields or an `htmltok.Fields`.
@@ -275,7 +307,7 @@ impl Tree {
         py: Python<'py>,
         fields: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        crate::select::extract_tree(py, self, fields)
+        crate::select::extract_tree(py, self.doc.view(), fields)
     }
 
     // Page content (htmltok-content, issue #27): bindings/python/src/content.rs.
@@ -622,14 +654,14 @@ impl Node {
         py.detach(|| n.inner_html())
     }
 
-    // Selectors (`select.rs` does the work).
+    // Selectors (`select/` matches; `select_nodes` makes the `Node` views).
 
     /// The descendants matching `css` (a str or an `htmltok.Selector`; matched against
     /// the whole tree, `:scope` being this node, as `querySelectorAll`), as `Node` views.
     /// (A selector ending in `::text` / `::attr(name)` gives the strings of `getall`,
     /// with a DeprecationWarning.)
     fn select<'py>(&self, py: Python<'py>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(py, &self.tree, Some(self.id), css, false, "Node")
+        select_nodes(py, &self.tree, Some(self.id), css, false, "Node")
     }
 
     /// The first of `select(css)`, or None.
@@ -638,12 +670,13 @@ impl Node {
         py: Python<'py>,
         css: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::select(py, &self.tree, Some(self.id), css, true, "Node")
+        select_nodes(py, &self.tree, Some(self.id), css, true, "Node")
     }
 
     /// The strings `css` gives below this node, in document order (as `Tree.getall`).
     fn getall<'py>(&self, py: Python<'py>, css: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::get(py, &self.tree, Some(self.id), css, false, None)
+        let doc = self.tree.get().doc.view();
+        crate::select::get(py, doc, Some(self.id), css, false, None)
     }
 
     /// The first of `getall(css)`, else `default`.
@@ -654,7 +687,8 @@ impl Node {
         css: &Bound<'py, PyAny>,
         default: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::select::get(py, &self.tree, Some(self.id), css, true, default)
+        let doc = self.tree.get().doc.view();
+        crate::select::get(py, doc, Some(self.id), css, true, default)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -754,7 +788,7 @@ fn parse(
         let document = Py::new(py, Document::of_input(py, data, http_charset, url)?)?;
         return Ok(Tree::build(py, document, scripting, None));
     }
-    Tree::decode_and_parse(py, crate::input_bytes(data)?, http_charset, url, scripting)
+    Tree::decode_and_parse(py, input_bytes(data)?, http_charset, url, scripting)
 }
 
 /// `parse_fragment(data, context, *, scripting=False, http_charset=None, url=None)`.

@@ -5,12 +5,12 @@ use std::io::{self, Read};
 use std::sync::Mutex;
 
 use htmltok_crawl::warc::{self, Reader};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+use crate::args::{path_arg, type_name};
 use crate::document::Document;
-use crate::{path_arg, require_exists, type_name};
 
 pyo3::create_exception!(
     htmltok.warc,
@@ -104,6 +104,22 @@ pub(crate) struct ArchiveIterator {
     name: String,
     errors: Mutex<Vec<(String, u64, String)>>,
     strict: bool,
+}
+
+/// FileNotFoundError (with errno, strerror and filename set, as `open()` gives it) unless
+/// `path` exists.
+fn require_exists(path: &std::path::Path) -> PyResult<()> {
+    match std::fs::metadata(path) {
+        Ok(_) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            Err(PyFileNotFoundError::new_err((
+                2,
+                "No such file or directory",
+                path.to_string_lossy().into_owned(),
+            )))
+        }
+        Err(err) => Err(err.into()),
+    }
 }
 
 /// ArchiveError unless `head`, a source's first bytes, begin an archive (or are empty).

@@ -3,6 +3,7 @@ visible_text on crafted pages, Document's delegating methods, the GIL released, 
 main text equal to the Rust example program's on shared-corpus pages."""
 
 import json
+import os
 import subprocess
 import threading
 from pathlib import Path
@@ -168,8 +169,9 @@ def test_main_text_equals_the_rust_example_on_corpus_pages() -> None:
         ["cargo", "build", "--quiet", "--release", "-p", "htmltok-content", "--example", "main_text"],
         cwd=ROOT, check=True,
     )
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     out = subprocess.run(
-        [str(ROOT / "target" / "release" / "examples" / "main_text"), *map(str, pages)],
+        [str(target / "release" / "examples" / "main_text"), *map(str, pages)],
         cwd=ROOT, check=True, capture_output=True,
     ).stdout
     rust = [json.loads(line) for line in out.decode().splitlines()]

@@ -53,9 +53,14 @@ holds one core; 0 for one per core).
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, TypeVar, Union
 
 from . import _htmltok
+
+if TYPE_CHECKING:
+    import pyarrow as _pa
+
+    from ._htmltok import Fields
 
 __all__ = ["extract", "HTML", "CHARSET", "URL", "ERROR"]
 
@@ -70,8 +75,14 @@ ERROR = "extract_error"
 
 _OFFSET = 8  # bytes of one large_binary offset
 
+#: What `extract` takes and gives back: a RecordBatch for a RecordBatch, a Table for a Table.
+_Batch = TypeVar("_Batch", "_pa.RecordBatch", "_pa.Table")
+#: The html column as `extract_batch` takes it: Arrow buffers `(values, offsets, nulls)`,
+#: or a list of None for a column of nulls.
+_Rows = Union[Tuple[bytes, bytes, Optional[List[bool]]], List[None]]
 
-def _column(batch, name: str):
+
+def _column(batch: Any, name: str) -> Any:
     """The column `name` of a RecordBatch or Table as one Array, or None."""
     if name not in batch.schema.names:
         return None
@@ -81,7 +92,7 @@ def _column(batch, name: str):
     return column
 
 
-def _strings(column):
+def _strings(column: Any) -> Optional[List[Optional[str]]]:
     """A charset or URL column as a list of str or None."""
     import pyarrow as pa
 
@@ -91,10 +102,11 @@ def _strings(column):
         column = column.dictionary_decode()
     if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
         column = column.cast(pa.string())
-    return column.to_pylist()
+    strings: List[Optional[str]] = column.to_pylist()
+    return strings
 
 
-def _is(type_, name: str) -> bool:
+def _is(type_: Any, name: str) -> bool:
     """pyarrow.types.<name>(type_), False where this pyarrow lacks the test (the view
     types came in pyarrow 16)."""
     import pyarrow as pa
@@ -103,7 +115,7 @@ def _is(type_, name: str) -> bool:
     return bool(test and test(type_))
 
 
-def _buffers(column):
+def _buffers(column: Any) -> Tuple[_Rows, bool]:
     """An Arrow binary or string array as the buffers `extract_batch` reads:
     `(values, offsets, nulls)` and whether it holds strings."""
     import pyarrow as pa
@@ -129,7 +141,7 @@ def _buffers(column):
 
 
 def extract(
-    batch: Any,
+    batch: _Batch,
     *,
     html: str = HTML,
     charset: str = CHARSET,
@@ -140,13 +152,13 @@ def extract(
     links: bool = False,
     text: bool = False,
     data_urls: bool = False,
-    fields: Optional[Dict[str, str]] = None,
+    fields: Optional[Union[Dict[str, str], Fields]] = None,
     main_text: bool = True,
     main_markdown: bool = False,
     metadata: bool = False,
     errors: bool = False,
     threads: int = 1,
-) -> Any:
+) -> _Batch:
     """`batch` (a ``pyarrow.RecordBatch`` or ``pyarrow.Table``) with the extraction
     columns of its column `html` added (see the module documentation); the same type
     as given. `charset` and `url` name the optional columns of each row's HTTP charset
@@ -162,9 +174,10 @@ def extract(
     if column is None:
         raise ValueError(f"htmltok.ray.extract: the batch has no column {html!r} "
                          f"(its columns: {batch.schema.names}); html= names another")
-    options = dict(base=base, title=title, encoding=encoding, links=links, text=text, data_urls=data_urls,
-                   fields=fields, main_text=main_text, main_markdown=main_markdown, metadata=metadata,
-                   errors=errors, threads=threads)
+    options: Dict[str, Any] = dict(
+        base=base, title=title, encoding=encoding, links=links, text=text, data_urls=data_urls,
+        fields=fields, main_text=main_text, main_markdown=main_markdown, metadata=metadata,
+        errors=errors, threads=threads)
     # The names to be added, from the Rust code itself (no rows: no work), checked first.
     names = pa.record_batch(_htmltok.extract_batch([], **options)).schema.names
     taken = [name for name in names if name in batch.schema.names]

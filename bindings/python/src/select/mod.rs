@@ -2,7 +2,7 @@
 //!
 //! - `htmltok.Selector(css)`: a selector list compiled once, for any number of documents;
 //! - `Tree.select(css)` / `select_one`, `Node.select(css)` / `select_one` (the methods in
-//!   `tree.rs` call [`select`] here): matching elements as `Node` views;
+//!   `tree.rs` call [`select`] here and make the `Node` views): the matching elements;
 //! - `Tree.getall(css)` / `get`, `Node.getall(css)` / `get` ([`get`]): the strings, as
 //!   parsel gives them: `::text` the elements' own text nodes, `::attr(name)` an
 //!   attribute's values, else each element's outer HTML;
@@ -12,6 +12,9 @@
 //!
 //! The GIL is released for decoding, parsing and matching: a selection collects node ids
 //! (or the strings' slices of the tree) without Python, then makes the Python objects.
+//!
+//! The `Selector` and `Fields` classes are here, their Python methods in `methods.rs`,
+//! above `tree.rs` (`Selector.matches` takes a `Node`; `Node.select` takes a `Selector`).
 
 use std::sync::{Arc, Mutex};
 
@@ -24,7 +27,10 @@ use htmltok_crawl::encoding;
 use htmltok_select::Select as _;
 use htmltok_tree::{DocumentRef, NodeId};
 
-use crate::tree::{Node, Tree};
+use crate::args::{input_bytes, type_name};
+use crate::warn::deprecated;
+
+mod methods;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Selector>()?;
@@ -39,41 +45,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[pyclass(module = "htmltok._htmltok", name = "Selector", frozen)]
 pub(crate) struct Selector {
     inner: htmltok_select::Selector,
-}
-
-#[pymethods]
-impl Selector {
-    #[new]
-    fn new(css: &str) -> PyResult<Selector> {
-        Ok(Selector { inner: parse(css)? })
-    }
-
-    /// The selector as written.
-    #[getter]
-    fn source(&self) -> &str {
-        self.inner.source()
-    }
-
-    /// What the selector gives: 'elements', 'text' (`::text`) or 'attr' (`::attr(name)`).
-    #[getter]
-    fn gives(&self) -> &'static str {
-        match self.inner.pseudo_element() {
-            None => "elements",
-            Some(htmltok_select::PseudoElement::Text) => "text",
-            Some(htmltok_select::PseudoElement::Attr(_)) => "attr",
-        }
-    }
-
-    /// Whether `node` is an element the selector matches (for `::text` / `::attr()`: an
-    /// element the strings would be taken from), in the whole tree.
-    fn matches(&self, node: &Bound<'_, Node>) -> bool {
-        let node = node.get();
-        self.inner.matches(node.tree.get().doc.node(node.id))
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Selector({:?})", self.inner.source())
-    }
 }
 
 fn parse(css: &str) -> PyResult<htmltok_select::Selector> {
@@ -123,24 +94,31 @@ fn selector_arg<'a>(
     }
     Err(PyTypeError::new_err(format!(
         "css: expected a str or an htmltok.Selector, not {}",
-        crate::type_name(css)
+        type_name(css)
     )))
 }
 
-/// `select` and `select_one` on `tree` (below node `below`, or the whole document): `css`
-/// a str (compiled here, ValueError before any matching when it does not parse) or a
-/// `Selector`. The elements as `Node` views; `first`: only the first (a `Node` or None)
-/// instead of a list. `owner` (`Tree`, `Node`) names the caller in the warning of a
-/// selector ending in `::text` / `::attr()`: its strings, as `getall` / `get` give them,
-/// deprecated here.
+/// What [`select`] found.
+pub(crate) enum Selection<'py> {
+    /// The matching elements' ids, in document order.
+    Elements(Vec<NodeId>),
+    /// The strings of a selector ending in `::text` / `::attr()`, as [`get`] gives them.
+    Strings(Bound<'py, PyAny>),
+}
+
+/// What `select` / `select_one` found below node `below` of `doc` (or in the whole
+/// document), `css` a str (compiled here, ValueError before any matching when it does not
+/// parse) or a `Selector`: the matching elements' ids (`first`: only the first). `owner`
+/// (`Tree`, `Node`) names the caller in the warning of a selector ending in `::text` /
+/// `::attr()`: its strings, as `getall` / `get` give them, deprecated here.
 pub(crate) fn select<'py>(
     py: Python<'py>,
-    tree: &Py<Tree>,
+    doc: DocumentRef<'_>,
     below: Option<NodeId>,
     css: &Bound<'py, PyAny>,
     first: bool,
     owner: &str,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Selection<'py>> {
     let mut compiled = None;
     let selector = selector_arg(css, &mut compiled)?;
     if selector.pseudo_element().is_some() {
@@ -156,32 +134,22 @@ pub(crate) fn select<'py>(
         );
         let message = std::ffi::CString::new(message)
             .map_err(|_| PyValueError::new_err("css: a selector may not hold a NUL character"))?;
-        crate::process::deprecated(py, &message)?;
-        return strings(py, tree, below, selector, first, None);
+        deprecated(py, &message)?;
+        let found = strings(py, doc, below, selector, first, None)?;
+        return Ok(Selection::Strings(found));
     }
-    let doc = tree.get().doc.view();
     let ids = py.detach(|| elements(doc, below, selector, first));
-    let node = |id| Node {
-        tree: tree.clone_ref(py),
-        id,
-    };
-    if first {
-        return Ok(match ids.first() {
-            Some(&id) => Bound::new(py, node(id))?.into_any(),
-            None => py.None().into_bound(py),
-        });
-    }
-    Ok(PyList::new(py, ids.into_iter().map(node))?.into_any())
+    Ok(Selection::Elements(ids))
 }
 
-/// `getall` and `get` on `tree` (below node `below`, or the whole document): the strings
+/// `getall` and `get` below node `below` of `doc` (or in the whole document): the strings
 /// `css` gives, in document order — with `::text` each matched element's own text nodes,
 /// with `::attr(name)` the attribute's value (elements without it skipped), without a
 /// pseudo-element each matched element's outer HTML (parsel's answers, and `extract`'s).
 /// `first`: only the first, else `default`.
 pub(crate) fn get<'py>(
     py: Python<'py>,
-    tree: &Py<Tree>,
+    doc: DocumentRef<'_>,
     below: Option<NodeId>,
     css: &Bound<'py, PyAny>,
     first: bool,
@@ -189,19 +157,18 @@ pub(crate) fn get<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut compiled = None;
     let selector = selector_arg(css, &mut compiled)?;
-    strings(py, tree, below, selector, first, default)
+    strings(py, doc, below, selector, first, default)
 }
 
 /// The strings of [`get`] for a compiled selector.
 fn strings<'py>(
     py: Python<'py>,
-    tree: &Py<Tree>,
+    doc: DocumentRef<'_>,
     below: Option<NodeId>,
     selector: &htmltok_select::Selector,
     first: bool,
     default: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let doc = tree.get().doc.view();
     let values = py.detach(|| values(doc, below, selector, first));
     if first {
         return Ok(match values.first() {
@@ -279,12 +246,11 @@ fn fields_arg<'a>(
 /// `Tree.extract(fields)`: the fields matched in one walk of a parsed tree.
 pub(crate) fn extract_tree<'py>(
     py: Python<'py>,
-    tree: &Tree,
+    doc: DocumentRef<'_>,
     fields: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut compiled = None;
     let fields = fields_arg(fields, &mut compiled)?;
-    let doc = tree.doc.view();
     let columns = py.detach(|| columns(fields, doc));
     columns_dict(py, fields, columns)
 }
@@ -308,42 +274,12 @@ pub(crate) struct Fields {
     pub(crate) inner: htmltok_select::Fields,
 }
 
-#[pymethods]
-impl Fields {
-    #[new]
-    fn new(fields: &Bound<'_, PyAny>) -> PyResult<Fields> {
-        Ok(Fields {
-            inner: compile(fields)?,
-        })
-    }
-
-    /// The field names, in order.
-    #[getter]
-    fn names(&self) -> Vec<String> {
-        self.inner.fields().iter().map(|f| f.name.clone()).collect()
-    }
-
-    fn __len__(&self) -> usize {
-        self.inner.len()
-    }
-
-    fn __repr__(&self) -> String {
-        let items: Vec<String> = self
-            .inner
-            .fields()
-            .iter()
-            .map(|f| format!("{:?}: {:?}", f.name, f.selector.source()))
-            .collect();
-        format!("Fields({{{}}})", items.join(", "))
-    }
-}
-
 /// Compiles a mapping of names to selectors (in its order).
 pub(crate) fn compile(fields: &Bound<'_, PyAny>) -> PyResult<htmltok_select::Fields> {
     let dict = fields.cast::<PyDict>().map_err(|_| {
         PyTypeError::new_err(format!(
             "fields: expected a dict of names to CSS selectors or a Fields, not {}",
-            crate::type_name(fields)
+            type_name(fields)
         ))
     })?;
     let mut pairs = Vec::with_capacity(dict.len());
@@ -387,7 +323,7 @@ fn extract<'py>(
         py.detach(|| drop(doc));
         return dict;
     }
-    let bytes = crate::input_bytes(data)?;
+    let bytes = input_bytes(data)?;
     let input = bytes.as_bytes();
     // Decided with the tree it parses anyway (the late `<meta>` as the tree builder
     // meets it: `htmltok_crawl::encoding::decode_and_parse`). The tree is kept until the
