@@ -526,22 +526,7 @@ fn main() {
         let bytes = std::fs::read(f).unwrap();
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned();
-        let dom = Dom {
-            hip: Default::default(),
-            n: RefCell::new(vec![]),
-            names: RefCell::new(vec![]),
-        };
-        dom.add(Data::Doc);
-        let opts = html5ever::ParseOpts {
-            tree_builder: html5ever::tree_builder::TreeBuilderOpts {
-                scripting_enabled: false,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        let dom = parse_document(dom, opts).one(StrTendril::from_slice(&text));
-        let theirs = fmt(&dom);
-        let ours = htmltok_tree::parse(text.as_bytes()).to_test_format();
+        let (theirs, ours) = parse_both(&text);
         if theirs == ours {
             same += 1;
         } else {
