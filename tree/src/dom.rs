@@ -39,6 +39,8 @@
 //!
 //! Nothing here recurses: dropping, walking and serializing a million nested elements
 //! uses loops over the links.
+//!
+//! Small accessors are `#[inline]` so that the crates reading the DOM can inline them.
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -194,7 +196,6 @@ impl Sp {
     /// `span` of an input whose every span fits ([`AttrRec::spans_fit`]): the offsets
     /// as they are, without the clamp of `From<Span>` (two compares and two conditional
     /// moves a span, per attribute in the token loop).
-    #[inline(always)]
     pub(crate) fn of_fitting(span: Span) -> Sp {
         debug_assert!(span.end < u32::MAX as usize - 1);
         Sp {
@@ -204,14 +205,12 @@ impl Sp {
     }
 
     /// [`Sp::of_fitting`] for an optional span (None is [`Sp::NONE`]).
-    #[inline(always)]
     pub(crate) fn of_fitting_opt(span: Option<Span>) -> Sp {
         span.map_or(Sp::NONE, Sp::of_fitting)
     }
 }
 
 impl From<Span> for Sp {
-    #[inline]
     fn from(s: Span) -> Sp {
         let clamp = |x: usize| x.min(u32::MAX as usize - 1) as u32;
         Sp {
@@ -256,7 +255,6 @@ impl Str {
     /// of the text decides how it is inserted (see `TreeBuilder::in_body_lazy_text` and
     /// `TreeBuilder::text_mode_lazy_text`); it is decoded when first read
     /// ([`Dom::lazy_decoded`]).
-    #[inline]
     fn lazy(span: Span, kind: LazyKind) -> Option<Str> {
         let verbatim = match kind {
             LazyKind::Data => 0,
@@ -286,7 +284,6 @@ impl Str {
     }
 
     /// A span of the input (neither owned nor lazy).
-    #[inline]
     fn is_span(self) -> bool {
         self.start < Str::LAZY
     }
@@ -304,7 +301,6 @@ impl Str {
 
     /// `span` of the input as a string, when it fits in `u32`s: for text known to be the
     /// input's bytes there.
-    #[inline]
     fn of_exact_span(span: Span) -> Option<Str> {
         (span.end < Str::LAZY as usize).then_some(Str {
             start: span.start as u32,
@@ -313,7 +309,6 @@ impl Str {
     }
 
     /// The span of a borrowed string of `input`, when it is one and fits in `u32`s.
-    #[inline]
     fn of_input(input: &[u8], s: &str) -> Option<Str> {
         let at = (s.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
         let end = at.wrapping_add(s.len());
@@ -459,7 +454,6 @@ impl AttrRec {
     /// ([`AttrRec::named_by_span`]). One test of the input's length, which the compiler
     /// keeps out of the loop over a tag's attributes, rather than a test of each name's
     /// span and an `Option` made for every attribute.
-    #[inline(always)]
     pub(crate) fn spans_fit(input: &[u8]) -> bool {
         input.len() < Str::LAZY as usize
     }
@@ -468,7 +462,6 @@ impl AttrRec {
     /// as they are), in an input whose spans fit ([`AttrRec::spans_fit`]): the span is the
     /// name's [`Str`], and the offsets are stored as they are, without the clamp of
     /// `From<Span>`.
-    #[inline(always)]
     pub(crate) fn named_by_span(name_span: Span, value_span: Option<Span>) -> AttrRec {
         let name_span = Sp::of_fitting(name_span);
         AttrRec {
@@ -589,7 +582,6 @@ impl Dom {
     }
 
     /// The text of `s` (empty if the input is not the one the document was parsed from).
-    #[inline]
     pub(crate) fn str<'d>(&'d self, input: &'d [u8], s: Str) -> &'d str {
         debug_assert!(
             s.lazy_span().is_none(),
@@ -616,7 +608,6 @@ impl Dom {
 
     /// The text of text node `id`, whose string is `s` (the only reader of a lazy one:
     /// it is looked up by the node, one bit test when decoding left it as it is).
-    #[inline]
     pub(crate) fn text_of<'d>(&'d self, input: &'d [u8], id: NodeId, s: Str) -> &'d str {
         match s.lazy_span() {
             Some((span, _)) => match self.lazy_changed(input, id) {
@@ -663,8 +654,6 @@ impl Dom {
 
     /// Decodes the document's lazy texts ([`Str::lazy`]): those decoding changes, in one
     /// buffer (see [`Dom::lazy_decoded`]).
-    #[cold]
-    #[inline(never)]
     fn decode_lazy_texts(&self, input: &[u8]) -> LazyDecoded {
         let mut out = LazyDecoded {
             node_changed: vec![0; self.nodes.len().div_ceil(64)],
@@ -705,8 +694,6 @@ impl Dom {
     }
 
     /// Decodes every [`Owned::Raw`] string, in one buffer (see [`Dom::raw_decoded`]).
-    #[cold]
-    #[inline(never)]
     fn decode_raw(&self, input: &[u8]) -> RawDecoded {
         let mut out = RawDecoded {
             text: String::new(),
@@ -768,7 +755,6 @@ impl Dom {
 
     /// [`Dom::store`] for a string that lies where the caller keeps it: read in place, and
     /// an owned `String` taken (leaving an empty one), not copied.
-    #[inline]
     pub(crate) fn store_taken(&mut self, input: &[u8], s: &mut Cow<'_, str>) -> Str {
         if let Cow::Borrowed(b) = &*s
             && let Some(str) = Str::of_input(input, b)
@@ -825,7 +811,6 @@ impl Dom {
         Str::owned(self.owned.len() - 1)
     }
 
-    #[inline]
     pub(crate) fn new_node(&mut self, data: NodeData) -> NodeId {
         let id = self.nodes.len() as NodeId;
         assert!(id != NONE, "more than 2^32 - 1 nodes");
@@ -910,7 +895,6 @@ impl Dom {
     /// left): for the builder's common element insertion, which then pushes the element
     /// onto the stack of open elements before [`Dom::append_element`] creates it, so that
     /// the append's last call (the arena order's walk) is a tail call.
-    #[inline(always)]
     pub(crate) fn next_id_with_room(&self) -> Option<NodeId> {
         // Tested apart (see `append_lazy_text`).
         let id = self.nodes.len();
@@ -975,6 +959,7 @@ impl Dom {
 
     /// Pushes a new node of `data`, child of `parent` after `last` (NONE: its first
     /// child).
+    /// Always inlined: otherwise a call for every new element and text node.
     #[inline(always)]
     fn push_node(&mut self, parent: NodeId, last: NodeId, data: NodeData) {
         self.nodes.push(Node {
@@ -992,7 +977,6 @@ impl Dom {
     /// ([`Dom::tag_attrs`]); without, an empty range. An empty range starts where the
     /// tag's records begin, not at the list's end: those records may be dropped
     /// ([`Dom::finish_tag_attrs`]), and a range must stay within the list.
-    #[inline(always)]
     fn take_tag_attrs(&mut self, takes_tag_attrs: bool) -> (u32, u32) {
         let attrs_start = self.tag_attrs_start;
         let attrs_len = if takes_tag_attrs {
@@ -1007,7 +991,6 @@ impl Dom {
     /// Starts the attributes of a start tag: the records of the last one that no element
     /// took are dropped, and the records pushed from now on are this tag's
     /// ([`Dom::tag_attrs`]).
-    #[inline(always)]
     pub(crate) fn begin_tag_attrs(&mut self) {
         self.attrs.truncate(self.tag_attrs_start);
     }
@@ -1134,7 +1117,6 @@ impl Dom {
     }
 
     /// Appends `child` (detached) as the last child of `parent`.
-    #[inline(always)]
     pub(crate) fn append(&mut self, parent: NodeId, child: NodeId) {
         let last = self.nodes[parent as usize].last_child;
         {
@@ -1148,6 +1130,7 @@ impl Dom {
 
     /// The rest of [`Dom::append`], once `child`'s own links name `parent` and `last` (its
     /// last child so far): the links to `child`, and the arena order.
+    /// Always inlined: otherwise a call in the insertions off the shortcuts (foreign content).
     #[inline(always)]
     fn link_last_child(&mut self, parent: NodeId, last: NodeId, child: NodeId) {
         if last != NONE {
@@ -1211,7 +1194,6 @@ impl Dom {
     /// answered without the walk: the next sibling of an element whose only descendant
     /// is one child (`<p>x</p><p>`), and text after a closed inline element (`<code>x</code>
     /// y`): `child - 1`'s parent is `last`.
-    #[inline]
     fn appends_in_tree_order(&self, parent: NodeId, last: NodeId, child: NodeId) -> bool {
         let before = child.wrapping_sub(1);
         // The common cases in line: the first child of the node just made (which has no
@@ -1223,7 +1205,6 @@ impl Dom {
 
     /// Whether `before`'s parent is `last` or, walking up, reaches it
     /// ([`Dom::appends_in_tree_order`]).
-    #[inline(always)]
     fn ends_under(&self, before: NodeId, last: NodeId) -> bool {
         self.nodes
             .get(before as usize)
@@ -1233,7 +1214,6 @@ impl Dom {
     /// Whether walking up from `at` through the parents, while the ids are above
     /// `parent`'s, reaches `parent` (NONE, above every id, ends the walk: it left the
     /// tree before `child`).
-    #[inline(never)]
     fn walk_up_to(&self, mut at: NodeId, parent: NodeId) -> bool {
         while at > parent {
             at = match self.nodes.get(at as usize) {
@@ -1289,7 +1269,6 @@ impl Dom {
     /// else a new text node. The one entry for text of every form ([`Characters`]); how the
     /// string is kept is decided here: a span of the input when the text is exactly its
     /// bytes, a raw or lazy span decoded when read, else a copy.
-    #[inline(always)]
     pub(crate) fn insert_characters(
         &mut self,
         input: &[u8],
@@ -1314,6 +1293,7 @@ impl Dom {
     /// `TextTok::exact`), the text is the input's bytes at `span`, and a new node's
     /// string is then the span itself, not found again from the text's address
     /// (`Str::of_input`: its three compares and the `Cow`'s test).
+    /// Always inlined: otherwise a call for each text off the lazy shortcut (foreign content).
     #[inline(always)]
     fn insert_text_of(
         &mut self,
@@ -1347,7 +1327,6 @@ impl Dom {
 
     /// The node just before an insertion place (`parent`, before `before` or at the
     /// end), or NONE: the text node a new text merges into, when it is one.
-    #[inline(always)]
     fn node_before_place(&self, parent: NodeId, before: NodeId) -> NodeId {
         if before == NONE {
             self.nodes[parent as usize].last_child
@@ -1360,7 +1339,6 @@ impl Dom {
     /// decode as text of `kind` (the tokenizer's) says, and may change in decoding. A new
     /// text node keeps them undecoded ([`Owned::Raw`]), decoded when read. Text that
     /// merges into the node before it, and a span past 2 GiB, are decoded now.
-    #[inline]
     fn insert_raw_text(
         &mut self,
         input: &[u8],
@@ -1388,7 +1366,6 @@ impl Dom {
     /// 13.2.6.1 "insert a character" for a run of text as the rule of `kind` inserts it,
     /// stored as its span ([`Str::lazy`]): decoded when read. Text that merges into the
     /// node before it, and a span past 2 GiB, are decoded now.
-    #[inline(always)]
     fn insert_lazy_text(
         &mut self,
         input: &[u8],
@@ -1455,6 +1432,7 @@ impl Dom {
     }
 
     /// Pushes a new text node, child of `parent` after `last` (NONE: its first child).
+    /// Always inlined: otherwise a call in `append_lazy_text`, for most text of a page.
     #[inline(always)]
     fn push_text(&mut self, parent: NodeId, last: NodeId, text: Str, span: Span) {
         let data = NodeData::Text(TextData {
@@ -1482,7 +1460,6 @@ impl Dom {
         child
     }
 
-    #[inline(always)]
     fn clear_tree_order_unless_kept(&mut self, last: NodeId, child: NodeId) {
         if last == NONE || !self.ends_under(child.wrapping_sub(1), last) {
             self.in_tree_order = false;
@@ -1490,8 +1467,6 @@ impl Dom {
     }
 
     /// [`Dom::insert_lazy_text`] for a text decoded now.
-    #[cold]
-    #[inline(never)]
     fn insert_lazy_text_decoded(
         &mut self,
         input: &[u8],
@@ -1507,8 +1482,6 @@ impl Dom {
     }
 
     /// [`Dom::insert_raw_text`] for a text decoded now.
-    #[cold]
-    #[inline(never)]
     fn insert_raw_text_decoded(
         &mut self,
         input: &[u8],
@@ -1538,6 +1511,7 @@ impl Dom {
     }
 
     /// A new text node of `text` and `span`, inserted as `insert_text_of` says.
+    /// Always inlined: otherwise a call for each new text node off the lazy shortcut.
     #[inline(always)]
     fn insert_text_node(&mut self, parent: NodeId, before: NodeId, text: Str, span: Span) {
         let data = NodeData::Text(TextData {
@@ -1555,6 +1529,7 @@ impl Dom {
     /// A new node of `data`, appended to `parent`: [`Dom::new_node`] then [`Dom::append`]
     /// in one, its links written once, as they end up. For text, the commonest node,
     /// where it pays; not for elements (`new_element`), where it does not.
+    /// Always inlined: otherwise a call for each new text node off the lazy shortcut.
     #[inline(always)]
     fn new_last_child(&mut self, parent: NodeId, data: NodeData) -> NodeId {
         let id = self.nodes.len() as NodeId;

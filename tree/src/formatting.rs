@@ -87,7 +87,6 @@ static FORMATTING_INDEX: [u8; 256] = {
 
 /// A small index for the formatting tags (14 of them; 14 for any other name). Masked to
 /// the 16 counts of `Level::by_tag`, which it is then known to fit.
-#[inline(always)]
 fn formatting_index(tag: Tag) -> usize {
     usize::from(FORMATTING_INDEX[tag as usize] & 15)
 }

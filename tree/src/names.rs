@@ -7,6 +7,8 @@
 //! `htmltok::elements`, and the foreign-content adjustments of 13.2.6.3 (SVG tag names,
 //! SVG/MathML/foreign attributes). A leaf module. (The tables of what "in body" and "in
 //! cell" do with a tag live with those modes' rules, in `builder/modes/`.)
+//!
+//! Small accessors are `#[inline]` so that the crates reading the DOM can inline them.
 
 /// An element's namespace. Two bytes, as wide as [`Tag`], so that a [`Name`] has no
 /// padding byte: comparing two names, or a name with `Name::html(tag)`, is then one
@@ -84,7 +86,6 @@ macro_rules! tags {
 
         impl Tag {
             /// The id of a lowercase tag name: one hash, one probe or two, one compare.
-            #[inline(always)]
             pub fn from_name(name: &str) -> Tag {
                 lookup(name.as_bytes())
             }
@@ -96,6 +97,7 @@ macro_rules! tags {
             /// table holds only lowercase ASCII names, so a match needs no check of the
             /// bytes first: the name is read as two words straight from the input (one
             /// 16-byte window, masked to the length), not scanned and then packed.
+            /// Always inlined: otherwise a call for every tag token, in the parse loop.
             #[inline(always)]
             pub(crate) fn from_raw_name(input: &[u8], at: usize, len: usize) -> Tag {
                 if len == 0 || len > LONGEST {
@@ -179,7 +181,6 @@ const LONGEST: usize = 15;
 /// tenth of converting a tag).
 /// The words are read with a few overlapping loads, not byte by byte (the bytes a load
 /// shares with another are the same bytes at the same places, so or-ing them is exact).
-#[inline]
 fn pack(name: &[u8]) -> (u64, u64) {
     debug_assert!(name.len() <= LONGEST);
     let (lo, hi) = name.split_at(name.len().min(8));
@@ -188,7 +189,6 @@ fn pack(name: &[u8]) -> (u64, u64) {
 
 /// [`pack`] of the first `len` bytes (1 to [`LONGEST`]) of a 16-byte window: two
 /// 8-byte loads masked to the length, no branch on it.
-#[inline(always)]
 fn pack_window(window: &[u8; 16], len: usize) -> (u64, u64) {
     debug_assert!((1..=LONGEST).contains(&len));
     let (first, second) = window.split_at(8);
@@ -252,7 +252,6 @@ const fn pack_const(name: &[u8]) -> (u64, u64) {
 }
 
 /// Up to eight bytes as a little-endian word, zero-padded.
-#[inline(always)]
 fn load_le(b: &[u8]) -> u64 {
     let n = b.len();
     let word = |at: usize| {
@@ -307,7 +306,6 @@ static TABLE: Table = {
     t
 };
 
-#[inline(always)]
 fn lookup(name: &[u8]) -> Tag {
     if name.is_empty() || name.len() > LONGEST {
         return Tag::Unknown;
@@ -316,7 +314,6 @@ fn lookup(name: &[u8]) -> Tag {
 }
 
 /// The tag of a packed name (see [`pack`]), or [`Tag::Unknown`].
-#[inline(always)]
 fn lookup_words(words: (u64, u64)) -> Tag {
     let mut i = hash_words(words);
     loop {
@@ -415,7 +412,6 @@ impl Name {
 
     /// The element categories of 13.2.4.2 and 13.2.4.3 this element is in ([`category`]
     /// bits).
-    #[inline(always)]
     const fn categories(self) -> u8 {
         CATEGORIES[self.ns as usize][self.tag as usize]
     }
@@ -453,13 +449,11 @@ impl Name {
     }
 
     /// The element types "has an element in list item scope" adds (13.2.4.2).
-    #[inline]
     pub(crate) fn is_list_item_scope_boundary(self) -> bool {
         self.categories() & category::LIST_ITEM_SCOPE != 0
     }
 
     /// The element types of "has an element in table scope" (13.2.4.2).
-    #[inline]
     pub(crate) fn is_table_scope_boundary(self) -> bool {
         self.categories() & category::TABLE_SCOPE != 0
     }

@@ -3,6 +3,8 @@
 //! ([`NodeRef`]: a document view and a node id, cheap to copy; [`AttrRef`]), and the
 //! iterators over children and descendants. The same views serve a borrowing
 //! [`crate::Document`] and an [`crate::OwnedDocument`]: both lend a [`DocumentRef`].
+//!
+//! Small accessors are `#[inline]` so that the crates reading the DOM can inline them.
 
 use std::borrow::Cow;
 
@@ -660,7 +662,6 @@ impl<'d> Elements<'d> {
     /// tests the name where the scan has the node at hand, instead of receiving each
     /// element as a [`NodeRef`] and looking its node up again in the arena, which costs
     /// several times as much per element.
-    #[inline]
     pub fn next_named(
         &mut self,
         mut wanted: impl FnMut(Name) -> bool,

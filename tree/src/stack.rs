@@ -95,7 +95,6 @@ impl OpenElements {
         (name.ns == Ns::Html).then_some(name.tag as usize)
     }
 
-    #[inline]
     pub(crate) fn push(&mut self, id: NodeId, name: Name) {
         self.items.push((id, name));
         match Self::count_slot(name) {
@@ -158,7 +157,6 @@ impl OpenElements {
     }
 
     /// Pops the current node.
-    #[inline]
     pub(crate) fn pop(&mut self) -> Option<(NodeId, Name)> {
         let top = self.items.pop()?;
         self.forget(top.0, top.1);
@@ -176,7 +174,6 @@ impl OpenElements {
 
     /// Whether an element outside the HTML namespace is on the stack, or the parse is a
     /// fragment's with a context element (which the adjusted current node may be).
-    #[inline(always)]
     pub(crate) fn has_foreign(&self) -> bool {
         self.foreign != 0
     }
@@ -368,7 +365,6 @@ impl OpenElements {
     /// this thread (`spare::keep_bits`). Called by the tree builder's loop once it has
     /// finished, not from a `Drop`: drop glue on the stack makes the compiler lay the
     /// loop out less well.
-    #[inline(never)]
     pub(crate) fn give_back(&mut self) {
         for &(id, _) in &self.items {
             self.member[id as usize] = false;

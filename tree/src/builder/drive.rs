@@ -56,6 +56,7 @@ impl<'a, const SIMULATED: bool> TokenSink<'a> for Drive<'_, 'a, SIMULATED> {
     /// simulator (but in the simulator's test, `TreeBuilder::run_simulated`).
     const SIMULATION: bool = SIMULATED;
 
+    /// Always inlined: otherwise one function called for every token, not a copy per kind.
     #[inline(always)]
     fn token(&mut self, token: Token<'a, '_>) -> Option<Tok<'a>> {
         let b = &mut *self.builder;
@@ -151,7 +152,6 @@ impl<'a, const SIMULATED: bool> TokenSink<'a> for Drive<'_, 'a, SIMULATED> {
         Some(tok)
     }
 
-    #[inline(always)]
     fn end(&mut self) -> Option<Tok<'a>> {
         Some(Tok::Eof)
     }
@@ -162,6 +162,7 @@ impl<'a, const SIMULATED: bool> TokenSink<'a> for Drive<'_, 'a, SIMULATED> {
 /// token: "insert a comment", by `in_body`), and in "in cell" its own table tags
 /// (13.2.6.4.15, `</td>`, `<td>`, `<tr>`: by `in_cell`), none of whose rules switch the
 /// tokenizer. Handed to the loop's dispatcher: the rest, and a token to reprocess.
+/// Always inlined: with a plain hint, the dispatcher's foreign-content test becomes a call.
 #[inline(always)]
 fn cell_or_comment<'a>(b: &mut TreeBuilder<'a>, bits: u8, mut tok: Tok<'a>) -> Option<Tok<'a>> {
     let step = match &tok {

@@ -10,7 +10,6 @@ use crate::names::{AttrNs, Name, Ns, Tag, adjust_foreign_attribute, adjust_svg_a
 
 impl<'a> TreeBuilder<'a> {
     /// 13.2.6: true when the token goes to the rules for foreign content.
-    #[inline(always)]
     pub(super) fn is_foreign_token(&self, tok: &Tok<'a>) -> bool {
         // Asked at each step of the dispatcher. With no foreign element open and no
         // fragment context (the stack's count, one load, as for
@@ -21,7 +20,6 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// [`Self::is_foreign_token`] with a foreign element open or a fragment context.
-    #[inline]
     fn is_foreign_token_general(&self, tok: &Tok<'a>) -> bool {
         let Some((node, name)) = self.adjusted_current() else {
             return false;

@@ -14,7 +14,6 @@ use crate::names::{Name, Ns, Tag};
 impl<'a> TreeBuilder<'a> {
     /// The appropriate place for inserting a node: (parent, the node to insert before or
     /// NONE for "after its last child").
-    #[inline]
     pub(crate) fn insertion_place(&self, override_target: Option<NodeId>) -> (NodeId, NodeId) {
         let (target, target_name) = match override_target {
             Some(t) => (t, self.name_of(t)),
@@ -44,7 +43,6 @@ impl<'a> TreeBuilder<'a> {
 
     /// Foster parenting's place (13.2.6.1 step 2): before the last table, or in the last
     /// template after it.
-    #[cold]
     fn foster_place(&self) -> (NodeId, NodeId) {
         let items = self.open.items();
         let last_template = items.iter().rposition(|e| e.1.is_html(Tag::Template));
@@ -76,7 +74,6 @@ impl<'a> TreeBuilder<'a> {
         (parent, before)
     }
 
-    #[inline]
     pub(super) fn insert_at(&mut self, (parent, before): (NodeId, NodeId), child: NodeId) {
         if before == NONE {
             self.doc.append(parent, child);
@@ -87,6 +84,7 @@ impl<'a> TreeBuilder<'a> {
 
     /// Creates an element for a tag token in `ns` (13.2.6.1 "create an element for the
     /// token"), with the adjustments of foreign content already applied to the token.
+    /// Always inlined: otherwise a call for each element off [`Self::append_html_element`].
     #[inline(always)]
     pub(crate) fn create_element(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> (NodeId, Name) {
         let tag_id = tag.tag;
@@ -188,6 +186,7 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// [`Self::insert_element`] in every case.
+    /// Always inlined: otherwise one copy called by both, the namespace not known in it.
     #[inline(always)]
     fn insert_element_in(&mut self, tag: &mut TagTok<'a>, ns: Ns) -> NodeId {
         let place = self.insertion_place(None);
@@ -214,7 +213,6 @@ impl<'a> TreeBuilder<'a> {
     /// 13.2.6.1 "insert a character" (a run of them) at the appropriate place: the one
     /// entry for text in every form the rules hold it ([`Characters`]: decoded, raw or
     /// lazy); the document decides how to store it ([`Dom::insert_characters`](crate::dom::Dom::insert_characters)).
-    #[inline(always)]
     pub(crate) fn insert_characters(&mut self, characters: Characters<'_, 'a>) {
         let (parent, before) = self.insertion_place(None);
         // Text is never a child of the document, node 0 (the only `NodeData::Document`):

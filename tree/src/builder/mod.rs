@@ -150,6 +150,7 @@ impl<'a> TreeBuilder<'a> {
     /// for parsing tokens in foreign content, until the token is handled. (The common
     /// "in body" tokens do not come here: `Drive`, the tokenizer's sink, runs their first
     /// step.)
+    /// Always inlined: otherwise a call, and its frame, for each token the sink hands back.
     #[inline(always)]
     fn dispatch(&mut self, tok: &mut Tok<'a>) {
         let mut step = Step::Reprocess;

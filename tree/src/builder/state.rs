@@ -167,8 +167,6 @@ impl<'a> TreeBuilder<'a> {
         self.adjusted_current_is_foreign_general()
     }
 
-    #[cold]
-    #[inline(never)]
     fn adjusted_current_is_foreign_general(&self) -> bool {
         self.adjusted_current()
             .is_some_and(|(_, n)| n.ns != Ns::Html)
@@ -236,33 +234,28 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// Switches the insertion mode.
-    #[inline(always)]
     pub(crate) fn set_mode(&mut self, mode: Mode) {
         self.mode = mode;
         self.update_sink();
     }
 
     /// Sets the frameset-ok flag to "not ok".
-    #[inline(always)]
     pub(crate) fn set_frameset_not_ok(&mut self) {
         self.frameset_ok = false;
         self.update_sink();
     }
 
     /// Sets or clears "skip a leading newline in the next token".
-    #[inline(always)]
     pub(crate) fn set_skip_newline(&mut self, skip: bool) {
         self.skip_newline = skip;
         self.update_sink();
     }
 
-    #[inline(always)]
     fn update_sink(&mut self) {
         self.sink = self.sink_bits();
     }
 
     /// [`Self::sink`] as the mode, frameset-ok and skip-newline make it.
-    #[inline(always)]
     pub(super) fn sink_bits(&self) -> u8 {
         if self.skip_newline {
             0

@@ -80,7 +80,6 @@ impl<'a> TextTok<'a> {
     /// owned `String` moves into the document. (Moving the whole token out instead,
     /// read back in wider pieces just after it is written in narrower ones, would stall
     /// store forwarding once per text.)
-    #[inline(always)]
     pub(crate) fn characters(&mut self) -> Characters<'_, 'a> {
         Characters::Decoded {
             text: &mut self.text,
@@ -230,8 +229,6 @@ impl<'a> TextTok<'a> {
 
     /// Decodes a raw text ([`Mark::Raw`]) in place, for the rules that read it (all but
     /// "in body" characters after frameset-ok is "not ok").
-    #[cold]
-    #[inline(never)]
     pub(crate) fn decode_raw(&mut self) {
         if let Mark::Raw(kind) = self.mark {
             let text = match &self.text {
@@ -442,7 +439,6 @@ fn decoded_tag<'a>(t: htmltok::Tag<'a, '_>, end: bool) -> Tok<'a> {
 
 /// The builder's tag token for the tokenizer's tag `t`, its name interned as `tag` or
 /// (for [`Tag::Unknown`]) given as `other_name`.
-#[inline(always)]
 fn tag_tok<'a>(t: &htmltok::Tag<'a, '_>, end: bool, tag: Tag, other_name: Cow<'a, str>) -> Tok<'a> {
     Tok::Tag(TagTok {
         end,

@@ -15,7 +15,6 @@ use Step::{Done, Reprocess};
 impl<'a> TreeBuilder<'a> {
     /// The characters rule of "in body": NULs dropped, the active formatting elements
     /// reconstructed, frameset-ok cleared by anything but whitespace.
-    #[inline(always)]
     pub(in crate::builder) fn body_text(&mut self, mut text: TextTok<'a>) {
         self.body_text_mut(&mut text);
     }
@@ -55,7 +54,6 @@ impl<'a> TreeBuilder<'a> {
         }
     }
 
-    #[inline(always)]
     fn body_text_piece(&mut self, text: &mut TextTok<'a>) {
         self.reconstruct_active_formatting();
         if self.frameset_ok {
@@ -140,7 +138,6 @@ impl<'a> TreeBuilder<'a> {
     /// The "in body" rules for characters. Called by the tokenizer's sink (`Drive`) for
     /// text (the most common token), without `in_body`'s large frame (the sink asserts
     /// that the dispatcher would run "in body"'s rules).
-    #[inline]
     pub(in crate::builder) fn in_body_characters(&mut self, text: &mut TextTok<'a>) -> Step {
         self.body_text_mut(text);
         Done
@@ -164,6 +161,7 @@ impl<'a> TreeBuilder<'a> {
     /// [`TreeBuilder::adoption_agency`]): a formatting element's end tag (`</a>`, `</b>`)
     /// when it is the current node and the list of active formatting elements' last
     /// entry: popped from both, without the end tag rules' frame and the call.
+    /// Always inlined: otherwise a call for most end tags, in the sink's `in_body_tag`.
     #[inline(always)]
     fn in_body_end_of_current(&mut self, tag: &TagTok<'a>) -> bool {
         if !tag.end {
@@ -854,14 +852,12 @@ const FORMATTING_START_TAGS: &[Tag] = {
 
 impl Tag {
     /// See [`IN_BODY_START`].
-    #[inline(always)]
     pub(crate) fn in_body_start(self) -> InBodyStart {
         IN_BODY_START[self as usize]
     }
 
     /// See [`END_POPS_CURRENT_ONLY`]. (A tag's id is below 256, as the stack's per-tag
     /// counts also assume.)
-    #[inline(always)]
     pub(crate) fn end_pops_current_only(self) -> bool {
         END_POPS_CURRENT_ONLY[self as usize]
     }

@@ -247,8 +247,6 @@ impl<'a> TreeBuilder<'a> {
     /// one character at a time, so each non-whitespace one is "anything else" (a parse
     /// error, ignored) and the whitespace after it is inserted again. The mode and the
     /// current node do not change, so the rest of the run takes the same two rules.
-    #[cold]
-    #[inline(never)]
     fn column_group_ignored_text(&mut self, text: &TextTok<'a>) {
         // Each whitespace piece sliced from the token, not the rest split off again and
         // again (which copied an owned text's rest per piece).
@@ -377,7 +375,6 @@ impl<'a> TreeBuilder<'a> {
     /// it is popped, and the token reprocessed in "in table body". With a table section
     /// then the current node (HTML, so not the foreign content rules), a `<tr>` takes that
     /// mode's row rule (whose clearing leaves the section), run here.
-    #[inline(always)]
     fn close_current_row(&mut self, id: NodeId, name: Name, tag: &mut TagTok<'a>) -> Step {
         use Tag::*;
         debug_assert!(self.open.has_in_scope(Tr, Scope::Table));
@@ -400,7 +397,6 @@ impl<'a> TreeBuilder<'a> {
     }
 
     /// "In row"'s rule for a `td` or `th` start tag.
-    #[inline(always)]
     fn in_row_cell_start(&mut self, tag: &mut TagTok<'a>) {
         self.open.clear_back_to_table_row_context();
         self.insert_html_element(tag);
@@ -539,7 +535,6 @@ static IN_CELL_OWN: [bool; 256] = {
 
 impl Tag {
     /// See [`IN_CELL_OWN`].
-    #[inline(always)]
     pub(crate) fn in_cell_own(self) -> bool {
         IN_CELL_OWN[self as usize]
     }

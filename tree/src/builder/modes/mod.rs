@@ -115,14 +115,12 @@ impl<'a> TreeBuilder<'a> {
     /// "A comment token: insert a comment" (13.2.6.1), at the appropriate place or, with
     /// `parent`, as its last child (the rules' "as the last child of the Document object",
     /// "… of the first element in the stack of open elements").
-    #[inline(always)]
     fn comment_rule(&mut self, data: Cow<'a, str>, span: Span, parent: Option<NodeId>) -> Step {
         self.insert_comment(data, span, parent);
         Step::Done
     }
 
     /// "An end-of-file token: stop parsing" (13.2.7).
-    #[inline(always)]
     fn stop_parsing(&mut self) -> Step {
         self.done = true;
         Step::Done

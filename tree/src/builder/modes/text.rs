@@ -44,7 +44,6 @@ impl<'a> TreeBuilder<'a> {
     /// for a run of RAWTEXT or script data (`style`, `script`), taken by the tokenizer's
     /// sink (`Drive`) without the dispatcher: the run is inserted as its span
     /// (`Characters::Lazy`), decoded when read, as this rule inserts every character.
-    #[inline(always)]
     pub(crate) fn text_lazy_characters(&mut self, span: Span) {
         debug_assert_eq!(self.dispatched_mode(None), Mode::Text);
         self.insert_characters(Characters::Lazy {
