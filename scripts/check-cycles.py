@@ -131,7 +131,7 @@ def analyse(crate):
     for mod, paths in uses.items():
         for path in paths:
             target = resolve(path, files, reexports)
-            if target is not None and target != mod and not is_ancestor_decl(mod, target):
+            if target is not None and target != mod:
                 edges[mod].add(target)
     return files, edges
 
@@ -171,10 +171,6 @@ def resolve(path, files, reexports, depth=0):
         target = reexports[best][rest[0]] + rest[1:]
         return resolve(target, files, reexports, depth + 1)
     return best
-
-
-def is_ancestor_decl(mod, target):
-    return False
 
 
 def sccs(edges):

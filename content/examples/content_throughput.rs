@@ -1,4 +1,4 @@
-//! Time of metadata, visible text and main text beside the parse alone, over every `*.htm*` file
+//! Time of metadata, visible text and main text beside the parse alone, over every `.html` and `.htm` file
 //! under a folder (the shared corpus), one thread: `cargo run --release -p
 //! htmltok-content --example content_throughput -- ../shared/corpus`. Files are read as UTF-8
 //! (lossily): the point is the walk's cost beside the tree's, not decoding. A second
@@ -7,30 +7,11 @@
 //! then times main text alone (`main_text::text`, as `Tree.main_text()` from Python), N
 //! times over them (for profiles without the parse).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.to_string_lossy().starts_with("htm"))
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-}
+use htmltok_test_support::data::html_files;
 
 fn main() -> ExitCode {
     let Some(dir) = std::env::args().nth(1) else {
@@ -41,9 +22,7 @@ fn main() -> ExitCode {
     };
     let only = std::env::args().nth(2);
     let runs = |name: &str| only.as_deref().is_none_or(|o| o == name);
-    let mut paths = Vec::new();
-    files(Path::new(&dir), &mut paths);
-    let pages: Vec<String> = paths
+    let pages: Vec<String> = html_files(Path::new(&dir))
         .iter()
         .filter_map(|p| std::fs::read(p).ok())
         .map(|b| String::from_utf8_lossy(&b).into_owned())
